@@ -1,0 +1,62 @@
+/** Shared figures for benchmarks: medians, spreads and peak RSS of whole processes. */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Sample {
+  ms: number;
+  rssMB: number;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+/** Runs a command `n` times (after one warm-up) and returns wall time and peak RSS of each run. */
+export function measure(cmd: string[], n: number, opts: { env?: Record<string, string>; cwd?: string } = {}): Sample[] {
+  const samples: Sample[] = [];
+  for (let i = 0; i <= n; i++) {
+    const t0 = performance.now();
+    const r = Bun.spawnSync(cmd, { stdout: "ignore", stderr: "pipe", env: opts.env ?? process.env, cwd: opts.cwd });
+    const ms = performance.now() - t0;
+    if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} exited ${r.exitCode}: ${r.stderr.toString().slice(0, 500)}`);
+    // Bun reports maxRSS in bytes.
+    const rssMB = (r.resourceUsage?.maxRSS ?? 0) / (1024 * 1024);
+    if (i > 0) samples.push({ ms, rssMB });
+  }
+  return samples;
+}
+
+export function summary(label: string, samples: Sample[]): string {
+  const ms = samples.map((s) => s.ms);
+  const rss = Math.max(...samples.map((s) => s.rssMB));
+  return `${label.padEnd(28)} median ${median(ms).toFixed(1).padStart(6)} ms   p10–p90 ${quantile(ms, 0.1).toFixed(1)}–${quantile(ms, 0.9).toFixed(1)} ms   peak RSS ${rss.toFixed(1)} MB`;
+}
+
+/** The host's compiled binary, built first if missing. */
+export function hostBinary(root: string): string {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const bin = join(root, "dist", `weir-${os}-${process.arch}${os === "windows" ? ".exe" : ""}`);
+  if (!existsSync(bin)) {
+    const r = Bun.spawnSync([process.execPath, "run", "build.ts", "--target", "host"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+    if (r.exitCode !== 0) throw new Error("host build failed");
+  }
+  return bin;
+}
+
+/** A compiled Bun binary that does nothing but print: the floor any compiled CLI starts from. */
+export function referenceBinary(): { bin: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "weir-bench-ref-"));
+  writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
+  const bin = join(dir, "hello");
+  const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", join(dir, "hello.ts"), "--outfile", bin], { stdout: "ignore", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`reference build failed: ${r.stderr}`);
+  return { bin, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

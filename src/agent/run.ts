@@ -1,0 +1,109 @@
+import type { AgentEvent, Display, RunStop } from "../core/events.ts";
+import type { AssistantMessage, Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
+import { textOf, toolCallsOf, userText } from "../core/messages.ts";
+import { TurnAccumulator } from "../core/stream.ts";
+import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
+import { CancelledError, ProviderError } from "../providers/errors.ts";
+import type { ModelProvider } from "../providers/port.ts";
+
+/** Executes the tool calls of one turn; the loop stays ignorant of what tools exist. */
+export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Promise<ToolResultBlock[]>;
+
+export interface RunInput {
+  provider: ModelProvider;
+  system: string;
+  /** The conversation so far (a resumed session); not mutated. */
+  history: readonly Message[];
+  task: string;
+  tools: readonly ToolSpec[];
+  execute: ToolExecutor;
+  maxTurns: number;
+  maxTokens: number;
+  display: Display;
+  signal: AbortSignal;
+}
+
+export interface RunResult {
+  stop: RunStop;
+  text: string;
+  turns: number;
+  usage: Usage;
+  /** Messages this run added (the task first); the caller persists them in one transaction. */
+  added: Message[];
+  error?: string;
+}
+
+export const noTools: ToolExecutor = async (calls) =>
+  calls.map((c) => ({ type: "tool_result", callId: c.id, content: `no tool named ${c.name} is available`, isError: true }));
+
+function summarise(input: unknown): string {
+  const s = JSON.stringify(input) ?? "";
+  return s.length > 100 ? `${s.slice(0, 97)}...` : s;
+}
+
+/**
+ * One run: the task, then model turns until the model answers without tool calls, the turn limit is
+ * reached, or the user cancels. A provider failure ends the run with its one-line message; what the
+ * run added so far is returned so the caller can keep the session whole.
+ */
+export async function runTask(input: RunInput): Promise<RunResult> {
+  const { provider, display, signal } = input;
+  const emit = (e: AgentEvent) => display.emit(e);
+  const added: Message[] = [userText(input.task)];
+  const messages: Message[] = [...input.history, ...added];
+  let usage = emptyUsage();
+  let text = "";
+  let turns = 0;
+  let stop: RunStop = "max_turns";
+  let error: string | undefined;
+
+  while (turns < input.maxTurns) {
+    turns++;
+    emit({ type: "turn_start", turn: turns });
+    const acc = new TurnAccumulator();
+    let reply: AssistantMessage;
+    try {
+      for await (const ev of provider.stream({ system: input.system, messages, tools: input.tools, maxTokens: input.maxTokens, signal })) {
+        acc.push(ev);
+        if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
+        else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
+        else if (ev.type === "retry") emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
+      }
+      reply = acc.message();
+    } catch (e) {
+      if (e instanceof CancelledError || signal.aborted) stop = "cancelled";
+      else if (e instanceof ProviderError) {
+        stop = "error";
+        error = e.message;
+      } else throw e;
+      break;
+    }
+    usage = addUsage(usage, acc.usage);
+    emit({ type: "turn_end", turn: turns, usage: acc.usage });
+    added.push(reply);
+    messages.push(reply);
+    text = textOf(reply);
+    const calls = toolCallsOf(reply);
+    if (calls.length === 0) {
+      stop = acc.stopReason === "max_tokens" ? "max_tokens" : acc.stopReason === "refusal" ? "refusal" : "end_turn";
+      break;
+    }
+    for (const call of calls) emit({ type: "tool_call", call, summary: summarise(call.input) });
+    const results = await input.execute(calls, signal);
+    for (const r of results) {
+      const name = calls.find((c) => c.id === r.callId)?.name ?? "?";
+      emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length });
+    }
+    const answer: Message = { role: "user", content: results };
+    added.push(answer);
+    messages.push(answer);
+    if (signal.aborted) {
+      stop = "cancelled";
+      break;
+    }
+  }
+  if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
+  const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}) };
+  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}) });
+  return result;
+}

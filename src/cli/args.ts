@@ -1,0 +1,167 @@
+import { usageError } from "../core/errors.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "../config/options.ts";
+import { PRESET_IDS } from "../providers/presets.ts";
+
+interface FlagSpec {
+  name: string;
+  short?: string;
+  kind: "string" | "boolean" | "int" | "enum" | "list";
+  values?: readonly string[];
+  /** The config key the flag sets, if it is a setting. */
+  key?: keyof ConfigFile;
+  arg?: string;
+  help: string;
+}
+
+/** Every flag weir takes. The help text and the parser are both generated from this table. */
+export const FLAGS: readonly FlagSpec[] = [
+  { name: "provider", kind: "enum", values: PRESET_IDS, key: "provider", arg: "NAME", help: "model vendor or wire preset" },
+  { name: "model", short: "m", kind: "string", key: "model", arg: "ID", help: "model id (default: the preset's flagship)" },
+  { name: "base-url", kind: "string", key: "baseUrl", arg: "URL", help: "API endpoint (needed by openai-compatible, anthropic-compatible)" },
+  { name: "api-key", kind: "string", key: "apiKey", arg: "KEY", help: "API key (else the vendor's variable, e.g. ANTHROPIC_API_KEY, or WEIR_API_KEY)" },
+  { name: "max-tokens", kind: "int", key: "maxTokens", arg: "N", help: "output token limit per model turn (default 16384)" },
+  { name: "context-size", kind: "int", key: "contextSize", arg: "N", help: "context window to budget against (default 200000)" },
+  { name: "max-turns", kind: "int", key: "maxTurns", arg: "N", help: "stop after N model turns (default 100)" },
+  { name: "effort", kind: "enum", values: EFFORTS, key: "effort", help: "reasoning effort" },
+  { name: "thinking", kind: "enum", values: THINKING_MODES, key: "thinking", help: "send reasoning back to the model or strip it" },
+  { name: "cache", kind: "enum", values: CACHE_MODES, key: "cache", help: "prompt caching: vendor default, or explicit breakpoints" },
+  { name: "output-format", kind: "enum", values: OUTPUT_FORMATS, key: "outputFormat", help: "how a one-shot run prints" },
+  { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
+  { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
+  { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
+  { name: "version", short: "v", kind: "boolean", help: "print version and commit" },
+  { name: "help", short: "h", kind: "boolean", help: "this help" },
+];
+
+export interface ParsedArgs {
+  /** Words before any flag that name a subcommand, e.g. ["config", "show"]; empty for a task run. */
+  command: string[];
+  /** The task text: all positionals joined by spaces (empty for the REPL). */
+  task: string;
+  config: ConfigFile;
+  cwd?: string;
+  help: boolean;
+  version: boolean;
+  lists: Record<string, string[]>;
+}
+
+/** Subcommands; a task that starts with one of these words must be quoted after `--`. */
+export const COMMANDS = ["config"] as const;
+
+function describe(spec: FlagSpec): string {
+  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : "a value";
+}
+
+interface Tokens {
+  values: Record<string, string | boolean | string[]>;
+  positionals: string[];
+  /** Index in argv of the first positional, or -1. */
+  firstPositional: number;
+  afterDashDash: boolean;
+}
+
+/**
+ * Splits argv into flag values and positionals: `--name value`, `--name=value`, `-x value`, `--` ends
+ * flags. Hand-written rather than node:util's parseArgs, which costs the compiled binary ~9 ms of
+ * start-up (bench/startup.ts) and words its errors for programmers, not users.
+ */
+function tokenize(argv: readonly string[]): Tokens {
+  const values: Tokens["values"] = {};
+  const positionals: string[] = [];
+  let firstPositional = -1;
+  let afterDashDash = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (afterDashDash || a === "-" || !a.startsWith("-")) {
+      if (firstPositional === -1) firstPositional = i;
+      positionals.push(a);
+      continue;
+    }
+    if (a === "--") {
+      afterDashDash = true;
+      if (firstPositional === -1) firstPositional = i + 1;
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = a.startsWith("--") ? a.slice(2, eq === -1 ? undefined : eq) : a.slice(1);
+    const spec = a.startsWith("--") ? FLAGS.find((f) => f.name === name) : FLAGS.find((f) => f.short === name);
+    if (!spec) throw usageError(`unknown flag ${a.startsWith("--") ? `--${name}` : a}; see weir --help`);
+    if (spec.kind === "boolean") {
+      if (eq !== -1) throw usageError(`--${spec.name} takes no value`);
+      values[spec.name] = true;
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1 && a.startsWith("--")) value = a.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith("-") && next !== "-" && !/^-\d/.test(next))) throw usageError(`--${spec.name} needs ${describe(spec)}`);
+      value = next;
+      i++;
+    }
+    if (spec.kind === "list") ((values[spec.name] as string[] | undefined) ?? (values[spec.name] = [])).push(value);
+    else values[spec.name] = value;
+  }
+  return { values, positionals, firstPositional, afterDashDash };
+}
+
+/** Parses argv (without the program name). Pure; throws a usage error (exit 2) naming the flag. */
+export function parseArgv(argv: readonly string[]): ParsedArgs {
+  const parsed = tokenize(argv);
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const config: Record<string, unknown> = {};
+  const lists: Record<string, string[]> = {};
+  for (const f of FLAGS) {
+    const v = values[f.name];
+    if (v === undefined) continue;
+    if (f.kind === "list") {
+      lists[f.name] = v as string[];
+      continue;
+    }
+    if (f.kind === "string" && v === "") throw usageError(`--${f.name} needs ${describe(f)}`);
+    if (f.kind === "enum" && !f.values!.includes(v as string)) throw usageError(`--${f.name} ${v} is not valid; use one of ${f.values!.join(", ")}`);
+    let value: unknown = v;
+    if (f.kind === "int") {
+      const n = Number(v);
+      if (!/^\d+$/.test(v as string) || n <= 0) throw usageError(`--${f.name} ${v} is not valid; use a positive whole number`);
+      value = n;
+    }
+    if (f.key) config[f.key] = value;
+  }
+  if (values["no-color"]) config.color = false;
+  const positionals = parsed.positionals;
+  const dashDash = argv.indexOf("--");
+  const firstWordIsCommand =
+    positionals.length > 0 && (COMMANDS as readonly string[]).includes(positionals[0]!) && (dashDash === -1 || parsed.firstPositional < dashDash);
+  return {
+    command: firstWordIsCommand ? [...positionals] : [],
+    task: firstWordIsCommand ? "" : positionals.join(" "),
+    config: config as ConfigFile,
+    ...(typeof values.cwd === "string" ? { cwd: values.cwd } : {}),
+    help: values.help === true,
+    version: values.version === true,
+    lists,
+  };
+}
+
+export function helpText(): string {
+  const rows = FLAGS.map((f) => {
+    const arg = f.values ? `<${f.values.join("|")}>` : f.arg ? `<${f.arg}>` : "";
+    const left = `  ${f.short ? `-${f.short}, ` : "    "}--${f.name}${arg ? ` ${arg}` : ""}`;
+    return left.length >= 34 ? `${left}\n${" ".repeat(34)}${f.help}` : `${left.padEnd(34)}${f.help}`;
+  });
+  return [
+    "weir — a coding agent",
+    "",
+    "Usage:",
+    '  weir "task"            run one task and exit',
+    "  weir                   open the REPL",
+    "  weir config show       print the resolved configuration and where each value came from",
+    "",
+    "Flags:",
+    ...rows,
+    "",
+    "Config: ~/.config/weir/config.json (user), <workspace>/.weir/config.json (project).",
+    "Precedence: flags > environment (WEIR_*) > project > user. Exit codes: 0 ok, 1 failed, 2 usage, 130 interrupted.",
+  ].join("\n");
+}

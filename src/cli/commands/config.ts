@@ -1,0 +1,17 @@
+import { maskSecret, type Resolved } from "../../config/resolve.ts";
+import { usageError } from "../../core/errors.ts";
+
+/** `weir config show`: every resolved value with its source; the key masked. */
+export function configCommand(words: string[], resolved: Resolved, paths: { user: string; project: string }, out: (s: string) => void): number {
+  const sub = words[1] ?? "show";
+  if (sub !== "show") throw usageError(`unknown command "config ${sub}"; use: weir config show`);
+  const { settings, sources } = resolved;
+  const rows: [string, string][] = Object.entries(settings).map(([k, v]) => [
+    k,
+    k === "apiKey" ? maskSecret(v as string | undefined) : v === undefined ? "(unset)" : typeof v === "object" ? JSON.stringify(v) : String(v),
+  ]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}  (${sources[k as keyof typeof sources] ?? "default"})\n`);
+  out(`\nuser config:    ${paths.user}\nproject config: ${paths.project}\n`);
+  return 0;
+}

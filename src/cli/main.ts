@@ -1,0 +1,59 @@
+#!/usr/bin/env bun
+/**
+ * The composition root: parses argv, builds what a command needs, maps outcomes to exit codes and
+ * prints user errors as one line. Heavy modules load lazily so `--version` and `--help` stay fast.
+ */
+import { isUserError } from "../core/errors.ts";
+import { helpText, parseArgv } from "./args.ts";
+import { COMMIT, VERSION } from "./version.ts";
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgv(argv);
+  // console.log, not process.stdout: constructing the Node stream costs ~20 ms of start-up.
+  if (args.version) {
+    console.log(`weir ${VERSION} (${COMMIT})`);
+    return 0;
+  }
+  if (args.help) {
+    console.log(helpText());
+    return 0;
+  }
+  const { workspaceRoot, loadSettings } = await import("./settings.ts");
+  const workspace = workspaceRoot(args);
+  const resolved = loadSettings(args, workspace);
+  const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true };
+
+  if (args.command[0] === "config") {
+    const { configCommand } = await import("./commands/config.ts");
+    const { userConfigFile, projectConfigFile } = await import("../config/paths.ts");
+    return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
+  }
+
+  let task = args.task;
+  if (task === "" && !process.stdin.isTTY) task = (await Bun.stdin.text()).trim();
+  if (task === "") {
+    process.stderr.write("weir: the REPL is not available yet; pass a task: weir \"fix the failing test\"\n");
+    return 2;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on("SIGINT", () => {
+    // First Ctrl-C cancels the turn in flight; a second one leaves at once.
+    if (++interrupts > 1) process.exit(130);
+    controller.abort();
+  });
+  const { runCommand } = await import("./commands/run.ts");
+  return runCommand(task, workspace, resolved, io, controller.signal);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (isUserError(err)) {
+      console.error(`weir: ${err.message}`);
+      process.exit(err.exitCode);
+    }
+    process.stderr.write(`weir: internal error (a bug in weir; please report it):\n${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(70);
+  },
+);

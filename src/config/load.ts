@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { UserError } from "../core/errors.ts";
+import { ConfigFile, USER_ONLY_KEYS } from "./schema.ts";
+
+/**
+ * Reads and validates one config file. A missing file is an empty layer; a broken one is refused
+ * with its path, the field and what was expected. Values are never echoed: the file may hold a key.
+ */
+export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new UserError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UserError(`config ${path} is not valid JSON${locateJsonError(text)}; fix or remove it`, 2);
+  }
+  const parsed = ConfigFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length > 0 ? issue.path.join(".") : issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "(top level)";
+    throw new UserError(`config ${path}: field ${field}: ${issue.message}`, 2);
+  }
+  if (kind === "project") {
+    for (const key of USER_ONLY_KEYS)
+      if (parsed.data[key] !== undefined)
+        throw new UserError(
+          `config ${path}: field ${key} is not allowed in a project config (a repository must not redirect your API key); set it in your user config or with a flag`,
+          2,
+        );
+  }
+  return parsed.data;
+}
+
+/** Finds the line of the first syntax error by parsing growing prefixes line by line; no content echoed. */
+function locateJsonError(text: string): string {
+  const lines = text.split("\n");
+  let good = 0;
+  for (let i = 1; i <= lines.length; i++) {
+    const prefix = lines.slice(0, i).join("\n");
+    // A prefix of valid JSON fails only with "unexpected end"; any other failure is the broken line.
+    try {
+      JSON.parse(prefix);
+      good = i;
+    } catch (e) {
+      if (!/end|EOF/i.test(String((e as Error).message))) return ` (near line ${i})`;
+      good = i;
+    }
+  }
+  return good > 0 ? "" : "";
+}

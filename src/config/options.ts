@@ -1,0 +1,27 @@
+/**
+ * The allowed values of enumerated settings. Plain constants with no imports, so argument parsing
+ * (on the `--version` path) does not load zod.
+ */
+export const EFFORTS = ["low", "medium", "high", "max"] as const;
+export const THINKING_MODES = ["preserve", "strip"] as const;
+export const CACHE_MODES = ["auto", "active"] as const;
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+
+/** Settings a config file, an environment variable or a flag can set. Mirrors the zod schema. */
+export interface ConfigValues {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxTokens?: number;
+  contextSize?: number;
+  maxTurns?: number;
+  effort?: (typeof EFFORTS)[number];
+  thinking?: (typeof THINKING_MODES)[number];
+  cache?: (typeof CACHE_MODES)[number];
+  outputFormat?: (typeof OUTPUT_FORMATS)[number];
+  color?: boolean;
+  verbose?: boolean;
+  requestTimeoutMs?: number;
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+}

@@ -1,0 +1,197 @@
+import { usageError, UserError } from "../core/errors.ts";
+import type { ProviderSettings } from "../providers/port.ts";
+import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "./options.ts";
+
+export type Source = "flag" | "env" | "project" | "user" | "preset" | "default";
+
+export interface Layers {
+  flags: ConfigFile;
+  env: Record<string, string | undefined>;
+  project: ConfigFile;
+  user: ConfigFile;
+  /** Paths of the files behind `project` and `user`, for messages. */
+  projectPath?: string;
+  userPath?: string;
+}
+
+export interface Settings {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  maxTokens: number;
+  contextSize: number;
+  maxTurns: number;
+  effort: ConfigFile["effort"];
+  thinking: NonNullable<ConfigFile["thinking"]>;
+  cache: NonNullable<ConfigFile["cache"]>;
+  outputFormat: NonNullable<ConfigFile["outputFormat"]>;
+  color: boolean;
+  verbose: boolean;
+  requestTimeoutMs: number;
+  retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
+}
+
+export interface Resolved {
+  settings: Settings;
+  /** Where each value came from; `apiKey` names the variable when it came from the environment. */
+  sources: Record<keyof Settings, string>;
+  preset: Preset;
+}
+
+export const DEFAULTS = {
+  provider: "anthropic",
+  maxTokens: 16_384,
+  contextSize: 200_000,
+  maxTurns: 100,
+  thinking: undefined,
+  cache: "auto",
+  outputFormat: "text",
+  color: true,
+  verbose: false,
+  requestTimeoutMs: 600_000,
+  retry: { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 },
+} as const;
+
+/** Environment variables that set configuration, and the key each sets. */
+export const ENV_KEYS = {
+  WEIR_PROVIDER: "provider",
+  WEIR_MODEL: "model",
+  WEIR_BASE_URL: "baseUrl",
+  WEIR_MAX_TOKENS: "maxTokens",
+  WEIR_CONTEXT_SIZE: "contextSize",
+  WEIR_MAX_TURNS: "maxTurns",
+  WEIR_EFFORT: "effort",
+  WEIR_THINKING: "thinking",
+  WEIR_CACHE: "cache",
+  WEIR_OUTPUT_FORMAT: "outputFormat",
+} as const;
+
+const ENUMS: Partial<Record<string, readonly string[]>> = { effort: EFFORTS, thinking: THINKING_MODES, cache: CACHE_MODES, outputFormat: OUTPUT_FORMATS };
+const INTS = new Set(["maxTokens", "contextSize", "maxTurns"]);
+
+/** Reads the WEIR_* variables (and NO_COLOR) into a config layer, refusing bad values by name. */
+export function envLayer(env: Record<string, string | undefined>): ConfigFile {
+  const layer: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const allowed = ENUMS[key];
+    if (allowed && !allowed.includes(raw)) throw usageError(`${name}=${raw} is not valid; use one of ${allowed.join(", ")}`);
+    if (INTS.has(key)) {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n <= 0) throw usageError(`${name}=${raw} is not valid; use a positive whole number`);
+      layer[key] = n;
+    } else layer[key] = raw;
+  }
+  // https://no-color.org: any non-empty value turns colour off.
+  if (env.NO_COLOR) layer.color = false;
+  if (env.WEIR_VERBOSE === "1" || env.WEIR_VERBOSE === "true") layer.verbose = true;
+  return layer as ConfigFile;
+}
+
+function pick<K extends keyof ConfigFile>(layers: Layers, envConfig: ConfigFile, key: K): [ConfigFile[K], Source] | undefined {
+  const order: [ConfigFile, Source][] = [
+    [layers.flags, "flag"],
+    [envConfig, "env"],
+    [layers.project, "project"],
+    [layers.user, "user"],
+  ];
+  for (const [layer, source] of order) if (layer[key] !== undefined) return [layer[key], source];
+  return undefined;
+}
+
+/**
+ * Merges flags > env > project > user > preset > defaults into one settings object, recording the
+ * source of each value. Pure: all I/O happened before.
+ */
+export function resolveSettings(layers: Layers): Resolved {
+  const envConfig = envLayer(layers.env);
+  const sources = {} as Record<keyof Settings, string>;
+  const get = <K extends keyof ConfigFile>(key: K, fallback: ConfigFile[K], fallbackSource: Source = "default"): ConfigFile[K] => {
+    const hit = pick(layers, envConfig, key);
+    sources[key as keyof Settings] = hit ? hit[1] : fallbackSource;
+    return hit ? hit[0] : fallback;
+  };
+
+  const provider = get("provider", DEFAULTS.provider)!;
+  const preset = findPreset(provider);
+  if (!preset) throw usageError(`unknown provider "${provider}"; use one of ${PRESET_IDS.join(", ")}`);
+
+  const baseUrl = get("baseUrl", preset.baseUrl, "preset");
+  if (!baseUrl) throw usageError(`--provider ${provider} needs --base-url (${preset.hint})`);
+  const model = get("model", preset.model, "preset");
+  if (!model) throw usageError(`--provider ${provider} needs --model (${preset.hint})`);
+
+  let apiKey: string | undefined;
+  if (layers.flags.apiKey) {
+    apiKey = layers.flags.apiKey;
+    sources.apiKey = "flag";
+  } else {
+    const name = [...preset.keyEnv, "WEIR_API_KEY"].find((n) => layers.env[n]);
+    if (name) {
+      apiKey = layers.env[name];
+      sources.apiKey = `env (${name})`;
+    } else if (layers.user.apiKey) {
+      apiKey = layers.user.apiKey;
+      sources.apiKey = "user";
+    } else sources.apiKey = "unset";
+  }
+
+  const retryLayers = [layers.flags.retry, envConfig.retry, layers.project.retry, layers.user.retry];
+  const retry = { ...DEFAULTS.retry };
+  for (const layer of retryLayers.reverse()) Object.assign(retry, layer ?? {});
+  sources.retry = retryLayers.some(Boolean) ? "config" : "default";
+
+  const settings: Settings = {
+    provider,
+    model,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    apiKey,
+    maxTokens: get("maxTokens", DEFAULTS.maxTokens)!,
+    contextSize: get("contextSize", DEFAULTS.contextSize)!,
+    maxTurns: get("maxTurns", DEFAULTS.maxTurns)!,
+    effort: get("effort", undefined),
+    thinking: get("thinking", preset.thinking, "preset")!,
+    cache: get("cache", DEFAULTS.cache)!,
+    outputFormat: get("outputFormat", DEFAULTS.outputFormat)!,
+    color: get("color", DEFAULTS.color)!,
+    verbose: get("verbose", DEFAULTS.verbose)!,
+    requestTimeoutMs: get("requestTimeoutMs", DEFAULTS.requestTimeoutMs)!,
+    retry,
+  };
+  return { settings, sources, preset };
+}
+
+/** The model can only be reached with a key when the preset needs one: say which variable to set. */
+export function requireKey(r: Resolved): void {
+  if (r.preset.keyRequired && !r.settings.apiKey) {
+    const vars = [...r.preset.keyEnv, "WEIR_API_KEY"].join(" or ");
+    throw new UserError(`no API key for provider ${r.settings.provider}: set ${vars}, or pass --api-key`, 2);
+  }
+}
+
+export function providerSettings(r: Resolved): ProviderSettings {
+  const s = r.settings;
+  return {
+    preset: s.provider,
+    wire: r.preset.wire,
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    model: s.model,
+    effort: s.effort,
+    thinking: s.thinking,
+    cache: s.cache,
+    requestTimeoutMs: s.requestTimeoutMs,
+    retry: s.retry,
+    maxTokensField: r.preset.maxTokensField,
+    cacheControl: r.preset.cacheControl,
+  };
+}
+
+/** Masks a secret for display: never more than its last four characters. */
+export function maskSecret(secret: string | undefined): string {
+  if (!secret) return "(unset)";
+  return secret.length >= 16 ? `****${secret.slice(-4)}` : "****";
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+import { CACHE_MODES, type ConfigValues, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "./options.ts";
+
+const positiveInt = z.number().int().positive();
+
+/** A config file (user or project). Unknown keys are refused so a typo never silently does nothing. */
+export const ConfigFile = z
+  .object({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    baseUrl: z.url(),
+    apiKey: z.string().min(1),
+    maxTokens: positiveInt,
+    contextSize: positiveInt,
+    maxTurns: positiveInt,
+    effort: z.enum(EFFORTS),
+    thinking: z.enum(THINKING_MODES),
+    cache: z.enum(CACHE_MODES),
+    outputFormat: z.enum(OUTPUT_FORMATS),
+    color: z.boolean(),
+    verbose: z.boolean(),
+    requestTimeoutMs: positiveInt,
+    retry: z
+      .object({
+        maxAttempts: z.number().int().min(1).max(20),
+        baseDelayMs: z.number().int().min(0),
+        maxDelayMs: z.number().int().min(0),
+      })
+      .partial()
+      .strict(),
+  })
+  .partial()
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+// The schema and the zod-free interface must describe the same shape.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameShape: Same<ConfigFile, ConfigValues> = true;
+void _sameShape;
+
+/**
+ * Keys a project config may not set: a cloned repository must not redirect the user's API key to
+ * another endpoint or carry a key of its own.
+ */
+export const USER_ONLY_KEYS = ["apiKey", "baseUrl"] as const;

@@ -1,0 +1,25 @@
+import type { ToolCallBlock } from "./messages.ts";
+import type { Usage } from "./usage.ts";
+
+export type RunStop = "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error";
+
+/**
+ * What the core tells a frontend. The core emits these through the display port and never learns
+ * which frontend (plain log, JSON, REPL) listens.
+ */
+export type AgentEvent =
+  | { type: "run_start"; provider: string; model: string; sessionId?: string; task: string }
+  | { type: "turn_start"; turn: number }
+  | { type: "text_delta"; text: string }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "tool_call"; call: ToolCallBlock; summary: string }
+  | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number }
+  | { type: "turn_end"; turn: number; usage: Usage }
+  | { type: "notice"; level: "info" | "warn"; message: string }
+  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string };
+
+/** The display port. */
+export interface Display {
+  emit(event: AgentEvent): void;
+}

@@ -1,0 +1,67 @@
+/**
+ * The vendor-neutral conversation history. Adapters translate it to and from their wire; the core
+ * never sees a vendor type. Reasoning blocks keep their signatures so a conversation can be replayed
+ * to the vendor that produced them (or stripped for one that did not).
+ */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+export interface ReasoningBlock {
+  type: "reasoning";
+  text: string;
+  /** Vendor signature that authenticates the reasoning when it is sent back (Messages wire). */
+  signature?: string;
+  /** Encrypted reasoning the vendor withheld (Messages wire `redacted_thinking`). */
+  redacted?: string;
+}
+
+export interface ToolCallBlock {
+  type: "tool_call";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  callId: string;
+  content: string;
+  isError: boolean;
+}
+
+export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock;
+export type UserBlock = TextBlock | ToolResultBlock;
+
+export interface UserMessage {
+  role: "user";
+  content: UserBlock[];
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: AssistantBlock[];
+}
+
+export type Message = UserMessage | AssistantMessage;
+
+export const userText = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
+
+export function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCallBlock[] {
+  return message.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
+}
+
+/** A tool the model may call: name, description and JSON Schema of its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}

@@ -1,0 +1,31 @@
+/**
+ * The usage ledger: both wires normalised to the same four counters so the status line, the
+ * context budget and benchmarks read one shape.
+ */
+export interface Usage {
+  /** Input tokens that were neither read from nor written to a prompt cache. */
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+export const emptyUsage = (): Usage => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    output: a.output + b.output,
+  };
+}
+
+/** Total prompt tokens of a request, cached or not. */
+export const promptTokens = (u: Usage): number => u.input + u.cacheRead + u.cacheWrite;
+
+/** Share of prompt tokens served from cache, 0 when nothing was sent. */
+export function cacheHitRate(u: Usage): number {
+  const total = promptTokens(u);
+  return total === 0 ? 0 : u.cacheRead / total;
+}

@@ -1,0 +1,149 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { Message, ToolSpec } from "../core/messages.ts";
+import type { StopReason, StreamEvent } from "../core/stream.ts";
+import { classifyError, ProviderError } from "./errors.ts";
+import type { Effort, ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
+import { withRetry } from "./retry.ts";
+
+type Param = Anthropic.MessageCreateParamsStreaming;
+type ContentBlockParam = Anthropic.ContentBlockParam;
+
+/** Thinking budget per effort level; `max_tokens` is raised above it when needed. */
+export const THINKING_BUDGET: Record<Effort, number> = { low: 2_048, medium: 8_192, high: 24_576, max: 32_000 };
+
+const TOOL_ID = /[^a-zA-Z0-9_-]/g;
+
+/** Internal history → Messages wire. Pure. */
+export function toAnthropicMessages(messages: readonly Message[], preserveThinking: boolean): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const m of messages) {
+    const content: ContentBlockParam[] = [];
+    if (m.role === "user") {
+      // Tool results must lead the user turn that answers a tool_use turn.
+      for (const b of m.content)
+        if (b.type === "tool_result")
+          content.push({ type: "tool_result", tool_use_id: b.callId.replace(TOOL_ID, "_"), content: b.content, is_error: b.isError });
+      for (const b of m.content) if (b.type === "text" && b.text !== "") content.push({ type: "text", text: b.text });
+    } else {
+      for (const b of m.content) {
+        if (b.type === "text" && b.text !== "") content.push({ type: "text", text: b.text });
+        else if (b.type === "reasoning" && preserveThinking) {
+          // Unsigned reasoning (from another vendor) cannot be replayed to this one.
+          if (b.redacted !== undefined) content.push({ type: "redacted_thinking", data: b.redacted });
+          else if (b.signature) content.push({ type: "thinking", thinking: b.text, signature: b.signature });
+        } else if (b.type === "tool_call")
+          content.push({ type: "tool_use", id: b.id.replace(TOOL_ID, "_"), name: b.name, input: (b.input ?? {}) as Record<string, unknown> });
+      }
+    }
+    if (content.length === 0) continue;
+    const prev = out[out.length - 1];
+    // The wire wants alternating roles; merge neighbours of the same role.
+    if (prev && prev.role === m.role && Array.isArray(prev.content)) prev.content.push(...content);
+    else out.push({ role: m.role, content });
+  }
+  return out;
+}
+
+export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Param {
+  const active = s.cache === "active";
+  const tools: Anthropic.Tool[] = req.tools.map((t: ToolSpec, i) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+    ...(active && i === req.tools.length - 1 ? { cache_control: { type: "ephemeral" as const } } : {}),
+  }));
+  const params: Param = {
+    model: s.model,
+    max_tokens: req.maxTokens,
+    stream: true,
+    messages: toAnthropicMessages(req.messages, s.thinking === "preserve"),
+  };
+  if (req.system !== "")
+    params.system = [{ type: "text", text: req.system, ...(active ? { cache_control: { type: "ephemeral" as const } } : {}) }];
+  if (tools.length > 0) params.tools = tools;
+  if (s.effort) {
+    const budget = THINKING_BUDGET[s.effort];
+    params.thinking = { type: "enabled", budget_tokens: budget };
+    params.max_tokens = Math.max(req.maxTokens, budget + 4_096);
+  }
+  return params;
+}
+
+const STOP: Record<string, StopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", refusal: "refusal", stop_sequence: "end_turn" };
+
+/** Messages wire stream → port events. Throws when the stream ends without `message_stop`. */
+export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<StreamEvent> {
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  let stopped = false;
+  let stopReason: StopReason = "other";
+  for await (const ev of stream) {
+    switch (ev.type) {
+      case "message_start": {
+        const u = ev.message.usage;
+        usage.input = u.input_tokens ?? 0;
+        usage.cacheRead = u.cache_read_input_tokens ?? 0;
+        usage.cacheWrite = u.cache_creation_input_tokens ?? 0;
+        usage.output = u.output_tokens ?? 0;
+        break;
+      }
+      case "content_block_start": {
+        const b = ev.content_block;
+        if (b.type === "text" && b.text) yield { type: "text_delta", index: ev.index, text: b.text };
+        else if (b.type === "text") yield { type: "text_delta", index: ev.index, text: "" };
+        else if (b.type === "thinking") yield { type: "reasoning_delta", index: ev.index, text: b.thinking ?? "" };
+        else if (b.type === "redacted_thinking") yield { type: "reasoning_redacted", index: ev.index, data: b.data };
+        else if (b.type === "tool_use") yield { type: "tool_call_start", index: ev.index, id: b.id, name: b.name };
+        break;
+      }
+      case "content_block_delta": {
+        const d = ev.delta;
+        if (d.type === "text_delta") yield { type: "text_delta", index: ev.index, text: d.text };
+        else if (d.type === "thinking_delta") yield { type: "reasoning_delta", index: ev.index, text: d.thinking };
+        else if (d.type === "signature_delta") yield { type: "reasoning_signature", index: ev.index, signature: d.signature };
+        else if (d.type === "input_json_delta") yield { type: "tool_call_delta", index: ev.index, json: d.partial_json };
+        break;
+      }
+      case "content_block_stop":
+        yield { type: "tool_call_end", index: ev.index };
+        break;
+      case "message_delta": {
+        const u = ev.usage as Partial<Anthropic.MessageDeltaUsage>;
+        if (typeof u.output_tokens === "number") usage.output = u.output_tokens;
+        if (typeof u.input_tokens === "number") usage.input = u.input_tokens;
+        if (typeof u.cache_read_input_tokens === "number") usage.cacheRead = u.cache_read_input_tokens;
+        if (typeof u.cache_creation_input_tokens === "number") usage.cacheWrite = u.cache_creation_input_tokens;
+        if (ev.delta.stop_reason) stopReason = STOP[ev.delta.stop_reason] ?? "other";
+        break;
+      }
+      case "message_stop":
+        stopped = true;
+        break;
+    }
+  }
+  if (!stopped) throw new ProviderError("the stream ended before message_stop (connection dropped mid-stream)", "connection", true);
+  yield { type: "usage", usage };
+  yield { type: "stop", reason: stopReason };
+}
+
+export function createAnthropicProvider(settings: ProviderSettings, keyHint: string): ModelProvider {
+  const client = new Anthropic({
+    apiKey: settings.apiKey ?? "not-needed",
+    authToken: null,
+    baseURL: settings.baseUrl,
+    maxRetries: 0, // weir retries itself, including mid-stream failures the SDK cannot see
+    timeout: settings.requestTimeoutMs,
+    logLevel: "off",
+  });
+  const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
+  return {
+    settings,
+    stream(req) {
+      const attempt = async function* () {
+        const stream = await client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal });
+        yield* fromAnthropicStream(stream);
+        if (req.signal?.aborted) throw new DOMException("aborted", "AbortError");
+      };
+      return withRetry(attempt, (e) => classifyError(e, label, keyHint), settings.retry, req.signal);
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { UserError } from "../core/errors.ts";
+
+export type FaultKind =
+  | "rate_limited"
+  | "overloaded"
+  | "server_error"
+  | "connection"
+  | "timeout"
+  | "malformed_stream"
+  | "auth"
+  | "bad_request"
+  | "not_found"
+  | "cancelled";
+
+/** A provider failure, classified so retry policy and the user's one-line message follow from it. */
+export class ProviderError extends UserError {
+  constructor(
+    message: string,
+    readonly kind: FaultKind,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+    readonly status?: number,
+  ) {
+    super(message, 1);
+    this.name = "ProviderError";
+  }
+}
+
+export class CancelledError extends ProviderError {
+  constructor() {
+    super("cancelled by the user", "cancelled", false);
+  }
+}
+
+/** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get("retry-after");
+  if (value === null) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+interface SdkLikeError {
+  status?: number;
+  headers?: Headers;
+  error?: unknown;
+  message?: string;
+  name?: string;
+  constructor?: { name?: string };
+}
+
+function vendorMessage(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as { error?: { message?: unknown; type?: unknown }; message?: unknown; type?: unknown };
+  const inner = e.error ?? e;
+  if (typeof inner.message === "string") return inner.message;
+  return undefined;
+}
+
+function vendorType(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as { error?: { type?: unknown }; type?: unknown };
+  const t = e.error?.type ?? e.type;
+  return typeof t === "string" ? t : undefined;
+}
+
+/**
+ * Maps whatever an SDK threw into a ProviderError. Both SDKs share the same error shapes (status,
+ * headers, error body), so one classifier serves both wires. `label` names the endpoint for messages.
+ */
+export function classifyError(err: unknown, label: string, keyHint: string): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const e = (err ?? {}) as SdkLikeError;
+  const cls = e.constructor?.name ?? e.name ?? "";
+  if (cls === "APIUserAbortError" || e.name === "AbortError") return new CancelledError();
+  if (cls === "APIConnectionTimeoutError")
+    return new ProviderError(`${label} did not answer before the request timeout; raise requestTimeoutMs or try again`, "timeout", true);
+  if (cls === "APIConnectionError")
+    return new ProviderError(`could not reach ${label} (connection failed or was reset); check --base-url and your network`, "connection", true);
+  if (err instanceof SyntaxError)
+    return new ProviderError(`${label} sent a malformed stream (invalid JSON in an event); try again or check --base-url points at a real endpoint`, "malformed_stream", false);
+  const status = typeof e.status === "number" ? e.status : undefined;
+  const type = vendorType(e.error);
+  const detail = vendorMessage(e.error) ?? e.message ?? String(err);
+  const after = retryAfterMs(e.headers);
+  if (status === undefined) {
+    // An error event inside an otherwise successful stream.
+    if (type === "overloaded_error") return new ProviderError(`${label} is overloaded: ${detail}`, "overloaded", true, after);
+    if (type === "rate_limit_error") return new ProviderError(`${label} rate-limited the request: ${detail}`, "rate_limited", true, after);
+    if (type === "api_error" || type === "server_error")
+      return new ProviderError(`${label} failed mid-stream: ${detail}`, "server_error", true, after);
+    if (/terminated|ECONNRESET|socket|closed|network/i.test(detail))
+      return new ProviderError(`the connection to ${label} dropped mid-stream; try again`, "connection", true);
+    return new ProviderError(`${label} sent an error mid-stream: ${detail}`, "malformed_stream", false);
+  }
+  if (status === 401 || status === 403)
+    return new ProviderError(`${label} refused the API key (${status}): ${detail}; ${keyHint}`, "auth", false, undefined, status);
+  if (status === 404)
+    return new ProviderError(`${label} answered 404: ${detail}; check --model and --base-url`, "not_found", false, undefined, status);
+  if (status === 429) return new ProviderError(`${label} rate-limited the request (429): ${detail}`, "rate_limited", true, after, status);
+  if (status === 529 || type === "overloaded_error")
+    return new ProviderError(`${label} is overloaded (${status}): ${detail}`, "overloaded", true, after, status);
+  if (status === 408 || status === 409 || status >= 500)
+    return new ProviderError(`${label} failed (${status}): ${detail}`, "server_error", true, after, status);
+  return new ProviderError(`${label} rejected the request (${status}): ${detail}`, "bad_request", false, undefined, status);
+}

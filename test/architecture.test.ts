@@ -1,0 +1,94 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The layering of src/, bottom to top. A module may import from its own folder or from a lower
+ * layer; never upward, never sideways into another folder of the same layer. docs/architecture.md
+ * draws the same picture.
+ */
+const LAYERS: Record<string, number> = {
+  core: 0,
+  workspace: 1,
+  store: 1,
+  providers: 1,
+  mcp: 1,
+  config: 2,
+  context: 2,
+  actions: 3,
+  decision: 3,
+  supervisor: 3,
+  agent: 4,
+  eval: 4,
+  ui: 5,
+  cli: 6,
+};
+
+/** Packages only one folder may import: the core never sees a vendor SDK. */
+const OWNED_PACKAGES: Record<string, string> = {
+  "@anthropic-ai/sdk": "providers",
+  openai: "providers",
+  "@modelcontextprotocol/sdk": "mcp",
+  "bun:sqlite": "store",
+  "@clack/prompts": "ui",
+};
+
+const SRC = resolve(import.meta.dir, "..", "src");
+const transpiler = new Bun.Transpiler({ loader: "ts" });
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+const folderOf = (file: string) => relative(SRC, file).split("/")[0]!;
+
+const edges: Edge[] = files(SRC).flatMap((file) =>
+  transpiler.scanImports(readFileSync(file, "utf8").replace(/^#!.*/, "")).map((imp) => ({ file: relative(SRC, file), from: folderOf(file), spec: imp.path })),
+);
+
+interface Edge {
+  file: string;
+  from: string;
+  spec: string;
+}
+
+/** Imports from `file` (relative to src/) that point upward or sideways across layers. */
+function upward(list: Edge[]): string[] {
+  const bad: string[] = [];
+  for (const e of list) {
+    if (!e.spec.startsWith(".")) continue;
+    const target = resolve(dirname(join(SRC, e.file)), e.spec);
+    if (!target.startsWith(SRC)) continue; // package.json for the version
+    const to = folderOf(target);
+    if (to !== e.from && (LAYERS[to] ?? Infinity) >= LAYERS[e.from]!) bad.push(`${e.file} -> ${relative(SRC, target)}`);
+  }
+  return bad;
+}
+
+describe("architecture", () => {
+  test("every folder under src/ has a layer", () => {
+    const folders = new Set(files(SRC).map(folderOf));
+    for (const f of folders) expect(LAYERS).toHaveProperty(f);
+  });
+
+  test("no import points upward or sideways across layers", () => {
+    expect(upward(edges)).toEqual([]);
+  });
+
+  test("vendor SDKs, MCP, sqlite and prompts are imported only by the folder that owns them", () => {
+    const bad: string[] = [];
+    for (const e of edges)
+      for (const [pkg, owner] of Object.entries(OWNED_PACKAGES))
+        if ((e.spec === pkg || e.spec.startsWith(`${pkg}/`)) && e.from !== owner) bad.push(`${e.file} imports ${pkg}`);
+    expect(bad).toEqual([]);
+  });
+
+  test("the checker catches an upward and a sideways edge, and the scan sees real imports", () => {
+    expect(upward([{ file: "core/x.ts", from: "core", spec: "../agent/run.ts" }])).toEqual(["core/x.ts -> agent/run.ts"]);
+    expect(upward([{ file: "store/x.ts", from: "store", spec: "../providers/port.ts" }])).toHaveLength(1);
+    expect(upward([{ file: "agent/x.ts", from: "agent", spec: "../core/messages.ts" }])).toEqual([]);
+    expect(edges.some((e) => e.from === "cli" && e.spec.includes("../core/"))).toBe(true);
+  });
+});

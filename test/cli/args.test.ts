@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { FLAGS, helpText, parseArgv } from "../../src/cli/args.ts";
+import { UserError } from "../../src/core/errors.ts";
+
+function usage(argv: string[]): string {
+  try {
+    parseArgv(argv);
+  } catch (e) {
+    if (e instanceof UserError) {
+      expect(e.exitCode).toBe(2);
+      return e.message;
+    }
+    throw e;
+  }
+  throw new Error("expected a usage error");
+}
+
+describe("parseArgv", () => {
+  test("positionals form the task; flags become config", () => {
+    const a = parseArgv(["fix", "the", "test", "--provider", "openai", "--max-turns=7", "--no-color", "-m", "gpt-x"]);
+    expect(a.task).toBe("fix the test");
+    expect(a.command).toEqual([]);
+    expect(a.config).toEqual({ provider: "openai", maxTurns: 7, color: false, model: "gpt-x" });
+  });
+
+  test("a subcommand word first is a command; after -- it is a task", () => {
+    expect(parseArgv(["config", "show"]).command).toEqual(["config", "show"]);
+    expect(parseArgv(["--", "config", "the", "linter"]).task).toBe("config the linter");
+  });
+
+  test("unknown flags, bad enum values, bad numbers and missing values are refused naming the flag", () => {
+    expect(usage(["--frobnicate"])).toBe("unknown flag --frobnicate; see weir --help");
+    expect(usage(["--output-format", "xml"])).toBe("--output-format xml is not valid; use one of text, json, stream-json");
+    expect(usage(["--provider", "acme"])).toContain("--provider acme is not valid; use one of anthropic, openai, deepseek");
+    expect(usage(["--max-tokens", "12k"])).toBe("--max-tokens 12k is not valid; use a positive whole number");
+    expect(usage(["--max-turns", "0"])).toBe("--max-turns 0 is not valid; use a positive whole number");
+    expect(usage(["--max-turns"])).toBe("--max-turns needs a positive whole number");
+    expect(usage(["--model", ""])).toBe("--model needs a value");
+  });
+
+  test("every flag has a long form and appears in --help", () => {
+    const help = helpText();
+    for (const f of FLAGS) expect(help).toContain(`--${f.name}`);
+  });
+});

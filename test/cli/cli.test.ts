@@ -1,0 +1,110 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { MockServer } from "../support/mock-server.ts";
+import { tempDir } from "../support/temp.ts";
+
+let server: MockServer;
+let home: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  server = await new MockServer().start();
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  home = tempDir();
+});
+afterEach(() => home.cleanup());
+
+const wireArgs = (wire: "messages" | "chat") =>
+  wire === "messages"
+    ? ["--provider", "anthropic-compatible", "--base-url", server.url, "--model", "mock-model"]
+    : ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock-model"];
+
+describe.each(["messages", "chat"] as const)("weir over the %s wire", (wire) => {
+  test('weir "say hi" prints the streamed answer and exits 0', async () => {
+    server.script({ turns: [{ text: "Hi! Ready when you are.", chunkSize: 2 }] });
+    const r = await runWeir([...wireArgs(wire), "say hi"], { home: home.path, env: { WEIR_API_KEY: "k-123" } });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("Hi! Ready when you are.\n");
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("say hi");
+  });
+
+  test("--output-format json prints one object with text, usage and turns", async () => {
+    server.script({ turns: [{ text: "done", usage: { input: 12, output: 3, cacheRead: 4 } }] });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "json", "task"], { home: home.path });
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ stop: "end_turn", text: "done", turns: 1, usage: { input: 12, cacheRead: 4, output: 3 }, model: "mock-model" });
+    expect(r.code).toBe(0);
+  });
+
+  test("--output-format stream-json prints one event per line as it happens", async () => {
+    server.script({ turns: [{ fault: "http_529", retryAfter: 0 }, { text: "abcdefgh", chunkSize: 2 }] });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "stream-json", "task"], { home: home.path });
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events[0].type).toBe("run_start");
+    expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["ab", "cd", "ef", "gh"]);
+    expect(events.some((e) => e.type === "retry")).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stop: "end_turn", text: "abcdefgh" });
+  });
+
+  test("a provider that keeps failing ends the run with one line and exit 1", async () => {
+    server.script({ turns: [{ fault: "garbage" }] });
+    const r = await runWeir([...wireArgs(wire), "task"], { home: home.path });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("weir: ");
+    expect(r.stderr).toContain("malformed stream");
+  });
+});
+
+describe("weir without a model", () => {
+  test("--version prints version and commit", async () => {
+    const r = await runWeir(["--version"], { home: home.path });
+    expect(r.stdout).toMatch(/^weir \d+\.\d+\.\d+\S* \(\S+\)\n$/);
+    expect(r.code).toBe(0);
+  });
+
+  test("a missing key says which variable to set, exit 2, and no model is called", async () => {
+    const before = server.requests.length;
+    const r = await runWeir(["--provider", "openai", "do it"], { home: home.path });
+    expect(r.stderr).toBe("weir: no API key for provider openai: set OPENAI_API_KEY or WEIR_API_KEY, or pass --api-key\n");
+    expect(r.code).toBe(2);
+    expect(server.requests.length).toBe(before);
+  });
+
+  test("a bad flag value is one line naming the flag, exit 2, no stack trace", async () => {
+    const r = await runWeir(["--thinking", "sometimes", "x"], { home: home.path });
+    expect(r.stderr).toBe("weir: --thinking sometimes is not valid; use one of preserve, strip\n");
+    expect(r.code).toBe(2);
+  });
+
+  test("a broken user config is refused with its path and the field", async () => {
+    const dir = join(home.path, ".config", "weir");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ maxTurns: "lots" }));
+    const r = await runWeir(["x"], { home: home.path });
+    expect(r.stderr).toContain(join(dir, "config.json"));
+    expect(r.stderr).toContain("field maxTurns");
+    expect(r.code).toBe(2);
+  });
+
+  test("config show reports each value's source and masks the key", async () => {
+    mkdirSync(join(home.path, ".weir"), { recursive: true });
+    writeFileSync(join(home.path, ".weir", "config.json"), JSON.stringify({ maxTurns: 12 }));
+    const r = await runWeir(["config", "show", "--effort", "low"], { home: home.path, env: { ANTHROPIC_API_KEY: "sk-ant-supersecret-9876" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/maxTurns\s+12\s+\(project\)/);
+    expect(r.stdout).toMatch(/effort\s+low\s+\(flag\)/);
+    expect(r.stdout).toMatch(/apiKey\s+\*\*\*\*9876\s+\(env \(ANTHROPIC_API_KEY\)\)/);
+    expect(r.stdout).not.toContain("supersecret");
+  });
+
+  test("the task can come from stdin", async () => {
+    server.script({ turns: [{ text: "piped" }] });
+    const r = await runWeir([...wireArgs("chat"), "--output-format", "json"], { home: home.path, stdin: "task from a pipe\n" });
+    expect(JSON.parse(r.stdout).text).toBe("piped");
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("task from a pipe");
+  });
+});

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+/**
+ * The command that runs weir: the compiled binary when WEIR_BIN is set (CI runs the end-to-end
+ * tests against it), else the source through bun.
+ */
+export function weirCommand(): string[] {
+  const bin = process.env.WEIR_BIN;
+  return bin ? [bin] : [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs weir with an isolated environment: HOME and XDG dirs inside `home`, no API keys from the
+ * developer's shell, no colour unless asked.
+ */
+export async function runWeir(
+  args: string[],
+  opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
+): Promise<CliResult> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: opts.home,
+    XDG_CONFIG_HOME: join(opts.home, ".config"),
+    XDG_DATA_HOME: join(opts.home, ".local", "share"),
+    ...opts.env,
+  };
+  const proc = Bun.spawn([...weirCommand(), ...args], {
+    cwd: opts.cwd ?? opts.home,
+    env,
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
