@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { Ledger } from "../workspace/ledger.ts";
+import type { CommandRequest } from "./permissions.ts";
+
+export type Risk = "read" | "write" | "execute" | "network" | "destructive";
+
+export interface ActionContext {
+  /** Canonical workspace root. */
+  root: string;
+  home: string;
+  ledger: Ledger;
+  signal: AbortSignal;
+  /** Environment for commands, secrets already removed. */
+  env: Record<string, string>;
+  /** Called with a subprocess id when a command starts, so the supervisor can stop its tree. */
+  onProcess?: (pid: number | undefined) => void;
+  onOutput?: () => void;
+}
+
+/**
+ * One action the model can call, built-in or from an MCP server. Everything the registry shows
+ * (hint, description, schema, risk, failure semantics, examples) is declared here once.
+ */
+export interface Action<I = any> {
+  id: string;
+  capability: string;
+  /** One line for the capability index. */
+  hint: string;
+  description: string;
+  input: z.ZodType<I>;
+  risk: Risk;
+  /** What an error from this action means and whether retrying is safe. */
+  failure: string;
+  examples: string[];
+  source: string;
+  /** Only reads: may run concurrently with other reads. */
+  readOnly: boolean;
+  /** The command this call would run, for permission rules and approval prompts. */
+  command?(input: I): CommandRequest;
+  /** A one-line description of the call for approval prompts and logs. */
+  summary(input: I): string;
+  /** Paths the call would touch, for the approval prompt. */
+  run(input: I, ctx: ActionContext): Promise<string>;
+  /** How to see output that was cut (shown in the cut note). */
+  moreHint?: string;
+}
+
+/** An error the model should read as the tool's answer (not a crash). `rule` names the guard. */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly rule?: string,
+  ) {
+    super(message);
+    this.name = "ToolFailure";
+  }
+}
+
+export const defineAction = <I>(a: Action<I>): Action<I> => a;
+
+/** The JSON Schema the wires carry, generated from the zod schema. */
+export function jsonSchemaOf(action: Action): Record<string, unknown> {
+  const schema = z.toJSONSchema(action.input, { target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}

@@ -1,0 +1,104 @@
+import { existsSync, statSync } from "node:fs";
+import { z } from "zod";
+import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { runProgram } from "../../workspace/process.ts";
+import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
+
+const DEFAULT_TIMEOUT = 120_000;
+const MAX_TIMEOUT = 600_000;
+/** Bytes a command may print before its middle is dropped; the executor's cap then applies. */
+const PROCESS_CAP = 1_000_000;
+
+function workdir(ctx: ActionContext, cwd: string | undefined): string {
+  if (!cwd) return ctx.root;
+  const p = resolveInWorkspace(ctx.root, cwd, { home: ctx.home });
+  if (!p.exists || !statSync(p.absolute).isDirectory()) throw new ToolFailure(`cwd ${cwd} is not a directory in the workspace`);
+  return p.absolute;
+}
+
+async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext): Promise<string> {
+  const r = await runProgram({
+    program,
+    args,
+    cwd,
+    timeoutMs: Math.min(timeoutMs ?? DEFAULT_TIMEOUT, MAX_TIMEOUT),
+    outputCap: PROCESS_CAP,
+    env: ctx.env,
+    signal: ctx.signal,
+    onStart: ctx.onProcess,
+    onOutput: ctx.onOutput,
+  });
+  const secs = (r.durationMs / 1000).toFixed(1);
+  const status = r.cancelled
+    ? `stopped by the user after ${secs}s`
+    : r.timedOut
+      ? `timed out after ${secs}s and was killed (raise timeout_ms, up to ${MAX_TIMEOUT}, if it needs longer)`
+      : r.exitCode === null
+        ? `ended by signal ${r.signal ?? "?"} after ${secs}s`
+        : `exit code ${r.exitCode} in ${secs}s`;
+  const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
+  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]`;
+  if (r.cancelled || r.timedOut || r.exitCode !== 0) throw new ToolFailure(text);
+  return text;
+}
+
+const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
+export const runCommand = defineAction({
+  id: "run_command",
+  capability: "command",
+  hint: "run a program with an argument array (no shell), e.g. tests or a build",
+  description:
+    "Run one program with arguments, without a shell (no pipes, globs or redirection), in the workspace or a directory inside it. Output (stdout and stderr interleaved) and the exit code come back; a non-zero exit is reported as an error. Secret-bearing environment variables are removed.",
+  input: z
+    .object({
+      program: z.string().min(1).describe("the executable, e.g. npm, pytest, go"),
+      args: z.array(z.string()).default([]).describe("arguments, one per element"),
+      cwd: z.string().optional().describe("directory inside the workspace (default: the root)"),
+      timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT).optional().describe(`default ${DEFAULT_TIMEOUT}`),
+    })
+    .strict(),
+  risk: "execute",
+  failure: "the program failed, timed out or is missing; a retry is safe only if the program is idempotent",
+  examples: ['{"program": "npm", "args": ["test"]}', '{"program": "git", "args": ["status", "--short"]}'],
+  source: "builtin",
+  readOnly: false,
+  moreHint: "rerun with narrower output (a single test, a filter, or | head via shell)",
+  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false }),
+  summary: (i) => [i.program, ...i.args].map(quote).join(" "),
+  async run(i, ctx) {
+    return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx);
+  },
+});
+
+function shellProgram(command: string): [string, string[]] {
+  if (process.platform === "win32") return ["cmd.exe", ["/d", "/s", "/c", command]];
+  return [existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh", ["-c", command]];
+}
+
+export const shell = defineAction({
+  id: "shell",
+  capability: "command",
+  hint: "run a shell command line (pipes, redirection); asks first by default",
+  description:
+    "Run a command line through the system shell (bash, or cmd on Windows). Use run_command when no shell features are needed: shell is risky by policy and usually needs the user's approval.",
+  input: z
+    .object({
+      command: z.string().min(1),
+      cwd: z.string().optional(),
+      timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT).optional(),
+    })
+    .strict(),
+  risk: "execute",
+  failure: "the command failed or was refused; do not retry a refused command",
+  examples: ['{"command": "npm test 2>&1 | tail -20"}'],
+  source: "builtin",
+  readOnly: false,
+  moreHint: "pipe through head or tail, or filter with grep",
+  command: (i) => ({ line: i.command, shell: true }),
+  summary: (i) => i.command,
+  async run(i, ctx) {
+    const [program, args] = shellProgram(i.command);
+    return execute(program, args, i.command, workdir(ctx, i.cwd), i.timeout_ms, ctx);
+  },
+});

@@ -1,0 +1,161 @@
+import { readFileSync, statSync } from "node:fs";
+import { z } from "zod";
+import { writeFileAtomic } from "../../workspace/atomic.ts";
+import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { sha256 } from "../../workspace/ledger.ts";
+import { looksBinary } from "../../workspace/walker.ts";
+import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
+import { applyEdits, EditRefused, type EditSpec } from "../edit-match.ts";
+
+const MAX_LINE = 2000;
+const DEFAULT_LIMIT = 2000;
+
+function readExisting(path: string, ctx: ActionContext) {
+  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home });
+  if (!p.exists) throw new ToolFailure(`${path} does not exist; list_files shows what is there`);
+  if (statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory; use list_files for directories`);
+  const bytes = readFileSync(p.absolute);
+  return { p, bytes };
+}
+
+export const readFile = defineAction({
+  id: "read_file",
+  capability: "read",
+  hint: "read a file (or a line range) with line numbers and its SHA-256",
+  description:
+    "Read a text file in the workspace. Returns numbered lines and the SHA-256 of the whole file; weir remembers that SHA so later writes can detect changes made by others. Use offset/limit (1-based lines) for large files.",
+  input: z
+    .object({
+      path: z.string().min(1).describe("file path, relative to the workspace root (absolute paths inside it are fine)"),
+      offset: z.number().int().min(1).optional().describe("first line to show, 1-based"),
+      limit: z.number().int().min(1).optional().describe(`how many lines to show (default ${DEFAULT_LIMIT})`),
+    })
+    .strict(),
+  risk: "read",
+  failure: "the file is missing, binary, outside the workspace or protected; retrying the same call gives the same answer",
+  examples: ['{"path": "src/index.ts"}', '{"path": "README.md", "offset": 40, "limit": 20}'],
+  source: "builtin",
+  readOnly: true,
+  moreHint: "read_file with offset and limit for the lines after the cut",
+  summary: (i) => `${i.path}${i.offset ? `:${i.offset}` : ""}${i.limit ? `+${i.limit}` : ""}`,
+  async run(i, ctx) {
+    const { p, bytes } = readExisting(i.path, ctx);
+    const sha = sha256(bytes);
+    ctx.ledger.record(p.absolute, sha);
+    if (looksBinary(bytes)) throw new ToolFailure(`${p.relative} is a binary file (${bytes.length} bytes, sha256 ${sha}); it is not shown`);
+    const text = bytes.toString("utf8");
+    const lines = text.split(/\r?\n/);
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    const from = (i.offset ?? 1) - 1;
+    if (from >= lines.length && lines.length > 0) throw new ToolFailure(`${p.relative} has ${lines.length} lines; offset ${i.offset} is past the end`);
+    const shown = lines.slice(from, from + (i.limit ?? DEFAULT_LIMIT));
+    const width = String(from + shown.length).length;
+    const body = shown.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
+    const range = shown.length === lines.length ? `${lines.length} lines` : `lines ${from + 1}-${from + shown.length} of ${lines.length}`;
+    return `${p.relative} (sha256 ${sha}, ${range})\n${body}`;
+  },
+});
+
+export const writeFile = defineAction({
+  id: "write_file",
+  capability: "code_edit",
+  hint: "create a file or replace a whole file (atomic)",
+  description:
+    "Write a whole file, creating parent directories. To change part of an existing file use edit_file. Overwriting an existing file requires having read it, and is refused if it changed on disk since (re-read it then).",
+  input: z.object({ path: z.string().min(1), content: z.string() }).strict(),
+  risk: "write",
+  failure: "nothing was written; if the file changed on disk, read it again before retrying",
+  examples: ['{"path": "src/util.ts", "content": "export const x = 1;\\n"}'],
+  source: "builtin",
+  readOnly: false,
+  summary: (i) => `${i.path} (${Buffer.byteLength(i.content)} bytes)`,
+  async run(i, ctx) {
+    const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home });
+    if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${i.path} is a directory`);
+    const current = p.exists ? sha256(readFileSync(p.absolute)) : undefined;
+    const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
+    if (stale) throw new ToolFailure(stale, "sha");
+    writeFileWithLedger(p.absolute, i.content, ctx);
+    return `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${ctx.ledger.get(p.absolute)})`;
+  },
+});
+
+function writeFileWithLedger(absolute: string, content: string, ctx: ActionContext) {
+  try {
+    writeFileAtomic(absolute, content);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC") throw new ToolFailure("the disk is full; nothing was written and the file is unchanged");
+    if (code === "EACCES" || code === "EPERM") throw new ToolFailure("permission denied by the operating system; nothing was written");
+    throw new ToolFailure(`could not write: ${code ?? (e as Error).message}; the file is unchanged`);
+  }
+  ctx.ledger.record(absolute, sha256(content));
+}
+
+const EditItem = z.object({
+  old_string: z.string().describe("exact text to replace (copied from read_file output, without line numbers)"),
+  new_string: z.string(),
+  replace_all: z.boolean().optional().describe("replace every occurrence instead of requiring exactly one"),
+});
+
+/** The first changed lines of the new text, numbered, so the model sees the result without re-reading. */
+function changedSnippet(before: string, after: string): string {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) endA--, endB--;
+  const from = Math.max(0, start - 2);
+  const to = Math.min(b.length, Math.max(endB, start + 1) + 2, from + 12);
+  return b
+    .slice(from, to)
+    .map((l, k) => `${from + k + 1}\t${l}`)
+    .join("\n");
+}
+
+export const editFile = defineAction({
+  id: "edit_file",
+  capability: "code_edit",
+  hint: "replace exact text in a file (or several edits at once, all or nothing)",
+  description:
+    "Edit a file you have read: replace old_string with new_string. old_string must match exactly one place (or set replace_all); if no exact match exists, a match ignoring indentation is used and new_string is re-indented to the file's own. An ambiguous match is refused with the line numbers of every occurrence. `edits` applies several replacements in order to one buffer: all or nothing. Refused if the file changed on disk since you read it.",
+  input: z
+    .object({
+      path: z.string().min(1),
+      old_string: z.string().optional(),
+      new_string: z.string().optional(),
+      replace_all: z.boolean().optional(),
+      edits: z.array(EditItem).min(1).optional().describe("several edits applied in order; use instead of old_string/new_string"),
+    })
+    .strict()
+    .refine((i) => (i.edits ? i.old_string === undefined && i.new_string === undefined : i.old_string !== undefined && i.new_string !== undefined), {
+      message: "give either old_string and new_string, or edits, not both",
+      path: ["edits"],
+    }),
+  risk: "write",
+  failure: "no edit was applied; read the file again if it changed, or make old_string unique",
+  examples: ['{"path": "src/a.ts", "old_string": "const x = 1;", "new_string": "const x = 2;"}'],
+  source: "builtin",
+  readOnly: false,
+  summary: (i) => `${i.path} (${i.edits ? `${i.edits.length} edits` : "1 edit"})`,
+  async run(i, ctx) {
+    const { p, bytes } = readExisting(i.path, ctx);
+    const stale = ctx.ledger.staleReason(p.absolute, p.relative, sha256(bytes));
+    if (stale) throw new ToolFailure(stale, "sha");
+    if (looksBinary(bytes)) throw new ToolFailure(`${p.relative} is binary; edit_file only edits text`);
+    const before = bytes.toString("utf8");
+    const edits: EditSpec[] = i.edits ?? [{ old_string: i.old_string!, new_string: i.new_string!, replace_all: i.replace_all }];
+    let outcome;
+    try {
+      outcome = applyEdits(before, edits);
+    } catch (e) {
+      if (e instanceof EditRefused) throw new ToolFailure(`${p.relative}: ${e.message}`);
+      throw e;
+    }
+    writeFileWithLedger(p.absolute, outcome.text, ctx);
+    const how = outcome.how === "indentation" ? " (matched ignoring indentation; re-indented)" : "";
+    return `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${ctx.ledger.get(p.absolute)}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`;
+  },
+});

@@ -1,0 +1,124 @@
+import { readFileSync, statSync } from "node:fs";
+import { z } from "zod";
+import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { looksBinary, walk } from "../../workspace/walker.ts";
+import { defineAction, ToolFailure } from "../action.ts";
+
+function scope(root: string, path: string | undefined, home: string): string {
+  if (!path || path === ".") return "";
+  const p = resolveInWorkspace(root, path, { home });
+  if (!p.exists) throw new ToolFailure(`${path} does not exist`);
+  return p.relative === "." ? "" : p.relative;
+}
+
+function* walkUnder(root: string, sub: string) {
+  // Walk from the root so ignore files above `sub` apply, but only yield what is below it.
+  for (const e of walk(root)) if (sub === "" || e.path === sub || e.path.startsWith(`${sub}/`)) yield e;
+}
+
+export const listFiles = defineAction({
+  id: "list_files",
+  capability: "repository_search",
+  hint: "list files, optionally by glob, honouring .gitignore",
+  description:
+    "List files in the workspace (or below a directory), skipping what .gitignore, .ignore and git's exclude file ignore. `pattern` is a glob matched against the path relative to the root (e.g. src/**/*.ts).",
+  input: z
+    .object({
+      path: z.string().optional().describe("directory to list below (default: the root)"),
+      pattern: z.string().optional().describe("glob, e.g. **/*.test.ts"),
+      limit: z.number().int().min(1).max(5000).optional().describe("most paths to return (default 500)"),
+    })
+    .strict(),
+  risk: "read",
+  failure: "the directory is missing or outside the workspace",
+  examples: ['{"pattern": "src/**/*.ts"}', '{"path": "test"}'],
+  source: "builtin",
+  readOnly: true,
+  summary: (i) => [i.path, i.pattern].filter(Boolean).join(" ") || ".",
+  async run(i, ctx) {
+    const sub = scope(ctx.root, i.path, ctx.home);
+    const glob = i.pattern ? new Bun.Glob(i.pattern) : undefined;
+    const limit = i.limit ?? 500;
+    const out: string[] = [];
+    let more = 0;
+    for (const e of walkUnder(ctx.root, sub)) {
+      if (glob && !glob.match(e.path)) continue;
+      if (out.length < limit) out.push(e.path);
+      else more++;
+    }
+    if (out.length === 0) return `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}`;
+    return out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : "");
+  },
+});
+
+export const search = defineAction({
+  id: "search",
+  capability: "repository_search",
+  hint: "regex search over the workspace's text files, honouring .gitignore",
+  description:
+    "Search file contents with a regular expression (JavaScript syntax). Skips ignored and binary files. Returns path:line: text for each hit, bounded; use `glob` to narrow by path.",
+  input: z
+    .object({
+      pattern: z.string().min(1).describe("regular expression"),
+      path: z.string().optional().describe("directory or file to search below (default: the root)"),
+      glob: z.string().optional().describe("only paths matching this glob, e.g. **/*.py"),
+      ignore_case: z.boolean().optional(),
+      max_results: z.number().int().min(1).max(2000).optional().describe("most hits to return (default 100)"),
+    })
+    .strict(),
+  risk: "read",
+  failure: "an invalid regular expression or a path outside the workspace; fix the argument",
+  examples: ['{"pattern": "function parse\\\\w*", "glob": "src/**/*.ts"}'],
+  source: "builtin",
+  readOnly: true,
+  summary: (i) => `/${i.pattern}/${i.ignore_case ? "i" : ""}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` ${i.glob}` : ""}`,
+  async run(i, ctx) {
+    let re: RegExp;
+    try {
+      re = new RegExp(i.pattern, i.ignore_case ? "i" : "");
+    } catch (e) {
+      throw new ToolFailure(`invalid regular expression ${i.pattern}: ${(e as Error).message}`);
+    }
+    const max = i.max_results ?? 100;
+    const glob = i.glob ? new Bun.Glob(i.glob) : undefined;
+    let target = "";
+    let single: string | undefined;
+    if (i.path && i.path !== ".") {
+      const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home });
+      if (!p.exists) throw new ToolFailure(`${i.path} does not exist`);
+      if (statSync(p.absolute).isFile()) single = p.relative;
+      else target = p.relative === "." ? "" : p.relative;
+    }
+    const hits: string[] = [];
+    const perFile = new Map<string, number>();
+    let total = 0;
+    let files = 0;
+    const paths = single ? [single] : Array.from(walkUnder(ctx.root, target), (e) => e.path);
+    for (const rel of paths) {
+      if (ctx.signal.aborted) break;
+      if (glob && !glob.match(rel)) continue;
+      let bytes: Buffer;
+      try {
+        // Every file passes the same guards as read_file: no symlink or hard link out, nothing protected.
+        bytes = readFileSync(resolveInWorkspace(ctx.root, rel, { home: ctx.home }).absolute);
+      } catch {
+        continue;
+      }
+      if (bytes.length > 5_000_000 || looksBinary(bytes)) continue;
+      files++;
+      const lines = bytes.toString("utf8").split("\n");
+      for (let n = 0; n < lines.length; n++) {
+        if (!re.test(lines[n]!)) continue;
+        total++;
+        perFile.set(rel, (perFile.get(rel) ?? 0) + 1);
+        if (hits.length < max) {
+          const line = lines[n]!.replace(/\r$/, "");
+          hits.push(`${rel}:${n + 1}: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`);
+        }
+      }
+    }
+    if (total === 0) return `no matches for /${i.pattern}/ in ${files} files`;
+    const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${perFile.size} files not shown; narrow with path or glob]` : "";
+    return `${total} hit${total === 1 ? "" : "s"} in ${perFile.size} file${perFile.size === 1 ? "" : "s"}\n${hits.join("\n")}${tail}`;
+  },
+});

@@ -1,0 +1,133 @@
+import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
+import { PathRefused } from "../workspace/containment.ts";
+import { type Action, type ActionContext, jsonSchemaOf, ToolFailure } from "./action.ts";
+import { decide, globMatch, type Policy, type Verdict } from "./permissions.ts";
+
+export const DEFAULT_OUTPUT_CAP = 50_000;
+
+export type Approval = "once" | "session" | "deny";
+
+export interface ApprovalRequest {
+  action: string;
+  /** Exactly what would run or be written. */
+  summary: string;
+  risk: string;
+  /** The rule that asked. */
+  rule: string;
+}
+
+/** Asks a person. Absent where no one can answer (one-shot without a TTY). */
+export type Approver = (req: ApprovalRequest) => Promise<Approval>;
+
+/** Keeps the head and the tail of long output with a note in between saying what was cut and how to see it. */
+export function capOutput(text: string, cap: number, hint?: string): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= cap) return text;
+  const head = Math.floor(cap * 0.7);
+  const tail = cap - head;
+  const cut = bytes.length - head - tail;
+  // Decoding may split a multi-byte character at the edges; the replacement character is harmless.
+  return `${bytes.subarray(0, head).toString("utf8")}\n[… ${cut} of ${bytes.length} bytes cut here${hint ? `; to see them: ${hint}` : ""} …]\n${bytes.subarray(bytes.length - tail).toString("utf8")}`;
+}
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.length ? `field ${i.path.map(String).join(".")}` : "arguments"}: ${i.message}`).join("; ");
+}
+
+export interface ExecutorOptions {
+  policy: Policy;
+  approver?: Approver;
+  /** --yes: every `ask` is allowed (a `deny` stays). */
+  yes?: boolean;
+  /** --allow patterns: command lines or action ids they match are allowed instead of asked. */
+  allow?: string[];
+  outputCap?: number;
+  onVerdict?: (call: ToolCallBlock, verdict: Verdict, outcome: "allowed" | "approved" | "refused") => void;
+}
+
+/**
+ * Runs the model's tool calls: validates arguments against each action's schema, applies the
+ * permission policy (asking a person where it says ask), runs the action inside the workspace
+ * guards, and turns every failure into a tool result the model can read. Reads of one turn run
+ * concurrently; anything else runs alone, in order.
+ */
+export class ActionExecutor {
+  private byId: Map<string, Action>;
+  private sessionApprovals = new Set<string>();
+
+  constructor(
+    actions: readonly Action[],
+    private ctx: Omit<ActionContext, "signal">,
+    private opts: ExecutorOptions,
+  ) {
+    this.byId = new Map(actions.map((a) => [a.id, a]));
+  }
+
+  specs(ids?: readonly string[]): ToolSpec[] {
+    const list = ids ? ids.flatMap((id) => (this.byId.has(id) ? [this.byId.get(id)!] : [])) : [...this.byId.values()];
+    return list.map((a) => ({ name: a.id, description: a.description, inputSchema: jsonSchemaOf(a) }));
+  }
+
+  execute = async (calls: ToolCallBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> => {
+    const results: ToolResultBlock[] = new Array(calls.length);
+    let i = 0;
+    while (i < calls.length) {
+      const batch = [i];
+      if (this.byId.get(calls[i]!.name)?.readOnly) while (i + batch.length < calls.length && this.byId.get(calls[i + batch.length]!.name)?.readOnly) batch.push(i + batch.length);
+      await Promise.all(batch.map(async (k) => (results[k] = await this.one(calls[k]!, signal))));
+      i += batch.length;
+    }
+    return results;
+  };
+
+  private async one(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultBlock> {
+    const fail = (content: string): ToolResultBlock => ({ type: "tool_result", callId: call.id, content, isError: true });
+    const action = this.byId.get(call.name);
+    if (!action) return fail(`no action named ${call.name}; available: ${[...this.byId.keys()].join(", ")}`);
+    const raw = call.input as { __invalid_json?: string } | undefined;
+    if (raw && typeof raw === "object" && "__invalid_json" in raw) return fail(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
+    const parsed = action.input.safeParse(call.input ?? {});
+    if (!parsed.success) return fail(`invalid arguments for ${action.id}: ${fieldErrors(parsed.error.issues)}`);
+    const input = parsed.data;
+
+    const refusal = await this.authorize(call, action, input);
+    if (refusal) return fail(refusal);
+    if (signal.aborted) return fail("stopped by the user before it ran");
+    try {
+      const out = await action.run(input, { ...this.ctx, signal });
+      return { type: "tool_result", callId: call.id, content: capOutput(out, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false };
+    } catch (e) {
+      if (e instanceof PathRefused) return fail(`refused by the ${e.rule} guard: ${e.message}`);
+      if (e instanceof ToolFailure) return fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
+      return fail(`${action.id} failed unexpectedly: ${(e as Error).message ?? String(e)}`);
+    }
+  }
+
+  /** Returns why the call is refused, or undefined when it may run. */
+  private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<string | undefined> {
+    const command = action.command?.(input);
+    const verdict = decide(this.opts.policy, action.id, command);
+    const report = (o: "allowed" | "approved" | "refused") => this.opts.onVerdict?.(call, verdict, o);
+    const summary = action.summary(input);
+    if (verdict.decision === "allow") return void report("allowed");
+    if (verdict.decision === "deny") {
+      report("refused");
+      return `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.`;
+    }
+    const key = `${action.id}\u0000${command?.line ?? ""}`;
+    const subject = command?.line ?? action.id;
+    if (this.sessionApprovals.has(key) || this.opts.yes || (this.opts.allow ?? []).some((p) => globMatch(p, subject) || p === action.id)) return void report("approved");
+    if (!this.opts.approver) {
+      report("refused");
+      return `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.`;
+    }
+    const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule });
+    if (answer === "deny") {
+      report("refused");
+      return `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.`;
+    }
+    if (answer === "session") this.sessionApprovals.add(key);
+    report("approved");
+    return undefined;
+  }
+}

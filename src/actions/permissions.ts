@@ -1,0 +1,115 @@
+import { z } from "zod";
+import defaults from "../../policies/permissions.json" with { type: "json" };
+
+export const Decision = z.enum(["allow", "ask", "deny"]);
+export type Decision = z.infer<typeof Decision>;
+
+export const PermissionsConfig = z
+  .object({
+    actions: z.record(z.string(), Decision),
+    commands: z.array(z.object({ pattern: z.string().min(1), decision: Decision }).strict()),
+  })
+  .partial()
+  .strict();
+export type PermissionsConfig = z.infer<typeof PermissionsConfig>;
+
+export interface Policy {
+  actions: Record<string, Decision>;
+  commands: { pattern: string; decision: Decision; source: string }[];
+}
+
+const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+const stricter = (a: Decision, b: Decision): Decision => (RANK[a] >= RANK[b] ? a : b);
+
+/** The shipped defaults (policies/permissions.json). */
+export function defaultPolicy(): Policy {
+  return {
+    actions: { ...(defaults.actions as Record<string, Decision>) },
+    commands: (defaults.commands as { pattern: string; decision: Decision }[]).map((c) => ({ ...c, source: "policies/permissions.json" })),
+  };
+}
+
+/**
+ * Layers config over the defaults. The user's config may change anything; a project config (a
+ * cloned repository) may only make a decision stricter, never widen one.
+ */
+export function layerPolicy(base: Policy, layer: PermissionsConfig | undefined, source: "user" | "project"): Policy {
+  if (!layer) return base;
+  const actions = { ...base.actions };
+  for (const [name, d] of Object.entries(layer.actions ?? {})) actions[name] = source === "user" ? d : stricter(actions[name] ?? "allow", d);
+  const extra = (layer.commands ?? []).filter((c) => source === "user" || c.decision !== "allow").map((c) => ({ ...c, source: `${source} config` }));
+  // User rules come first so that, among equally strict matches, the user's is the one named.
+  return { actions, commands: source === "user" ? [...extra, ...base.commands] : [...base.commands, ...extra] };
+}
+
+/** `*` matches any run of characters; everything else is literal. Whole-string match. */
+export function globMatch(pattern: string, text: string): boolean {
+  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`);
+  return re.test(text);
+}
+
+/** Interpreters that run a code string: through run_command they are a shell by another name. */
+const CODE_RUNNERS: [RegExp, RegExp][] = [
+  [/^(ba|z|da|k|fi)?sh$|^cmd(\.exe)?$|^(powershell|pwsh)(\.exe)?$/i, /^(-c|\/c|-command|-Command|-EncodedCommand|-e|-lc|-ic)$/],
+  [/^python[\d.]*$|^node$|^bun$|^deno$|^perl$|^ruby$|^php$/i, /^(-c|-e|--eval|-p|--print|eval|-r)$/],
+];
+
+export interface CommandRequest {
+  /** Program and arguments, for run_command; undefined for shell. */
+  argv?: string[];
+  /** The command line as a person would read it. */
+  line: string;
+  shell: boolean;
+}
+
+/** Splits a shell command into the simple commands it would run; undefined when it cannot tell. */
+export function shellSegments(line: string): string[] | undefined {
+  if (/`|\$\(|<\(|>\(/.test(line)) return undefined; // command substitution hides what runs
+  return line
+    .split(/&&|\|\||[;|&\n]/)
+    .map((s) => s.trim().replace(/^(\w+=\S*\s+)+/, ""))
+    .filter((s) => s !== "");
+}
+
+export interface Verdict {
+  decision: Decision;
+  /** What decided it, for the user and the model: a rule pattern with its source, or the action default. */
+  rule: string;
+}
+
+function commandVerdict(policy: Policy, line: string): Verdict | undefined {
+  let best: Verdict | undefined;
+  for (const c of policy.commands)
+    if (globMatch(c.pattern, line) && (!best || RANK[c.decision] > RANK[best.decision])) best = { decision: c.decision, rule: `"${c.pattern}" (${c.source})` };
+  return best;
+}
+
+/**
+ * Decides whether an action call may run. Pure. For commands, the rules that match the command line
+ * decide (the strictest wins); a shell line is split into its commands and each must pass; a
+ * command substitution or an interpreter running a code string is never more than `ask`.
+ */
+export function decide(policy: Policy, action: string, command?: CommandRequest): Verdict {
+  const base: Verdict = { decision: policy.actions[action] ?? "ask", rule: `the default for ${action}` };
+  if (!command) return base;
+  if (command.shell) {
+    const segments = shellSegments(command.line);
+    if (!segments) return { decision: stricter(base.decision, "ask"), rule: "command substitution in a shell line (cannot tell what runs)" };
+    // Each simple command is judged alone (a command no rule covers gets the shell default); the strictest wins.
+    let verdict: Verdict | undefined;
+    for (const seg of segments) {
+      const v = commandVerdict(policy, seg) ?? base;
+      if (!verdict || RANK[v.decision] > RANK[verdict.decision]) verdict = v;
+    }
+    return verdict ?? base;
+  }
+  const [program = "", ...args] = command.argv ?? [];
+  const name = program.split(/[\\/]/).pop() ?? program;
+  const v = commandVerdict(policy, [name, ...args].join(" "));
+  for (const [prog, flag] of CODE_RUNNERS)
+    if (prog.test(name) && args.some((a) => flag.test(a))) {
+      const d = stricter(v?.decision ?? "allow", stricter(policy.actions.shell ?? "ask", "ask"));
+      return { decision: d, rule: `${name} running a code string counts as shell` };
+    }
+  return v ?? base;
+}

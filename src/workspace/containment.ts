@@ -1,0 +1,115 @@
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Why a path was refused; the message says what to do instead. */
+export class PathRefused extends Error {
+  constructor(
+    message: string,
+    /** The guard that refused it, for the model and for the security suite's report. */
+    readonly rule: "containment" | "symlink" | "hardlink" | "protected",
+  ) {
+    super(message);
+    this.name = "PathRefused";
+  }
+}
+
+export interface ResolvedPath {
+  /** Canonical absolute path (symlinks resolved). */
+  absolute: string;
+  /** Relative to the workspace root, with forward slashes. */
+  relative: string;
+  exists: boolean;
+}
+
+/** Whether `p` is `root` or below it. Windows paths compare case-insensitively, as the filesystem does. */
+export function inside(root: string, p: string): boolean {
+  if (process.platform === "win32") [root, p] = [root.toLowerCase(), p.toLowerCase()];
+  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** Realpath of the deepest existing ancestor, with the missing tail appended. */
+function canonical(p: string): string {
+  const missing: string[] = [];
+  let cur = p;
+  for (;;) {
+    try {
+      const real = realpathSync(cur);
+      return missing.length ? join(real, ...missing.reverse()) : real;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
+      // A dangling symlink: refuse rather than guess where it would be created.
+      try {
+        if (lstatSync(cur).isSymbolicLink()) throw new PathRefused(`${cur} is a symlink to a missing target; weir will not follow it`, "symlink");
+      } catch (inner) {
+        if (inner instanceof PathRefused) throw inner;
+      }
+      const parent = resolve(cur, "..");
+      if (parent === cur) return p;
+      missing.push(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+const SECRET_FILE = [
+  /^\.env(\..*)?$/i, // .env, .env.local, .env.production
+  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
+  /\.(pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx)$/i,
+  /^\.(netrc|pgpass|npmrc|pypirc|git-credentials|htpasswd)$/i,
+  /^credentials(\.json)?$/i,
+  /^(secrets?|service-account)(\..+)?\.(json|ya?ml|toml)$/i,
+];
+/** Templates that by convention hold no secrets. */
+const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
+const SECRET_DIRS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud"]);
+
+/**
+ * Whether a workspace-relative path is protected: git internals, secret-bearing files, credential
+ * directories, and the user's home dot-directories when the workspace contains the home directory.
+ * Returns the reason, or undefined.
+ */
+export function protectedReason(rel: string, absolute: string, home = homedir()): string | undefined {
+  const parts = rel.split("/");
+  if (parts.includes(".git")) return "git internals (.git/) are off limits; use git commands instead";
+  const name = parts[parts.length - 1] ?? "";
+  if (!SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name))) return `${name} may hold secrets (keys, tokens, credentials)`;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (SECRET_DIRS.has(parts[i]!) || SECRET_DIRS.has(parts.slice(i, i + 2).join("/"))) return `${parts[i]}/ holds credentials`;
+  }
+  if (home && inside(home, absolute)) {
+    const first = relative(home, absolute).split(sep)[0] ?? "";
+    if (first.startsWith(".") && first !== "." && first !== "..") return `~/${first} is one of your home dot-directories`;
+  }
+  return undefined;
+}
+
+/**
+ * Resolves a path the model sent against the workspace root. Absolute paths are fine when they land
+ * inside; `..` escapes, symlinks leading out, files with other hard links, and protected paths are
+ * refused. `root` must already be canonical.
+ */
+export function resolveInWorkspace(root: string, requested: string, opts: { home?: string } = {}): ResolvedPath {
+  if (requested.includes("\0")) throw new PathRefused("the path contains a NUL byte", "containment");
+  const expanded = requested.startsWith("~/") || requested === "~" ? join(opts.home ?? homedir(), requested.slice(1)) : requested;
+  const lexical = isAbsolute(expanded) ? resolve(expanded) : resolve(root, expanded);
+  if (!inside(root, lexical)) throw new PathRefused(`${requested} is outside the workspace (${root}); only paths inside it can be used`, "containment");
+  const real = canonical(lexical);
+  if (!inside(root, real))
+    throw new PathRefused(`${requested} leads outside the workspace through a symlink (to ${real}); weir only follows links that stay inside`, "symlink");
+  const rel = relative(root, real).split(sep).join("/") || ".";
+  const reason = protectedReason(rel, real, opts.home);
+  if (reason) throw new PathRefused(`${requested} is protected: ${reason}`, "protected");
+  let exists = false;
+  try {
+    const st = statSync(real);
+    exists = true;
+    // A second name for the same inode may live anywhere on the disk (a hard link to ~/.ssh/id_rsa).
+    if (st.isFile() && st.nlink > 1)
+      throw new PathRefused(`${requested} has ${st.nlink} hard links; weir cannot tell where the others lead, so it will not use it`, "hardlink");
+  } catch (e) {
+    if (e instanceof PathRefused) throw e;
+  }
+  return { absolute: real, relative: rel, exists };
+}

@@ -1,0 +1,133 @@
+import { spawn } from "node:child_process";
+
+/** Environment variables whose names suggest a secret; they never reach a command weir runs. */
+const SECRET_ENV = /(^|_)(API_?KEY|KEY_?ID|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PRIVATE_?KEY|ACCESS_?KEY|SESSION_?KEY|AUTH)(_|$)/i;
+
+export function scrubEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !SECRET_ENV.test(k)) out[k] = v;
+  return out;
+}
+
+export interface ProgramRun {
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  /** stdout and stderr interleaved as they arrived, up to the cap. */
+  output: string;
+  /** Bytes beyond the cap that were dropped from the middle. */
+  droppedBytes: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  pid: number | undefined;
+}
+
+export interface ProgramOptions {
+  program: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  /** Bytes of output kept: the first half and the last half; the middle is dropped. */
+  outputCap: number;
+  env: Record<string, string>;
+  signal?: AbortSignal;
+  stdin?: string;
+  onStart?: (pid: number | undefined) => void;
+  onOutput?: () => void;
+}
+
+/** Ends the whole process tree: the process group on Unix, taskkill /T on Windows. */
+export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void {
+  try {
+    if (process.platform === "win32") spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore" });
+    else process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Runs a program with an argument array (no shell) in its own process group, with a timeout and an
+ * output cap. Never throws for the program's own failure: a missing program, a non-zero exit, a
+ * timeout or a cancel are all reported in the result.
+ */
+export function runProgram(o: ProgramOptions): Promise<ProgramRun> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let tail: Buffer[] = [];
+    let tailBytes = 0;
+    let dropped = 0;
+    const half = Math.floor(o.outputCap / 2);
+    const take = (chunk: Buffer) => {
+      o.onOutput?.();
+      if (headBytes < half) {
+        const part = chunk.subarray(0, half - headBytes);
+        head.push(part);
+        headBytes += part.length;
+        chunk = chunk.subarray(part.length);
+      }
+      if (chunk.length === 0) return;
+      tail.push(chunk);
+      tailBytes += chunk.length;
+      while (tailBytes > o.outputCap - half && tail.length > 0) {
+        const excess = tailBytes - (o.outputCap - half);
+        const first = tail[0]!;
+        if (first.length <= excess) {
+          tail.shift();
+          tailBytes -= first.length;
+          dropped += first.length;
+        } else {
+          tail[0] = first.subarray(excess);
+          tailBytes -= excess;
+          dropped += excess;
+        }
+      }
+    };
+
+    let child;
+    try {
+      child = spawn(o.program, o.args, {
+        cwd: o.cwd,
+        env: o.env,
+        detached: process.platform !== "win32",
+        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        windowsHide: true,
+      });
+    } catch (e) {
+      resolve({ exitCode: null, signal: null, output: `could not start ${o.program}: ${(e as Error).message}`, droppedBytes: 0, timedOut: false, cancelled: false, durationMs: 0, pid: undefined });
+      return;
+    }
+    o.onStart?.(child.pid);
+    let timedOut = false;
+    let cancelled = false;
+    let spawnError: string | undefined;
+    const stop = () => child.pid !== undefined && killTree(child.pid);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, o.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+    };
+    if (o.signal?.aborted) onAbort();
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout!.on("data", take);
+    child.stderr!.on("data", take);
+    if (o.stdin !== undefined) child.stdin!.end(o.stdin);
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      spawnError = e.code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${e.message}`;
+    });
+    child.on("close", (code, sig) => {
+      clearTimeout(timer);
+      o.signal?.removeEventListener("abort", onAbort);
+      // Children that outlived the leader are ended with it.
+      if (child.pid !== undefined && process.platform !== "win32") killTree(child.pid);
+      const output = spawnError ?? Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
+      resolve({ exitCode: code, signal: sig, output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid: child.pid });
+    });
+  });
+}

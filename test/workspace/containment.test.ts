@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, sep } from "node:path";
+import fc from "fast-check";
+import { PathRefused, protectedReason, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { tempDir } from "../support/temp.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+let root: string;
+let outside: string;
+let home: string;
+
+beforeAll(() => {
+  tmp = tempDir();
+  const base = realpathSync(tmp.path);
+  root = join(base, "ws");
+  outside = join(base, "outside");
+  home = join(base, "home");
+  mkdirSync(join(root, "src", "deep"), { recursive: true });
+  mkdirSync(outside);
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  writeFileSync(join(root, "src", "a.ts"), "a");
+  writeFileSync(join(outside, "secret.txt"), "s");
+  writeFileSync(join(home, ".ssh", "id_rsa"), "key");
+  symlinkSync(outside, join(root, "link-out"));
+  symlinkSync(join(root, "src"), join(root, "link-in"));
+  symlinkSync(join(outside, "nope"), join(root, "dangling"));
+  linkSync(join(outside, "secret.txt"), join(root, "hard.txt"));
+});
+afterAll(() => tmp.cleanup());
+
+function refusal(path: string): PathRefused {
+  try {
+    resolveInWorkspace(root, path, { home });
+  } catch (e) {
+    if (e instanceof PathRefused) return e;
+    throw e;
+  }
+  throw new Error(`${path} was not refused`);
+}
+
+describe("resolveInWorkspace", () => {
+  test("relative and absolute paths inside the root resolve; symlinks inside are followed", () => {
+    expect(resolveInWorkspace(root, "src/a.ts", { home })).toEqual({ absolute: join(root, "src", "a.ts"), relative: "src/a.ts", exists: true });
+    expect(resolveInWorkspace(root, join(root, "src", "a.ts"), { home }).relative).toBe("src/a.ts");
+    expect(resolveInWorkspace(root, "link-in/a.ts", { home }).relative).toBe("src/a.ts");
+    expect(resolveInWorkspace(root, "src/new/file.ts", { home })).toMatchObject({ relative: "src/new/file.ts", exists: false });
+  });
+
+  test("escapes are refused by the guard that caught them", () => {
+    expect(refusal("../outside/secret.txt").rule).toBe("containment");
+    expect(refusal(join(outside, "secret.txt")).rule).toBe("containment");
+    expect(refusal("src/../../outside").rule).toBe("containment");
+    expect(refusal("link-out/secret.txt").rule).toBe("symlink");
+    expect(refusal("link-out/new-file").rule).toBe("symlink");
+    expect(refusal("dangling").rule).toBe("symlink");
+    expect(refusal("hard.txt").rule).toBe("hardlink");
+    expect(refusal("~/.ssh/id_rsa").rule).toBe("containment");
+  });
+
+  test("protected paths inside the root are refused", () => {
+    for (const p of [".git/config", ".env", ".env.local", "config/id_rsa", "certs/server.pem", ".npmrc", "deploy/.aws/credentials", "sub/.git/HEAD"])
+      expect(refusal(p).rule).toBe("protected");
+    expect(resolveInWorkspace(root, ".env.example", { home }).relative).toBe(".env.example");
+    expect(resolveInWorkspace(root, ".github/workflows/ci.yml", { home }).relative).toBe(".github/workflows/ci.yml");
+  });
+
+  test("a workspace that contains the home directory still protects home dot-directories", () => {
+    expect(protectedReason("home/.bashrc", join(home, ".bashrc"), home)).toContain("home dot-directories");
+    expect(protectedReason("home/projects/a.ts", join(home, "projects", "a.ts"), home)).toBeUndefined();
+  });
+
+  test("property: whatever path is asked for, the result is refused or lies inside the root", () => {
+    const segment = fc.constantFrom("..", ".", "src", "deep", "a.ts", "link-out", "link-in", "dangling", "new", "~", "", "secret.txt", "...", "..\\..");
+    const path = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 8 })).map(([abs, parts]) => (abs ? sep : "") + parts.join("/"));
+    fc.assert(
+      fc.property(fc.oneof(path, fc.string()), (p) => {
+        try {
+          const r = resolveInWorkspace(root, p, { home });
+          expect(r.absolute === root || r.absolute.startsWith(root + sep)).toBe(true);
+        } catch (e) {
+          expect(e).toBeInstanceOf(PathRefused);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

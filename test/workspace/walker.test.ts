@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { looksBinary, walk } from "../../src/workspace/walker.ts";
+import { tempDir } from "../support/temp.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+afterEach(() => tmp.cleanup());
+
+function tree(files: Record<string, string>): string {
+  tmp = tempDir();
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(tmp.path, p)), { recursive: true });
+    writeFileSync(join(tmp.path, p), text);
+  }
+  return tmp.path;
+}
+
+const paths = (root: string) => Array.from(walk(root), (e) => e.path).sort();
+
+describe("walk", () => {
+  test("honours nested .gitignore, negation, .ignore and git's exclude file, and skips .git", () => {
+    const root = tree({
+      ".gitignore": "*.log\nbuild/\n!keep.log\n",
+      "a.ts": "",
+      "debug.log": "",
+      "keep.log": "",
+      "build/out.js": "",
+      "src/.gitignore": "generated.ts\n",
+      "src/generated.ts": "",
+      "src/main.ts": "",
+      "vendor/.ignore": "*\n!.ignore\n",
+      "vendor/lib.js": "",
+      ".git/info/exclude": "secret-notes.md\n",
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "secret-notes.md": "",
+    });
+    expect(paths(root)).toEqual([".gitignore", "a.ts", "keep.log", "src/.gitignore", "src/main.ts", "vendor/.ignore"]);
+  });
+
+  test("a rule in a subdirectory is anchored there", () => {
+    const root = tree({ "pkg/.gitignore": "/dist\n", "pkg/dist/x.js": "", "dist/y.js": "" });
+    expect(paths(root)).toEqual(["dist/y.js", "pkg/.gitignore"]);
+  });
+
+  test("the limit stops the walk early", () => {
+    const root = tree(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}.txt`, ""])));
+    expect(Array.from(walk(root, { limit: 7 }))).toHaveLength(7);
+  });
+
+  test("binary detection looks for NUL in the first 8 KiB", () => {
+    expect(looksBinary(new Uint8Array([104, 105, 0, 1]))).toBe(true);
+    expect(looksBinary(new TextEncoder().encode("plain text ✓"))).toBe(false);
+  });
+});
