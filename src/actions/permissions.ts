@@ -1,17 +1,8 @@
-import { z } from "zod";
+import type { ConfigValues } from "../config/options.ts";
 import defaults from "../../policies/permissions.json" with { type: "json" };
 
-export const Decision = z.enum(["allow", "ask", "deny"]);
-export type Decision = z.infer<typeof Decision>;
-
-export const PermissionsConfig = z
-  .object({
-    actions: z.record(z.string(), Decision),
-    commands: z.array(z.object({ pattern: z.string().min(1), decision: Decision }).strict()),
-  })
-  .partial()
-  .strict();
-export type PermissionsConfig = z.infer<typeof PermissionsConfig>;
+export type Decision = "allow" | "ask" | "deny";
+export type PermissionsConfig = NonNullable<ConfigValues["permissions"]>;
 
 export interface Policy {
   actions: Record<string, Decision>;

@@ -9,6 +9,19 @@ import type { ModelProvider } from "../providers/port.ts";
 /** Executes the tool calls of one turn; the loop stays ignorant of what tools exist. */
 export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Promise<ToolResultBlock[]>;
 
+/**
+ * Where later layers plug into every turn. Each is optional; without them the loop sends the whole
+ * conversation, offers `tools`, and adds no guidance.
+ */
+export interface Seams {
+  /** Context step: what the model sees this turn (the context compiler plugs in here). */
+  context?: (messages: readonly Message[], turn: number) => readonly Message[];
+  /** Decision step at a turn boundary (the decision plane plugs in here): a short trusted reminder, or nothing. */
+  decide?: (messages: readonly Message[], turn: number) => Promise<string | undefined> | string | undefined;
+  /** The actions offered this turn (the action registry plugs in here). */
+  offer?: (turn: number) => readonly ToolSpec[];
+}
+
 export interface RunInput {
   provider: ModelProvider;
   system: string;
@@ -21,6 +34,9 @@ export interface RunInput {
   maxTokens: number;
   display: Display;
   signal: AbortSignal;
+  seams?: Seams;
+  /** Reported in the closing event so JSON output can name the session. */
+  sessionId?: string;
 }
 
 export interface RunResult {
@@ -62,8 +78,13 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     emit({ type: "turn_start", turn: turns });
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
+    const seams = input.seams ?? {};
     try {
-      for await (const ev of provider.stream({ system: input.system, messages, tools: input.tools, maxTokens: input.maxTokens, signal })) {
+      const reminder = await seams.decide?.(messages, turns);
+      const seen = seams.context ? seams.context(messages, turns) : messages;
+      const system = reminder ? `${input.system}\n\n${reminder}` : input.system;
+      const tools = seams.offer ? seams.offer(turns) : input.tools;
+      for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
         acc.push(ev);
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
         else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
@@ -104,6 +125,6 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   }
   if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
   const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}) };
-  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}) });
+  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
   return result;
 }

@@ -27,6 +27,12 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "cache", kind: "enum", values: CACHE_MODES, key: "cache", help: "prompt caching: vendor default, or explicit breakpoints" },
   { name: "output-format", kind: "enum", values: OUTPUT_FORMATS, key: "outputFormat", help: "how a one-shot run prints" },
   { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
+  { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
+  { name: "resume", kind: "string", arg: "ID", help: "continue the session whose id starts with ID" },
+  { name: "list", kind: "boolean", help: "list this workspace's sessions, newest first" },
+  { name: "all", kind: "boolean", help: "with --list: every workspace's sessions" },
+  { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
+  { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
   { name: "version", short: "v", kind: "boolean", help: "print version and commit" },
@@ -42,7 +48,12 @@ export interface ParsedArgs {
   cwd?: string;
   help: boolean;
   version: boolean;
-  lists: Record<string, string[]>;
+  continue: boolean;
+  resume?: string;
+  list: boolean;
+  all: boolean;
+  yes: boolean;
+  allow: string[];
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
@@ -140,7 +151,12 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     ...(typeof values.cwd === "string" ? { cwd: values.cwd } : {}),
     help: values.help === true,
     version: values.version === true,
-    lists,
+    continue: values.continue === true,
+    ...(typeof values.resume === "string" ? { resume: values.resume } : {}),
+    list: values.list === true,
+    all: values.all === true,
+    yes: values.yes === true,
+    allow: lists.allow ?? [],
   };
 }
 

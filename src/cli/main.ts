@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const { workspaceRoot, loadSettings } = await import("./settings.ts");
   const workspace = workspaceRoot(args);
   const resolved = loadSettings(args, workspace);
-  const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true };
+  const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true, interactive: process.stdin.isTTY === true };
 
   if (args.command[0] === "config") {
     const { configCommand } = await import("./commands/config.ts");
@@ -29,11 +29,20 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.list) {
+    const { listCommand } = await import("./commands/sessions.ts");
+    return listCommand(workspace, args.all, (s) => process.stdout.write(s));
+  }
+
   let task = args.task;
   if (task === "" && !process.stdin.isTTY) task = (await Bun.stdin.text()).trim();
   if (task === "") {
-    process.stderr.write("weir: the REPL is not available yet; pass a task: weir \"fix the failing test\"\n");
-    return 2;
+    if (!process.stdin.isTTY) {
+      console.error('weir: no task: pass one (weir "fix the failing test") or pipe it on stdin');
+      return 2;
+    }
+    const { replCommand } = await import("./commands/repl.ts");
+    return replCommand(args, workspace, resolved);
   }
   const controller = new AbortController();
   let interrupts = 0;
@@ -43,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     controller.abort();
   });
   const { runCommand } = await import("./commands/run.ts");
-  return runCommand(task, workspace, resolved, io, controller.signal);
+  return runCommand(args, task, workspace, resolved, io, controller.signal);
 }
 
 main(process.argv.slice(2)).then(

@@ -24,4 +24,8 @@ export interface ConfigValues {
   verbose?: boolean;
   requestTimeoutMs?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  permissions?: {
+    actions?: Record<string, "allow" | "ask" | "deny">;
+    commands?: { pattern: string; decision: "allow" | "ask" | "deny" }[];
+  };
 }

@@ -35,6 +35,8 @@ export interface Settings {
 
 export interface Resolved {
   settings: Settings;
+  /** Permission layers kept apart: a project's may only tighten the user's. */
+  permissions: { user?: ConfigFile["permissions"]; project?: ConfigFile["permissions"] };
   /** Where each value came from; `apiKey` names the variable when it came from the environment. */
   sources: Record<keyof Settings, string>;
   preset: Preset;
@@ -161,7 +163,7 @@ export function resolveSettings(layers: Layers): Resolved {
     requestTimeoutMs: get("requestTimeoutMs", DEFAULTS.requestTimeoutMs)!,
     retry,
   };
-  return { settings, sources, preset };
+  return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }
 
 /** The model can only be reached with a key when the preset needs one: say which variable to set. */

@@ -4,6 +4,17 @@ import { CACHE_MODES, type ConfigValues, EFFORTS, OUTPUT_FORMATS, THINKING_MODES
 
 const positiveInt = z.number().int().positive();
 
+export const Decision = z.enum(["allow", "ask", "deny"]);
+
+/** Permission overrides in a config file; see policies/permissions.json for the defaults. */
+export const PermissionsConfig = z
+  .object({
+    actions: z.record(z.string(), Decision),
+    commands: z.array(z.object({ pattern: z.string().min(1), decision: Decision }).strict()),
+  })
+  .partial()
+  .strict();
+
 /** A config file (user or project). Unknown keys are refused so a typo never silently does nothing. */
 export const ConfigFile = z
   .object({
@@ -21,6 +32,7 @@ export const ConfigFile = z
     color: z.boolean(),
     verbose: z.boolean(),
     requestTimeoutMs: positiveInt,
+    permissions: PermissionsConfig,
     retry: z
       .object({
         maxAttempts: z.number().int().min(1).max(20),

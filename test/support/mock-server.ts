@@ -27,6 +27,8 @@ export interface Turn {
   delayMs?: number;
   /** When set, the turn is only served to this wire (a mismatch is a 400, so a test notices). */
   wire?: "messages" | "chat";
+  /** In-process scripts only: runs just before the turn is served (e.g. another program edits a file). */
+  sideEffect?: () => void;
 }
 
 export interface Trajectory {
@@ -275,6 +277,7 @@ export class MockServer {
     const seq = ++this.served;
     if (!turn) return json(400, errorBody(wire, "invalid_request_error", `mock: script exhausted after ${seq - 1} requests`));
     if (turn.wire && turn.wire !== wire) return json(400, errorBody(wire, "invalid_request_error", `mock: turn ${seq} is scripted for the ${turn.wire} wire`));
+    turn.sideEffect?.();
     if (turn.delayMs) await Bun.sleep(turn.delayMs);
 
     const retryHeaders: Record<string, string> = turn.retryAfter !== undefined ? { "retry-after": String(turn.retryAfter) } : {};

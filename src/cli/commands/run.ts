@@ -1,16 +1,18 @@
-import { noTools, runTask } from "../../agent/run.ts";
-import { systemPrompt } from "../../agent/prompt.ts";
-import { providerSettings, requireKey, type Resolved } from "../../config/resolve.ts";
+import type { Resolved } from "../../config/resolve.ts";
 import type { Display } from "../../core/events.ts";
-import { createProvider } from "../../providers/index.ts";
+import { terminalApprover } from "../../ui/approve.ts";
 import { jsonDisplay, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
 import { makeStyle } from "../../ui/style.ts";
+import type { ParsedArgs } from "../args.ts";
+import { buildRuntime } from "../runtime.ts";
 
 export interface RunIO {
   stdout: Sink;
   stderr: Sink;
   isTTY: boolean;
+  /** A person can answer prompts (stdin is a terminal). */
+  interactive: boolean;
 }
 
 export function displayFor(resolved: Resolved, io: RunIO): Display {
@@ -20,26 +22,17 @@ export function displayFor(resolved: Resolved, io: RunIO): Display {
   return plainDisplay(io.stdout, io.stderr, makeStyle(s.color && io.isTTY), s.verbose);
 }
 
-const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, cancelled: 130 } as const;
+export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, cancelled: 130 } as const;
 
-/** One-shot: run the task, print per --output-format, exit with the run's status. */
-export async function runCommand(task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
-  requireKey(resolved);
-  const s = resolved.settings;
-  const provider = await createProvider(providerSettings(resolved), resolved.preset.hint);
-  const display = displayFor(resolved, io);
-  display.emit({ type: "run_start", provider: s.provider, model: s.model, task });
-  const result = await runTask({
-    provider,
-    system: systemPrompt(workspace),
-    history: [],
-    task,
-    tools: [],
-    execute: noTools,
-    maxTurns: s.maxTurns,
-    maxTokens: s.maxTokens,
-    display,
-    signal,
-  });
-  return EXIT[result.stop];
+/** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
+export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
+  const runtime = await buildRuntime(args, workspace, resolved, io.interactive ? terminalApprover : undefined);
+  try {
+    const display = displayFor(resolved, io);
+    if (runtime.banner) display.emit({ type: "notice", level: "info", message: runtime.banner });
+    const result = await runtime.conversation.send(task, display, signal);
+    return EXIT[result.stop];
+  } finally {
+    runtime.store.close();
+  }
 }

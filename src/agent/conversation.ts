@@ -1,0 +1,83 @@
+import type { Display } from "../core/events.ts";
+import type { Message, ToolSpec } from "../core/messages.ts";
+import type { ModelProvider } from "../providers/port.ts";
+import type { SessionStore } from "../store/sessions.ts";
+import { type RunResult, runTask, type Seams, type ToolExecutor } from "./run.ts";
+
+export interface ConversationDeps {
+  store: SessionStore;
+  workspace: string;
+  provider: ModelProvider;
+  system: string;
+  tools: readonly ToolSpec[];
+  execute: ToolExecutor;
+  maxTurns: number;
+  maxTokens: number;
+  seams?: Seams;
+}
+
+/**
+ * A session across runs: each `send` is one run whose task is recorded before the model is called
+ * and whose messages are committed at its end. Follow-ups see everything earlier runs said.
+ */
+export class Conversation {
+  private history: Message[];
+
+  constructor(
+    private deps: ConversationDeps,
+    public sessionId: string | undefined,
+  ) {
+    this.history = sessionId ? deps.store.history(sessionId) : [];
+  }
+
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  get provider(): ModelProvider {
+    return this.deps.provider;
+  }
+
+  /** Switches the model for the next runs (`/model`); the history carries over. */
+  setProvider(provider: ModelProvider): void {
+    this.deps.provider = provider;
+  }
+
+  /** Starts a new, empty session for the next run (`/clear`). */
+  clear(): void {
+    this.sessionId = undefined;
+    this.history = [];
+  }
+
+  async send(task: string, display: Display, signal: AbortSignal): Promise<RunResult> {
+    const { store, provider } = this.deps;
+    const { preset, model } = provider.settings;
+    this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model);
+    const runId = store.startRun(this.sessionId, task, preset, model);
+    display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
+    const result = await runTask({
+      provider,
+      system: this.deps.system,
+      history: this.history,
+      task,
+      tools: this.deps.tools,
+      execute: this.deps.execute,
+      maxTurns: this.deps.maxTurns,
+      maxTokens: this.deps.maxTokens,
+      display,
+      signal,
+      ...(this.deps.seams ? { seams: this.deps.seams } : {}),
+      sessionId: this.sessionId,
+    });
+    store.finishRun(this.sessionId, runId, result.added, {
+      status: result.stop,
+      turns: result.turns,
+      usage: result.usage,
+      ...(result.error ? { error: result.error } : {}),
+      provider: preset,
+      model,
+    });
+    this.history = [...this.history, ...result.added];
+    return result;
+  }
+}

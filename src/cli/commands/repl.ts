@@ -1,0 +1,38 @@
+import { join } from "node:path";
+import { userDataDir } from "../../config/paths.ts";
+import { providerSettings, type Resolved } from "../../config/resolve.ts";
+import { createProvider } from "../../providers/index.ts";
+import { replApprover, runRepl } from "../../ui/repl.ts";
+import { formatSessions } from "../../ui/sessions.ts";
+import { makeStyle } from "../../ui/style.ts";
+import type { ParsedArgs } from "../args.ts";
+import { buildRuntime } from "../runtime.ts";
+import { COMMIT, VERSION } from "../version.ts";
+
+/** `weir` with no task on a terminal: the REPL over one conversation. */
+export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
+  const runtime = await buildRuntime(args, workspace, resolved, replApprover);
+  const s = resolved.settings;
+  let model = s.model;
+  try {
+    const style = makeStyle(s.color && process.stdout.isTTY === true);
+    const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, runtime.banner].filter(Boolean).join("\n");
+    return await runRepl(
+      {
+        send: (task, display, signal) => runtime.conversation.send(task, display, signal),
+        clear: () => runtime.conversation.clear(),
+        async setModel(next) {
+          runtime.conversation.setProvider(await createProvider({ ...providerSettings(resolved), model: next }, resolved.preset.hint));
+          const was = model;
+          model = next;
+          return `model: ${was} → ${next} (the conversation carries over)`;
+        },
+        sessions: () => formatSessions(runtime.store.list(workspace), false),
+        status: () => ({ model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}) }),
+      },
+      { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
+    );
+  } finally {
+    runtime.store.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { UserError } from "../core/errors.ts";
+
+/** Ordered schema migrations; index + 1 is the schema version (PRAGMA user_version). Append only. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     workspace TEXT NOT NULL,
+     title TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX sessions_by_workspace ON sessions (workspace, updated_at DESC);
+   CREATE TABLE runs (
+     id TEXT PRIMARY KEY,
+     session_id TEXT NOT NULL REFERENCES sessions (id),
+     task TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     status TEXT NOT NULL,
+     turns INTEGER NOT NULL DEFAULT 0,
+     usage TEXT,
+     error TEXT,
+     started_at INTEGER NOT NULL,
+     ended_at INTEGER
+   );
+   CREATE INDEX runs_by_session ON runs (session_id, started_at);
+   CREATE TABLE messages (
+     session_id TEXT NOT NULL REFERENCES sessions (id),
+     seq INTEGER NOT NULL,
+     run_id TEXT NOT NULL REFERENCES runs (id),
+     role TEXT NOT NULL,
+     content TEXT NOT NULL,
+     PRIMARY KEY (session_id, seq)
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function explain(path: string, e: unknown): UserError {
+  const msg = String((e as Error).message ?? e);
+  const code = (e as { code?: string }).code ?? "";
+  if (/NOTADB|not a database|malformed|CORRUPT/i.test(code + msg))
+    return new UserError(`the session database ${path} is corrupt (${msg}); weir left it untouched: move it aside to start with a fresh one`);
+  if (/BUSY|LOCKED|locked/i.test(code + msg)) return new UserError(`the session database ${path} is locked by another process; close other weir sessions and retry`);
+  if (/READONLY|CANTOPEN|EACCES|permission/i.test(code + msg)) return new UserError(`cannot open the session database ${path} (${msg}); check its permissions`);
+  return new UserError(`the session database ${path} failed: ${msg}`);
+}
+
+/**
+ * Opens (creating if absent) the database in WAL mode and applies pending migrations. A file that is
+ * not a database, is from a newer weir, or is locked gets a clear error and is never overwritten.
+ */
+export function openDatabase(path: string): Database {
+  const fresh = !existsSync(path);
+  if (fresh) mkdirSync(dirname(path), { recursive: true });
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { create: true, strict: true });
+    db.exec("PRAGMA busy_timeout = 3000");
+    // Reading the schema first fails fast on a corrupt file, before anything is written.
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    if (version > SCHEMA_VERSION)
+      throw new UserError(`the session database ${path} was written by a newer weir (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade weir`);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      db.transaction(() => {
+        db!.exec(MIGRATIONS[v]!);
+        db!.exec(`PRAGMA user_version = ${v + 1}`);
+      })();
+    }
+    return db;
+  } catch (e) {
+    db?.close();
+    if (e instanceof UserError) throw e;
+    throw explain(path, e);
+  }
+}
+
+export { explain as explainDatabaseError };

@@ -1,0 +1,123 @@
+import type { Database } from "bun:sqlite";
+import { randomBytes } from "node:crypto";
+import { UserError } from "../core/errors.ts";
+import type { Message } from "../core/messages.ts";
+import type { Usage } from "../core/usage.ts";
+import { explainDatabaseError, openDatabase } from "./db.ts";
+
+export interface SessionRow {
+  id: string;
+  workspace: string;
+  title: string;
+  provider: string;
+  model: string;
+  created_at: number;
+  updated_at: number;
+  runs: number;
+}
+
+export type RunStatus = "running" | "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error";
+
+const newId = () => randomBytes(8).toString("hex");
+
+/**
+ * Sessions, runs and messages in bun:sqlite. A run's task is recorded before the first model call;
+ * its messages are committed in one transaction at its end, so a killed run leaves the session at
+ * its last complete run.
+ */
+export class SessionStore {
+  private constructor(
+    private db: Database,
+    readonly path: string,
+  ) {}
+
+  static open(path: string): SessionStore {
+    return new SessionStore(openDatabase(path), path);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private guard<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw explainDatabaseError(this.path, e);
+    }
+  }
+
+  createSession(workspace: string, title: string, provider: string, model: string, now = Date.now()): string {
+    const id = newId();
+    this.guard(() =>
+      this.db
+        .query("INSERT INTO sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .run(id, workspace, title.slice(0, 200), provider, model, now, now),
+    );
+    return id;
+  }
+
+  /** Records the run (and its task) before any model call. */
+  startRun(sessionId: string, task: string, provider: string, model: string, now = Date.now()): string {
+    const id = newId();
+    this.guard(() =>
+      this.db.query("INSERT INTO runs (id, session_id, task, provider, model, status, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?)").run(id, sessionId, task, provider, model, now),
+    );
+    return id;
+  }
+
+  /** Commits a run's messages and outcome in one transaction. */
+  finishRun(sessionId: string, runId: string, messages: readonly Message[], outcome: { status: RunStatus; turns: number; usage: Usage; error?: string; provider: string; model: string }, now = Date.now()): void {
+    this.guard(() =>
+      this.db.transaction(() => {
+        const row = this.db.query("SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = ?").get(sessionId) as { seq: number };
+        const insert = this.db.query("INSERT INTO messages (session_id, seq, run_id, role, content) VALUES (?, ?, ?, ?, ?)");
+        let seq = row.seq;
+        for (const m of messages) insert.run(sessionId, ++seq, runId, m.role, JSON.stringify(m.content));
+        this.db
+          .query("UPDATE runs SET status = ?, turns = ?, usage = ?, error = ?, ended_at = ? WHERE id = ?")
+          .run(outcome.status, outcome.turns, JSON.stringify(outcome.usage), outcome.error ?? null, now, runId);
+        this.db.query("UPDATE sessions SET updated_at = ?, provider = ?, model = ? WHERE id = ?").run(now, outcome.provider, outcome.model, sessionId);
+      })(),
+    );
+  }
+
+  /** The conversation of every completed run, in order. */
+  history(sessionId: string): Message[] {
+    return this.guard(() =>
+      (this.db.query("SELECT role, content FROM messages WHERE session_id = ? ORDER BY seq").all(sessionId) as { role: string; content: string }[]).map(
+        (r) => ({ role: r.role, content: JSON.parse(r.content) }) as Message,
+      ),
+    );
+  }
+
+  /** The last finished run's provider and model, for the resume banner. */
+  lastRun(sessionId: string): { provider: string; model: string; status: string } | undefined {
+    return this.guard(
+      () =>
+        (this.db.query("SELECT provider, model, status FROM runs WHERE session_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1").get(sessionId) as
+          | { provider: string; model: string; status: string }
+          | null) ?? undefined,
+    );
+  }
+
+  list(workspace?: string, limit = 50): SessionRow[] {
+    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs FROM sessions s ${workspace ? "WHERE s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
+    return this.guard(() => (workspace ? this.db.query(sql).all(workspace) : this.db.query(sql).all()) as SessionRow[]);
+  }
+
+  latest(workspace: string): SessionRow | undefined {
+    return this.list(workspace, 1)[0];
+  }
+
+  /** Finds a session by id prefix; none or several is a clear error. */
+  find(prefix: string): SessionRow {
+    const rows = this.guard(
+      () => this.db.query("SELECT s.*, 0 AS runs FROM sessions s WHERE s.id LIKE ? ORDER BY s.updated_at DESC LIMIT 6").all(`${prefix.replace(/[%_]/g, "")}%`) as SessionRow[],
+    );
+    if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no session matches "${prefix}"; weir --list shows this workspace's sessions`, 2);
+    if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} sessions (${rows.map((r) => r.id.slice(0, 8)).join(", ")}); give more of the id`, 2);
+    return rows[0]!;
+  }
+}

@@ -1,0 +1,158 @@
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createInterface, type Interface } from "node:readline";
+import type { Approver } from "../actions/executor.ts";
+import type { AgentEvent, Display } from "../core/events.ts";
+import { cacheHitRate, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
+import { terminalApprover } from "./approve.ts";
+import { plainDisplay } from "./plain.ts";
+import type { Style } from "./style.ts";
+
+/** What the REPL drives; the CLI supplies it so this frontend never learns about stores or providers. */
+export interface ReplHost {
+  /** Runs one task; resolves when the run ends (cancelled runs included). */
+  send(task: string, display: Display, signal: AbortSignal): Promise<unknown>;
+  clear(): void;
+  /** Switches model; returns a line to show. */
+  setModel(model: string): Promise<string>;
+  sessions(): string;
+  status(): { model: string; effort?: string; contextSize: number; sessionId?: string };
+}
+
+export const REPL_HELP = [
+  "/help              this list",
+  "/model [ID]        show or switch the model (the conversation carries over)",
+  "/clear             start a new session",
+  "/sessions          this workspace's sessions",
+  "/exit              leave (or Ctrl-D)",
+  "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
+].join("\n");
+
+function loadHistory(path: string): string[] {
+  try {
+    return readFileSync(path, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as string)
+      .reverse()
+      .slice(0, 1000);
+  } catch {
+    return [];
+  }
+}
+
+const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/**
+ * The interactive frontend: line editing and history (node:readline), multi-line input, slash
+ * commands, Ctrl-C to cancel a turn, and a status line after each run.
+ */
+export async function runRepl(host: ReplHost, opts: { historyFile: string; style: Style; verbose: boolean; banner: string }): Promise<number> {
+  const out = process.stdout;
+  const rl: Interface = (current = createInterface({ input: process.stdin, output: out, terminal: true, history: loadHistory(opts.historyFile), historySize: 1000, removeHistoryDuplicates: true, prompt: "› " }));
+  const remember = (line: string) => {
+    try {
+      mkdirSync(dirname(opts.historyFile), { recursive: true });
+      appendFileSync(opts.historyFile, `${JSON.stringify(line)}\n`);
+    } catch {
+      // history is a convenience; never fail a session over it
+    }
+  };
+  out.write(`${opts.banner}\n${opts.style.dim("/help for commands, Ctrl-D to leave")}\n`);
+
+  let running: AbortController | undefined;
+  let pending: string[] = [];
+  let lastUsage: Usage = emptyUsage();
+  let total: Usage = emptyUsage();
+  rl.on("SIGINT", () => {
+    if (running) {
+      running.abort();
+      out.write(opts.style.yellow("\ncancelling…\n"));
+    } else {
+      pending = [];
+      rl.write(null, { ctrl: true, name: "u" });
+      out.write("\n");
+      rl.prompt();
+    }
+  });
+
+  const statusLine = () => {
+    const s = host.status();
+    const used = promptTokens(lastUsage) + lastUsage.output;
+    return opts.style.dim(
+      `${s.model}${s.effort ? ` · effort ${s.effort}` : ""} · ${k(used)}/${k(s.contextSize)} tokens · cache ${Math.round(cacheHitRate(total) * 100)}%${s.sessionId ? ` · session ${s.sessionId.slice(0, 8)}` : ""}`,
+    );
+  };
+
+  const base = plainDisplay(out, process.stderr, opts.style, opts.verbose);
+  const display: Display = {
+    emit(e: AgentEvent) {
+      if (e.type === "turn_end") {
+        lastUsage = e.usage;
+        total = { input: total.input + e.usage.input, cacheRead: total.cacheRead + e.usage.cacheRead, cacheWrite: total.cacheWrite + e.usage.cacheWrite, output: total.output + e.usage.output };
+      }
+      if (e.type === "run_start") return;
+      base.emit(e);
+    },
+  };
+
+  rl.prompt();
+  for await (const raw of rl) {
+    if (raw.endsWith("\\")) {
+      pending.push(raw.slice(0, -1));
+      rl.setPrompt("… ");
+      rl.prompt();
+      continue;
+    }
+    const line = [...pending, raw].join("\n").trim();
+    pending = [];
+    rl.setPrompt("› ");
+    if (line === "") {
+      rl.prompt();
+      continue;
+    }
+    remember(line);
+    if (line.startsWith("/")) {
+      const [cmd, ...rest] = line.split(/\s+/);
+      if (cmd === "/exit" || cmd === "/quit") break;
+      if (cmd === "/help") out.write(`${REPL_HELP}\n`);
+      else if (cmd === "/clear") {
+        host.clear();
+        lastUsage = emptyUsage();
+        out.write(opts.style.dim("new session\n"));
+      } else if (cmd === "/model") out.write(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
+      else if (cmd === "/sessions") out.write(`${host.sessions()}\n`);
+      else out.write(`unknown command ${cmd}; /help lists them\n`);
+      rl.prompt();
+      continue;
+    }
+    running = new AbortController();
+    try {
+      await host.send(line, display, running.signal);
+    } catch (e) {
+      // An error that escaped the run (a store failure): report it and stay up.
+      out.write(opts.style.red(`weir: ${(e as Error).message}\n`));
+    } finally {
+      running = undefined;
+    }
+    out.write(`${statusLine()}\n`);
+    rl.prompt();
+  }
+  rl.close();
+  current = undefined;
+  return 0;
+}
+
+/** The REPL's line editor while it runs, so an approval prompt can take the terminal from it. */
+let current: Interface | undefined;
+
+/** Approval inside the REPL: line editing pauses while the prompt owns the terminal. */
+export const replApprover: Approver = async (req) => {
+  const rl = current;
+  rl?.pause();
+  try {
+    return await terminalApprover(req);
+  } finally {
+    rl?.resume();
+  }
+};

@@ -1,0 +1,20 @@
+import type { SessionRow } from "../store/sessions.ts";
+
+function ago(ms: number, now: number): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86_400)}d ago`;
+}
+
+/** One line per session: id prefix, age, runs, provider/model, title (and workspace with --all). */
+export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now = Date.now()): string {
+  if (rows.length === 0) return "no sessions yet";
+  return rows
+    .map((r) => {
+      const title = r.title.length > 60 ? `${r.title.slice(0, 57)}...` : r.title;
+      return `${r.id.slice(0, 8)}  ${ago(r.updated_at, now).padStart(8)}  ${String(r.runs).padStart(3)} run${r.runs === 1 ? " " : "s"}  ${`${r.provider}/${r.model}`.padEnd(28)}  ${title}${withWorkspace ? `  (${r.workspace})` : ""}`;
+    })
+    .join("\n");
+}

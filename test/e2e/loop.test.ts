@@ -1,0 +1,172 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir, weirCommand } from "../support/cli.ts";
+import { MockServer } from "../support/mock-server.ts";
+import { tempDir } from "../support/temp.ts";
+
+let server: MockServer;
+let tmp: ReturnType<typeof tempDir>;
+let home: string;
+let ws: string;
+
+beforeAll(async () => {
+  server = await new MockServer().start();
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  tmp = tempDir();
+  home = join(realpathSync(tmp.path), "home");
+  ws = join(realpathSync(tmp.path), "project");
+  mkdirSync(home);
+  mkdirSync(ws);
+});
+afterEach(() => tmp.cleanup());
+
+const wire = (w: "messages" | "chat") =>
+  w === "messages" ? ["--provider", "anthropic-compatible", "--base-url", server.url, "--model", "mock-a"] : ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock-b"];
+const weir = (args: string[]) => runWeir([...args, "--cwd", ws], { home });
+const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, input }] });
+/** The text of the tool results the model received in the most recent request. */
+function lastToolResults(): string {
+  const body = server.requests.at(-1)!.body;
+  return JSON.stringify(body.messages.slice(-3));
+}
+
+describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) => {
+  test("read → edit → run the tests → answer", async () => {
+    writeFileSync(join(ws, "math.js"), "export const add = (a, b) => a - b;\n");
+    writeFileSync(join(ws, "test.js"), 'import { add } from "./math.js";\nif (add(2, 3) !== 5) { console.error("add is wrong"); process.exit(1); }\nconsole.log("ok");\n');
+    server.script({
+      turns: [
+        call("c1", "read_file", { path: "math.js" }),
+        call("c2", "edit_file", { path: "math.js", old_string: "a - b", new_string: "a + b" }),
+        call("c3", "run_command", { program: process.execPath, args: ["test.js"] }),
+        { text: "Fixed add; the test passes." },
+      ],
+    });
+    const r = await weir([...wire(w), "fix add"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(ws, "math.js"), "utf8")).toBe("export const add = (a, b) => a + b;\n");
+    expect(lastToolResults()).toContain("exit code 0");
+    expect(r.stdout).toContain("Fixed add; the test passes.");
+    expect(r.stderr).toContain("▸ read_file");
+    expect(r.stderr).toContain("▸ edit_file");
+  });
+
+  test("an ambiguous edit is answered with line numbers, then fixed with more context", async () => {
+    writeFileSync(join(ws, "a.py"), "x = 1\ny = 2\nx = 1\n");
+    server.script({
+      turns: [
+        call("c1", "read_file", { path: "a.py" }),
+        call("c2", "edit_file", { path: "a.py", old_string: "x = 1", new_string: "x = 9" }),
+        call("c3", "edit_file", { path: "a.py", old_string: "y = 2\nx = 1", new_string: "y = 2\nx = 9" }),
+        { text: "done" },
+      ],
+    });
+    const r = await weir([...wire(w), "change the second x"]);
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-2)!.body.messages)).toContain("lines 1, 3");
+    expect(readFileSync(join(ws, "a.py"), "utf8")).toBe("x = 1\ny = 2\nx = 9\n");
+  });
+
+  test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
+    writeFileSync(join(ws, "cfg.txt"), "v1\n");
+    server.script({
+      turns: [
+        call("c1", "read_file", { path: "cfg.txt" }),
+        { ...call("c2", "write_file", { path: "cfg.txt", content: "v2 from weir\n" }), sideEffect: () => writeFileSync(join(ws, "cfg.txt"), "v1 edited by the user\n") },
+        { text: "I will re-read it." },
+      ],
+    });
+    const r = await weir([...wire(w), "bump cfg"]);
+    expect(r.code).toBe(0);
+    expect(lastToolResults()).toContain("re-read it first");
+    expect(readFileSync(join(ws, "cfg.txt"), "utf8")).toBe("v1 edited by the user\n");
+  });
+
+  test("an escape attempt and a shell command without approval are refused and the model reads why", async () => {
+    writeFileSync(join(tmp.path, "outside.txt"), "TOPSECRET-4711");
+    server.script({
+      turns: [
+        { toolCalls: [
+          { id: "c1", name: "read_file", input: { path: "../outside.txt" } },
+          { id: "c2", name: "shell", input: { command: "cat ../outside.txt" } },
+        ] },
+        { text: "I cannot do that." },
+      ],
+    });
+    const r = await weir([...wire(w), "read the secret"]);
+    expect(r.code).toBe(0);
+    const results = lastToolResults();
+    expect(results).toContain("refused by the containment guard");
+    expect(results).toContain("needs the user's approval");
+    expect(results).not.toContain("TOPSECRET-4711");
+  });
+});
+
+describe("sessions", () => {
+  test("a killed run leaves the session at its last complete run, which resumes", async () => {
+    server.script({ turns: [{ text: "first answer" }] });
+    expect((await weir([...wire("messages"), "first task"])).code).toBe(0);
+
+    server.script({ turns: [call("k1", "read_file", { path: "nope.txt" }), { fault: "hang" }] });
+    const before = server.requests.length;
+    const proc = Bun.spawn([...weirCommand(), ...wire("messages"), "-c", "second task", "--cwd", ws], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    while (server.requests.length < before + 2) await Bun.sleep(20);
+    proc.kill("SIGKILL");
+    await proc.exited;
+
+    server.script({ turns: [{ text: "third answer" }] });
+    const r = await weir([...wire("messages"), "-c", "third task"]);
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("first task");
+    expect(sent).toContain("first answer");
+    expect(sent).not.toContain("second task");
+    expect(sent).toContain("third task");
+  });
+
+  test("a session resumes on the other wire, tool calls and results included, and the banner says so", async () => {
+    writeFileSync(join(ws, "a.txt"), "alpha\n");
+    server.script({ turns: [call("toolu_01", "read_file", { path: "a.txt" }), { text: "it says alpha" }] });
+    expect((await weir([...wire("messages"), "what does a.txt say"])).code).toBe(0);
+
+    server.script({ turns: [{ text: "still alpha" }] });
+    const r = await weir([...wire("chat"), "-c", "and now?"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("started on anthropic-compatible/mock-a, now on openai-compatible/mock-b");
+    const msgs = server.requests.at(-1)!.body.messages;
+    expect(msgs.find((m: any) => m.role === "assistant" && m.tool_calls)?.tool_calls[0].id).toBe("toolu_01");
+    expect(msgs.find((m: any) => m.role === "tool")?.content).toContain("alpha");
+  });
+
+  test("--list shows this workspace's sessions; --resume takes an id prefix; a bad prefix is a clear error", async () => {
+    server.script({ turns: [{ text: "a1" }, { text: "b1" }] });
+    await weir([...wire("chat"), "task A"]);
+    await weir([...wire("chat"), "task B"]);
+    const list = await weir(["--list"]);
+    const lines = list.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("task B");
+    const idA = lines[1]!.split(/\s+/)[0]!;
+    server.script({ turns: [{ text: "back to A" }] });
+    const r = await weir([...wire("chat"), "--resume", idA, "more A", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).sessionId).toStartWith(idA);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("task A");
+    const bad = await weir([...wire("chat"), "--resume", "ffffffffffff", "x"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no session matches "ffffffffffff"');
+  });
+
+  test("--max-turns stops the run and says so", async () => {
+    server.script({ turns: [call("m1", "list_files", {}), call("m2", "list_files", {})] });
+    const r = await weir([...wire("chat"), "--max-turns", "2", "loop"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("stopped after --max-turns 2");
+  });
+});
