@@ -131,6 +131,22 @@ describe("sessions", () => {
     expect(sent).toContain("third task");
   });
 
+  test("Ctrl-C cancels the request in flight, exits 130, and keeps the run in the session", async () => {
+    server.script({ turns: [{ fault: "hang" }] });
+    const before = server.requests.length;
+    const proc = Bun.spawn([...weirCommand(), ...wire("chat"), "cancel me", "--cwd", ws], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    while (server.requests.length < before + 1) await Bun.sleep(20);
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    server.script({ turns: [{ text: "resumed" }] });
+    expect((await weir([...wire("chat"), "-c", "go on"])).code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("cancel me");
+  });
+
   test("a session resumes on the other wire, tool calls and results included, and the banner says so", async () => {
     writeFileSync(join(ws, "a.txt"), "alpha\n");
     server.script({ turns: [call("toolu_01", "read_file", { path: "a.txt" }), { text: "it says alpha" }] });

@@ -40,6 +40,9 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: any;
+  /** performance.now() when the request body had arrived, and when the reply was fully sent. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 function chunks(s: string, size: number): string[] {
@@ -256,7 +259,10 @@ export class MockServer {
     res.writeHead(reply.status, reply.headers);
     for (const p of reply.parts) res.write(p);
     if (reply.cut) setTimeout(() => res.socket?.destroy(), 5);
-    else res.end();
+    else res.end(() => {
+      const last = this.requests.at(-1);
+      if (last) last.answeredAt = performance.now();
+    });
   }
 
   private async reply(method: string, url: string, headers: Record<string, string>, text: string): Promise<Reply> {
@@ -269,7 +275,7 @@ export class MockServer {
     } catch {
       return json(400, errorBody(wire, "invalid_request_error", "body is not JSON"));
     }
-    this.requests.push({ wire, path, headers, body });
+    this.requests.push({ wire, path, headers, body, receivedAt: performance.now() });
 
     const invalid = validateRequest(wire, body);
     if (invalid) return json(400, errorBody(wire, "invalid_request_error", invalid));
