@@ -43,6 +43,10 @@ export interface Action<I = any> {
   run(input: I, ctx: ActionContext): Promise<string>;
   /** How to see output that was cut (shown in the cut note). */
   moreHint?: string;
+  /** The wire schema when it came as JSON Schema (MCP); else it is generated from `input`. */
+  jsonSchema?: Record<string, unknown>;
+  /** Output is untrusted content (MCP, fetched text): the context firewall reads it as such. */
+  untrusted?: boolean;
 }
 
 /** An error the model should read as the tool's answer (not a crash). `rule` names the guard. */
@@ -60,6 +64,7 @@ export const defineAction = <I>(a: Action<I>): Action<I> => a;
 
 /** The JSON Schema the wires carry, generated from the zod schema. */
 export function jsonSchemaOf(action: Action): Record<string, unknown> {
+  if (action.jsonSchema) return action.jsonSchema;
   const schema = z.toJSONSchema(action.input, { target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;

@@ -1,7 +1,8 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused } from "../workspace/containment.ts";
-import { type Action, type ActionContext, jsonSchemaOf, ToolFailure } from "./action.ts";
+import { type Action, type ActionContext, ToolFailure } from "./action.ts";
 import { decide, globMatch, type Policy, type Verdict } from "./permissions.ts";
+import type { ActionRegistry } from "./registry.ts";
 
 export const DEFAULT_OUTPUT_CAP = 50_000;
 
@@ -43,6 +44,8 @@ export interface ExecutorOptions {
   allow?: string[];
   outputCap?: number;
   onVerdict?: (call: ToolCallBlock, verdict: Verdict, outcome: "allowed" | "approved" | "refused") => void;
+  /** Called for every action that ran, so disclosure can keep it loaded. */
+  onUsed?: (id: string) => void;
 }
 
 /**
@@ -52,20 +55,17 @@ export interface ExecutorOptions {
  * concurrently; anything else runs alone, in order.
  */
 export class ActionExecutor {
-  private byId: Map<string, Action>;
   private sessionApprovals = new Set<string>();
 
   constructor(
-    actions: readonly Action[],
+    private registry: ActionRegistry,
     private ctx: Omit<ActionContext, "signal">,
     private opts: ExecutorOptions,
-  ) {
-    this.byId = new Map(actions.map((a) => [a.id, a]));
-  }
+  ) {}
 
-  specs(ids?: readonly string[]): ToolSpec[] {
-    const list = ids ? ids.flatMap((id) => (this.byId.has(id) ? [this.byId.get(id)!] : [])) : [...this.byId.values()];
-    return list.map((a) => ({ name: a.id, description: a.description, inputSchema: jsonSchemaOf(a) }));
+  /** Specs of every registered action (disclosure off). */
+  specs(): ToolSpec[] {
+    return this.registry.ids().map((id) => this.registry.spec(id)!);
   }
 
   execute = async (calls: ToolCallBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> => {
@@ -73,7 +73,8 @@ export class ActionExecutor {
     let i = 0;
     while (i < calls.length) {
       const batch = [i];
-      if (this.byId.get(calls[i]!.name)?.readOnly) while (i + batch.length < calls.length && this.byId.get(calls[i + batch.length]!.name)?.readOnly) batch.push(i + batch.length);
+      const readOnly = (k: number) => this.registry.get(calls[k]!.name)?.readOnly === true;
+      if (readOnly(i)) while (i + batch.length < calls.length && readOnly(i + batch.length)) batch.push(i + batch.length);
       await Promise.all(batch.map(async (k) => (results[k] = await this.one(calls[k]!, signal))));
       i += batch.length;
     }
@@ -82,8 +83,8 @@ export class ActionExecutor {
 
   private async one(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultBlock> {
     const fail = (content: string): ToolResultBlock => ({ type: "tool_result", callId: call.id, content, isError: true });
-    const action = this.byId.get(call.name);
-    if (!action) return fail(`no action named ${call.name}; available: ${[...this.byId.keys()].join(", ")}`);
+    const action = this.registry.get(call.name);
+    if (!action) return fail(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
     const raw = call.input as { __invalid_json?: string } | undefined;
     if (raw && typeof raw === "object" && "__invalid_json" in raw) return fail(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
     const parsed = action.input.safeParse(call.input ?? {});
@@ -93,6 +94,7 @@ export class ActionExecutor {
     const refusal = await this.authorize(call, action, input);
     if (refusal) return fail(refusal);
     if (signal.aborted) return fail("stopped by the user before it ran");
+    this.opts.onUsed?.(action.id);
     try {
       const out = await action.run(input, { ...this.ctx, signal });
       return { type: "tool_result", callId: call.id, content: capOutput(out, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false };
@@ -106,7 +108,7 @@ export class ActionExecutor {
   /** Returns why the call is refused, or undefined when it may run. */
   private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<string | undefined> {
     const command = action.command?.(input);
-    const verdict = decide(this.opts.policy, action.id, command);
+    const verdict = decide(this.opts.policy, action.id, command, action.risk);
     const report = (o: "allowed" | "approved" | "refused") => this.opts.onVerdict?.(call, verdict, o);
     const summary = action.summary(input);
     if (verdict.decision === "allow") return void report("allowed");

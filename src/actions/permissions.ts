@@ -76,12 +76,25 @@ function commandVerdict(policy: Policy, line: string): Verdict | undefined {
 }
 
 /**
+ * The decision for an action by name: an exact entry, else the strictest matching glob entry (e.g.
+ * `mcp__github__*`), else by risk: reads are allowed, anything else asks.
+ */
+function actionVerdict(policy: Policy, action: string, risk?: string): Verdict {
+  const exact = policy.actions[action];
+  if (exact) return { decision: exact, rule: `the setting for ${action}` };
+  let best: Verdict | undefined;
+  for (const [pattern, d] of Object.entries(policy.actions))
+    if (pattern.includes("*") && globMatch(pattern, action) && (!best || RANK[d] > RANK[best.decision])) best = { decision: d, rule: `the setting "${pattern}"` };
+  return best ?? { decision: risk === "read" ? "allow" : "ask", rule: `the default for ${risk ?? "unknown"} actions` };
+}
+
+/**
  * Decides whether an action call may run. Pure. For commands, the rules that match the command line
  * decide (the strictest wins); a shell line is split into its commands and each must pass; a
  * command substitution or an interpreter running a code string is never more than `ask`.
  */
-export function decide(policy: Policy, action: string, command?: CommandRequest): Verdict {
-  const base: Verdict = { decision: policy.actions[action] ?? "ask", rule: `the default for ${action}` };
+export function decide(policy: Policy, action: string, command?: CommandRequest, risk?: string): Verdict {
+  const base = actionVerdict(policy, action, risk);
   if (!command) return base;
   if (command.shell) {
     const segments = shellSegments(command.line);

@@ -14,6 +14,8 @@ export interface ConversationDeps {
   maxTurns: number;
   maxTokens: number;
   seams?: Seams;
+  /** Called with each new task before its run (the action router pre-loads from it). */
+  onTask?: (task: string) => void;
 }
 
 /**
@@ -54,6 +56,7 @@ export class Conversation {
     const { preset, model } = provider.settings;
     this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model);
     const runId = store.startRun(this.sessionId, task, preset, model);
+    this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
     const result = await runTask({
       provider,

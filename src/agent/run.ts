@@ -19,7 +19,7 @@ export interface Seams {
   /** Decision step at a turn boundary (the decision plane plugs in here): a short trusted reminder, or nothing. */
   decide?: (messages: readonly Message[], turn: number) => Promise<string | undefined> | string | undefined;
   /** The actions offered this turn (the action registry plugs in here). */
-  offer?: (turn: number) => readonly ToolSpec[];
+  offer?: () => readonly ToolSpec[];
 }
 
 export interface RunInput {
@@ -83,7 +83,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       const reminder = await seams.decide?.(messages, turns);
       const seen = seams.context ? seams.context(messages, turns) : messages;
       const system = reminder ? `${input.system}\n\n${reminder}` : input.system;
-      const tools = seams.offer ? seams.offer(turns) : input.tools;
+      const tools = seams.offer ? seams.offer() : input.tools;
       for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
         acc.push(ev);
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });

@@ -33,6 +33,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "all", kind: "boolean", help: "with --list: every workspace's sessions" },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
+  { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
+  { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
   { name: "version", short: "v", kind: "boolean", help: "print version and commit" },
@@ -54,10 +56,12 @@ export interface ParsedArgs {
   all: boolean;
   yes: boolean;
   allow: string[];
+  tools: "auto" | "all";
+  json: boolean;
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config"] as const;
+export const COMMANDS = ["config", "actions", "mcp"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : "a value";
@@ -157,6 +161,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     all: values.all === true,
     yes: values.yes === true,
     allow: lists.allow ?? [],
+    tools: values.tools === "all" ? "all" : "auto",
+    json: values.json === true,
   };
 }
 
@@ -173,6 +179,9 @@ export function helpText(): string {
     '  weir "task"            run one task and exit',
     "  weir                   open the REPL",
     "  weir config show       print the resolved configuration and where each value came from",
+    "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
+    "  weir mcp list          configured MCP servers, their state and tools",
+    "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
     "",
     "Flags:",
     ...rows,

@@ -29,6 +29,25 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "actions") {
+    const { actionsCommand } = await import("./commands/actions.ts");
+    return actionsCommand(args, workspace, resolved, (s) => process.stdout.write(s));
+  }
+  if (args.command[0] === "mcp") {
+    const verb = args.command[1] ?? "list";
+    const { mcpApprove, mcpCommandLine } = await import("./commands/mcp.ts");
+    if (verb === "approve") return mcpApprove(args.command, workspace, args.all, (s) => process.stdout.write(s));
+    if (verb !== "list") throw (await import("../core/errors.ts")).usageError(`unknown command "mcp ${verb}"; use weir mcp list or weir mcp approve NAME`);
+    const { buildActions } = await import("./runtime.ts");
+    const actions = await buildActions(args, workspace, resolved);
+    try {
+      process.stdout.write(`${args.json ? JSON.stringify(actions.hub.status(), null, 2) : await mcpCommandLine(actions.hub, ["list"])}
+`);
+      return 0;
+    } finally {
+      await actions.close();
+    }
+  }
   if (args.list) {
     const { listCommand } = await import("./commands/sessions.ts");
     return listCommand(workspace, args.all, (s) => process.stdout.write(s));

@@ -37,6 +37,14 @@ const MIGRATIONS: string[] = [
      content TEXT NOT NULL,
      PRIMARY KEY (session_id, seq)
    );`,
+  // Project MCP servers the user approved for a workspace; the fingerprint pins the exact command.
+  `CREATE TABLE mcp_approvals (
+     workspace TEXT NOT NULL,
+     server TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     approved_at INTEGER NOT NULL,
+     PRIMARY KEY (workspace, server)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

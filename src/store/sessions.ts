@@ -111,6 +111,19 @@ export class SessionStore {
     return this.list(workspace, 1)[0];
   }
 
+  approveMcpServer(workspace: string, server: string, fingerprint: string, now = Date.now()): void {
+    this.guard(() =>
+      this.db
+        .query("INSERT INTO mcp_approvals (workspace, server, fingerprint, approved_at) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, server) DO UPDATE SET fingerprint = excluded.fingerprint, approved_at = excluded.approved_at")
+        .run(workspace, server, fingerprint, now),
+    );
+  }
+
+  /** Approved only for this exact configuration: a changed command needs a new approval. */
+  isMcpServerApproved(workspace: string, server: string, fingerprint: string): boolean {
+    return this.guard(() => this.db.query("SELECT 1 FROM mcp_approvals WHERE workspace = ? AND server = ? AND fingerprint = ?").get(workspace, server, fingerprint) !== null);
+  }
+
   /** Finds a session by id prefix; none or several is a clear error. */
   find(prefix: string): SessionRow {
     const rows = this.guard(

@@ -1,4 +1,4 @@
-import { isCancel, select } from "@clack/prompts";
+import { confirm, isCancel, select } from "@clack/prompts";
 import type { Approval, ApprovalRequest, Approver } from "../actions/executor.ts";
 
 /** Asks at the terminal what to do with an action that needs approval, showing exactly what would run. */
@@ -14,3 +14,10 @@ export const terminalApprover: Approver = async (req: ApprovalRequest): Promise<
   });
   return isCancel(answer) ? "deny" : answer;
 };
+
+/** Asks once per workspace before a project's MCP server (from a cloned repository) may start a program. */
+export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string } }): Promise<boolean> {
+  const what = entry.config.command ? [entry.config.command, ...(entry.config.args ?? [])].join(" ") : entry.config.url;
+  const answer = await confirm({ message: `${entry.path} wants to start the MCP server "${entry.name}":\n  ${what}\nAllow it for this workspace?`, initialValue: false });
+  return answer === true;
+}

@@ -16,6 +16,8 @@ export interface ReplHost {
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
   sessions(): string;
+  /** `/mcp [list|enable|disable|reconnect|disconnect NAME]`; returns the text to show. */
+  mcp(words: string[]): Promise<string>;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string };
 }
 
@@ -24,6 +26,7 @@ export const REPL_HELP = [
   "/model [ID]        show or switch the model (the conversation carries over)",
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
+  "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/exit              leave (or Ctrl-D)",
   "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
 ].join("\n");
@@ -122,6 +125,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         out.write(opts.style.dim("new session\n"));
       } else if (cmd === "/model") out.write(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
       else if (cmd === "/sessions") out.write(`${host.sessions()}\n`);
+      else if (cmd === "/mcp") out.write(`${await host.mcp(rest)}\n`);
       else out.write(`unknown command ${cmd}; /help lists them\n`);
       rl.prompt();
       continue;

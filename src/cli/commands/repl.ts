@@ -2,21 +2,23 @@ import { join } from "node:path";
 import { userDataDir } from "../../config/paths.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
+import { confirmProjectServer } from "../../ui/approve.ts";
 import { replApprover, runRepl } from "../../ui/repl.ts";
 import { formatSessions } from "../../ui/sessions.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
 import { buildRuntime } from "../runtime.ts";
+import { mcpCommandLine } from "./mcp.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
 /** `weir` with no task on a terminal: the REPL over one conversation. */
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
-  const runtime = await buildRuntime(args, workspace, resolved, replApprover);
+  const runtime = await buildRuntime(args, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer });
   const s = resolved.settings;
   let model = s.model;
   try {
     const style = makeStyle(s.color && process.stdout.isTTY === true);
-    const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, runtime.banner].filter(Boolean).join("\n");
+    const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
     return await runRepl(
       {
         send: (task, display, signal) => runtime.conversation.send(task, display, signal),
@@ -28,11 +30,12 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
+        mcp: (words) => mcpCommandLine(runtime.hub, words),
         status: () => ({ model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}) }),
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
     );
   } finally {
-    runtime.store.close();
+    await runtime.close();
   }
 }

@@ -1,0 +1,29 @@
+import type { Resolved } from "../../config/resolve.ts";
+import type { ParsedArgs } from "../args.ts";
+import { buildActions } from "../runtime.ts";
+
+/** `weir actions [--json]`: the registry with each action's capability, risk, source and schema size. */
+export async function actionsCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
+  const actions = await buildActions(args, workspace, resolved);
+  try {
+    const { registry } = actions;
+    const rows = registry
+      .all()
+      .map((a) => ({ capability: a.capability, id: a.id, risk: a.risk, source: a.source, schemaTokens: registry.schemaTokens(a.id), hint: a.hint }))
+      .sort((x, y) => x.capability.localeCompare(y.capability) || x.id.localeCompare(y.id));
+    if (args.json) {
+      out(`${JSON.stringify({ actions: rows, capabilities: registry.capabilities(), mcp: actions.hub.status() }, null, 2)}\n`);
+      return 0;
+    }
+    const w = (k: keyof (typeof rows)[number]) => Math.max(k.length, ...rows.map((r) => String(r[k]).length));
+    const line = (r: Record<string, unknown>) =>
+      `${String(r.capability).padEnd(w("capability"))}  ${String(r.id).padEnd(w("id"))}  ${String(r.risk).padEnd(11)}  ${String(r.source).padEnd(w("source"))}  ${String(r.schemaTokens).padStart(6)}`;
+    out(`${line({ capability: "capability", id: "id", risk: "risk", source: "source", schemaTokens: "tokens" })}\n`);
+    for (const r of rows) out(`${line(r)}\n`);
+    out(`${rows.length} actions, ${rows.reduce((n, r) => n + r.schemaTokens, 0)} schema tokens in all\n`);
+    for (const n of actions.notices) out(`${n}\n`);
+    return 0;
+  } finally {
+    await actions.close();
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { UserError } from "../core/errors.ts";
+
+const Stdio = z.object({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  disabled: z.boolean().optional(),
+  timeout: z.number().int().positive().optional(),
+});
+const Remote = z.object({
+  type: z.enum(["http", "streamable-http", "sse"]).optional(),
+  url: z.url(),
+  headers: z.record(z.string(), z.string()).default({}),
+  disabled: z.boolean().optional(),
+  timeout: z.number().int().positive().optional(),
+});
+export const ServerConfig = z.union([Stdio, Remote]);
+export type ServerConfig = z.infer<typeof ServerConfig>;
+const McpFile = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }).passthrough();
+
+export interface ServerEntry {
+  name: string;
+  config: ServerConfig;
+  origin: "user" | "project";
+  path: string;
+  /** Hash of the expanded config: an approval covers exactly this command line. */
+  fingerprint: string;
+}
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` from the environment. An unset variable without a default
+ * becomes empty, as in a shell. Pure.
+ */
+export function expandVars(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const v = env[name];
+    return v !== undefined && v !== "" ? v : (fallback ?? "");
+  });
+}
+
+function expandDeep<T>(value: T, env: Record<string, string | undefined>): T {
+  if (typeof value === "string") return expandVars(value, env) as T;
+  if (Array.isArray(value)) return value.map((v) => expandDeep(v, env)) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env)])) as T;
+  return value;
+}
+
+/** A server name becomes part of tool ids (`mcp__<server>__<tool>`): keep it to safe characters. */
+export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
+
+/** Reads one `mcpServers` file; a missing file is empty, a broken one or a broken entry is refused by name. */
+export function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>): ServerEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new UserError(`cannot read MCP config ${path}: ${(e as NodeJS.ErrnoException).code}`, 2);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UserError(`MCP config ${path} is not valid JSON; fix or remove it`, 2);
+  }
+  const file = McpFile.safeParse(json);
+  if (!file.success) throw new UserError(`MCP config ${path}: mcpServers must be an object of servers`, 2);
+  return Object.entries(file.data.mcpServers).map(([name, raw]) => {
+    const parsed = ServerConfig.safeParse(expandDeep(raw, env));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
+    }
+    const fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).digest("hex").slice(0, 16);
+    return { name: safeName(name), config: parsed.data, origin, path, fingerprint };
+  });
+}
+
+/** User servers from `~/.config/weir/mcp.json`, project servers from `<workspace>/.mcp.json`; the project's win on a clash. */
+export function loadMcpServers(userConfigDir: string, workspace: string, env: Record<string, string | undefined>): ServerEntry[] {
+  const user = readMcpFile(join(userConfigDir, "mcp.json"), "user", env);
+  const project = readMcpFile(join(workspace, ".mcp.json"), "project", env);
+  const byName = new Map<string, ServerEntry>();
+  for (const e of [...user, ...project]) byName.set(e.name, e);
+  return [...byName.values()];
+}

@@ -1,0 +1,302 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { z } from "zod";
+import { type Action, type Risk, ToolFailure } from "../actions/action.ts";
+import type { ActionRegistry } from "../actions/registry.ts";
+import { safeName, type ServerEntry } from "./config.ts";
+
+export type ServerState = "starting" | "connected" | "failed" | "disabled" | "unapproved" | "disconnected";
+
+export interface ServerStatus {
+  name: string;
+  origin: "user" | "project";
+  state: ServerState;
+  transport: "stdio" | "http" | "sse";
+  reason?: string;
+  tools: string[];
+}
+
+interface McpTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; title?: string };
+}
+
+interface Live {
+  entry: ServerEntry;
+  status: ServerStatus;
+  client?: Client;
+  transport?: Transport;
+  /** Calls to one server keep their order; different servers overlap. */
+  queue: Promise<unknown>;
+  stderr: string;
+  closing: boolean;
+}
+
+export interface HubOptions {
+  workspace: string;
+  startTimeoutMs: number;
+  callTimeoutMs: number;
+  /** Whether a project server may start: a cloned repository must not start programs unasked. */
+  isApproved: (entry: ServerEntry) => boolean;
+  clientVersion: string;
+}
+
+/** MCP annotations onto weir's risk classes, so permissions treat MCP tools as they treat built-ins. */
+export function riskOf(a: McpTool["annotations"]): Risk {
+  if (a?.readOnlyHint) return "read";
+  // The MCP defaults: destructive and open-world unless the server says otherwise.
+  if (a?.destructiveHint !== false) return "destructive";
+  if (a?.openWorldHint !== false) return "network";
+  return "write";
+}
+
+/** An MCP tool's id: `mcp__<server>__<tool>`, safe characters, at most 64 (the wires' limit). */
+export const toolId = (server: string, tool: string) => `mcp__${server}__${safeName(tool)}`.slice(0, 64);
+
+/** Flattens an MCP tool result into text for the model. */
+export function resultText(result: { content?: unknown[]; structuredContent?: unknown; toolResult?: unknown }): string {
+  const parts: string[] = [];
+  for (const c of (result.content ?? []) as { type: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri: string; text?: string } }[]) {
+    if (c.type === "text") parts.push(c.text ?? "");
+    else if (c.type === "image" || c.type === "audio") parts.push(`[${c.type} ${c.mimeType ?? ""}, ${Math.round(((c.data?.length ?? 0) * 3) / 4)} bytes]`);
+    else if (c.type === "resource_link") parts.push(`[resource link: ${c.uri}]`);
+    else if (c.type === "resource") parts.push(`[resource ${c.resource?.uri}]${c.resource?.text ? `\n${c.resource.text}` : ""}`);
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (parts.length === 0 && result.toolResult !== undefined) parts.push(JSON.stringify(result.toolResult));
+  return parts.join("\n");
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${Math.round(ms / 1000)}s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The MCP hub: starts configured servers concurrently, registers their tools in the action registry,
+ * calls them with a timeout, and keeps each server's state for `/mcp`. A server that fails costs the
+ * session nothing but its own tools.
+ */
+export class McpHub {
+  private servers = new Map<string, Live>();
+
+  constructor(
+    private registry: ActionRegistry,
+    private opts: HubOptions,
+  ) {}
+
+  status(): ServerStatus[] {
+    return [...this.servers.values()].map((l) => ({ ...l.status, tools: [...l.status.tools] }));
+  }
+
+  /** Starts every server at once; resolves when each has connected, failed or timed out. */
+  async start(entries: ServerEntry[]): Promise<void> {
+    for (const entry of entries) {
+      const transport = "command" in entry.config ? "stdio" : entry.config.type === "sse" ? "sse" : "http";
+      this.servers.set(entry.name, { entry, status: { name: entry.name, origin: entry.origin, state: "starting", transport, tools: [] }, queue: Promise.resolve(), stderr: "", closing: false });
+    }
+    await Promise.all(entries.map((e) => this.connect(e.name)));
+  }
+
+  private live(name: string): Live {
+    const l = this.servers.get(name);
+    if (!l) throw new ToolFailure(`no MCP server named ${name}; /mcp lists them`);
+    return l;
+  }
+
+  private fail(l: Live, reason: string): void {
+    l.status.state = "failed";
+    l.status.reason = reason;
+    this.registry.removeSource(`mcp:${l.entry.name}`, `the MCP server ${l.entry.name} is not available (${reason}); its tools cannot be called now`);
+    l.status.tools = [];
+  }
+
+  private async connect(name: string): Promise<void> {
+    const l = this.live(name);
+    const { entry } = l;
+    if (entry.config.disabled) {
+      l.status.state = "disabled";
+      return;
+    }
+    if (entry.origin === "project" && !this.opts.isApproved(entry)) {
+      l.status.state = "unapproved";
+      l.status.reason = `project server from ${entry.path} not approved for this workspace; approve with weir mcp approve ${entry.name}`;
+      return;
+    }
+    l.status.state = "starting";
+    l.closing = false;
+    l.stderr = "";
+    const timeout = entry.config.timeout ?? this.opts.startTimeoutMs;
+    try {
+      await withTimeout(this.open(l), timeout, `MCP server ${name}`);
+      const listed = (await withTimeout(l.client!.listTools(), timeout, `MCP server ${name}`)) as { tools: McpTool[] };
+      this.registerTools(l, listed.tools);
+      l.status.state = "connected";
+      delete l.status.reason;
+    } catch (e) {
+      const err = (e as Error).message ?? String(e);
+      const tail = l.stderr.trim().split("\n").slice(-2).join(" | ");
+      l.closing = true;
+      await l.client?.close().catch(() => undefined);
+      this.fail(l, `${err}${tail ? `; stderr: ${tail.slice(0, 300)}` : ""}`);
+    }
+  }
+
+  private async open(l: Live): Promise<void> {
+    const c = l.entry.config;
+    const client = new Client({ name: "weir", version: this.opts.clientVersion });
+    let transport: Transport;
+    if ("command" in c) {
+      const stdio = new StdioClientTransport({
+        command: c.command,
+        args: c.args,
+        // Only the SDK's safe defaults (PATH, HOME, ...) plus what the config names: no API keys leak.
+        env: { ...getDefaultEnvironment(), ...c.env },
+        cwd: c.cwd ?? this.opts.workspace,
+        stderr: "pipe",
+      });
+      stdio.stderr?.on("data", (d: Buffer) => {
+        l.stderr = (l.stderr + d.toString()).slice(-4000);
+      });
+      transport = stdio;
+      await client.connect(transport);
+    } else if (c.type === "sse") {
+      transport = new SSEClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+      await client.connect(transport);
+    } else {
+      try {
+        transport = new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+        await client.connect(transport);
+      } catch (e) {
+        if (c.type === "streamable-http" || c.type === "http") throw e;
+        // Older servers speak only the SSE transport.
+        transport = new SSEClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+        await client.connect(transport);
+        l.status.transport = "sse";
+      }
+    }
+    client.onclose = () => {
+      if (!l.closing && l.status.state === "connected") this.fail(l, "the server exited or closed the connection; /mcp reconnect " + l.entry.name);
+    };
+    l.client = client;
+    l.transport = transport;
+  }
+
+  private registerTools(l: Live, tools: McpTool[]): void {
+    const server = l.entry.name;
+    this.registry.removeSource(`mcp:${server}`, "");
+    const ids: string[] = [];
+    for (const t of tools) {
+      const id = toolId(server, t.name);
+      if (this.registry.get(id)) continue;
+      let input: z.ZodType;
+      try {
+        input = z.fromJSONSchema(t.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+      } catch {
+        input = z.record(z.string(), z.unknown());
+      }
+      const description = (t.description ?? t.annotations?.title ?? t.name).slice(0, 2000);
+      const action: Action = {
+        id,
+        capability: `mcp:${server}`,
+        hint: description.split("\n")[0]!.slice(0, 100),
+        description,
+        input,
+        jsonSchema: { type: "object", ...t.inputSchema },
+        risk: riskOf(t.annotations),
+        failure: "the MCP server reported an error or did not answer in time; retry only if the tool is idempotent",
+        examples: [],
+        source: `mcp:${server}`,
+        readOnly: t.annotations?.readOnlyHint === true,
+        untrusted: true,
+        summary: (i) => {
+          const s = JSON.stringify(i) ?? "";
+          return s.length > 100 ? `${s.slice(0, 97)}...` : s;
+        },
+        run: (i, ctx) => this.call(server, t.name, i as Record<string, unknown>, ctx.signal),
+      };
+      this.registry.register(action, `tools of the MCP server ${server}`);
+      ids.push(id);
+    }
+    l.status.tools = ids;
+  }
+
+  /** Calls a tool; calls to the same server run in order, with the call timeout. */
+  call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+    const l = this.live(server);
+    const run = async () => {
+      if (l.status.state !== "connected" || !l.client) throw new ToolFailure(`the MCP server ${server} is ${l.status.state}${l.status.reason ? ` (${l.status.reason})` : ""}`);
+      let result;
+      try {
+        result = await l.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.opts.callTimeoutMs, signal });
+      } catch (e) {
+        const msg = (e as Error).message ?? String(e);
+        if (signal.aborted) throw new ToolFailure(`stopped by the user: ${server}/${tool}`);
+        throw new ToolFailure(/timed out|timeout/i.test(msg) ? `${server}/${tool} did not answer within ${Math.round(this.opts.callTimeoutMs / 1000)}s` : `${server}/${tool} failed: ${msg}`);
+      }
+      const text = resultText(result as Parameters<typeof resultText>[0]);
+      if ((result as { isError?: boolean }).isError) throw new ToolFailure(`${server}/${tool} reported an error: ${text}`);
+      return text;
+    };
+    const next = l.queue.then(run, run);
+    l.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async disable(name: string): Promise<string> {
+    const l = this.live(name);
+    await this.close(l);
+    l.status.state = "disabled";
+    this.registry.removeSource(`mcp:${name}`, `the MCP server ${name} is disabled in this session; the user can /mcp enable ${name}`);
+    l.status.tools = [];
+    return `${name} disabled; its tools are gone from the next request`;
+  }
+
+  async disconnect(name: string): Promise<string> {
+    const l = this.live(name);
+    await this.close(l);
+    l.status.state = "disconnected";
+    this.registry.removeSource(`mcp:${name}`, `the MCP server ${name} was disconnected by the user`);
+    l.status.tools = [];
+    return `${name} disconnected`;
+  }
+
+  async enable(name: string): Promise<string> {
+    const l = this.live(name);
+    l.entry = { ...l.entry, config: { ...l.entry.config, disabled: false } };
+    await this.connect(name);
+    return this.describe(l);
+  }
+
+  async reconnect(name: string): Promise<string> {
+    const l = this.live(name);
+    await this.close(l);
+    await this.connect(name);
+    return this.describe(l);
+  }
+
+  describe(l: Live | ServerStatus): string {
+    const s = "status" in l ? l.status : l;
+    return `${s.name} (${s.origin}, ${s.transport}): ${s.state}${s.state === "connected" ? `, ${s.tools.length} tools` : ""}${s.reason ? ` — ${s.reason}` : ""}`;
+  }
+
+  private async close(l: Live): Promise<void> {
+    l.closing = true;
+    await l.client?.close().catch(() => undefined);
+    l.client = undefined;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((l) => this.close(l)));
+  }
+}
