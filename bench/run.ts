@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const all = readdirSync(import.meta.dir)
-  .filter((f) => f.endsWith(".ts") && !["run.ts", "lib.ts"].includes(f))
+  .filter((f) => f.endsWith(".ts") && f !== "run.ts")
   .map((f) => f.slice(0, -3));
 const wanted = process.argv.slice(2);
 for (const name of wanted.length ? wanted : all) {

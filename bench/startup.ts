@@ -4,7 +4,7 @@
  *   bun run bench/startup.ts
  */
 import { join } from "node:path";
-import { hostBinary, measure, median, referenceBinary, summary } from "./lib.ts";
+import { hostBinary, measure, median, referenceBinary, summary } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);

@@ -199,8 +199,27 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   parts: [JSON.stringify(body)],
 });
 
+/**
+ * Prompt-cache simulation: the longest prefix this request shares with an earlier one (tools, then
+ * system, then messages, serialised as sent) is reported as cache read, at four characters a token.
+ * Enough to show whether a harness keeps its prefix stable; not a model of any vendor's rules.
+ */
+function promptMaterial(wire: "messages" | "chat", body: any): string {
+  return wire === "messages" ? JSON.stringify([body.tools ?? [], body.system ?? "", body.messages]) : JSON.stringify([body.tools ?? [], body.messages]);
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
 export class MockServer {
   readonly requests: RecordedRequest[] = [];
+  private previous: string[] = [];
+  /** When on, turns without scripted usage report simulated prompt-cache usage. */
+  simulateCache = false;
   private server: http.Server | undefined;
   private port = 0;
   private turns: Turn[] = [];
@@ -300,6 +319,12 @@ export class MockServer {
         return { status: 0, headers: {}, parts: [], hang: true };
     }
 
+    if (this.simulateCache && !turn.usage) {
+      const material = promptMaterial(wire, body);
+      const cached = Math.max(0, ...this.previous.map((p) => commonPrefix(p, material)));
+      this.previous.push(material);
+      turn.usage = { input: Math.ceil((material.length - cached) / 4), cacheRead: Math.floor(cached / 4), output: 20 };
+    }
     const events = wire === "messages" ? anthropicEvents(turn, body.model, seq) : chatEvents(turn, body.model, seq);
     const half = events.slice(0, Math.max(2, Math.floor(events.length / 2)));
     let parts: string[] = events;
