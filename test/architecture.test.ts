@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
  */
 const LAYERS: Record<string, number> = {
   core: 0,
+  types: 0,
   workspace: 1,
   store: 1,
   providers: 1,

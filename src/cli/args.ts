@@ -34,6 +34,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
+  { name: "budget", kind: "int", arg: "N", help: "weir context: token budget (default: a quarter of --context-size)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
@@ -58,10 +59,11 @@ export interface ParsedArgs {
   allow: string[];
   tools: "auto" | "all";
   json: boolean;
+  budget?: number;
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : "a value";
@@ -163,6 +165,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     allow: lists.allow ?? [],
     tools: values.tools === "all" ? "all" : "auto",
     json: values.json === true,
+    ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
   };
 }
 
@@ -182,6 +185,8 @@ export function helpText(): string {
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir mcp list          configured MCP servers, their state and tools",
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
+    '  weir context "goal"    compile and explain the context for a goal (--budget N, --json)',
+    "  weir firewall check [FILE...]  classify untrusted text (stdin if no file); exit 1 if instruction-like",
     "",
     "Flags:",
     ...rows,

@@ -29,6 +29,14 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "firewall") {
+    const { firewallCommand } = await import("./commands/firewall.ts");
+    return firewallCommand(args, (s) => process.stdout.write(s));
+  }
+  if (args.command[0] === "context") {
+    const { contextCommand } = await import("./commands/context.ts");
+    return contextCommand(args, workspace, resolved.settings.contextSize, (s) => process.stdout.write(s));
+  }
   if (args.command[0] === "actions") {
     const { actionsCommand } = await import("./commands/actions.ts");
     return actionsCommand(args, workspace, resolved, (s) => process.stdout.write(s));

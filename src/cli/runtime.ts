@@ -5,6 +5,7 @@ import { ActionExecutor, type Approver } from "../actions/executor.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import { ActionRegistry } from "../actions/registry.ts";
 import { Conversation } from "../agent/conversation.ts";
+import { createContextStep } from "../context/conversation.ts";
 import { systemPrompt } from "../agent/prompt.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
@@ -109,7 +110,14 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     await actions.close();
     throw e;
   }
-  const conversation = new Conversation(
+  // The conversation may use the window minus the output reserve and the fixed prompt (system + tools).
+  const contextStep = createContextStep({
+    budget: Math.max(8_000, s.contextSize - s.maxTokens - 6_000),
+    onVerdict: (call, r) => {
+      if (conversation.sessionId && r.verdict !== "evidence") store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
+    },
+  });
+  const conversation: Conversation = new Conversation(
     {
       store,
       workspace,
@@ -119,7 +127,7 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       execute: executor.execute,
       maxTurns: s.maxTurns,
       maxTokens: s.maxTokens,
-      seams: { offer: () => disclosure.offer() },
+      seams: { offer: () => disclosure.offer(), context: (messages) => contextStep(messages) },
       onTask: (task) => disclosure.preloadFor(task),
     },
     sessionId,

@@ -94,7 +94,7 @@ const RULES: Rule[] = [
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
   { id: "exfiltration", test: /\bexfiltrat\w*|\bsend a copy of your answer\b|\breverse shell\b/i },
   // A secret source and a network sink on one line, in either order.
-  { id: "exfiltration", test: /(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|[A-Z_]*(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\b|urlopen|requests\.(?:post|get)|fetch\(|https?:\/\/|paste))[^\n]+/i },
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|[A-Z_]*(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\b|urlopen|requests\.(?:post|get)|fetch\(|https?:\/\/|paste))[^\n]+/im },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
   { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"']*[?&][^)\s"']*(?:\{\{|\$\{?|%7B|<[A-Z_]+>|[A-Z][A-Z_]{5,}|process\.env)/ },

@@ -45,6 +45,16 @@ const MIGRATIONS: string[] = [
      approved_at INTEGER NOT NULL,
      PRIMARY KEY (workspace, server)
    );`,
+  // Context-firewall verdicts on what the session read, with the rules that fired.
+  `CREATE TABLE firewall_verdicts (
+     session_id TEXT NOT NULL,
+     call_id TEXT NOT NULL,
+     action TEXT NOT NULL,
+     verdict TEXT NOT NULL,
+     findings TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (session_id, call_id)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -111,6 +111,18 @@ export class SessionStore {
     return this.list(workspace, 1)[0];
   }
 
+  recordVerdict(sessionId: string, callId: string, action: string, verdict: string, findings: unknown, now = Date.now()): void {
+    this.guard(() =>
+      this.db
+        .query("INSERT OR REPLACE INTO firewall_verdicts (session_id, call_id, action, verdict, findings, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(sessionId, callId, action, verdict, JSON.stringify(findings), now),
+    );
+  }
+
+  verdicts(sessionId: string): { call_id: string; action: string; verdict: string; findings: string }[] {
+    return this.guard(() => this.db.query("SELECT call_id, action, verdict, findings FROM firewall_verdicts WHERE session_id = ? ORDER BY created_at").all(sessionId) as never);
+  }
+
   approveMcpServer(workspace: string, server: string, fingerprint: string, now = Date.now()): void {
     this.guard(() =>
       this.db

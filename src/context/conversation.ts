@@ -1,0 +1,135 @@
+import { type RenderLevel, tokensOf } from "../core/chunk.ts";
+import type { Message, ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
+import { classify, type FirewallResult } from "./firewall.ts";
+import { spotlight } from "./render.ts";
+
+/**
+ * The context step of the loop: tool results enter the conversation as chunks with a provenance
+ * header, untrusted ones pass the firewall, and when the conversation nears the budget older results
+ * are re-rendered at lower levels (full → summary → one-line → a pointer saying how to read it again),
+ * oldest first, instead of dropping whole messages. The history itself is never changed.
+ */
+export type ConversationLevel = Exclude<RenderLevel, "omit"> | "pointer";
+
+export interface ContextStepOptions {
+  /** Tokens the conversation may take (context size minus output reserve and fixed overhead). */
+  budget: number;
+  /** Results of the most recent N tool-using turns always stay full. */
+  keepRecentTurns?: number;
+  onVerdict?: (call: ToolCallBlock, result: FirewallResult) => void;
+}
+
+const WEIR_SAYS = /^(?:refused|no action named|invalid arguments|the arguments were not valid JSON|loaded |nothing new to load|stopped by the user)/;
+const short = (input: unknown) => {
+  const s = JSON.stringify(input) ?? "";
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
+
+function lines(text: string): string[] {
+  return text.split("\n");
+}
+
+/** A deterministic summary of a tool result, by tool. Pure. */
+export function summarise(call: ToolCallBlock | undefined, content: string): string {
+  const ls = lines(content);
+  const name = call?.name ?? "";
+  if (ls.length <= 12) return content;
+  if (name === "run_command" || name === "shell") {
+    const status = [...ls].reverse().find((l) => /^\[(?:exit code|timed out|stopped|ended by)/.test(l)) ?? "";
+    return [ls[0], ...ls.slice(1, 6), `[... ${ls.length - 14} lines ...]`, ...ls.slice(-8, -1), status].join("\n");
+  }
+  if (name === "search") {
+    const counts = new Map<string, number>();
+    for (const l of ls.slice(1)) {
+      const m = l.match(/^([^:]+):\d+:/);
+      if (m) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+    }
+    return [ls[0], ...[...counts].map(([f, n]) => `${f}: ${n} hit${n === 1 ? "" : "s"}`)].join("\n");
+  }
+  if (name === "list_files") return [`${ls.length} paths, e.g.:`, ...ls.slice(0, 8)].join("\n");
+  return [...ls.slice(0, 6), `[... ${ls.length - 9} lines ...]`, ...ls.slice(-3)].join("\n");
+}
+
+export function oneLine(call: ToolCallBlock | undefined, content: string): string {
+  const first = lines(content)[0] ?? "";
+  return `${first.length > 140 ? `${first.slice(0, 137)}...` : first} [${lines(content).length} lines]`;
+}
+
+export const pointer = (call: ToolCallBlock | undefined) =>
+  `[the output of ${call?.name ?? "this call"} ${short(call?.input)} was dropped to fit the context; call it again if you need it]`;
+
+interface Slot {
+  msg: number;
+  block: number;
+  call: ToolCallBlock | undefined;
+  result: ToolResultBlock;
+  fw: FirewallResult;
+  level: ConversationLevel;
+}
+
+function render(s: Slot): string {
+  const name = s.call ? `${s.call.name} ${short(s.call.input)}` : "tool";
+  const trust = s.fw.verdict === "instruction_like" ? "untrusted · QUOTED" : WEIR_SAYS.test(s.result.content) ? "weir" : "untrusted";
+  const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
+  if (s.level === "pointer") return pointer(s.call);
+  const body = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
+  return `${head}\n${s.fw.verdict === "instruction_like" && s.level !== "one_line" ? spotlight(body, s.fw.findings) : body}`;
+}
+
+function size(messages: readonly Message[]): number {
+  let n = 0;
+  for (const m of messages)
+    for (const b of m.content) n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? JSON.stringify(b.input) ?? "" : b.content);
+  return n;
+}
+
+/** Builds the context step, with a memo so each result is classified once per session. */
+export function createContextStep(opts: ContextStepOptions) {
+  const verdicts = new Map<string, FirewallResult>();
+  const keep = opts.keepRecentTurns ?? 2;
+  return (messages: readonly Message[]): Message[] => {
+    const calls = new Map<string, ToolCallBlock>();
+    const slots: Slot[] = [];
+    const resultTurns: number[] = [];
+    messages.forEach((m, mi) => {
+      if (m.role === "assistant") for (const b of m.content) if (b.type === "tool_call") calls.set(b.id, b);
+      if (m.role === "user" && m.content.some((b) => b.type === "tool_result")) resultTurns.push(mi);
+      if (m.role !== "user") return;
+      m.content.forEach((b, bi) => {
+        if (b.type !== "tool_result") return;
+        const call = calls.get(b.callId);
+        let fw = verdicts.get(b.callId);
+        if (!fw) {
+          fw = call?.name === "load_actions" || WEIR_SAYS.test(b.content) ? { verdict: "evidence", findings: [] } : classify(b.content, "untrusted");
+          verdicts.set(b.callId, fw);
+          if (call) opts.onVerdict?.(call, fw);
+        }
+        slots.push({ msg: mi, block: bi, call, result: b, fw, level: "full" });
+      });
+    });
+    const recent = new Set(resultTurns.slice(-keep));
+    // Track sizes incrementally: the rest of the conversation, plus each result as rendered now.
+    const rendered = new Map<string, string>();
+    let total = size(messages);
+    for (const sl of slots) {
+      const text = render(sl);
+      rendered.set(`${sl.msg}:${sl.block}`, text);
+      total += tokensOf(text) - tokensOf(sl.result.content);
+    }
+    const demotable = slots.filter((sl) => !recent.has(sl.msg));
+    for (const level of ["summary", "one_line", "pointer"] as const) {
+      for (const sl of demotable) {
+        if (total <= opts.budget) break;
+        const key = `${sl.msg}:${sl.block}`;
+        const before = tokensOf(rendered.get(key)!);
+        sl.level = level;
+        const text = render(sl);
+        rendered.set(key, text);
+        total += tokensOf(text) - before;
+      }
+    }
+    return messages.map((m, mi) =>
+      m.role !== "user" ? m : { ...m, content: m.content.map((b, bi) => (b.type === "tool_result" ? { ...b, content: rendered.get(`${mi}:${bi}`) ?? b.content } : b)) },
+    );
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Failure locations in compiler and test output: `path:line:col`, `path(line,col)` (tsc),
+ * `File "path", line N` (Python), `at fn (path:line:col)` (JS stacks), `--> path:line:col` (Rust).
+ * Pure.
+ */
+export interface FailureLocation {
+  path: string;
+  line: number;
+  col?: number;
+  message: string;
+}
+
+const PATTERNS: RegExp[] = [
+  /File "([^"]+)", line (\d+)/g,
+  /(?:^|[\s(])((?:\.{0,2}\/)?[\w@.+\-/\\]+\.[A-Za-z]{1,6})\((\d+),(\d+)\)/gm,
+  /-->\s+([\w@.+\-/\\]+\.[A-Za-z]{1,6}):(\d+):(\d+)/g,
+  /(?:^|[\s(])((?:\.{0,2}\/)?[\w@.+\-/\\]+\.[A-Za-z]{1,6}):(\d+)(?::(\d+))?/gm,
+];
+
+export function parseFailureLocations(output: string, limit = 50): FailureLocation[] {
+  const found = new Map<string, FailureLocation>();
+  const lines = output.split("\n");
+  for (const re of PATTERNS) {
+    for (const m of output.matchAll(re)) {
+      const path = m[1]!.replace(/\\/g, "/").replace(/^\.\//, "");
+      // URLs, versions and node internals are not workspace locations.
+      if (/^(?:https?:|node:|internal\/)|^\d+\.\d+/.test(path) || path.includes("node_modules/")) continue;
+      const line = Number(m[2]);
+      if (!Number.isFinite(line) || line <= 0) continue;
+      const key = `${path}:${line}`;
+      if (found.has(key)) continue;
+      const at = output.slice(0, m.index).split("\n").length - 1;
+      const message = (lines[at] ?? "").trim().slice(0, 200);
+      found.set(key, { path, line, ...(m[3] ? { col: Number(m[3]) } : {}), message });
+      if (found.size >= limit) return [...found.values()];
+    }
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,215 @@
+import { Language, type Node, Parser } from "web-tree-sitter";
+import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
+import goWasm from "tree-sitter-wasms/out/tree-sitter-go.wasm" with { type: "file" };
+import jsWasm from "tree-sitter-wasms/out/tree-sitter-javascript.wasm" with { type: "file" };
+import pyWasm from "tree-sitter-wasms/out/tree-sitter-python.wasm" with { type: "file" };
+import rustWasm from "tree-sitter-wasms/out/tree-sitter-rust.wasm" with { type: "file" };
+import tsxWasm from "tree-sitter-wasms/out/tree-sitter-tsx.wasm" with { type: "file" };
+import tsWasm from "tree-sitter-wasms/out/tree-sitter-typescript.wasm" with { type: "file" };
+
+/**
+ * Symbol outlines and imports from a real parser (tree-sitter grammars compiled to WebAssembly and
+ * embedded in the binary), for TypeScript, JavaScript, Python, Go and Rust. Precision is `syntax`:
+ * what the parser sees, never claimed as type-checked.
+ */
+export type SymbolKind = "function" | "class" | "method" | "interface" | "type" | "const" | "struct" | "enum" | "trait" | "impl" | "module";
+
+export interface OutlineSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** 1-based lines. */
+  line: number;
+  endLine: number;
+  exported: boolean;
+  /** The declaration's first line, trimmed. */
+  signature: string;
+  /** Enclosing class/impl for methods. */
+  parent?: string;
+}
+
+export interface Outline {
+  language: string;
+  symbols: OutlineSymbol[];
+  /** Module specifiers this file imports, as written. */
+  imports: string[];
+}
+
+const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm };
+const EXT: Record<string, string> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust" };
+
+export function languageOf(path: string): string | undefined {
+  const m = path.match(/\.[^./\\]+$/);
+  return m ? EXT[m[0].toLowerCase()] : undefined;
+}
+
+let init: Promise<void> | undefined;
+const parsers = new Map<string, Promise<Parser>>();
+
+async function parserFor(lang: string): Promise<Parser> {
+  init ??= Parser.init({ wasmBinary: await Bun.file(runtimeWasm).bytes() });
+  await init;
+  let p = parsers.get(lang);
+  if (!p) {
+    p = (async () => {
+      const parser = new Parser();
+      parser.setLanguage(await Language.load(await Bun.file(GRAMMARS[lang]!).bytes()));
+      return parser;
+    })();
+    parsers.set(lang, p);
+  }
+  return p;
+}
+
+const firstLine = (n: Node) => {
+  const l = n.text.split("\n")[0]!.trim();
+  return l.length > 160 ? `${l.slice(0, 157)}...` : l;
+};
+
+const nameOf = (n: Node) => n.childForFieldName("name")?.text;
+
+function jsSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const visit = (n: Node, exported: boolean, parent?: string) => {
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      const push = (name: string | undefined, kind: SymbolKind, node: Node = c, p = parent) =>
+        name && out.push({ name, kind, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, exported, signature: firstLine(node), ...(p ? { parent: p } : {}) });
+      switch (c.type) {
+        case "import_statement": {
+          const src = c.childForFieldName("source")?.text;
+          if (src) imports.push(src.slice(1, -1));
+          break;
+        }
+        case "export_statement":
+          visit(c, true, parent);
+          if (c.childForFieldName("source")) imports.push(c.childForFieldName("source")!.text.slice(1, -1));
+          break;
+        case "function_declaration":
+        case "generator_function_declaration":
+          push(nameOf(c), "function");
+          break;
+        case "class_declaration":
+        case "abstract_class_declaration": {
+          const name = nameOf(c);
+          push(name, "class");
+          const body = c.childForFieldName("body");
+          if (body) for (const m of body.namedChildren) if (m && (m.type === "method_definition" || m.type === "method_signature")) push(nameOf(m), "method", m, name);
+          break;
+        }
+        case "interface_declaration":
+          push(nameOf(c), "interface");
+          break;
+        case "type_alias_declaration":
+          push(nameOf(c), "type");
+          break;
+        case "enum_declaration":
+          push(nameOf(c), "enum");
+          break;
+        case "lexical_declaration":
+        case "variable_declaration":
+          for (const d of c.namedChildren) if (d?.type === "variable_declarator") push(nameOf(d), /arrow_function|function/.test(d.childForFieldName("value")?.type ?? "") ? "function" : "const", c);
+          break;
+        case "expression_statement": {
+          // CommonJS: require("x")
+          const m = c.text.match(/require\(\s*['"]([^'"]+)['"]\s*\)/);
+          if (m) imports.push(m[1]!);
+          break;
+        }
+      }
+    }
+  };
+  visit(root, false);
+  for (const m of root.text.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)) if (!imports.includes(m[1]!)) imports.push(m[1]!);
+}
+
+function pySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const visit = (n: Node, parent?: string) => {
+    for (const c0 of n.namedChildren) {
+      if (!c0) continue;
+      const c = c0.type === "decorated_definition" ? (c0.childForFieldName("definition") ?? c0) : c0;
+      const name = nameOf(c);
+      if (c.type === "function_definition" && name)
+        out.push({ name, kind: parent ? "method" : "function", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: !name.startsWith("_"), signature: firstLine(c), ...(parent ? { parent } : {}) });
+      else if (c.type === "class_definition" && name) {
+        out.push({ name, kind: "class", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: !name.startsWith("_"), signature: firstLine(c) });
+        const body = c.childForFieldName("body");
+        if (body) visit(body, name);
+      } else if (c.type === "import_statement") for (const d of c.namedChildren) d && imports.push(d.text.split(" as ")[0]!);
+      else if (c.type === "import_from_statement") {
+        const mod = c.childForFieldName("module_name")?.text;
+        if (mod) imports.push(mod);
+      } else if (!parent && c.type === "expression_statement" && c.firstNamedChild?.type === "assignment") {
+        const left = c.firstNamedChild.childForFieldName("left")?.text;
+        if (left && /^[A-Z_][A-Z0-9_]*$/.test(left)) out.push({ name: left, kind: "const", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: true, signature: firstLine(c) });
+      }
+    }
+  };
+  visit(root);
+}
+
+function goSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const exported = (n: string) => /^[A-Z]/.test(n);
+  for (const c of root.namedChildren) {
+    if (!c) continue;
+    const add = (name: string | undefined, kind: SymbolKind, node: Node, parent?: string) =>
+      name && out.push({ name, kind, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, exported: exported(name), signature: firstLine(node), ...(parent ? { parent } : {}) });
+    if (c.type === "function_declaration") add(nameOf(c), "function", c);
+    else if (c.type === "method_declaration") add(nameOf(c), "method", c, c.childForFieldName("receiver")?.text.replace(/[()*]/g, "").trim().split(/\s+/).pop());
+    else if (c.type === "type_declaration")
+      for (const spec of c.namedChildren) spec && add(nameOf(spec), spec.childForFieldName("type")?.type === "interface_type" ? "interface" : spec.childForFieldName("type")?.type === "struct_type" ? "struct" : "type", spec);
+    else if (c.type === "const_declaration" || c.type === "var_declaration")
+      for (const spec of c.namedChildren) spec && add(spec.childForFieldName("name")?.text ?? spec.firstNamedChild?.text, "const", spec);
+    else if (c.type === "import_declaration") for (const m of c.text.matchAll(/"([^"]+)"/g)) imports.push(m[1]!);
+  }
+}
+
+function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const visit = (n: Node, parent?: string) => {
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      const pub = c.namedChildren.some((x) => x?.type === "visibility_modifier");
+      const add = (kind: SymbolKind, name = nameOf(c)) =>
+        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: pub, signature: firstLine(c), ...(parent ? { parent } : {}) });
+      if (c.type === "function_item" || c.type === "function_signature_item") add(parent ? "method" : "function");
+      else if (c.type === "struct_item") add("struct");
+      else if (c.type === "enum_item") add("enum");
+      else if (c.type === "trait_item") {
+        add("trait");
+        const body = c.childForFieldName("body");
+        if (body) visit(body, nameOf(c));
+      } else if (c.type === "type_item") add("type");
+      else if (c.type === "const_item" || c.type === "static_item") add("const");
+      else if (c.type === "mod_item") add("module");
+      else if (c.type === "impl_item") {
+        const name = c.childForFieldName("type")?.text;
+        const body = c.childForFieldName("body");
+        if (body) visit(body, name);
+      } else if (c.type === "use_declaration") imports.push(c.text.replace(/^pub\s+/, "").replace(/^use\s+/, "").replace(/;$/, ""));
+    }
+  };
+  visit(root);
+}
+
+/** Parses one file's text; undefined for languages without a grammar. */
+export async function outline(path: string, text: string): Promise<Outline | undefined> {
+  const lang = languageOf(path);
+  if (!lang) return undefined;
+  const parser = await parserFor(lang);
+  const tree = parser.parse(text);
+  if (!tree) return undefined;
+  const symbols: OutlineSymbol[] = [];
+  const imports: string[] = [];
+  try {
+    if (lang === "python") pySymbols(tree.rootNode, symbols, imports);
+    else if (lang === "go") goSymbols(tree.rootNode, symbols, imports);
+    else if (lang === "rust") rustSymbols(tree.rootNode, symbols, imports);
+    else jsSymbols(tree.rootNode, symbols, imports);
+  } finally {
+    tree.delete();
+  }
+  return { language: lang, symbols, imports };
+}
+
+/** The outline as text: one line per symbol with its line number (the `summary` render of a file). */
+export function outlineText(o: Outline): string {
+  return o.symbols.map((s) => `${String(s.line).padStart(5)}  ${s.parent ? "  " : ""}${s.exported ? "" : "(local) "}${s.signature}`).join("\n");
+}

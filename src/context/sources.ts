@@ -1,0 +1,299 @@
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import type { ContextChunk, FloorReason } from "../core/chunk.ts";
+import { tokensOf } from "../core/chunk.ts";
+import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { sha256 } from "../workspace/ledger.ts";
+import { runProgram } from "../workspace/process.ts";
+import { looksBinary, walk } from "../workspace/walker.ts";
+import { parseFailureLocations } from "./failures.ts";
+import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
+import { loadRules, ruleApplies } from "./rules.ts";
+
+/** Candidate sources for a goal in a workspace: everything the compiler may choose from, with provenance. */
+export interface GatherOptions {
+  home: string;
+  /** Extra text to mine for failure locations (recent test output). */
+  failureText?: string;
+  /** Paths weir edited or is about to edit, with the SHA it last saw. */
+  editTargets?: { path: string; sha: string }[];
+  maxLexical?: number;
+  /** Files above this size are summarised, not read whole. */
+  maxFileBytes?: number;
+}
+
+export interface Gathered {
+  candidates: ContextChunk[];
+  targets: string[];
+  head?: string;
+  filesWalked: number;
+  refused: { path: string; reason: string }[];
+}
+
+const STOP = new Set("the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you".split(" "));
+export const goalWords = (goal: string) => [...new Set((goal.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !STOP.has(w)))];
+
+/** Lexical relevance of a path and a text sample to the goal's words, 0..1. Pure. */
+export function lexicalScore(words: string[], path: string, sample: string): { score: number; reasons: string[] } {
+  if (words.length === 0) return { score: 0, reasons: [] };
+  const p = path.toLowerCase();
+  const s = sample.toLowerCase();
+  const inPath = words.filter((w) => p.includes(w));
+  const inText = words.filter((w) => !inPath.includes(w) && s.includes(w));
+  const score = Math.min(1, (inPath.length * 1.0 + inText.length * 0.5) / words.length);
+  const reasons = [...(inPath.length ? [`path matches ${inPath.join(", ")}`] : []), ...(inText.length ? [`mentions ${inText.slice(0, 4).join(", ")}`] : [])];
+  return { score, reasons };
+}
+
+async function git(root: string, args: string[]): Promise<string | undefined> {
+  const r = await runProgram({ program: "git", args, cwd: root, timeoutMs: 10_000, outputCap: 2_000_000, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GIT_OPTIONAL_LOCKS: "0" } });
+  return r.exitCode === 0 ? r.output : undefined;
+}
+
+const PATHISH = /(?:^|[\s`'"(])((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}|(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*)(?=$|[\s`'"),:;])/g;
+const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
+
+function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "source" | "content">): ContextChunk {
+  return {
+    revision: {},
+    scope: p.source,
+    freshness: "current",
+    sensitivity: "normal",
+    trust: "untrusted",
+    relevance: { score: 0, reasons: [] },
+    precision: "exact",
+    ...p,
+    cost: { full: tokensOf(p.content.full), summary: tokensOf(p.content.summary), one_line: tokensOf(p.content.one_line) },
+  };
+}
+
+/** Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, tests/foo.rs. Pure. */
+export function testNamesFor(path: string): RegExp {
+  const base = path.split("/").pop()!.replace(/\.[^.]+$/, "");
+  const esc = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|test_${esc}\\.py|${esc}_test\\.(?:go|py)|tests?/${esc}\\.[a-z]+)$`, "i");
+}
+
+function resolveImport(from: string, spec: string, files: Set<string>): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  const base = normalize(join(dirname(from), spec)).replace(/\\/g, "/");
+  for (const cand of [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, `${base}/index.ts`, `${base}/index.js`, base.replace(/\.js$/, ".ts")]) if (files.has(cand)) return cand;
+  return undefined;
+}
+
+interface FileInfo {
+  rel: string;
+  text: string;
+  sha: string;
+  lines: number;
+  outline?: Outline;
+}
+
+async function readInfo(root: string, rel: string, home: string, maxBytes: number): Promise<FileInfo | { refused: string } | undefined> {
+  let abs: string;
+  try {
+    const r = resolveInWorkspace(root, rel, { home });
+    if (!r.exists) return undefined;
+    abs = r.absolute;
+    if (statSync(abs).isDirectory()) return undefined;
+  } catch (e) {
+    if (e instanceof PathRefused) return { refused: e.message };
+    return undefined;
+  }
+  const bytes = readFileSync(abs);
+  if (looksBinary(bytes)) return undefined;
+  const text = bytes.subarray(0, maxBytes).toString("utf8");
+  const o = languageOf(rel) ? await outline(rel, text).catch(() => undefined) : undefined;
+  return { rel, text, sha: sha256(bytes), lines: text.split("\n").length, ...(o ? { outline: o } : {}) };
+}
+
+function fileChunk(f: FileInfo, head: string | undefined, floor: FloorReason | undefined, relevance: { score: number; reasons: string[] }, kind: ContextChunk["kind"] = "file_range"): ContextChunk {
+  const lines = f.text.split("\n");
+  const full = lines.length > 400 ? `${lines.slice(0, 400).join("\n")}\n[... ${lines.length - 400} more lines; read_file ${f.rel} with offset 401]` : f.text;
+  const names = f.outline?.symbols.filter((s) => !s.parent).map((s) => s.name) ?? [];
+  const summary = f.outline && f.outline.symbols.length ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline)}` : `${lines.slice(0, 12).join("\n")}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
+  return chunk({
+    id: `file:${f.rel}`,
+    kind,
+    source: f.rel,
+    range: { start: 1, end: Math.min(lines.length, 400) },
+    revision: { sha: f.sha, ...(head ? { head } : {}) },
+    content: { full, summary, one_line: `${f.rel} (${f.lines} lines${names.length ? `; ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", ..." : ""}` : ""})` },
+    relevance,
+    precision: f.outline ? "syntax" : "exact",
+    ...(floor ? { floor } : {}),
+  });
+}
+
+/** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
+export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
+  const maxBytes = o.maxFileBytes ?? 200_000;
+  const words = goalWords(goal);
+  const candidates: ContextChunk[] = [];
+  const refused: Gathered["refused"] = [];
+  candidates.push(chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } }));
+
+  const files = Array.from(walk(root), (e) => e.path);
+  const fileSet = new Set(files);
+  const head = (await git(root, ["rev-parse", "HEAD"]))?.trim();
+
+  const targets = new Map<string, FloorReason>();
+  for (const m of goal.matchAll(PATHISH)) {
+    const p = m[1]!.replace(/^\.\//, "").replace(/\/$/, "");
+    if (fileSet.has(p)) targets.set(p, "user_named");
+    else if (/[/.]/.test(p) && !/^https?:/.test(p)) {
+      try {
+        resolveInWorkspace(root, p, { home: o.home });
+      } catch (e) {
+        if (e instanceof PathRefused) refused.push({ path: p, reason: e.message });
+      }
+    }
+  }
+  for (const t of o.editTargets ?? []) targets.set(t.path, "edit_target");
+
+  const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).filter((f) => fileSet.has(f.path));
+  for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
+
+  const status = await git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
+  const changed = (status ?? "")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, ""))
+    .filter((p) => fileSet.has(p))
+    .slice(0, 30);
+  for (const p of changed) if (!targets.has(p)) targets.set(p, "changed");
+
+  // Named symbols: find the files that define them.
+  const symbols = [...new Set([...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!).filter((s) => s.length > 2))].slice(0, 8);
+  const infos = new Map<string, FileInfo>();
+  const info = async (rel: string) => {
+    if (infos.has(rel)) return infos.get(rel);
+    const r = await readInfo(root, rel, o.home, maxBytes);
+    if (r && "refused" in r) {
+      refused.push({ path: rel, reason: r.refused });
+      return undefined;
+    }
+    if (r) infos.set(rel, r);
+    return r;
+  };
+
+  // Lexical candidates: paths that share words with the goal; their text is sampled for symbols too.
+  const lexical = files
+    .map((p) => ({ p, s: lexicalScore(words, p, "").score }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || a.p.localeCompare(b.p))
+    .slice(0, o.maxLexical ?? 25)
+    .map((x) => x.p);
+  if (symbols.length) {
+    const sourceFiles = files.filter((f) => languageOf(f)).slice(0, 3000);
+    const needle = new RegExp(`\\b(?:${symbols.map((s) => s.split(".").pop()!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+    for (const f of sourceFiles) {
+      let text: string;
+      try {
+        text = readFileSync(join(root, f), "utf8");
+      } catch {
+        continue;
+      }
+      if (!needle.test(text)) continue;
+      const fi = await info(f);
+      if (fi?.outline?.symbols.some((s) => symbols.some((n) => n.split(".").pop() === s.name))) if (!targets.has(f)) targets.set(f, "user_named");
+      if (targets.size > 20) break;
+    }
+  }
+
+  const targetList = [...targets.keys()];
+  for (const [rel, reason] of targets) {
+    const fi = await info(rel);
+    if (!fi) continue;
+    const why = reason === "user_named" ? "named in the task" : reason === "changed" ? "changed in the worktree" : reason === "failure_location" ? "a failure points here" : "an edit target";
+    candidates.push(fileChunk(fi, head, reason, { score: 1, reasons: [why] }));
+  }
+
+  for (const f of failures) {
+    const fi = infos.get(f.path);
+    if (!fi) continue;
+    const lines = fi.text.split("\n");
+    const start = Math.max(1, f.line - 8);
+    const end = Math.min(lines.length, f.line + 8);
+    const body = lines.slice(start - 1, end).map((l, i) => `${start + i}${start + i === f.line ? ">" : " "} ${l}`).join("\n");
+    candidates.push(
+      chunk({
+        id: `failure:${f.path}:${f.line}`,
+        kind: "failure",
+        source: f.path,
+        range: { start, end },
+        revision: { sha: fi.sha, ...(head ? { head } : {}) },
+        floor: "failure_location",
+        relevance: { score: 1, reasons: ["failure location"] },
+        content: { full: `${f.message}\n${body}`, summary: `${f.path}:${f.line}: ${f.message}`, one_line: `${f.path}:${f.line}` },
+      }),
+    );
+  }
+
+  if (changed.length) {
+    const diff = (await git(root, ["diff", "--no-color", "--", ...changed])) ?? "";
+    if (diff.trim()) {
+      const stat = (await git(root, ["diff", "--stat", "--no-color", "--", ...changed])) ?? "";
+      candidates.push(
+        chunk({
+          id: "diff:worktree",
+          kind: "diff",
+          source: "git diff",
+          revision: head ? { head } : {},
+          floor: "changed",
+          relevance: { score: 1, reasons: ["uncommitted changes"] },
+          content: { full: diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n[diff cut; run git diff for the rest]` : diff, summary: stat, one_line: `${changed.length} changed file(s): ${changed.slice(0, 5).join(", ")}` },
+        }),
+      );
+    }
+  }
+
+  // Tests mapped to the targets: naming conventions, then test files that import a target.
+  const testLike = files.filter((f) => /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(f));
+  const mapped = new Set<string>();
+  for (const t of targetList) {
+    const re = testNamesFor(t);
+    for (const f of testLike) if (re.test(f) && !targets.has(f)) mapped.add(f);
+  }
+  for (const f of testLike.slice(0, 400)) {
+    if (mapped.has(f) || targets.has(f) || targetList.length === 0) continue;
+    const fi = await info(f);
+    if (fi?.outline?.imports.some((s) => targetList.includes(resolveImport(f, s, fileSet) ?? ""))) mapped.add(f);
+  }
+  for (const f of [...mapped].slice(0, 10)) {
+    const fi = await info(f);
+    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: 0.9, reasons: ["tests a target"] }, "test"));
+  }
+
+  // Import-graph neighbours of the targets, then lexical matches.
+  const neighbours = new Set<string>();
+  for (const t of targetList) for (const s of infos.get(t)?.outline?.imports ?? []) {
+    const r = resolveImport(t, s, fileSet);
+    if (r && !targets.has(r) && !mapped.has(r)) neighbours.add(r);
+  }
+  for (const f of [...neighbours].slice(0, 15)) {
+    const fi = await info(f);
+    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: Math.min(1, 0.6 + 0.4 * lexicalScore(words, f, fi.text.slice(0, 4000)).score), reasons: ["imported by a target"] }, "symbol_outline"));
+  }
+  for (const f of lexical) {
+    if (targets.has(f) || mapped.has(f) || neighbours.has(f)) continue;
+    const fi = await info(f);
+    if (fi) candidates.push(fileChunk(fi, head, undefined, lexicalScore(words, f, fi.text.slice(0, 4000))));
+  }
+
+  for (const rule of loadRules(root, targetList)) {
+    if (!ruleApplies(rule, goal, targetList)) continue;
+    candidates.push(
+      chunk({
+        id: `rule:${rule.source}`,
+        kind: "rule",
+        source: rule.source,
+        relevance: { score: 0.8, reasons: [rule.paths.length || rule.keywords.length ? "its condition holds" : "applies everywhere"] },
+        content: { full: rule.body, summary: rule.body.split("\n").slice(0, 10).join("\n"), one_line: `${rule.source}: ${rule.body.split("\n").find((l) => l.trim())?.slice(0, 100) ?? ""}` },
+        ...(rule.sticky ? { floor: "sticky_rule" as const } : {}),
+      }),
+    );
+  }
+
+  return { candidates, targets: targetList, ...(head ? { head } : {}), filesWalked: files.length, refused };
+}
