@@ -4,11 +4,20 @@ import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
-import { runProgram } from "../workspace/process.ts";
-import { looksBinary, walk } from "../workspace/walker.ts";
+import { gitOutput } from "../workspace/git.ts";
+import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
+
+/**
+ * What one process remembers about a workspace between compiles: the walk and each file's parsed
+ * outline, revalidated by mtime and size. A warm compile re-reads only what changed.
+ */
+export class ContextIndex {
+  readonly walk = new WalkCache();
+  readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
+}
 
 /** Candidate sources for a goal in a workspace: everything the compiler may choose from, with provenance. */
 export interface GatherOptions {
@@ -18,6 +27,8 @@ export interface GatherOptions {
   /** Paths weir edited or is about to edit, with the SHA it last saw. */
   editTargets?: { path: string; sha: string }[];
   maxLexical?: number;
+  /** Kept across compiles in one process (the loop, a benchmark); absent for a one-off compile. */
+  index?: ContextIndex;
   /** Files above this size are summarised, not read whole. */
   maxFileBytes?: number;
 }
@@ -30,8 +41,20 @@ export interface Gathered {
   refused: { path: string; reason: string }[];
 }
 
+/** How many source files a global symbol search may open: bounded so a compile stays fast on large trees. */
+const SYMBOL_SEARCH_FILES = 400;
+
 const STOP = new Set("the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you".split(" "));
 export const goalWords = (goal: string) => [...new Set((goal.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !STOP.has(w)))];
+
+/** How many of the goal's words a path contains, as a share: the cheap score used to rank thousands of paths. Pure. */
+export function pathScore(words: string[], path: string): number {
+  if (words.length === 0) return 0;
+  const p = path.toLowerCase();
+  let n = 0;
+  for (const w of words) if (p.includes(w)) n++;
+  return n / words.length;
+}
 
 /** Lexical relevance of a path and a text sample to the goal's words, 0..1. Pure. */
 export function lexicalScore(words: string[], path: string, sample: string): { score: number; reasons: string[] } {
@@ -45,10 +68,7 @@ export function lexicalScore(words: string[], path: string, sample: string): { s
   return { score, reasons };
 }
 
-async function git(root: string, args: string[]): Promise<string | undefined> {
-  const r = await runProgram({ program: "git", args, cwd: root, timeoutMs: 10_000, outputCap: 2_000_000, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GIT_OPTIONAL_LOCKS: "0" } });
-  return r.exitCode === 0 ? r.output : undefined;
-}
+const git = gitOutput;
 
 const PATHISH = /(?:^|[\s`'"(])((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}|(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*)(?=$|[\s`'"),:;])/g;
 const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
@@ -67,6 +87,26 @@ function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "so
   };
 }
 
+/** `git diff --stat` computed from the diff itself: one line per file with lines added and removed. Pure. */
+export function diffStat(diff: string): string {
+  const rows: string[] = [];
+  let file = "";
+  let add = 0;
+  let del = 0;
+  const flush = () => file && rows.push(`${file} | +${add} -${del}`);
+  for (const l of diff.split("\n")) {
+    const m = l.match(/^diff --git a\/(.+?) b\//);
+    if (m) {
+      flush();
+      file = m[1]!;
+      add = del = 0;
+    } else if (l.startsWith("+") && !l.startsWith("+++")) add++;
+    else if (l.startsWith("-") && !l.startsWith("---")) del++;
+  }
+  flush();
+  return rows.join("\n");
+}
+
 /** Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, tests/foo.rs. Pure. */
 export function testNamesFor(path: string): RegExp {
   const base = path.split("/").pop()!.replace(/\.[^.]+$/, "");
@@ -81,7 +121,7 @@ function resolveImport(from: string, spec: string, files: Set<string>): string |
   return undefined;
 }
 
-interface FileInfo {
+export interface FileInfo {
   rel: string;
   text: string;
   sha: string;
@@ -89,17 +129,27 @@ interface FileInfo {
   outline?: Outline;
 }
 
-async function readInfo(root: string, rel: string, home: string, maxBytes: number): Promise<FileInfo | { refused: string } | undefined> {
+async function readInfo(root: string, rel: string, home: string, maxBytes: number, index?: ContextIndex): Promise<FileInfo | { refused: string } | undefined> {
   let abs: string;
+  let st;
   try {
     const r = resolveInWorkspace(root, rel, { home });
     if (!r.exists) return undefined;
     abs = r.absolute;
-    if (statSync(abs).isDirectory()) return undefined;
+    st = statSync(abs);
+    if (st.isDirectory()) return undefined;
   } catch (e) {
     if (e instanceof PathRefused) return { refused: e.message };
     return undefined;
   }
+  const hit = index?.files.get(abs);
+  if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.info;
+  const info = await readFresh(abs, rel, maxBytes);
+  index?.files.set(abs, { mtime: st.mtimeMs, size: st.size, info });
+  return info;
+}
+
+async function readFresh(abs: string, rel: string, maxBytes: number): Promise<FileInfo | undefined> {
   const bytes = readFileSync(abs);
   if (looksBinary(bytes)) return undefined;
   const text = bytes.subarray(0, maxBytes).toString("utf8");
@@ -133,9 +183,12 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const refused: Gathered["refused"] = [];
   candidates.push(chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } }));
 
-  const files = Array.from(walk(root), (e) => e.path);
+  // git runs while the tree is walked.
+  const headP = git(root, ["rev-parse", "HEAD"]);
+  const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
+  const files = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   const fileSet = new Set(files);
-  const head = (await git(root, ["rev-parse", "HEAD"]))?.trim();
+  const head = (await headP)?.trim();
 
   const targets = new Map<string, FloorReason>();
   for (const m of goal.matchAll(PATHISH)) {
@@ -154,7 +207,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).filter((f) => fileSet.has(f.path));
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
 
-  const status = await git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
+  const status = await statusP;
   const changed = (status ?? "")
     .split("\n")
     .filter(Boolean)
@@ -162,13 +215,15 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     .filter((p) => fileSet.has(p))
     .slice(0, 30);
   for (const p of changed) if (!targets.has(p)) targets.set(p, "changed");
+  // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
+  const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
 
   // Named symbols: find the files that define them.
   const symbols = [...new Set([...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!).filter((s) => s.length > 2))].slice(0, 8);
   const infos = new Map<string, FileInfo>();
   const info = async (rel: string) => {
     if (infos.has(rel)) return infos.get(rel);
-    const r = await readInfo(root, rel, o.home, maxBytes);
+    const r = await readInfo(root, rel, o.home, maxBytes, o.index);
     if (r && "refused" in r) {
       refused.push({ path: rel, reason: r.refused });
       return undefined;
@@ -179,25 +234,29 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   // Lexical candidates: paths that share words with the goal; their text is sampled for symbols too.
   const lexical = files
-    .map((p) => ({ p, s: lexicalScore(words, p, "").score }))
+    .map((p) => ({ p, s: pathScore(words, p) }))
     .filter((x) => x.s > 0)
     .sort((a, b) => b.s - a.s || a.p.localeCompare(b.p))
     .slice(0, o.maxLexical ?? 25)
     .map((x) => x.p);
   if (symbols.length) {
-    const sourceFiles = files.filter((f) => languageOf(f)).slice(0, 3000);
-    const needle = new RegExp(`\\b(?:${symbols.map((s) => s.split(".").pop()!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
-    for (const f of sourceFiles) {
-      let text: string;
-      try {
-        text = readFileSync(join(root, f), "utf8");
-      } catch {
-        continue;
+    const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
+    const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
+    // Where the symbol most likely lives first: the targets, then source files ranked by path words.
+    for (const t of [...targets.keys()]) if (defines(await info(t))) for (const sym of infos.get(t)!.outline!.symbols) wanted.delete(sym.name);
+    if (wanted.size) {
+      const needle = new RegExp(`\\b(?:${[...wanted].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+      const ranked = files
+        .filter((f) => languageOf(f))
+        .map((f) => ({ f, s: pathScore(words, f) }))
+        .sort((a, b) => b.s - a.s || a.f.length - b.f.length || a.f.localeCompare(b.f))
+        .slice(0, SYMBOL_SEARCH_FILES);
+      for (const { f } of ranked) {
+        const fi = await info(f);
+        if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
+        if (!targets.has(f)) targets.set(f, "user_named");
+        if (targets.size > 20) break;
       }
-      if (!needle.test(text)) continue;
-      const fi = await info(f);
-      if (fi?.outline?.symbols.some((s) => symbols.some((n) => n.split(".").pop() === s.name))) if (!targets.has(f)) targets.set(f, "user_named");
-      if (targets.size > 20) break;
     }
   }
 
@@ -231,9 +290,9 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   }
 
   if (changed.length) {
-    const diff = (await git(root, ["diff", "--no-color", "--", ...changed])) ?? "";
+    const diff = (await diffP) ?? "";
     if (diff.trim()) {
-      const stat = (await git(root, ["diff", "--stat", "--no-color", "--", ...changed])) ?? "";
+      const stat = diffStat(diff);
       candidates.push(
         chunk({
           id: "diff:worktree",
@@ -255,8 +314,17 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     const re = testNamesFor(t);
     for (const f of testLike) if (re.test(f) && !targets.has(f)) mapped.add(f);
   }
+  const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
   for (const f of testLike.slice(0, 400)) {
     if (mapped.has(f) || targets.has(f) || targetList.length === 0) continue;
+    // Cheap text check before parsing: a test that imports a target names it.
+    let text: string;
+    try {
+      text = readFileSync(join(root, f), "utf8");
+    } catch {
+      continue;
+    }
+    if (!stems.some((s) => text.includes(s))) continue;
     const fi = await info(f);
     if (fi?.outline?.imports.some((s) => targetList.includes(resolveImport(f, s, fileSet) ?? ""))) mapped.add(f);
   }

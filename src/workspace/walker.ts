@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -89,4 +89,76 @@ export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8192);
   for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
   return false;
+}
+
+interface DirEntry {
+  mtime: number;
+  /** Signature of every ignore file that applies here (their mtimes), so a changed rule invalidates. */
+  sig: string;
+  files: string[];
+  subdirs: string[];
+}
+
+/**
+ * A walk remembered between calls: a directory is re-read only when its mtime or the ignore files
+ * that apply to it changed, so a warm walk of a large tree costs one stat per directory.
+ */
+export class WalkCache {
+  readonly dirs = new Map<string, DirEntry>();
+  /** Parsed ignore rules by directory and the mtimes of its ignore files. */
+  private rules = new Map<string, Ignore | undefined>();
+
+  /** The ignore rules in one directory, with a signature (the files' mtimes) that changes when they do. */
+  rulesAt(dir: string, names: string[]): { rules: Ignore | undefined; sig: string } {
+    let sig = "";
+    for (const name of names) {
+      // No exception for the common case of an absent file: thousands of directories have none.
+      const st = statSync(join(dir, name), { throwIfNoEntry: false });
+      if (st) sig += `${name}@${st.mtimeMs};`;
+    }
+    if (sig === "") return { rules: undefined, sig };
+    const key = `${dir}|${sig}`;
+    if (!this.rules.has(key)) this.rules.set(key, readRules(dir, names));
+    return { rules: this.rules.get(key), sig };
+  }
+}
+
+/** The same files `walk` yields, in the same order, reusing what `cache` remembers. */
+export function walkFiles(root: string, cache: WalkCache): string[] {
+  const out: string[] = [];
+  const base: Layer[] = [];
+  const ex = cache.rulesAt(join(root, ".git", "info"), ["exclude"]);
+  if (ex.rules) base.push({ base: "", rules: ex.rules });
+  const visit = (dir: string, rel: string, parent: Layer[], parentSig: string) => {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (!st) return;
+    const mtime = st.mtimeMs;
+    const own = cache.rulesAt(dir, [".gitignore", ".ignore"]);
+    const layers = own.rules ? [...parent, { base: rel, rules: own.rules }] : parent;
+    const sig = `${parentSig}|${own.sig}`;
+    let entry = cache.dirs.get(dir);
+    if (!entry || entry.mtime !== mtime || entry.sig !== sig) {
+      const files: string[] = [];
+      const subdirs: string[] = [];
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (e.isDirectory()) {
+          if (!ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, true)) subdirs.push(e.name);
+        } else if ((e.isFile() || e.isSymbolicLink()) && !ignored(layers, childRel, false)) files.push(childRel);
+      }
+      entry = { mtime, sig, files, subdirs };
+      cache.dirs.set(dir, entry);
+    }
+    out.push(...entry.files);
+    for (const name of entry.subdirs) visit(join(dir, name), rel === "" ? name : `${rel}/${name}`, layers, sig);
+  };
+  visit(root, "", base, ex.sig);
+  return out;
 }

@@ -53,3 +53,18 @@ describe("walk", () => {
     expect(looksBinary(new TextEncoder().encode("plain text ✓"))).toBe(false);
   });
 });
+
+describe("walkFiles with a cache", () => {
+  test("gives what walk gives, and notices added files and changed ignore rules", async () => {
+    const { WalkCache, walkFiles } = await import("../../src/workspace/walker.ts");
+    const root = tree({ ".gitignore": "*.log\n", "a.ts": "", "b.log": "", "src/c.ts": "", "src/deep/d.ts": "" });
+    const cache = new WalkCache();
+    expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (e) => e.path));
+    writeFileSync(join(root, "src", "deep", "e.ts"), "");
+    expect(walkFiles(root, cache)).toContain("src/deep/e.ts");
+    await Bun.sleep(5);
+    writeFileSync(join(root, ".gitignore"), "*.log\nsrc/\n");
+    expect(walkFiles(root, cache)).toEqual([".gitignore", "a.ts"]);
+    expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (e) => e.path).sort());
+  });
+});
