@@ -20,6 +20,15 @@ export interface Seams {
   decide?: (messages: readonly Message[], turn: number) => Promise<string | undefined> | string | undefined;
   /** The actions offered this turn (the action registry plugs in here). */
   offer?: () => readonly ToolSpec[];
+  /** Learns from each finished tool call (the decision plane's state). */
+  observe?: (call: ToolCallBlock, result: ToolResultBlock) => void;
+  /**
+   * Asked when the model answers without tool calls: a reminder sends it back for another turn (the
+   * verification floor); undefined lets the run end. `attempt` counts reminders already given.
+   */
+  beforeFinish?: (attempt: number) => Promise<string | undefined>;
+  /** Extra facts for the closing event (the evidence state). */
+  report?: () => Promise<Record<string, unknown>>;
 }
 
 export interface RunInput {
@@ -47,6 +56,14 @@ export interface RunResult {
   /** Messages this run added (the task first); the caller persists them in one transaction. */
   added: Message[];
   error?: string;
+  extra: Record<string, unknown>;
+}
+
+/** Adds a trusted text block at the end of the request without touching the history. */
+function withTrailingText(messages: readonly Message[], text: string): Message[] {
+  const last = messages[messages.length - 1];
+  if (last?.role === "user") return [...messages.slice(0, -1), { role: "user", content: [...last.content, { type: "text", text }] }];
+  return [...messages, userText(text)];
 }
 
 export const noTools: ToolExecutor = async (calls) =>
@@ -72,17 +89,20 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   let turns = 0;
   let stop: RunStop = "max_turns";
   let error: string | undefined;
+  let reminders = 0;
+  const seams = input.seams ?? {};
 
   while (turns < input.maxTurns) {
     turns++;
     emit({ type: "turn_start", turn: turns });
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
-    const seams = input.seams ?? {};
     try {
       const reminder = await seams.decide?.(messages, turns);
-      const seen = seams.context ? seams.context(messages, turns) : messages;
-      const system = reminder ? `${input.system}\n\n${reminder}` : input.system;
+      const shown = seams.context ? seams.context(messages, turns) : messages;
+      // The reminder rides at the end of the request, not in the system prompt, so the cached prefix stays put.
+      const seen = reminder ? withTrailingText(shown, reminder) : shown;
+      const system = input.system;
       const tools = seams.offer ? seams.offer() : input.tools;
       for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
         acc.push(ev);
@@ -106,13 +126,24 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     text = textOf(reply);
     const calls = toolCallsOf(reply);
     if (calls.length === 0) {
+      const again = acc.stopReason === "end_turn" && seams.beforeFinish ? await seams.beforeFinish(reminders) : undefined;
+      if (again && turns < input.maxTurns) {
+        reminders++;
+        emit({ type: "notice", level: "info", message: again });
+        const nudge = userText(again);
+        added.push(nudge);
+        messages.push(nudge);
+        continue;
+      }
       stop = acc.stopReason === "max_tokens" ? "max_tokens" : acc.stopReason === "refusal" ? "refusal" : "end_turn";
       break;
     }
     for (const call of calls) emit({ type: "tool_call", call, summary: summarise(call.input) });
     const results = await input.execute(calls, signal);
     for (const r of results) {
-      const name = calls.find((c) => c.id === r.callId)?.name ?? "?";
+      const call = calls.find((c) => c.id === r.callId);
+      const name = call?.name ?? "?";
+      if (call) seams.observe?.(call, r);
       emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length });
     }
     const answer: Message = { role: "user", content: results };
@@ -124,7 +155,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     }
   }
   if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
-  const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}) };
-  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
+  const extra = (await seams.report?.().catch(() => undefined)) ?? {};
+  const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}), extra };
+  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...(input.sessionId ? { sessionId: input.sessionId } : {}), ...extra });
   return result;
 }

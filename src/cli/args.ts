@@ -1,5 +1,5 @@
 import { usageError } from "../core/errors.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "../config/options.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
 import { PRESET_IDS } from "../providers/presets.ts";
 
 interface FlagSpec {
@@ -26,6 +26,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "thinking", kind: "enum", values: THINKING_MODES, key: "thinking", help: "send reasoning back to the model or strip it" },
   { name: "cache", kind: "enum", values: CACHE_MODES, key: "cache", help: "prompt caching: vendor default, or explicit breakpoints" },
   { name: "output-format", kind: "enum", values: OUTPUT_FORMATS, key: "outputFormat", help: "how a one-shot run prints" },
+  { name: "verify-floor", kind: "enum", values: VERIFY_FLOORS, key: "verifyFloor", help: "when files changed without passing checks: nothing, remind once, or keep asking" },
+  { name: "judgment", kind: "enum", values: JUDGMENT_MODES, help: "the configured judgment provider: off, shadow (record only) or increase-only" },
   { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
   { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
   { name: "resume", kind: "string", arg: "ID", help: "continue the session whose id starts with ID" },
@@ -34,6 +36,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
+  { name: "session", kind: "string", arg: "ID", help: "weir decisions: only this session (id prefix)" },
   { name: "budget", kind: "int", arg: "N", help: "weir context: token budget (default: a quarter of --context-size)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
@@ -60,10 +63,12 @@ export interface ParsedArgs {
   tools: "auto" | "all";
   json: boolean;
   budget?: number;
+  judgment?: (typeof JUDGMENT_MODES)[number];
+  session?: string;
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : "a value";
@@ -166,6 +171,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     tools: values.tools === "all" ? "all" : "auto",
     json: values.json === true,
     ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
+    ...(typeof values.judgment === "string" ? { judgment: values.judgment as (typeof JUDGMENT_MODES)[number] } : {}),
+    ...(typeof values.session === "string" ? { session: values.session } : {}),
   };
 }
 
@@ -187,6 +194,7 @@ export function helpText(): string {
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
     '  weir context "goal"    compile and explain the context for a goal (--budget N, --json)',
     "  weir firewall check [FILE...]  classify untrusted text (stdin if no file); exit 1 if instruction-like",
+    "  weir decisions [--session ID] [--json]  baseline vs judgment provider: disagreement per signal",
     "",
     "Flags:",
     ...rows,

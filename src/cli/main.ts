@@ -29,6 +29,10 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "decisions") {
+    const { decisionsCommand } = await import("./commands/decisions.ts");
+    return decisionsCommand(args, (s) => process.stdout.write(s));
+  }
   if (args.command[0] === "firewall") {
     const { firewallCommand } = await import("./commands/firewall.ts");
     return firewallCommand(args, (s) => process.stdout.write(s));

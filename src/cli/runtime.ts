@@ -1,5 +1,14 @@
 import { join } from "node:path";
 import { BUILTIN_ACTIONS } from "../actions/builtin/index.ts";
+import { findReferences } from "../actions/builtin/references.ts";
+import { verifyAction } from "../actions/builtin/verify.ts";
+import { VerificationLedger } from "../actions/verification.ts";
+import { LoopState } from "../agent/state.ts";
+import { DecisionPlane } from "../decision/plane.ts";
+import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "../decision/providers.ts";
+import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
+import { findPreset } from "../providers/presets.ts";
+import { gitOutput } from "../workspace/git.ts";
 import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver } from "../actions/executor.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
@@ -26,6 +35,8 @@ export const MCP_CALL_TIMEOUT_MS = 60_000;
 
 export interface Actions {
   store: SessionStore;
+  ledger: Ledger;
+  verification: VerificationLedger;
   registry: ActionRegistry;
   disclosure: Disclosure;
   executor: ActionExecutor;
@@ -45,13 +56,15 @@ export interface ActionOptions {
 export async function buildActions(args: ParsedArgs, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Actions> {
   const store = SessionStore.open(databasePath());
   const registry = new ActionRegistry();
-  for (const a of BUILTIN_ACTIONS) registry.register(a);
+  const verification = new VerificationLedger(workspace);
+  const ledger = new Ledger();
+  for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification)]) registry.register(a);
   const disclosure = new Disclosure(registry, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
   registry.register(loadActionsAction(() => disclosure));
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const executor = new ActionExecutor(
     registry,
-    { root: workspace, home: process.env.HOME ?? process.env.USERPROFILE ?? "", ledger: new Ledger(), env: scrubEnv(process.env) },
+    { root: workspace, home: process.env.HOME ?? process.env.USERPROFILE ?? "", ledger, env: scrubEnv(process.env) },
     { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, onUsed: (id) => disclosure.markUsed(id) },
   );
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
@@ -70,6 +83,8 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   for (const s of hub.status()) if (s.state === "failed" || s.state === "unapproved") notices.push(`MCP server ${hub.describe(s)}`);
   return {
     store,
+    ledger,
+    verification,
     registry,
     disclosure,
     executor,
@@ -110,13 +125,28 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     await actions.close();
     throw e;
   }
+  const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
+  const state = new LoopState(workspace, home, actions.ledger, actions.verification);
+  const dirty = (await gitOutput(workspace, ["status", "--porcelain=v1"])) ?? "";
+  state.setDirty(dirty.split("\n").filter(Boolean).map((l) => l.slice(3)));
   // The conversation may use the window minus the output reserve and the fixed prompt (system + tools).
   const contextStep = createContextStep({
     budget: Math.max(8_000, s.contextSize - s.maxTokens - 6_000),
     onVerdict: (call, r) => {
-      if (conversation.sessionId && r.verdict !== "evidence") store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
+      if (r.verdict === "evidence") return;
+      for (const f of r.findings.slice(0, 2)) state.note(f.excerpt);
+      if (conversation.sessionId) store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
     },
   });
+  const judge = await judgmentProvider(resolved, actions.notices);
+  const plane = new DecisionPlane({
+    ...(judge ? { provider: judge } : {}),
+    mode: judge ? (args.judgment ?? s.judgment?.mode ?? "shadow") : "off",
+    ...(s.judgment?.timeoutMs ? { timeoutMs: s.judgment.timeoutMs } : {}),
+    record: (rec) => store.recordDecision(conversation.sessionId, rec),
+  });
+  let task = "";
+  const decisionSignal = new AbortController().signal;
   const conversation: Conversation = new Conversation(
     {
       store,
@@ -127,10 +157,71 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       execute: executor.execute,
       maxTurns: s.maxTurns,
       maxTokens: s.maxTokens,
-      seams: { offer: () => disclosure.offer(), context: (messages) => contextStep(messages) },
-      onTask: (task) => disclosure.preloadFor(task),
+      seams: {
+        offer: () => disclosure.offer(),
+        context: (messages) => contextStep(messages),
+        observe: (call, result) => state.observe(call, result),
+        decide: async () => {
+          const request = await state.request(task, setKey(AGENT_CONTEXT_V1));
+          const d = await plane.decide(request, actions.verification.changed.size > 0, decisionSignal);
+          // Guidance pre-loads the capabilities it asks for.
+          const caps = d.guidance.preload.filter((c) => actions.registry.capabilities().some((x) => x.name === c));
+          if (caps.length) disclosure.load(caps, []);
+          return d.reminder;
+        },
+        beforeFinish: async (attempt) => {
+          if (s.verifyFloor === "off" || actions.verification.changed.size === 0) return undefined;
+          if (attempt >= (s.verifyFloor === "require" ? 3 : 1)) return undefined;
+          const v = await actions.verification.state();
+          if (v.state === "passed" || v.state === "not_needed") return undefined;
+          disclosure.load(["verification"], []);
+          return `[weir verification floor] You changed ${[...actions.verification.changed].slice(0, 5).join(", ")} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
+        },
+        report: async () => {
+          const v = await actions.verification.state();
+          return { verification: { state: v.state, ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}), changed: [...actions.verification.changed] } };
+        },
+      },
+      onTask: (t) => {
+        task = t;
+        state.newTask(t);
+        disclosure.preloadFor(t);
+      },
     },
     sessionId,
   );
   return { ...actions, conversation };
+}
+
+/**
+ * The configured judgment provider, or undefined. Configured apart from the main model; a failure to
+ * set it up is a notice and the baseline carries on alone.
+ */
+async function judgmentProvider(resolved: Resolved, notices: string[]): Promise<JudgmentProvider | undefined> {
+  const j = resolved.settings.judgment;
+  if (!j) return undefined;
+  try {
+    if (j.provider === "http") {
+      if (!j.url) throw new Error("judgment.url is required for the http provider");
+      return httpJudge(j.url, j.apiKey ?? process.env.WEIR_JUDGMENT_API_KEY, j.timeoutMs ?? 20_000);
+    }
+    if (j.provider === "replay") throw new Error("the replay provider answers from recorded judgments and is only for weir eval");
+    const presetId = j.preset ?? resolved.settings.provider;
+    const preset = findPreset(presetId);
+    if (!preset) throw new Error(`judgment.preset ${presetId} is not a provider preset`);
+    const baseUrl = j.baseUrl ?? preset.baseUrl;
+    const model = j.model ?? preset.model;
+    if (!baseUrl || !model) throw new Error("judgment needs baseUrl and model for this preset");
+    const apiKey = j.apiKey ?? [...preset.keyEnv, "WEIR_JUDGMENT_API_KEY", "WEIR_API_KEY"].map((n) => process.env[n]).find(Boolean);
+    if (preset.keyRequired && !apiKey) throw new Error(`no key for the judgment provider: set judgment.apiKey or ${preset.keyEnv.join(" or ")}`);
+    const settings = { ...providerSettings(resolved), preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, apiKey, effort: undefined, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 } };
+    if (j.provider === "logprobs") {
+      if (preset.wire !== "chat") throw new Error("the logprobs provider needs an OpenAI-compatible (chat) endpoint");
+      return logprobsJudge(settings);
+    }
+    return llmJudge(await createProvider(settings, preset.hint));
+  } catch (e) {
+    notices.push(`judgment provider not used: ${(e as Error).message}; the baseline decides alone`);
+    return undefined;
+  }
 }

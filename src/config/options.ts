@@ -6,6 +6,9 @@ export const EFFORTS = ["low", "medium", "high", "max"] as const;
 export const THINKING_MODES = ["preserve", "strip"] as const;
 export const CACHE_MODES = ["auto", "active"] as const;
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export const JUDGMENT_MODES = ["off", "shadow", "increase-only"] as const;
+export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;
+export const VERIFY_FLOORS = ["off", "remind", "require"] as const;
 
 /** Settings a config file, an environment variable or a flag can set. Mirrors the zod schema. */
 export interface ConfigValues {
@@ -24,6 +27,17 @@ export interface ConfigValues {
   verbose?: boolean;
   requestTimeoutMs?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  verifyFloor?: (typeof VERIFY_FLOORS)[number];
+  judgment?: {
+    provider: (typeof JUDGMENT_PROVIDERS)[number];
+    mode?: (typeof JUDGMENT_MODES)[number];
+    preset?: string;
+    model?: string;
+    baseUrl?: string;
+    apiKey?: string;
+    url?: string;
+    timeoutMs?: number;
+  };
   permissions?: {
     actions?: Record<string, "allow" | "ask" | "deny">;
     commands?: { pattern: string; decision: "allow" | "ask" | "deny" }[];

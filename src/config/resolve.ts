@@ -1,7 +1,7 @@
 import { usageError, UserError } from "../core/errors.ts";
 import type { ProviderSettings } from "../providers/port.ts";
 import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "./options.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
 export type Source = "flag" | "env" | "project" | "user" | "preset" | "default";
 
@@ -31,6 +31,8 @@ export interface Settings {
   verbose: boolean;
   requestTimeoutMs: number;
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
+  verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
+  judgment: ConfigFile["judgment"];
 }
 
 export interface Resolved {
@@ -68,9 +70,10 @@ export const ENV_KEYS = {
   WEIR_THINKING: "thinking",
   WEIR_CACHE: "cache",
   WEIR_OUTPUT_FORMAT: "outputFormat",
+  WEIR_VERIFY_FLOOR: "verifyFloor",
 } as const;
 
-const ENUMS: Partial<Record<string, readonly string[]>> = { effort: EFFORTS, thinking: THINKING_MODES, cache: CACHE_MODES, outputFormat: OUTPUT_FORMATS };
+const ENUMS: Partial<Record<string, readonly string[]>> = { effort: EFFORTS, thinking: THINKING_MODES, cache: CACHE_MODES, outputFormat: OUTPUT_FORMATS, verifyFloor: VERIFY_FLOORS };
 const INTS = new Set(["maxTokens", "contextSize", "maxTurns"]);
 
 /** Reads the WEIR_* variables (and NO_COLOR) into a config layer, refusing bad values by name. */
@@ -162,6 +165,8 @@ export function resolveSettings(layers: Layers): Resolved {
     verbose: get("verbose", DEFAULTS.verbose)!,
     requestTimeoutMs: get("requestTimeoutMs", DEFAULTS.requestTimeoutMs)!,
     retry,
+    verifyFloor: get("verifyFloor", "remind")!,
+    judgment: get("judgment", undefined),
   };
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }

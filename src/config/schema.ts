@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { CACHE_MODES, type ConfigValues, EFFORTS, OUTPUT_FORMATS, THINKING_MODES } from "./options.ts";
+import { CACHE_MODES, type ConfigValues, EFFORTS, JUDGMENT_MODES, JUDGMENT_PROVIDERS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
 const positiveInt = z.number().int().positive();
 
@@ -33,6 +33,20 @@ export const ConfigFile = z
     verbose: z.boolean(),
     requestTimeoutMs: positiveInt,
     permissions: PermissionsConfig,
+    verifyFloor: z.enum(VERIFY_FLOORS),
+    /** The typed-judgment provider, configured apart from the main model (e.g. a small cheap one). */
+    judgment: z
+      .object({
+        provider: z.enum(JUDGMENT_PROVIDERS),
+        mode: z.enum(JUDGMENT_MODES).optional(),
+        preset: z.string().min(1).optional(),
+        model: z.string().min(1).optional(),
+        baseUrl: z.url().optional(),
+        apiKey: z.string().min(1).optional(),
+        url: z.url().optional(),
+        timeoutMs: positiveInt.optional(),
+      })
+      .strict(),
     retry: z
       .object({
         maxAttempts: z.number().int().min(1).max(20),
@@ -55,4 +69,4 @@ void _sameShape;
  * Keys a project config may not set: a cloned repository must not redirect the user's API key to
  * another endpoint or carry a key of its own.
  */
-export const USER_ONLY_KEYS = ["apiKey", "baseUrl"] as const;
+export const USER_ONLY_KEYS = ["apiKey", "baseUrl", "judgment"] as const;

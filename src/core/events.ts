@@ -17,7 +17,7 @@ export type AgentEvent =
   | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number }
   | { type: "turn_end"; turn: number; usage: Usage }
   | { type: "notice"; level: "info" | "warn"; message: string }
-  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string };
+  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown };
 
 /** The display port. */
 export interface Display {

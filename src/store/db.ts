@@ -55,6 +55,20 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL,
      PRIMARY KEY (session_id, call_id)
    );`,
+  // Decision-plane comparisons: the baseline and a judgment provider on the same request.
+  `CREATE TABLE decisions (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     session_id TEXT,
+     request_hash TEXT NOT NULL,
+     question_set TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     requested_model TEXT,
+     resolved_model TEXT,
+     latency_ms INTEGER,
+     record TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX decisions_by_session ON decisions (session_id, id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

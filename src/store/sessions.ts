@@ -123,6 +123,23 @@ export class SessionStore {
     return this.guard(() => this.db.query("SELECT call_id, action, verdict, findings FROM firewall_verdicts WHERE session_id = ? ORDER BY created_at").all(sessionId) as never);
   }
 
+  recordDecision(sessionId: string | undefined, r: { request_hash: string; question_set: string; provider: string; requested_model?: string; resolved_model?: string; latency_ms?: number }, now = Date.now()): void {
+    this.guard(() =>
+      this.db
+        .query("INSERT INTO decisions (session_id, request_hash, question_set, provider, requested_model, resolved_model, latency_ms, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(sessionId ?? null, r.request_hash, r.question_set, r.provider, r.requested_model ?? null, r.resolved_model ?? null, r.latency_ms ?? null, JSON.stringify(r), now),
+    );
+  }
+
+  decisions(sessionId?: string): unknown[] {
+    return this.guard(() =>
+      (sessionId
+        ? this.db.query("SELECT record FROM decisions WHERE session_id LIKE ? ORDER BY id").all(`${sessionId}%`)
+        : this.db.query("SELECT record FROM decisions ORDER BY id").all()
+      ).map((r) => JSON.parse((r as { record: string }).record)),
+    );
+  }
+
   approveMcpServer(workspace: string, server: string, fingerprint: string, now = Date.now()): void {
     this.guard(() =>
       this.db

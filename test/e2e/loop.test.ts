@@ -45,7 +45,7 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
         { text: "Fixed add; the test passes." },
       ],
     });
-    const r = await weir([...wire(w), "fix add"]);
+    const r = await weir([...wire(w), "--verify-floor", "off", "fix add"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(ws, "math.js"), "utf8")).toBe("export const add = (a, b) => a + b;\n");
     expect(lastToolResults()).toContain("exit code 0");
@@ -64,7 +64,7 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
         { text: "done" },
       ],
     });
-    const r = await weir([...wire(w), "change the second x"]);
+    const r = await weir([...wire(w), "--verify-floor", "off", "change the second x"]);
     expect(r.code).toBe(0);
     expect(JSON.stringify(server.requests.at(-2)!.body.messages)).toContain("lines 1, 3");
     expect(readFileSync(join(ws, "a.py"), "utf8")).toBe("x = 1\ny = 2\nx = 9\n");
@@ -219,5 +219,38 @@ describe("the context step in the loop", () => {
     const last = JSON.stringify(server.requests.at(-1)!.body.messages);
     expect(last).toMatch(/· (summary|one-line)\]|was dropped to fit the context/);
     expect(last).toContain("look at big.txt");
+  });
+});
+
+describe("the verification floor and the decision plane in the loop", () => {
+  test("an answer after an edit without passing checks gets one reminder; verify then passes and JSON reports the evidence", async () => {
+    writeFileSync(join(ws, "package.json"), JSON.stringify({ name: "p", scripts: { test: "node -e \"process.exit(0)\"" } }));
+    writeFileSync(join(ws, "a.js"), "export const a = 1;\n");
+    server.script({
+      turns: [
+        call("v1", "read_file", { path: "a.js" }),
+        call("v2", "edit_file", { path: "a.js", old_string: "1", new_string: "2" }),
+        { text: "Changed a to 2." },
+        call("v3", "verify", { level: "quick" }),
+        { text: "Changed a to 2; the tests pass." },
+      ],
+    });
+    const r = await weir([...wire("chat"), "--output-format", "json", "set a to 2 in a.js"]);
+    expect(r.code).toBe(0);
+    const reminderReq = server.requests.at(-2)!.body.messages;
+    expect(JSON.stringify(reminderReq)).toContain("no passing verification for the current revision");
+    const out = JSON.parse(r.stdout);
+    expect(out.verification).toMatchObject({ state: "passed", check: "npm run test", level: "quick", changed: ["a.js"] });
+  });
+
+  test("each turn carries one trusted guidance line at the end of the request, not in the system prompt", async () => {
+    writeFileSync(join(ws, "b.ts"), "export function b() { return 1; }\n");
+    server.script({ turns: [call("g1", "read_file", { path: "b.ts" }), { text: "done" }] });
+    const first = server.requests.length;
+    await weir([...wire("messages"), "--verify-floor", "off", "explain b.ts"]);
+    const req = server.requests[first]!.body;
+    const last = req.messages.at(-1);
+    expect(JSON.stringify(last)).toContain("[weir guidance] next:");
+    expect(JSON.stringify(req.system)).not.toContain("[weir guidance]");
   });
 });

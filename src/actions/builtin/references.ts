@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { languageOf, outline } from "../../context/outline.ts";
+import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { looksBinary, walk } from "../../workspace/walker.ts";
+import { defineAction, ToolFailure } from "../action.ts";
+
+const MAX_FILES = 20_000;
+
+/**
+ * `find_references`: definitions, references and call sites of a symbol. Definitions come from the
+ * tree-sitter outline (precision `syntax`); references and calls from an ignore-aware text search
+ * (precision `heuristic`). Never claimed as compiler-checked. "None found" and "could not search"
+ * are different answers.
+ */
+export const findReferences = defineAction({
+  id: "find_references",
+  capability: "navigation",
+  hint: "find where a symbol is defined, referenced and called",
+  description:
+    "Find the definitions (from a parser: precision syntax), references and call sites (from a text search: precision heuristic) of a symbol across the workspace. Use before changing an exported symbol's signature or behaviour. Results are not type-checked; a name shared by unrelated symbols shows up too.",
+  input: z.object({ symbol: z.string().min(1).regex(/^[\w$.]+$/, "a plain identifier"), path: z.string().optional().describe("limit to files below this directory") }).strict(),
+  risk: "read",
+  failure: "the search could not run (too many files or an unreadable tree); narrow it with path",
+  examples: ['{"symbol": "parseConfig"}'],
+  source: "builtin",
+  readOnly: true,
+  summary: (i) => `${i.symbol}${i.path ? ` in ${i.path}` : ""}`,
+  async run(i, ctx) {
+    const name = i.symbol.split(".").pop()!;
+    let below = "";
+    if (i.path && i.path !== ".") below = resolveInWorkspace(ctx.root, i.path, { home: ctx.home }).relative;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+    const defs: string[] = [];
+    const calls: string[] = [];
+    const refs: string[] = [];
+    let files = 0;
+    for (const e of walk(ctx.root)) {
+      if (below && !e.path.startsWith(`${below}/`) && e.path !== below) continue;
+      if (++files > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(resolveInWorkspace(ctx.root, e.path, { home: ctx.home }).absolute);
+      } catch {
+        continue;
+      }
+      if (bytes.length > 2_000_000 || looksBinary(bytes)) continue;
+      const text = bytes.toString("utf8");
+      if (!word.test(text)) continue;
+      const defLines = new Set<number>();
+      if (languageOf(e.path)) {
+        const o = await outline(e.path, text).catch(() => undefined);
+        for (const s of o?.symbols ?? [])
+          if (s.name === name) {
+            defLines.add(s.line);
+            defs.push(`${e.path}:${s.line}: ${s.signature}  [syntax${s.exported ? ", exported" : ""}]`);
+          }
+      }
+      text.split("\n").forEach((line, k) => {
+        if (defLines.has(k + 1) || !word.test(line)) return;
+        const isCall = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}\\s*(?:<[^>]*>)?\\(`).test(line);
+        (isCall ? calls : refs).push(`${e.path}:${k + 1}: ${line.trim().slice(0, 160)}  [heuristic]`);
+      });
+    }
+    if (defs.length + calls.length + refs.length === 0) return `none found: no definition, reference or call of ${name} in ${files} files searched`;
+    const cap = (xs: string[]) => (xs.length > 60 ? [...xs.slice(0, 60), `[${xs.length - 60} more]`] : xs);
+    return [
+      `definitions (${defs.length}):`,
+      ...cap(defs),
+      `call sites (${calls.length}):`,
+      ...cap(calls),
+      `other references (${refs.length}):`,
+      ...cap(refs),
+      `searched ${files} files; definitions are from the parser, references are text matches`,
+    ].join("\n");
+  },
+});

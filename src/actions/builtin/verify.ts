@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { runProgram } from "../../workspace/process.ts";
+import { defineAction, ToolFailure } from "../action.ts";
+import { detectChecks, type Evidence, type VerificationLedger } from "../verification.ts";
+
+/** `verify`: runs the project's own checks at a level and records evidence bound to the revision. */
+export function verifyAction(ledger: VerificationLedger) {
+  return defineAction({
+    id: "verify",
+    capability: "verification",
+    hint: "run the project's own checks (tests; at level full also typecheck, lint, build)",
+    description:
+      "Run the project's own checks, detected from package.json scripts, Makefile targets, Cargo, Go or pytest configuration. level quick runs the tests; full adds typecheck, lint and build where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
+    input: z.object({ level: z.enum(["quick", "full"]).default("quick"), timeout_ms: z.number().int().min(1000).max(1_800_000).optional() }).strict(),
+    risk: "execute",
+    failure: "a check failed (read its output) or no checks exist; rerunning without a change gives the same answer",
+    examples: ['{"level": "quick"}', '{"level": "full"}'],
+    source: "builtin",
+    readOnly: false,
+    summary: (i) => `level ${i.level}`,
+    async run(i, ctx) {
+      const checks = detectChecks(ctx.root).filter((c) => i.level === "full" || c.level === "quick");
+      if (checks.length === 0)
+        throw new ToolFailure("no checks found (no package.json test script, Makefile test target, Cargo.toml, go.mod or pytest config); weir will not guess a command");
+      const revision = await ledger.revision();
+      const lines: string[] = [];
+      let allPassed = true;
+      for (const c of checks) {
+        const r = await runProgram({ program: c.program, args: c.args, cwd: ctx.root, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
+        const complete = !r.timedOut && !r.cancelled && r.exitCode !== null;
+        const passed = complete && r.exitCode === 0;
+        allPassed &&= passed;
+        const e: Evidence = { producer: "verify", check: c.name, command: [c.program, ...c.args].join(" "), level: i.level, exitCode: r.exitCode, passed, complete, revision, at: Date.now() };
+        ledger.record(e);
+        const tail = r.output.split("\n").slice(-25).join("\n");
+        lines.push(`$ ${e.command}\n${tail}\n[${passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped"}]`);
+        if (!complete) break;
+      }
+      const summary = `verification ${i.level} at revision ${revision.slice(0, 20)}: ${allPassed ? "all checks passed" : "NOT passed"}`;
+      if (!allPassed) throw new ToolFailure(`${lines.join("\n\n")}\n${summary}`);
+      return `${lines.join("\n\n")}\n${summary}`;
+    },
+  });
+}

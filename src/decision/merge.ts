@@ -1,0 +1,98 @@
+import { AGENT_CONTEXT_V1, type Answers, topChoice } from "./questions.ts";
+
+/**
+ * Guidance: what the answers require of the agent's next steps. The baseline's guidance is the floor;
+ * a judgment provider may only add work to it.
+ */
+export type VerificationLevel = "none" | "quick" | "full";
+export interface Guidance {
+  retrieve: boolean;
+  semantic_navigation: boolean;
+  review_worktree: boolean;
+  verification: VerificationLevel;
+  /** Whether editing is allowed now. Only ever narrowed by a candidate. */
+  allow_edit: boolean;
+  next_action: string;
+  /** Capabilities to pre-load in the action registry. */
+  preload: string[];
+}
+
+export interface Thresholds {
+  /** P(yes) at or above which a yes/no answer counts as yes. */
+  yes: number;
+}
+
+const RANK: Record<VerificationLevel, number> = { none: 0, quick: 1, full: 2 };
+const q = (id: string) => AGENT_CONTEXT_V1.questions.find((x) => x.id === id)!;
+
+/** Guidance from one source's answers. Pure. */
+export function guidanceFrom(a: Answers, t: Thresholds = { yes: 0.5 }, changed = true): Guidance {
+  const y = (id: string) => {
+    const x = a[id];
+    return x?.type === "yes_no" && x.p_yes >= t.yes;
+  };
+  const na = a.next_action;
+  const next = na?.type === "choice" ? topChoice(q("next_action") as never, na) : "retrieve";
+  const sufficient = y("context_sufficient");
+  const verification: VerificationLevel = y("verification_escalation") ? "full" : changed ? "quick" : "none";
+  return {
+    retrieve: y("continue_retrieval") || next === "retrieve",
+    semantic_navigation: y("semantic_navigation_required") || next === "semantic_navigation",
+    review_worktree: next === "review_worktree",
+    verification,
+    allow_edit: sufficient && next === "edit_then_verify",
+    next_action: next,
+    preload: [
+      ...(y("semantic_navigation_required") || next === "semantic_navigation" ? ["navigation"] : []),
+      ...(verification !== "none" ? ["verification"] : []),
+      ...(next === "review_worktree" ? ["git"] : []),
+    ],
+  };
+}
+
+export interface MergeResult {
+  guidance: Guidance;
+  /** Places the candidate tried to lower a floor; recorded, never applied. */
+  violations: string[];
+}
+
+/**
+ * The increase-only merge. Pure. Whatever the candidate says, the merged guidance requires at least
+ * everything the baseline required, verification never drops below the baseline's level, editing is
+ * allowed only where the baseline allows it, and no floor is removed.
+ */
+export function mergeIncreaseOnly(base: Guidance, cand: Guidance | undefined): MergeResult {
+  if (!cand) return { guidance: base, violations: [] };
+  const violations: string[] = [];
+  if (base.retrieve && !cand.retrieve) violations.push("retrieve: the candidate would stop retrieval the baseline requires");
+  if (base.semantic_navigation && !cand.semantic_navigation) violations.push("semantic_navigation: the candidate would skip relations the baseline requires");
+  if (base.review_worktree && !cand.review_worktree) violations.push("review_worktree: the candidate would skip the worktree review");
+  if (RANK[cand.verification] < RANK[base.verification]) violations.push(`verification: the candidate would lower it from ${base.verification} to ${cand.verification}`);
+  if (cand.allow_edit && !base.allow_edit) violations.push("allow_edit: the candidate would allow an edit the baseline does not");
+  // The candidate's next action wins only when it adds work to an edit the baseline would allow.
+  const next = base.next_action === "edit_then_verify" && cand.next_action !== "edit_then_verify" ? cand.next_action : base.next_action;
+  return {
+    guidance: {
+      retrieve: base.retrieve || cand.retrieve,
+      semantic_navigation: base.semantic_navigation || cand.semantic_navigation,
+      review_worktree: base.review_worktree || cand.review_worktree,
+      verification: RANK[cand.verification] > RANK[base.verification] ? cand.verification : base.verification,
+      allow_edit: base.allow_edit && cand.allow_edit,
+      next_action: next,
+      preload: [...new Set([...base.preload, ...cand.preload])],
+    },
+    violations,
+  };
+}
+
+/** The one short trusted reminder the model reads each turn. */
+export function reminder(g: Guidance): string {
+  const parts: string[] = [];
+  if (g.review_worktree) parts.push("review the worktree changes you did not make (git diff) before editing");
+  if (g.retrieve) parts.push("read the missing source, tests or failure locations before editing");
+  if (g.semantic_navigation) parts.push("find the callers/implementations (find_references) before changing the symbol");
+  if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
+  if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
+  else if (g.verification === "quick") parts.push("verify after editing (verify)");
+  return `[weir guidance] next: ${g.next_action}. ${parts.join("; ")}.`;
+}

@@ -1,0 +1,118 @@
+import { baseline } from "./baseline.ts";
+import { type Guidance, guidanceFrom, mergeIncreaseOnly, reminder, type Thresholds } from "./merge.ts";
+import type { JudgmentProvider } from "./providers.ts";
+import { AGENT_CONTEXT_V1, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
+import { type DecisionRequest, requestHash } from "./request.ts";
+
+export type JudgmentMode = "off" | "shadow" | "increase-only";
+
+/** One compared decision: what the baseline and the candidate said about the same request. */
+export interface DecisionRecord {
+  request_hash: string;
+  question_set: string;
+  provider: string;
+  requested_model?: string;
+  resolved_model?: string;
+  latency_ms?: number;
+  tokens?: { input: number; output: number };
+  request_bytes?: number;
+  baseline: Answers;
+  candidate?: Answers;
+  /** Per signal: the candidate's P(yes) or score minus the baseline's; for choices whether the top option differs. */
+  deltas: Record<string, number | boolean>;
+  missing: string[];
+  mismatched: string[];
+  violations: string[];
+  error?: string;
+  mode: JudgmentMode;
+}
+
+/** Compares two answer sets signal by signal. Pure. */
+export function compare(set: QuestionSet, base: Answers, cand: Answers): Record<string, number | boolean> {
+  const out: Record<string, number | boolean> = {};
+  for (const q of set.questions) {
+    const b = base[q.id];
+    const c = cand[q.id];
+    if (!b || !c) continue;
+    if (b.type === "yes_no" && c.type === "yes_no") out[q.id] = c.p_yes - b.p_yes;
+    else if (b.type === "score" && c.type === "score") out[q.id] = c.value - b.value;
+    else if (b.type === "choice" && c.type === "choice" && q.type === "choice") out[q.id] = topChoice(q, b) !== topChoice(q, c);
+  }
+  return out;
+}
+
+export interface PlaneOptions {
+  set?: QuestionSet;
+  provider?: JudgmentProvider;
+  mode: JudgmentMode;
+  thresholds?: Thresholds;
+  /** How long increase-only waits for the candidate before going on with the baseline alone. */
+  timeoutMs?: number;
+  record?: (r: DecisionRecord) => void;
+}
+
+/**
+ * The decision plane at a turn boundary: the baseline decides; a configured judgment provider answers
+ * the same request in one batched call, in shadow (recorded only, never waited for) or increase-only
+ * (merged so it can only add work). Any provider failure leaves the baseline alone in charge.
+ */
+export class DecisionPlane {
+  private set: QuestionSet;
+
+  constructor(private opts: PlaneOptions) {
+    this.set = opts.set ?? AGENT_CONTEXT_V1;
+  }
+
+  async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
+    const base = baseline(request);
+    const baseGuidance = guidanceFrom(base, { yes: 0.5 }, changed);
+    const { provider, mode } = this.opts;
+    if (!provider || mode === "off") return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+    const pending = this.ask(provider, request, base, baseGuidance, changed, signal);
+    if (mode === "shadow") {
+      void pending; // recorded when it lands; the run never waits for it
+      return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+    }
+    const merged = await Promise.race([pending, Bun.sleep(this.opts.timeoutMs ?? 20_000).then(() => undefined)]);
+    const guidance = merged ?? baseGuidance;
+    return { guidance, reminder: reminder(guidance), baseline: base };
+  }
+
+  private async ask(provider: JudgmentProvider, request: DecisionRequest, base: Answers, baseGuidance: Guidance, changed: boolean, signal: AbortSignal): Promise<Guidance | undefined> {
+    const rec: DecisionRecord = {
+      request_hash: requestHash(request),
+      question_set: setKey(this.set),
+      provider: provider.id,
+      ...(provider.requestedModel ? { requested_model: provider.requestedModel } : {}),
+      baseline: base,
+      deltas: {},
+      missing: [],
+      mismatched: [],
+      violations: [],
+      mode: this.opts.mode,
+    };
+    const started = performance.now();
+    try {
+      const j = await provider.judge(this.set, request, signal);
+      rec.latency_ms = Math.round(performance.now() - started);
+      if (j.resolvedModel) rec.resolved_model = j.resolvedModel;
+      if (j.tokens) rec.tokens = j.tokens;
+      rec.request_bytes = j.requestBytes;
+      const shape = checkShape(this.set, j.answers);
+      rec.candidate = shape.valid;
+      rec.missing = shape.missing;
+      rec.mismatched = shape.mismatched;
+      rec.deltas = compare(this.set, base, shape.valid);
+      // Missing signals fall back to the baseline's, so a partial answer can only add work.
+      const merged = mergeIncreaseOnly(baseGuidance, guidanceFrom({ ...base, ...shape.valid }, this.opts.thresholds ?? { yes: 0.5 }, changed));
+      rec.violations = merged.violations;
+      this.opts.record?.(rec);
+      return merged.guidance;
+    } catch (e) {
+      rec.latency_ms = Math.round(performance.now() - started);
+      rec.error = ((e as Error).message ?? String(e)).slice(0, 300);
+      this.opts.record?.(rec);
+      return undefined;
+    }
+  }
+}

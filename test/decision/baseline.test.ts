@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { baseline } from "../../src/decision/baseline.ts";
+import { guidanceFrom, mergeIncreaseOnly } from "../../src/decision/merge.ts";
+import { AGENT_CONTEXT_V1, type Answers, checkShape } from "../../src/decision/questions.ts";
+import { DecisionRequest, requestHash } from "../../src/decision/request.ts";
+import { arbRequest, request } from "../support/requests.ts";
+
+const yes = (a: Answers, id: string) => (a[id] as { p_yes: number }).p_yes === 1;
+const top = (a: Answers, id: string) => Object.keys((a[id] as { distribution: Record<string, number> }).distribution)[0];
+
+describe("the baseline", () => {
+  test("a clean, fully read local change: sufficient, edit then verify quick", () => {
+    const a = baseline(request());
+    expect(yes(a, "context_sufficient")).toBe(true);
+    expect(yes(a, "continue_retrieval")).toBe(false);
+    expect(yes(a, "semantic_navigation_required")).toBe(false);
+    expect(top(a, "next_action")).toBe("edit_then_verify");
+    expect(top(a, "risk_surface")).toBe("local_logic");
+    expect(a.evidence_density).toEqual({ type: "score", value: 1 });
+  });
+
+  test("an unread target means retrieve; a stale one means review the worktree first", () => {
+    const unread = request({ targets: [{ ...request().targets[0]!, read: false }] });
+    expect(top(baseline(unread), "next_action")).toBe("retrieve");
+    expect(yes(baseline(unread), "continue_retrieval")).toBe(true);
+    const stale = request({ targets: [{ ...request().targets[0]!, sha_fresh: false }] });
+    expect(top(baseline(stale), "next_action")).toBe("review_worktree");
+    expect(yes(baseline(stale), "continue_retrieval")).toBe(false);
+  });
+
+  test("an exported symbol whose behaviour changes with unknown callers needs semantic navigation, not more reading", () => {
+    const r = request({ symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }], change: { ...request().change, planned_scope: "module" } });
+    const a = baseline(r);
+    expect(yes(a, "semantic_navigation_required")).toBe(true);
+    expect(yes(a, "continue_retrieval")).toBe(false);
+    expect(top(a, "next_action")).toBe("semantic_navigation");
+    expect(yes(a, "context_sufficient")).toBe(false);
+  });
+
+  test("a local private change never requires navigation even with unknown callers", () => {
+    expect(yes(baseline(request()), "semantic_navigation_required")).toBe(false);
+  });
+
+  test("security-sensitive, public API, cross-module and failed runs escalate verification", () => {
+    for (const change of [{ security_sensitive: true }, { public_api: true }, { planned_scope: "cross_module" as const }])
+      expect(yes(baseline(request({ change: { ...request().change, ...change } })), "verification_escalation")).toBe(true);
+    expect(yes(baseline(request({ verification: { files_changed_since_last_pass: true, last_run: { level: "quick", passed: false, revision_current: true } } })), "verification_escalation")).toBe(true);
+    expect(yes(baseline(request()), "verification_escalation")).toBe(false);
+  });
+
+  test("an ambiguous task goes to other_review", () => {
+    expect(top(baseline(request({ task_flags: { ambiguous: true, conflicts_with_constraints: false } })), "next_action")).toBe("other_review");
+  });
+
+  test("property: untrusted notes never change the baseline's answers", () => {
+    fc.assert(
+      fc.property(arbRequest, fc.array(fc.string()), (r, notes) => {
+        expect(baseline({ ...r, untrusted_notes: notes })).toEqual(baseline({ ...r, untrusted_notes: [] }));
+      }),
+    );
+  });
+
+  test("property: every answer has the question set's shape", () => {
+    fc.assert(
+      fc.property(arbRequest, (r) => {
+        const shape = checkShape(AGENT_CONTEXT_V1, baseline(r));
+        expect(shape.missing).toEqual([]);
+        expect(shape.mismatched).toEqual([]);
+        expect(DecisionRequest.safeParse(r).success).toBe(true);
+      }),
+    );
+  });
+
+  test("the request hash is stable under key order and changes with content", () => {
+    const r = request();
+    const shuffled = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(r).reverse())));
+    expect(requestHash(shuffled)).toBe(requestHash(r));
+    expect(requestHash({ ...r, task: "other" })).not.toBe(requestHash(r));
+  });
+});
+
+describe("the increase-only merge", () => {
+  const arbAnswers: fc.Arbitrary<Answers> = fc.record({
+    context_sufficient: fc.double({ min: 0, max: 1, noNaN: true }).map((p) => ({ type: "yes_no" as const, p_yes: p })),
+    continue_retrieval: fc.double({ min: 0, max: 1, noNaN: true }).map((p) => ({ type: "yes_no" as const, p_yes: p })),
+    semantic_navigation_required: fc.double({ min: 0, max: 1, noNaN: true }).map((p) => ({ type: "yes_no" as const, p_yes: p })),
+    verification_escalation: fc.double({ min: 0, max: 1, noNaN: true }).map((p) => ({ type: "yes_no" as const, p_yes: p })),
+    next_action: fc.constantFrom("retrieve", "semantic_navigation", "review_worktree", "edit_then_verify", "other_review").map((id) => ({ type: "choice" as const, distribution: { [id]: 1 } })),
+  });
+  const rank = { none: 0, quick: 1, full: 2 };
+
+  test("property: whatever the candidate says, the merge requires at least what the baseline required", () => {
+    fc.assert(
+      fc.property(arbRequest, arbAnswers, fc.boolean(), (r, cand, changed) => {
+        const base = guidanceFrom(baseline(r), { yes: 0.5 }, changed);
+        const m = mergeIncreaseOnly(base, guidanceFrom(cand, { yes: 0.5 }, changed)).guidance;
+        if (base.retrieve) expect(m.retrieve).toBe(true);
+        if (base.semantic_navigation) expect(m.semantic_navigation).toBe(true);
+        if (base.review_worktree) expect(m.review_worktree).toBe(true);
+        expect(rank[m.verification]).toBeGreaterThanOrEqual(rank[base.verification]);
+        if (m.allow_edit) expect(base.allow_edit).toBe(true);
+        if (m.next_action === "edit_then_verify") expect(base.next_action).toBe("edit_then_verify");
+        for (const p of base.preload) expect(m.preload).toContain(p);
+      }),
+    );
+  });
+
+  test("a candidate that tries to lower a floor is recorded as a violation and ignored", () => {
+    const base = guidanceFrom(baseline(request({ targets: [{ ...request().targets[0]!, read: false }] })));
+    const lax = guidanceFrom({ ...baseline(request()), verification_escalation: { type: "yes_no", p_yes: 0 } }, { yes: 0.5 }, false);
+    const m = mergeIncreaseOnly(base, lax);
+    expect(m.violations.some((v) => v.startsWith("retrieve"))).toBe(true);
+    expect(m.violations.some((v) => v.startsWith("allow_edit"))).toBe(true);
+    expect(m.guidance.allow_edit).toBe(false);
+    expect(m.guidance.retrieve).toBe(true);
+  });
+});
