@@ -194,7 +194,7 @@ export function httpJudge(url: string, key: string | undefined, timeoutMs: numbe
         maxRedirections: 0,
       } as Parameters<typeof httpRequest>[1]);
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        await res.body.dump();
+        await res.body.text().catch(() => undefined);
         throw new Error(`judgment endpoint answered ${res.statusCode}`);
       }
       let size = 0;

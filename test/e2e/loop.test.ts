@@ -254,3 +254,38 @@ describe("the verification floor and the decision plane in the loop", () => {
     expect(JSON.stringify(req.system)).not.toContain("[weir guidance]");
   });
 });
+
+describe("a judgment provider in shadow", () => {
+  const judgeAnswer = { toolCalls: [{ id: "j", name: "answer_questions", input: { context_sufficient: 0.3, continue_retrieval: 0.8, semantic_navigation_required: 0.1, verification_escalation: 0.2, next_action: { retrieve: 1 }, risk_surface: { none: 1 }, evidence_density: 0.5 } }] };
+
+  test("answers each turn's request in one batched call; comparisons are queryable with weir decisions", async () => {
+    const judge = await new MockServer().start();
+    try {
+      mkdirSync(join(home, ".config", "weir"), { recursive: true });
+      writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify({ judgment: { provider: "llm", preset: "openai-compatible", baseUrl: `${judge.url}/v1`, model: "judge-mini" } }));
+      writeFileSync(join(ws, "c.ts"), "export const c = 1;\n");
+      judge.script({ turns: [judgeAnswer, judgeAnswer] });
+      server.script({ turns: [call("s1", "read_file", { path: "c.ts" }), { text: "c is 1", delayMs: 200 }] });
+      const r = await weir([...wire("messages"), "--verify-floor", "off", "what is c in c.ts"]);
+      expect(r.code).toBe(0);
+      expect(judge.requests).toHaveLength(2);
+      expect(judge.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(["answer_questions"]);
+      const d = await weir(["decisions", "--json"]);
+      const summary = JSON.parse(d.stdout);
+      expect(summary.decisions).toBe(2);
+      expect(summary.errors).toBe(0);
+      expect(summary.signals.find((x: any) => x.signal === "context_sufficient").compared).toBe(2);
+    } finally {
+      await judge.stop();
+    }
+  });
+
+  test("a judgment provider that is down costs the run nothing", async () => {
+    mkdirSync(join(home, ".config", "weir"), { recursive: true });
+    writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify({ judgment: { provider: "llm", preset: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "judge" }, }));
+    server.script({ turns: [{ text: "fine without the judge" }] });
+    const r = await weir([...wire("chat"), "--judgment", "increase-only", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("fine without the judge");
+  });
+});

@@ -27,6 +27,11 @@ export interface Turn {
   delayMs?: number;
   /** When set, the turn is only served to this wire (a mismatch is a 400, so a test notices). */
   wire?: "messages" | "chat";
+  /**
+   * Chat wire, non-streaming: answer with `text` and token log-probabilities. For each line `id=X`
+   * of the text, the answer token's alternatives are taken from logprobs[id] (token → probability).
+   */
+  logprobs?: Record<string, Record<string, number>>;
   /** In-process scripts only: runs just before the turn is served (e.g. another program edits a file). */
   sideEffect?: () => void;
 }
@@ -135,11 +140,41 @@ export function chatEvents(turn: Turn, model: string, seq: number): string[] {
   return out;
 }
 
+/** A non-streaming chat completion whose answer tokens carry log-probabilities, as the API returns them. */
+export function chatCompletionWithLogprobs(turn: Turn, model: string, seq: number) {
+  const content: { token: string; logprob: number; bytes: number[]; top_logprobs: { token: string; logprob: number; bytes: number[] }[] }[] = [];
+  const tok = (token: string, logprob = 0, top: { token: string; logprob: number }[] = []) =>
+    content.push({ token, logprob, bytes: [...Buffer.from(token)], top_logprobs: (top.length ? top : [{ token, logprob }]).map((t) => ({ ...t, bytes: [...Buffer.from(t.token)] })) });
+  const text = turn.text ?? "";
+  for (const line of text.split("\n")) {
+    const m = line.match(/^([\w]+)=(.+)$/);
+    if (!m) {
+      if (line) tok(line);
+    } else {
+      tok(m[1]!);
+      tok("=");
+      const alts = Object.entries(turn.logprobs?.[m[1]!] ?? { [m[2]!]: 1 }).map(([token, p]) => ({ token, logprob: Math.log(Math.max(p, 1e-12)) }));
+      const chosen = alts.find((a) => a.token === m[2]) ?? { token: m[2]!, logprob: 0 };
+      tok(m[2]!, chosen.logprob, alts);
+    }
+    tok("\n");
+  }
+  const u = turn.usage ?? {};
+  return {
+    id: `chatcmpl-mock-${seq}`,
+    object: "chat.completion",
+    created: 1_764_000_000 + seq,
+    model: `${model}-2026-11-01`,
+    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: { content, refusal: null }, finish_reason: "stop" }],
+    usage: { prompt_tokens: u.input ?? 100, completion_tokens: u.output ?? 30, total_tokens: (u.input ?? 100) + (u.output ?? 30) },
+  };
+}
+
 /** The invariants the real APIs reject requests for; a violation is answered with a 400. */
 export function validateRequest(wire: "messages" | "chat", body: any): string | undefined {
   if (typeof body?.model !== "string") return "model: required";
   if (!Array.isArray(body.messages)) return "messages: required";
-  if (body.stream !== true) return "stream: this mock serves streaming requests only";
+  if (body.stream !== true && !(wire === "chat" && body.logprobs === true)) return "stream: this mock serves streaming requests (and non-streaming ones with logprobs) only";
   if (wire === "messages") {
     if (typeof body.max_tokens !== "number") return "max_tokens: required";
     let expect = "user";
@@ -325,6 +360,7 @@ export class MockServer {
       this.previous.push(material);
       turn.usage = { input: Math.ceil((material.length - cached) / 4), cacheRead: Math.floor(cached / 4), output: 20 };
     }
+    if (wire === "chat" && body.stream !== true) return json(200, chatCompletionWithLogprobs(turn, body.model, seq));
     const events = wire === "messages" ? anthropicEvents(turn, body.model, seq) : chatEvents(turn, body.model, seq);
     const half = events.slice(0, Math.max(2, Math.floor(events.length / 2)));
     let parts: string[] = events;
