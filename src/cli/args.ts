@@ -5,7 +5,7 @@ import { PRESET_IDS } from "../providers/presets.ts";
 interface FlagSpec {
   name: string;
   short?: string;
-  kind: "string" | "boolean" | "int" | "enum" | "list";
+  kind: "string" | "boolean" | "int" | "number" | "enum" | "list";
   values?: readonly string[];
   /** The config key the flag sets, if it is a setting. */
   key?: keyof ConfigFile;
@@ -15,7 +15,7 @@ interface FlagSpec {
 
 /** Every flag weir takes. The help text and the parser are both generated from this table. */
 export const FLAGS: readonly FlagSpec[] = [
-  { name: "provider", kind: "enum", values: PRESET_IDS, key: "provider", arg: "NAME", help: "model vendor or wire preset" },
+  { name: "provider", kind: "enum", values: PRESET_IDS, key: "provider", arg: "NAME", help: "model vendor or wire preset (weir eval run: baseline, learned, replay, or judgment)" },
   { name: "model", short: "m", kind: "string", key: "model", arg: "ID", help: "model id (default: the preset's flagship)" },
   { name: "base-url", kind: "string", key: "baseUrl", arg: "URL", help: "API endpoint (needed by openai-compatible, anthropic-compatible)" },
   { name: "api-key", kind: "string", key: "apiKey", arg: "KEY", help: "API key (else the vendor's variable, e.g. ANTHROPIC_API_KEY, or WEIR_API_KEY)" },
@@ -30,12 +30,23 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "judgment", kind: "enum", values: JUDGMENT_MODES, help: "the configured judgment provider: off, shadow (record only) or increase-only" },
   { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
   { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
-  { name: "resume", kind: "string", arg: "ID", help: "continue the session whose id starts with ID" },
   { name: "list", kind: "boolean", help: "list this workspace's sessions, newest first" },
   { name: "all", kind: "boolean", help: "with --list: every workspace's sessions" },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
+  { name: "concurrency", kind: "int", arg: "N", help: "weir eval run: cases in flight at once (default 4)" },
+  { name: "limit", kind: "int", arg: "N", help: "weir eval run: only the first N cases" },
+  { name: "shard", kind: "string", arg: "I/N", help: "weir eval run: every N-th case starting at I" },
+  { name: "run", kind: "string", arg: "ID", help: "weir eval: the run to resume, calibrate or report (default: the newest)" },
+  { name: "resume", kind: "string", arg: "ID", help: "continue a session (or, with weir eval run, an interrupted run) by id prefix" },
+  { name: "record", kind: "string", arg: "FILE", help: "weir eval run: write the suite with the live provider's answers recorded" },
+  { name: "strict", kind: "boolean", help: "weir eval: stop at the first bad suite line" },
+  { name: "db", kind: "string", arg: "FILE", help: "weir eval: the results database (default: eval.db in the data dir)" },
+  { name: "folds", kind: "int", arg: "K", help: "weir eval: cross-validation folds (default 5)" },
+  { name: "max-false-stop", kind: "number", arg: "X", help: "weir eval calibrate: largest false-stop rate allowed (default 0.02)" },
+  { name: "max-false-continue", kind: "number", arg: "X", help: "weir eval calibrate: largest false-continue rate allowed (default 0.2)" },
+  { name: "html", kind: "string", arg: "FILE", help: "weir eval report: also write a self-contained HTML report" },
   { name: "session", kind: "string", arg: "ID", help: "weir decisions: only this session (id prefix)" },
   { name: "budget", kind: "int", arg: "N", help: "weir context: token budget (default: a quarter of --context-size)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
@@ -62,16 +73,19 @@ export interface ParsedArgs {
   allow: string[];
   tools: "auto" | "all";
   json: boolean;
+  strict: boolean;
+  /** Raw values of the command flags (eval and friends), by flag name. */
+  flags: Record<string, string | number | boolean | string[]>;
   budget?: number;
   judgment?: (typeof JUDGMENT_MODES)[number];
   session?: string;
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval"] as const;
 
 function describe(spec: FlagSpec): string {
-  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : "a value";
+  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "number" ? "a number" : "a value";
 }
 
 interface Tokens {
@@ -131,6 +145,8 @@ function tokenize(argv: readonly string[]): Tokens {
 export function parseArgv(argv: readonly string[]): ParsedArgs {
   const parsed = tokenize(argv);
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  // `weir eval run --provider learned` names an eval source, not a model vendor.
+  const isEval = parsed.positionals[0] === "eval" && (argv.indexOf("--") === -1 || parsed.firstPositional < argv.indexOf("--"));
   const config: Record<string, unknown> = {};
   const lists: Record<string, string[]> = {};
   for (const f of FLAGS) {
@@ -141,11 +157,17 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
       continue;
     }
     if (f.kind === "string" && v === "") throw usageError(`--${f.name} needs ${describe(f)}`);
+    if (isEval && f.name === "provider") continue;
     if (f.kind === "enum" && !f.values!.includes(v as string)) throw usageError(`--${f.name} ${v} is not valid; use one of ${f.values!.join(", ")}`);
     let value: unknown = v;
     if (f.kind === "int") {
       const n = Number(v);
       if (!/^\d+$/.test(v as string) || n <= 0) throw usageError(`--${f.name} ${v} is not valid; use a positive whole number`);
+      value = n;
+    }
+    if (f.kind === "number") {
+      const n = Number(v);
+      if (!/^\d*\.?\d+$/.test(v as string) || !Number.isFinite(n)) throw usageError(`--${f.name} ${v} is not valid; use a number such as 0.05`);
       value = n;
     }
     if (f.key) config[f.key] = value;
@@ -170,6 +192,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     allow: lists.allow ?? [],
     tools: values.tools === "all" ? "all" : "auto",
     json: values.json === true,
+    strict: values.strict === true,
+    flags: { ...(values as Record<string, string | boolean | string[]>), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
     ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
     ...(typeof values.judgment === "string" ? { judgment: values.judgment as (typeof JUDGMENT_MODES)[number] } : {}),
     ...(typeof values.session === "string" ? { session: values.session } : {}),
@@ -195,6 +219,8 @@ export function helpText(): string {
     '  weir context "goal"    compile and explain the context for a goal (--budget N, --json)',
     "  weir firewall check [FILE...]  classify untrusted text (stdin if no file); exit 1 if instruction-like",
     "  weir decisions [--session ID] [--json]  baseline vs judgment provider: disagreement per signal",
+    "  weir eval run SUITE... [--provider baseline|learned|replay|judgment] [--shard I/N] [--resume RUN]",
+    "  weir eval calibrate|report|train|merge|runs   calibrate thresholds, report (--html FILE), merge shard databases",
     "",
     "Flags:",
     ...rows,

@@ -19,6 +19,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { workspaceRoot, loadSettings } = await import("./settings.ts");
+  // Eval's --provider names an eval source (learned, replay, ...), not a model vendor.
+  if (args.command[0] === "eval") delete args.config.provider;
   const workspace = workspaceRoot(args);
   const resolved = loadSettings(args, workspace);
   const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true, interactive: process.stdin.isTTY === true };
@@ -29,6 +31,11 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "eval") {
+    const { evalCommand } = await import("./commands/eval.ts");
+    const { judgmentFor } = await import("./runtime.ts");
+    return evalCommand(args, resolved, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
+  }
   if (args.command[0] === "decisions") {
     const { decisionsCommand } = await import("./commands/decisions.ts");
     return decisionsCommand(args, (s) => process.stdout.write(s));

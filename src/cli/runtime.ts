@@ -225,3 +225,11 @@ async function judgmentProvider(resolved: Resolved, notices: string[]): Promise<
     return undefined;
   }
 }
+
+/** The configured judgment provider for `weir eval run --provider judgment`; notices go to stderr. */
+export async function judgmentFor(resolved: Resolved): Promise<{ provider: JudgmentProvider } | undefined> {
+  const notices: string[] = [];
+  const provider = await judgmentProvider(resolved, notices);
+  for (const n of notices) console.error(`weir: ${n}`);
+  return provider ? { provider } : undefined;
+}

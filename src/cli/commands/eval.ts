@@ -1,0 +1,334 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { userDataDir } from "../../config/paths.ts";
+import type { Resolved } from "../../config/resolve.ts";
+import { usageError, UserError } from "../../core/errors.ts";
+import { AGENT_CONTEXT_V1, type QuestionSet, setKey, topChoice } from "../../decision/questions.ts";
+import { analyse } from "../../eval/analysis.ts";
+import { applyCalibrator, chooseBand, chooseCalibrator, conformal } from "../../eval/calibrate.ts";
+import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
+import type { DecisionPolicy } from "../../eval/policy.ts";
+import { type CandidateSource, groupOf, joinResults, replay, shardCases } from "../../eval/replay.ts";
+import { htmlReport, terminalReport } from "../../eval/report.ts";
+import { type EvalCase, loadSuites } from "../../eval/suite.ts";
+import { EvalStore } from "../../store/eval.ts";
+import type { ParsedArgs } from "../args.ts";
+
+type Out = (s: string) => void;
+const SET: QuestionSet = AGENT_CONTEXT_V1;
+
+const dbPath = (args: ParsedArgs) => (typeof args.flags.db === "string" ? resolve(args.flags.db) : join(userDataDir(), "eval.db"));
+const num = (args: ParsedArgs, name: string, fallback: number) => (typeof args.flags[name] === "number" ? (args.flags[name] as number) : fallback);
+
+function suitesOf(args: ParsedArgs, out: Out) {
+  const files = args.command.slice(2);
+  if (files.length === 0) throw usageError(`weir eval ${args.command[1]} needs a suite: weir eval ${args.command[1]} eval/suites/agent-context.jsonl`);
+  const suite = loadSuites(files, SET, args.strict);
+  for (const p of suite.problems) out(`skipped ${p.file}:${p.line}: ${p.message}\n`);
+  if (suite.cases.length === 0) throw new UserError(`no valid cases in ${files.join(", ")}`, 2);
+  return { files, suite };
+}
+
+function progressPrinter(out: Out, tty: boolean) {
+  const started = performance.now();
+  let lastLine = 0;
+  return (p: { done: number; total: number; failures: number }) => {
+    const secs = (performance.now() - started) / 1000;
+    const rate = p.done / Math.max(secs, 1e-3);
+    const eta = rate > 0 ? (p.total - p.done) / rate : 0;
+    if (tty) {
+      const w = 30;
+      const fill = Math.round((w * p.done) / Math.max(1, p.total));
+      out(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${p.done}/${p.total}  ${rate.toFixed(1)}/s  ETA ${eta.toFixed(0)}s  failures ${p.failures}${p.done === p.total ? "\n" : ""}`);
+    } else if (p.done === p.total || performance.now() - lastLine > 2000 || p.done % Math.max(1, Math.floor(p.total / 10)) === 0) {
+      lastLine = performance.now();
+      out(`progress ${p.done}/${p.total} (${rate.toFixed(1)}/s, ETA ${eta.toFixed(0)}s, failures ${p.failures})\n`);
+    }
+  };
+}
+
+function casesForRun(store: EvalStore, runId: string, out: Out) {
+  const run = store.run(runId);
+  const files = JSON.parse(run.suites) as string[];
+  const suite = loadSuites(files, SET);
+  if (suite.hash !== run.suite_hash) out(`warning: the suites changed since run ${run.id} (hash ${run.suite_hash} → ${suite.hash}); labels are read from the files as they are now\n`);
+  return { run, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
+}
+
+export async function evalCommand(args: ParsedArgs, resolved: Resolved, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
+  const verb = args.command[1];
+  switch (verb) {
+    case "run":
+      return evalRun(args, judgment, out, tty);
+    case "train":
+      return evalTrain(args, out);
+    case "calibrate":
+      return evalCalibrate(args, resolved, out);
+    case "report":
+      return evalReport(args, out);
+    case "merge":
+      return evalMerge(args, out);
+    case "runs": {
+      const store = EvalStore.open(dbPath(args));
+      try {
+        for (const r of store.runs()) out(`${r.id}  ${r.provider}${r.model ? `/${r.model}` : ""}  shard ${r.shard}  ${store.done(r.id).size}/${r.total}  ${r.finished_at ? "finished" : "unfinished"}  ${JSON.parse(r.suites).join(", ")}\n`);
+      } finally {
+        store.close();
+      }
+      return 0;
+    }
+    default:
+      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge or runs`);
+  }
+}
+
+async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[2], out: Out, tty: boolean): Promise<number> {
+  const { files, suite } = suitesOf(args, out);
+  const providerName = typeof args.flags.provider === "string" ? args.flags.provider : "baseline";
+  let cases = shardCases(suite.cases, typeof args.flags.shard === "string" ? args.flags.shard : undefined);
+  if (typeof args.flags.limit === "number") cases = cases.slice(0, args.flags.limit);
+  let source: CandidateSource;
+  let model: string | null = null;
+  if (providerName === "baseline") source = { kind: "baseline" };
+  else if (providerName === "learned") source = { kind: "learned", folds: num(args, "folds", 5) };
+  else if (providerName === "replay" || providerName.startsWith("replay:")) {
+    const keys = [...new Set(suite.cases.flatMap((c) => Object.keys(c.judgments ?? {})))];
+    const key = providerName.startsWith("replay:") ? providerName.slice(7) : keys.length === 1 ? keys[0] : undefined;
+    if (!key) throw new UserError(keys.length ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>` : "the suite holds no recorded judgments; record some with a live provider: weir eval run SUITE --provider judgment --record FILE", 2);
+    source = { kind: "replay", key };
+    model = key;
+  } else if (providerName === "judgment" || ["llm", "logprobs", "http"].includes(providerName)) {
+    const j = await judgment();
+    if (!j) throw new UserError('no judgment provider is configured; add "judgment" to ~/.config/weir/config.json (see docs/decision-plane.md)', 2);
+    model = j.provider.requestedModel ?? null;
+    source = { kind: "live", provider: j.provider, key: `${j.provider.id}/${model ?? "default"}` };
+  } else throw usageError(`--provider ${providerName} is not an eval source; use baseline, learned, replay[:KEY] or judgment`);
+
+  const path = dbPath(args);
+  mkdirSync(dirname(path), { recursive: true });
+  const store = EvalStore.open(path);
+  try {
+    const resumeId = typeof args.flags.resume === "string" ? args.flags.resume : undefined;
+    let runId: string;
+    if (resumeId) {
+      const run = store.run(resumeId);
+      if (run.suite_hash !== suite.hash) throw new UserError(`run ${run.id} was made on other suite content (${run.suite_hash}, now ${suite.hash}); start a new run`, 2);
+      runId = run.id;
+      out(`resuming ${runId}: ${store.done(runId).size} of ${run.total} cases already done\n`);
+    } else
+      runId = store.createRun({
+        ...(typeof args.flags.run === "string" ? { id: args.flags.run } : {}),
+        suite_hash: suite.hash,
+        suites: JSON.stringify(files.map((f) => resolve(f))),
+        provider: providerName,
+        model,
+        question_set: setKey(SET),
+        shard: typeof args.flags.shard === "string" ? args.flags.shard : "all",
+        total: cases.length,
+      });
+    const recorded = new Map<string, { answers: Record<string, unknown>; model?: string }>();
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once("SIGINT", onSigint);
+    const p = await replay({
+      set: SET,
+      questionSet: setKey(SET),
+      cases,
+      store,
+      runId,
+      source,
+      concurrency: num(args, "concurrency", 4),
+      minIntervalMs: source.kind === "live" ? 100 : 0,
+      onProgress: progressPrinter(out, tty),
+      onRecord: (c, answers, m) => recorded.set(c.id, { answers, ...(m ? { model: m } : {}) }),
+      signal: controller.signal,
+    });
+    process.removeListener("SIGINT", onSigint);
+    if (controller.signal.aborted) {
+      out(`interrupted at ${p.done}/${p.total}; resume with: weir eval run ${files.join(" ")} --provider ${providerName} --resume ${runId}\n`);
+      return 130;
+    }
+    store.finish(runId);
+    if (typeof args.flags.record === "string" && source.kind === "live") {
+      const lines = suite.cases.map((c) => {
+        const r = recorded.get(c.id);
+        return JSON.stringify(r ? { ...c, judgments: { ...(c.judgments ?? {}), [source.key]: r.answers } } : c);
+      });
+      writeFileSync(args.flags.record, `${lines.join("\n")}\n`);
+      out(`recorded ${recorded.size} judgments into ${args.flags.record}\n`);
+    }
+    const results = joinResults(suite.cases, store.results(runId));
+    out(`${terminalReport(analyse(SET, results), `run ${runId} (${providerName})`)}\n\nnext: weir eval calibrate --run ${runId}; weir eval report --run ${runId} --html report.html\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function evalTrain(args: ParsedArgs, out: Out): number {
+  const { suite } = suitesOf(args, out);
+  const k = num(args, "folds", 5);
+  // Fold 0 is held out for the report; the model is trained on the other folds.
+  const train = suite.cases.filter((c) => foldOf(groupOf(c.id), k) !== 0);
+  const test = suite.cases.filter((c) => foldOf(groupOf(c.id), k) === 0);
+  const model = trainLearned(SET, setKey(SET), train, suite.hash);
+  const outFile = typeof args.flags.record === "string" ? args.flags.record : join("eval", "models", `learned-${setKey(SET).replace(/[^\w@.-]/g, "_")}.json`);
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(model, null, 2)}\n`);
+  const results = test.map((c) => ({ id: c.id, state: c.state, labels: c.labels, baseline: predictLearned(model, SET, c.state) }));
+  out(`trained on ${train.length} cases (folds 1-${k - 1}), saved ${outFile} with ${model.features.length} features\n`);
+  out(`${terminalReport(analyse(SET, results), `learned model on the held-out fold (${test.length} cases; shown in the baseline column)`)}\n`);
+  return 0;
+}
+
+function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
+  const store = EvalStore.open(dbPath(args));
+  try {
+    const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
+    if (!runId) throw new UserError("no eval run yet; run weir eval run SUITE first", 2);
+    const { run, results } = casesForRun(store, runId, out);
+    const withCand = results.filter((r) => r.candidate);
+    if (withCand.length === 0) throw new UserError(`run ${run.id} has no candidate answers to calibrate (provider ${run.provider})`, 2);
+    const k = num(args, "folds", 5);
+    const maxFs = num(args, "max-false-stop", 0.02);
+    const maxFc = num(args, "max-false-continue", 0.2);
+    const questions: DecisionPolicy["questions"] = {};
+    const folds = withCand.map((r) => foldOf(groupOf(r.id), k));
+    for (const q of SET.questions) {
+      const rows = withCand.filter((r) => r.labels[q.id] !== undefined && r.candidate![q.id]);
+      if (q.type === "yes_no" && rows.length) {
+        const p = rows.map((r) => (r.candidate![q.id] as { p_yes: number }).p_yes);
+        const y = rows.map((r) => r.labels[q.id] === true);
+        const fi = rows.map((r) => foldOf(groupOf(r.id), k));
+        const { calibrator, heldOut } = chooseCalibrator(p, y, fi, k);
+        // Held-out calibrated probabilities: each fold calibrated by a map fitted on the others.
+        const cal = p.map((x, i) => {
+          const trainIdx = p.map((_, j) => j).filter((j) => fi[j] !== fi[i]);
+          const c = chooseCalibrator(trainIdx.map((j) => p[j]!), trainIdx.map((j) => y[j]!), trainIdx.map((j) => fi[j]!), k).calibrator;
+          return applyCalibrator(c, x);
+        });
+        const reducing = q.id === "context_sufficient";
+        const band = chooseBand(cal, y, reducing, maxFs, maxFc);
+        const half = cal.map((_, i) => i % 2 === 0);
+        const conf = conformal(cal.filter((_, i) => half[i]), y.filter((_, i) => half[i]), 0.1);
+        const evalIdx = cal.map((_, i) => i).filter((i) => !half[i]);
+        const sets = evalIdx.map((i) => conf.setFor(cal[i]!));
+        questions[q.id] = {
+          calibrator,
+          calibrator_choice: { chosen: calibrator.kind, held_out_log_loss: heldOut },
+          band,
+          conformal: {
+            alpha: 0.1,
+            qhat: conf.qhat,
+            singleton_rate: sets.filter((s) => s.length === 1).length / (sets.length || 1),
+            empirical_coverage: evalIdx.filter((i, k2) => sets[k2]!.includes(y[i]!)).length / (evalIdx.length || 1),
+          },
+          held_out: { raw_brier: p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length, calibrated_brier: cal.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / cal.length },
+        };
+        out(`${q.id.padEnd(30)} ${calibrator.kind.padEnd(8)} band no<=${band.no.toFixed(2)} yes>=${band.yes.toFixed(2)} coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}${band.coverage === 0 ? "  (abstains everywhere: targets not met)" : ""}\n`);
+      } else if (q.type === "choice" && rows.length) {
+        const thresholds: Record<string, { threshold: number; coverage: number; error: number }> = {};
+        for (const o of q.options) {
+          // Options that remove work (edit_then_verify, risk none) get the stricter target.
+          const limit = o.id === "edit_then_verify" || o.id === "none" ? maxFs : maxFc;
+          let best = { threshold: 1.01, coverage: 0, error: 0 };
+          for (let t = 0; t <= 100; t++) {
+            const th = t / 100;
+            const picked = rows.filter((r) => topChoice(q, r.candidate![q.id] as never) === o.id && ((r.candidate![q.id] as { distribution: Record<string, number> }).distribution[o.id] ?? 0) >= th);
+            const wrong = picked.filter((r) => r.labels[q.id] !== o.id).length;
+            if (picked.length && wrong / rows.length <= limit && picked.length / rows.length > best.coverage) best = { threshold: th, coverage: picked.length / rows.length, error: wrong / rows.length };
+          }
+          thresholds[o.id] = best;
+        }
+        questions[q.id] = { calibrator: { kind: "identity" }, option_thresholds: thresholds };
+      }
+    }
+    void folds;
+    const policy: DecisionPolicy = {
+      kind: "weir.decision-policy",
+      question_set: run.question_set,
+      provider: run.provider,
+      requested_model: run.model,
+      resolved_model: run.model,
+      sample_size: withCand.length,
+      created: new Date().toISOString(),
+      targets: { max_false_stop: maxFs, max_false_continue: maxFc },
+      questions,
+    };
+    const file = join(process.cwd(), "policies", "decision-policy.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
+    out(`wrote ${file} (${withCand.length} cases, ${k}-fold held-out figures, provider ${run.provider})\n`);
+    void resolved;
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function evalReport(args: ParsedArgs, out: Out): number {
+  const store = EvalStore.open(dbPath(args));
+  try {
+    const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
+    if (!runId) throw new UserError("no eval run yet; run weir eval run SUITE first", 2);
+    const { run, cases, results } = casesForRun(store, runId, out);
+    const report = analyse(SET, results);
+    const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard };
+    if (args.json) out(`${JSON.stringify({ meta, report }, null, 2)}\n`);
+    else out(`${terminalReport(report, `run ${run.id} (${run.provider})`)}\n`);
+    if (typeof args.flags.html === "string") {
+      const byId = new Map<string, EvalCase>(cases.map((c) => [c.id, c]));
+      writeFileSync(args.flags.html, htmlReport(report, meta, new Map([...byId].map(([id, c]) => [id, { state: c.state, labels: c.labels }]))));
+      if (!args.json) out(`wrote ${args.flags.html}\n`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+function evalMerge(args: ParsedArgs, out: Out): number {
+  const inputs = args.command.slice(2);
+  if (inputs.length === 0) throw usageError("weir eval merge needs the shard databases: weir eval merge shard1.db shard2.db [--db merged.db]");
+  const target = EvalStore.open(dbPath(args));
+  try {
+    for (const f of inputs) {
+      readFileSync(f); // a clear error for a missing file before sqlite creates one
+      const other = EvalStore.open(resolve(f));
+      try {
+        const r = target.importFrom(other);
+        out(`imported ${r.runs.length} run(s), ${r.results} results from ${f}\n`);
+      } finally {
+        other.close();
+      }
+    }
+    // Shards of the same suite and provider become one run.
+    const groups = new Map<string, ReturnType<EvalStore["runs"]>>();
+    for (const r of target.runs().filter((x) => x.shard !== "all")) {
+      const key = `${r.suite_hash}|${r.provider}|${r.model ?? ""}|${r.question_set}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    for (const runs of groups.values()) {
+      const n = Number(runs[0]!.shard.split("/")[1]);
+      const shards = new Set(runs.map((r) => r.shard));
+      const id = `merged-${runs[0]!.suite_hash.slice(0, 8)}-${runs[0]!.provider}`;
+      if (target.runs().some((r) => r.id === id)) continue;
+      const total = runs.reduce((s, r) => s + r.total, 0);
+      target.createRun({ id, suite_hash: runs[0]!.suite_hash, suites: runs[0]!.suites, provider: runs[0]!.provider, model: runs[0]!.model, question_set: runs[0]!.question_set, shard: "all", total });
+      let results = 0;
+      for (const r of runs)
+        for (const x of target.results(r.id)) {
+          target.addResult({ ...x, run_id: id });
+          results++;
+        }
+      target.finish(id);
+      out(`merged ${runs.length} shard run(s) into ${id}: ${results} results${shards.size < n ? ` (missing shards: ${n - shards.size} of ${n})` : ""}\n`);
+    }
+    return 0;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new UserError(`cannot read ${(e as NodeJS.ErrnoException).path}: no such file`, 2);
+    throw e;
+  } finally {
+    target.close();
+  }
+}

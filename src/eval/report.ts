@@ -1,0 +1,103 @@
+import type { ChoiceReport, EvalReport, SourceMetrics, YesNoReport } from "./analysis.ts";
+
+const f3 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? "—" : x.toFixed(3));
+
+/** The terminal summary: one row per question and source, baseline and candidate side by side. */
+export function terminalReport(r: EvalReport, title: string): string {
+  const lines = [`${title}: ${r.cases} cases, ${r.withCandidate} with a candidate answer`, ""];
+  lines.push("question                       source     n    acc    brier  logloss  ECE(w)  ECE(m)  ECE-floor  false-stop  false-cont  AURC   disagree");
+  for (const q of r.questions) {
+    if (q.type === "yes_no") {
+      const row = (name: string, m: SourceMetrics | undefined) =>
+        m &&
+        lines.push(
+          `${q.id.padEnd(30)} ${name.padEnd(9)} ${String(m.n).padStart(4)}  ${f3(m.accuracy)}  ${f3(m.brier)}  ${f3(m.logLoss)}    ${f3(m.ece.equalWidth)}   ${f3(m.ece.equalMass)}   ${f3(m.ece.ifCalibrated)}      ${f3(m.falseStop)}       ${f3(m.falseContinue)}    ${f3(m.aurc)}  ${name === "candidate" ? f3(q.disagreement) : ""}`,
+        );
+      row("baseline", q.baseline);
+      row("candidate", q.candidate);
+    } else if (q.type === "choice") {
+      lines.push(`${q.id.padEnd(30)} baseline  ${String(q.baseline.n).padStart(4)}  ${f3(q.baseline.accuracy)}  (top-prob ECE ${f3(q.baseline.topEce)})`);
+      if (q.candidate) lines.push(`${q.id.padEnd(30)} candidate ${String(q.candidate.n).padStart(4)}  ${f3(q.candidate.accuracy)}  (top-prob ECE ${f3(q.candidate.topEce)})  disagree ${f3(q.disagreement)}`);
+    } else {
+      lines.push(`${q.id.padEnd(30)} baseline  ${String(q.baseline.n).padStart(4)}  MAE ${f3(q.baseline.mae)}  MSE ${f3(q.baseline.mse)}`);
+      if (q.candidate) lines.push(`${q.id.padEnd(30)} candidate ${String(q.candidate.n).padStart(4)}  MAE ${f3(q.candidate.mae)}  MSE ${f3(q.candidate.mse)}`);
+    }
+  }
+  lines.push("", "ECE: 10 bins, equal-width (w) and equal-mass (m); ECE-floor is what a perfectly calibrated source would show at this sample size.");
+  return lines.join("\n");
+}
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+function reliabilitySvg(q: YesNoReport): string {
+  const W = 220;
+  const pt = (x: number, y: number) => `${(20 + x * (W - 30)).toFixed(1)},${(W - 20 - y * (W - 30)).toFixed(1)}`;
+  const series = (m: SourceMetrics | undefined, color: string) =>
+    m
+      ? m.reliability.equalWidth
+          .filter((b) => b.count)
+          .map((b) => `<circle cx="${pt(b.meanPredicted, b.observed).split(",")[0]}" cy="${pt(b.meanPredicted, b.observed).split(",")[1]}" r="${Math.min(9, 2 + Math.sqrt(b.count))}" fill="${color}" fill-opacity="0.6"><title>${b.count} cases: predicted ${f3(b.meanPredicted)}, observed ${f3(b.observed)}</title></circle>`)
+          .join("")
+      : "";
+  return `<svg class="reliability" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="reliability diagram for ${q.id}">
+<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/><polyline points="${pt(0, 0)} ${pt(1, 1)}" stroke="#bbb" stroke-dasharray="4"/>
+${series(q.baseline, "#1f77b4")}${series(q.candidate, "#d62728")}
+<text x="${W / 2}" y="${W - 4}" font-size="10" text-anchor="middle">predicted P(yes)</text></svg>`;
+}
+
+function coverageSvg(q: YesNoReport): string {
+  const W = 220;
+  const line = (m: SourceMetrics | undefined, color: string) =>
+    m ? `<polyline fill="none" stroke="${color}" points="${m.riskCoverage.map((c) => `${(20 + c.coverage * (W - 30)).toFixed(1)},${(W - 20 - Math.min(1, c.risk) * (W - 30)).toFixed(1)}`).join(" ")}"/>` : "";
+  return `<svg class="risk-coverage" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="risk-coverage for ${q.id}">
+<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/>${line(q.baseline, "#1f77b4")}${line(q.candidate, "#d62728")}
+<text x="${W / 2}" y="${W - 4}" font-size="10" text-anchor="middle">coverage → (risk ↑)</text></svg>`;
+}
+
+function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): string {
+  const m = q[which];
+  if (!m) return "";
+  return `<table class="confusion" data-question="${q.id}" data-source="${which}"><caption>${which} (rows: label, columns: answer)</caption><tr><th></th>${q.classes.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${m.confusion
+    .map((row, i) => `<tr><th>${esc(q.classes[i]!)}</th>${row.map((v) => `<td>${v}</td>`).join("")}</tr>`)
+    .join("")}</table>`;
+}
+
+/** A self-contained HTML report: no network, inline SVG, the figures also embedded as JSON. */
+export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: Map<string, unknown>): string {
+  const cell = (q: string, src: string, key: string, v: number | undefined) => `<td data-metric="${q}.${src}.${key}">${f3(v)}</td>`;
+  const yesNo = r.questions.filter((q): q is YesNoReport => q.type === "yes_no");
+  const choices = r.questions.filter((q): q is ChoiceReport => q.type === "choice");
+  const rows = yesNo
+    .flatMap((q) =>
+      (["baseline", "candidate"] as const).flatMap((src) => {
+        const m = q[src];
+        return m
+          ? [`<tr><td>${q.id}</td><td>${src}</td><td>${m.n}</td>${cell(q.id, src, "accuracy", m.accuracy)}${cell(q.id, src, "brier", m.brier)}${cell(q.id, src, "logLoss", m.logLoss)}${cell(q.id, src, "eceEqualWidth", m.ece.equalWidth)}${cell(q.id, src, "eceEqualMass", m.ece.equalMass)}<td>${f3(m.ece.ci95[0])}–${f3(m.ece.ci95[1])}</td>${cell(q.id, src, "eceIfCalibrated", m.ece.ifCalibrated)}${cell(q.id, src, "falseStop", m.falseStop)}${cell(q.id, src, "falseContinue", m.falseContinue)}${cell(q.id, src, "aurc", m.aurc)}</tr>`]
+          : [];
+      }),
+    )
+    .join("\n");
+  const disagreements = r.disagreements
+    .slice(0, 200)
+    .map((d) => `<details><summary>${esc(d.id)}: ${d.signals.join(", ")}</summary><pre>${esc(JSON.stringify(cases.get(d.id), null, 2))}</pre></details>`)
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>weir eval report</title>
+<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:16px}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px}figure{margin:0}pre{background:#f6f6f6;padding:8px;overflow:auto}</style>
+</head><body>
+<h1>weir eval report</h1>
+<p id="summary">${r.cases} cases; ${r.withCandidate} with a candidate answer. Run ${esc(String(meta.run ?? ""))}, provider ${esc(String(meta.provider ?? ""))}, question set ${esc(String(meta.question_set ?? ""))}.</p>
+<p class="legend"><span style="background:#1f77b4"></span>baseline <span style="background:#d62728"></span>candidate. ECE uses 10 bins (equal-width and equal-mass); the floor is the ECE a perfectly calibrated source would show at this sample size.</p>
+<h2>Yes/no questions</h2>
+<table id="metrics"><tr><th>question</th><th>source</th><th>n</th><th>accuracy</th><th>Brier</th><th>log loss</th><th>ECE (width)</th><th>ECE (mass)</th><th>ECE 95% CI</th><th>ECE floor</th><th>false stop</th><th>false continue</th><th>AURC</th></tr>
+${rows}</table>
+<h2>Reliability diagrams and risk-coverage curves</h2>
+<div class="charts">${yesNo.map((q) => `<figure><figcaption>${q.id}</figcaption>${reliabilitySvg(q)}${coverageSvg(q)}</figure>`).join("")}</div>
+<h2>Choices</h2>
+${choices.map((q) => `<h3>${q.id}: accuracy <span data-metric="${q.id}.baseline.accuracy">${f3(q.baseline.accuracy)}</span> baseline${q.candidate ? `, <span data-metric="${q.id}.candidate.accuracy">${f3(q.candidate.accuracy)}</span> candidate` : ""}</h3>${confusionTable(q, "baseline")}${confusionTable(q, "candidate")}`).join("\n")}
+<h2>Disagreeing cases (${r.disagreements.length})</h2>
+${disagreements || "<p>none</p>"}
+<script type="application/json" id="report-data">${JSON.stringify({ meta, report: r }).replace(/</g, "\\u003c")}</script>
+</body></html>
+`;
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { UserError } from "../core/errors.ts";
+import { type QuestionSet, setKey } from "../decision/questions.ts";
+import { DecisionRequest } from "../decision/request.ts";
+
+/** One labeled decision case. The format is documented in docs/eval.md. */
+export const EvalCase = z
+  .object({
+    id: z.string().min(1),
+    question_set: z.string(),
+    state: DecisionRequest,
+    /** The true answer per question: boolean for yes/no, an option id for choices, 0..1 for scores. A question may be unlabeled. */
+    labels: z.record(z.string(), z.union([z.boolean(), z.string(), z.number().min(0).max(1)])),
+    tags: z.array(z.string()).optional(),
+    /** Answers recorded from real provider runs (weir eval run --record), keyed "provider/model". */
+    judgments: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  })
+  .strict();
+export type EvalCase = z.infer<typeof EvalCase>;
+
+export interface SuiteProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface Suite {
+  cases: EvalCase[];
+  problems: SuiteProblem[];
+  /** Hash of the suites' bytes: a run and its shards refer to exactly this content. */
+  hash: string;
+}
+
+/**
+ * Reads JSONL suites. A bad line is reported with its line number and field and skipped (with
+ * `strict`, it stops the run); a case for another question-set version is refused with the reason;
+ * a label must fit its question.
+ */
+export function loadSuites(files: string[], set: QuestionSet, strict = false): Suite {
+  const cases: EvalCase[] = [];
+  const problems: SuiteProblem[] = [];
+  const hasher = new Bun.CryptoHasher("sha256");
+  const ids = new Set<string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UserError(`cannot read suite ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
+    }
+    hasher.update(text);
+    text.split("\n").forEach((raw, i) => {
+      if (raw.trim() === "") return;
+      const report = (message: string) => {
+        if (strict) throw new UserError(`${file}:${i + 1}: ${message} (--strict stops at the first bad line)`, 2);
+        problems.push({ file, line: i + 1, message });
+      };
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return report("not valid JSON");
+      }
+      const parsed = EvalCase.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return report(`field ${issue.path.join(".") || "(case)"}: ${issue.message}`);
+      }
+      const c = parsed.data;
+      if (c.question_set !== setKey(set)) return report(`case ${c.id} is for question set ${c.question_set}; this replay uses ${setKey(set)} (a new version needs its own suite)`);
+      for (const [q, v] of Object.entries(c.labels)) {
+        const question = set.questions.find((x) => x.id === q);
+        if (!question) return report(`case ${c.id}: label for unknown question ${q}`);
+        const ok = question.type === "yes_no" ? typeof v === "boolean" : question.type === "choice" ? typeof v === "string" && question.options.some((o) => o.id === v) : typeof v === "number";
+        if (!ok) return report(`case ${c.id}: label ${q}=${JSON.stringify(v)} does not fit a ${question.type} question`);
+      }
+      if (ids.has(c.id)) return report(`duplicate case id ${c.id}`);
+      ids.add(c.id);
+      cases.push(c);
+    });
+  }
+  return { cases, problems, hash: hasher.digest("hex").slice(0, 16) };
+}
