@@ -8,6 +8,10 @@ import { DecisionPlane } from "../decision/plane.ts";
 import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "../decision/providers.ts";
 import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
 import { findPreset } from "../providers/presets.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { applyCalibrator, type Calibrator } from "../eval/calibrate.ts";
+import { DecisionPolicy, policyMismatch } from "../eval/policy.ts";
+import type { AnswerPolicy } from "../decision/plane.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver } from "../actions/executor.ts";
@@ -139,8 +143,10 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
   });
   const judge = await judgmentProvider(resolved, actions.notices);
+  const policy = judge ? loadPolicy(workspace, judge, actions.notices) : undefined;
   const plane = new DecisionPlane({
     ...(judge ? { provider: judge } : {}),
+    ...(policy ? { policy } : {}),
     mode: judge ? (args.judgment ?? s.judgment?.mode ?? "shadow") : "off",
     ...(s.judgment?.timeoutMs ? { timeoutMs: s.judgment.timeoutMs } : {}),
     record: (rec) => store.recordDecision(conversation.sessionId, rec),
@@ -232,4 +238,34 @@ export async function judgmentFor(resolved: Resolved): Promise<{ provider: Judgm
   const provider = await judgmentProvider(resolved, notices);
   for (const n of notices) console.error(`weir: ${n}`);
   return provider ? { provider } : undefined;
+}
+
+/**
+ * policies/decision-policy.json, when it was calibrated for the active question set, provider and
+ * model; otherwise a warning, and the judgment's raw answers are used with the default threshold.
+ */
+function loadPolicy(workspace: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
+  const file = join(workspace, "policies", "decision-policy.json");
+  if (!existsSync(file)) return undefined;
+  const parsed = DecisionPolicy.safeParse((() => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      return undefined;
+    }
+  })());
+  if (!parsed.success) {
+    notices.push(`${file} is not a valid decision policy; ignored`);
+    return undefined;
+  }
+  const why = policyMismatch(parsed.data, setKey(AGENT_CONTEXT_V1), judge.id, judge.requestedModel);
+  if (why) {
+    notices.push(`warning: ${why}; the policy is ignored and the judgment stays uncalibrated`);
+    return undefined;
+  }
+  const qs = parsed.data.questions;
+  return {
+    calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
+    bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
+  };
 }

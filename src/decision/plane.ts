@@ -41,7 +41,14 @@ export function compare(set: QuestionSet, base: Answers, cand: Answers): Record<
   return out;
 }
 
+/** A calibrated band per yes/no question: the candidate's calibrated P(yes) counts only outside it. */
+export interface AnswerPolicy {
+  calibrate: (question: string, p: number) => number;
+  bands: Record<string, { yes: number; no: number }>;
+}
+
 export interface PlaneOptions {
+  policy?: AnswerPolicy;
   set?: QuestionSet;
   provider?: JudgmentProvider;
   mode: JudgmentMode;
@@ -103,8 +110,17 @@ export class DecisionPlane {
       rec.missing = shape.missing;
       rec.mismatched = shape.mismatched;
       rec.deltas = compare(this.set, base, shape.valid);
-      // Missing signals fall back to the baseline's, so a partial answer can only add work.
-      const merged = mergeIncreaseOnly(baseGuidance, guidanceFrom({ ...base, ...shape.valid }, this.opts.thresholds ?? { yes: 0.5 }, changed));
+      // Missing signals, and answers inside a calibrated abstain band, fall back to the baseline's.
+      const used: Answers = { ...base };
+      for (const [id, a] of Object.entries(shape.valid)) {
+        const band = this.opts.policy?.bands[id];
+        if (a.type === "yes_no" && band) {
+          const p = this.opts.policy!.calibrate(id, a.p_yes);
+          if (p >= band.yes) used[id] = { type: "yes_no", p_yes: 1 };
+          else if (p <= band.no) used[id] = { type: "yes_no", p_yes: 0 };
+        } else used[id] = a;
+      }
+      const merged = mergeIncreaseOnly(baseGuidance, guidanceFrom(used, this.opts.thresholds ?? { yes: 0.5 }, changed));
       rec.violations = merged.violations;
       this.opts.record?.(rec);
       return merged.guidance;

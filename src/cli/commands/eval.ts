@@ -202,11 +202,12 @@ function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
         const fi = rows.map((r) => foldOf(groupOf(r.id), k));
         const { calibrator, heldOut } = chooseCalibrator(p, y, fi, k);
         // Held-out calibrated probabilities: each fold calibrated by a map fitted on the others.
-        const cal = p.map((x, i) => {
-          const trainIdx = p.map((_, j) => j).filter((j) => fi[j] !== fi[i]);
-          const c = chooseCalibrator(trainIdx.map((j) => p[j]!), trainIdx.map((j) => y[j]!), trainIdx.map((j) => fi[j]!), k).calibrator;
-          return applyCalibrator(c, x);
-        });
+        const perFold = new Map<number, ReturnType<typeof chooseCalibrator>["calibrator"]>();
+        for (const f of new Set(fi)) {
+          const trainIdx = p.map((_, j) => j).filter((j) => fi[j] !== f);
+          perFold.set(f, trainIdx.length ? chooseCalibrator(trainIdx.map((j) => p[j]!), trainIdx.map((j) => y[j]!), trainIdx.map((j) => fi[j]!), k).calibrator : { kind: "identity" });
+        }
+        const cal = p.map((x, i) => applyCalibrator(perFold.get(fi[i]!)!, x));
         const reducing = q.id === "context_sufficient";
         const band = chooseBand(cal, y, reducing, maxFs, maxFc);
         const half = cal.map((_, i) => i % 2 === 0);
