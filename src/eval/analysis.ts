@@ -84,7 +84,7 @@ function yesNoMetrics(id: string, y: boolean[], p: number[]): SourceMetrics {
     ece: {
       equalWidth: ece(y, p, 10, "equal-width"),
       equalMass: ece(y, p, 10, "equal-mass"),
-      ci95: bootstrapCI(y, p, (a, b) => ece(a, b), 300),
+      ci95: bootstrapCI(y, p, (a, b) => ece(a, b), 200),
       ifCalibrated: expectedEceIfCalibrated(p, 10, "equal-width", 100),
       bins: 10,
     },

@@ -69,8 +69,23 @@ export function reliabilityBins(y: boolean[], p: number[], bins = 10, binning: B
 
 /** Expected calibration error: the count-weighted gap between predicted and observed per bin. */
 export function ece(y: boolean[], p: number[], bins = 10, binning: Binning = "equal-width"): number {
+  if (binning === "equal-mass") {
+    let s = 0;
+    for (const b of reliabilityBins(y, p, bins, binning)) if (b.count) s += (b.count / y.length) * Math.abs(b.meanPredicted - b.observed);
+    return s;
+  }
+  // Equal-width without allocations: ECE runs thousands of times in bootstraps and simulations.
+  const count = new Float64Array(bins);
+  const sumP = new Float64Array(bins);
+  const sumY = new Float64Array(bins);
+  for (let i = 0; i < p.length; i++) {
+    const b = Math.min(bins - 1, Math.floor(p[i]! * bins));
+    count[b]!++;
+    sumP[b]! += p[i]!;
+    if (y[i]) sumY[b]!++;
+  }
   let s = 0;
-  for (const b of reliabilityBins(y, p, bins, binning)) if (b.count) s += (b.count / y.length) * Math.abs(b.meanPredicted - b.observed);
+  for (let b = 0; b < bins; b++) if (count[b]) s += Math.abs(sumP[b]! - sumY[b]!) / p.length;
   return s;
 }
 
@@ -89,13 +104,14 @@ export function rng(seed: number) {
 export function bootstrapCI(y: boolean[], p: number[], metric: (y: boolean[], p: number[]) => number, b = 500, alpha = 0.05, seed = 7): [number, number] {
   const r = rng(seed);
   const vals: number[] = [];
+  // Buffers reused across resamples: the bootstrap runs hundreds of times per report.
+  const ys: boolean[] = new Array(y.length);
+  const ps: number[] = new Array(y.length);
   for (let k = 0; k < b; k++) {
-    const ys: boolean[] = [];
-    const ps: number[] = [];
     for (let i = 0; i < y.length; i++) {
       const j = Math.floor(r() * y.length);
-      ys.push(y[j]!);
-      ps.push(p[j]!);
+      ys[i] = y[j]!;
+      ps[i] = p[j]!;
     }
     vals.push(metric(ys, ps));
   }
@@ -110,7 +126,11 @@ export function bootstrapCI(y: boolean[], p: number[], metric: (y: boolean[], p:
 export function expectedEceIfCalibrated(p: number[], bins = 10, binning: Binning = "equal-width", sims = 200, seed = 11): number {
   const r = rng(seed);
   let s = 0;
-  for (let k = 0; k < sims; k++) s += ece(p.map((x) => r() < x), p, bins, binning);
+  const ys: boolean[] = new Array(p.length);
+  for (let k = 0; k < sims; k++) {
+    for (let i = 0; i < p.length; i++) ys[i] = r() < p[i]!;
+    s += ece(ys, p, bins, binning);
+  }
   return s / sims;
 }
 

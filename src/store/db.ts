@@ -100,6 +100,9 @@ export function openDatabase(path: string): Database {
     if (version > SCHEMA_VERSION)
       throw new UserError(`the session database ${path} was written by a newer weir (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade weir`);
     db.exec("PRAGMA journal_mode = WAL");
+    // In WAL mode NORMAL survives a killed process (commits are in the OS already); only a power cut
+    // can lose the last commits, never corrupt the file.
+    db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
     for (let v = version; v < SCHEMA_VERSION; v++) {
       db.transaction(() => {
