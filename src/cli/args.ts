@@ -38,7 +38,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "concurrency", kind: "int", arg: "N", help: "weir eval run: cases in flight at once (default 4)" },
   { name: "limit", kind: "int", arg: "N", help: "weir eval run: only the first N cases" },
   { name: "shard", kind: "string", arg: "I/N", help: "weir eval run: every N-th case starting at I" },
-  { name: "run", kind: "string", arg: "ID", help: "weir eval: the run to resume, calibrate or report (default: the newest)" },
+  { name: "run", kind: "string", arg: "ID", help: "weir eval: name the run (an existing one is replaced), or the run to calibrate or report (default: the newest)" },
   { name: "resume", kind: "string", arg: "ID", help: "continue a session (or, with weir eval run, an interrupted run) by id prefix" },
   { name: "record", kind: "string", arg: "FILE", help: "weir eval run: write the suite with the live provider's answers recorded" },
   { name: "strict", kind: "boolean", help: "weir eval: stop at the first bad suite line" },

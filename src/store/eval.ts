@@ -60,8 +60,11 @@ export class EvalStore {
     this.db.close();
   }
 
+  /** Creates a run; a named run that already exists is replaced (its old results are dropped). */
   createRun(r: Omit<EvalRunRow, "id" | "created_at" | "finished_at"> & { id?: string }): string {
     const id = r.id ?? `run-${randomBytes(4).toString("hex")}`;
+    this.db.query("DELETE FROM eval_results WHERE run_id = ?").run(id);
+    this.db.query("DELETE FROM eval_runs WHERE id = ?").run(id);
     this.db
       .query("INSERT INTO eval_runs (id, suite_hash, suites, provider, model, question_set, shard, total, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(id, r.suite_hash, r.suites, r.provider, r.model, r.question_set, r.shard, r.total, Date.now());
