@@ -1,5 +1,5 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
-import { PathRefused } from "../workspace/containment.ts";
+import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { type Action, type ActionContext, ToolFailure } from "./action.ts";
 import { decide, globMatch, type Policy, type Verdict } from "./permissions.ts";
 import type { ActionRegistry } from "./registry.ts";
@@ -35,7 +35,17 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): string
   return issues.map((i) => `${i.path.length ? `field ${i.path.map(String).join(".")}` : "arguments"}: ${i.message}`).join("; ");
 }
 
+/** Watches calls in flight (the supervisor); structural, so actions/ does not import it. */
+export interface CallTracker {
+  begin(id: string, action: string, input: unknown, stoppable: boolean): { controller: AbortController };
+  setPid(id: string, pid: number | undefined): void;
+  output(id: string): void;
+  awaiting(id: string, waiting: boolean): void;
+  end(id: string, resultClass: "ok" | "error" | "refused" | "stopped", errorClass?: string): void;
+}
+
 export interface ExecutorOptions {
+  tracker?: CallTracker;
   policy: Policy;
   approver?: Approver;
   /** --yes: every `ask` is allowed (a `deny` stays). */
@@ -82,6 +92,20 @@ export class ActionExecutor {
   };
 
   private async one(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultBlock> {
+    const tracker = this.opts.tracker;
+    const action0 = this.registry.get(call.name);
+    // Commands and MCP calls can be stopped (a process tree, an abortable request); file actions are instant.
+    const h = tracker?.begin(call.id, call.name, call.input, action0 !== undefined && (action0.risk === "execute" || action0.source.startsWith("mcp:")));
+    const callSignal = h ? AbortSignal.any([signal, h.controller.signal]) : signal;
+    const result = await this.oneTracked(call, callSignal, h?.controller.signal);
+    if (tracker) {
+      const cls = h?.controller.signal.aborted ? "stopped" : !result.isError ? "ok" : /^refused/.test(result.content) ? "refused" : "error";
+      tracker.end(call.id, cls, result.isError ? result.content.split("\n")[0]!.slice(0, 80) : undefined);
+    }
+    return result;
+  }
+
+  private async oneTracked(call: ToolCallBlock, signal: AbortSignal, stopped: AbortSignal | undefined): Promise<ToolResultBlock> {
     const fail = (content: string): ToolResultBlock => ({ type: "tool_result", callId: call.id, content, isError: true });
     const action = this.registry.get(call.name);
     if (!action) return fail(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
@@ -95,10 +119,21 @@ export class ActionExecutor {
     if (refusal) return fail(refusal);
     if (signal.aborted) return fail("stopped by the user before it ran");
     this.opts.onUsed?.(action.id);
+    const tracker = this.opts.tracker;
     try {
-      const out = await action.run(input, { ...this.ctx, signal });
+      const out = await action.run(input, {
+        ...this.ctx,
+        signal,
+        onProcess: (pid) => {
+          tracker?.setPid(call.id, pid);
+          this.ctx.onProcess?.(pid);
+        },
+        onOutput: () => tracker?.output(call.id),
+      });
+      if (stopped?.aborted) return fail("stopped by the user");
       return { type: "tool_result", callId: call.id, content: capOutput(out, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false };
     } catch (e) {
+      if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(e.message, 4_000)}` : ""}`);
       if (e instanceof PathRefused) return fail(`refused by the ${e.rule} guard: ${e.message}`);
       if (e instanceof ToolFailure) return fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
       return fail(`${action.id} failed unexpectedly: ${(e as Error).message ?? String(e)}`);
@@ -106,9 +141,29 @@ export class ActionExecutor {
   }
 
   /** Returns why the call is refused, or undefined when it may run. */
+  /**
+   * A program's arguments can name files the file guards never see (`cat ~/.ssh/id_rsa`). An argument
+   * that resolves outside the workspace or to a protected path makes the call at least `ask`.
+   */
+  private argumentGuard(argv: string[] | undefined): string | undefined {
+    for (const raw of argv?.slice(1) ?? []) {
+      for (const arg of new Set([raw, raw.split(/[=@]/).pop()!])) {
+        if (!/^(?:\/|~|\.\.)|\/\.\.(?:\/|$)|(?:^|\/)\.(?:env|ssh|aws|git|netrc|npmrc)|id_rsa|id_ed25519/.test(arg)) continue;
+        try {
+          resolveInWorkspace(this.ctx.root, arg, { home: this.ctx.home });
+        } catch (e) {
+          if (e instanceof PathRefused) return `argument "${raw}" is ${e.rule === "protected" ? "a protected path" : "outside the workspace"}`;
+        }
+      }
+    }
+    return undefined;
+  }
+
   private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<string | undefined> {
     const command = action.command?.(input);
-    const verdict = decide(this.opts.policy, action.id, command, action.risk);
+    let verdict = decide(this.opts.policy, action.id, command, action.risk);
+    const argProblem = this.argumentGuard(command?.argv);
+    if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const report = (o: "allowed" | "approved" | "refused") => this.opts.onVerdict?.(call, verdict, o);
     const summary = action.summary(input);
     if (verdict.decision === "allow") return void report("allowed");
@@ -123,7 +178,8 @@ export class ActionExecutor {
       report("refused");
       return `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.`;
     }
-    const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule });
+    this.opts.tracker?.awaiting(call.id, true);
+    const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule }).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {
       report("refused");
       return `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.`;

@@ -49,6 +49,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "html", kind: "string", arg: "FILE", help: "weir eval report: also write a self-contained HTML report" },
   { name: "session", kind: "string", arg: "ID", help: "weir decisions: only this session (id prefix)" },
   { name: "budget", kind: "int", arg: "N", help: "weir context: token budget (default: a quarter of --context-size)" },
+  { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
+  { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
@@ -82,7 +84,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -141,6 +143,12 @@ function tokenize(argv: readonly string[]): Tokens {
   return { values, positionals, firstPositional, afterDashDash };
 }
 
+function parsePort(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw usageError(`--status-port ${v} is not valid; use a port number (0 picks a free one)`);
+  return n;
+}
+
 /** Parses argv (without the program name). Pure; throws a usage error (exit 2) naming the flag. */
 export function parseArgv(argv: readonly string[]): ParsedArgs {
   const parsed = tokenize(argv);
@@ -193,7 +201,9 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     tools: values.tools === "all" ? "all" : "auto",
     json: values.json === true,
     strict: values.strict === true,
-    flags: { ...(values as Record<string, string | boolean | string[]>), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
+    flags: {
+      ...(values as Record<string, string | boolean | string[]>),
+      ...(typeof values["status-port"] === "string" ? { "status-port": parsePort(values["status-port"]) } : {}), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
     ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
     ...(typeof values.judgment === "string" ? { judgment: values.judgment as (typeof JUDGMENT_MODES)[number] } : {}),
     ...(typeof values.session === "string" ? { session: values.session } : {}),
@@ -219,6 +229,7 @@ export function helpText(): string {
     '  weir context "goal"    compile and explain the context for a goal (--budget N, --json)',
     "  weir firewall check [FILE...]  classify untrusted text (stdin if no file); exit 1 if instruction-like",
     "  weir decisions [--session ID] [--json]  baseline vs judgment provider: disagreement per signal",
+    "  weir events --export FILE [--session ID]  finished tool calls (action, redacted preview, duration, result)",
     "  weir eval run SUITE... [--provider baseline|learned|replay|judgment] [--shard I/N] [--resume RUN]",
     "  weir eval calibrate|report|train|merge|runs   calibrate thresholds, report (--html FILE), merge shard databases",
     "",

@@ -36,6 +36,10 @@ async function main(argv: string[]): Promise<number> {
     const { judgmentFor } = await import("./runtime.ts");
     return evalCommand(args, resolved, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
   }
+  if (args.command[0] === "events") {
+    const { eventsCommand } = await import("./commands/events.ts");
+    return eventsCommand(args, (s) => process.stdout.write(s));
+  }
   if (args.command[0] === "decisions") {
     const { decisionsCommand } = await import("./commands/decisions.ts");
     return decisionsCommand(args, (s) => process.stdout.write(s));

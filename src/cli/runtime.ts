@@ -29,6 +29,8 @@ import { createProvider } from "../providers/index.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { Ledger } from "../workspace/ledger.ts";
 import { scrubEnv } from "../workspace/process.ts";
+import { Supervisor } from "../supervisor/supervisor.ts";
+import { startStatusServer } from "../supervisor/status-server.ts";
 import type { ParsedArgs } from "./args.ts";
 import { VERSION } from "./version.ts";
 
@@ -38,6 +40,7 @@ export const MCP_START_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
 
 export interface Actions {
+  supervisor: Supervisor;
   store: SessionStore;
   ledger: Ledger;
   verification: VerificationLedger;
@@ -47,6 +50,8 @@ export interface Actions {
   hub: McpHub;
   /** Lines to show the user about the session start (skipped MCP servers, ...). */
   notices: string[];
+  /** The session the supervisor's call records belong to. */
+  setSession(id: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +64,8 @@ export interface ActionOptions {
 /** The registry with built-ins and MCP tools, disclosure, and the executor under the permission policy. */
 export async function buildActions(args: ParsedArgs, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Actions> {
   const store = SessionStore.open(databasePath());
+  let sessionForRecords: string | undefined;
+  const supervisor = new Supervisor({ onRecord: (r) => store.recordCall(sessionForRecords, r) });
   const registry = new ActionRegistry();
   const verification = new VerificationLedger(workspace);
   const ledger = new Ledger();
@@ -69,7 +76,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const executor = new ActionExecutor(
     registry,
     { root: workspace, home: process.env.HOME ?? process.env.USERPROFILE ?? "", ledger, env: scrubEnv(process.env) },
-    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, onUsed: (id) => disclosure.markUsed(id) },
+    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor },
   );
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
   const notices: string[] = [];
@@ -85,7 +92,13 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   });
   await hub.start(entries);
   for (const s of hub.status()) if (s.state === "failed" || s.state === "unapproved") notices.push(`MCP server ${hub.describe(s)}`);
+  const status = typeof args.flags["status-port"] === "number" ? startStatusServer(supervisor, Number(args.flags["status-port"]), process.env.WEIR_STATUS_TOKEN) : undefined;
+  if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${process.env.WEIR_STATUS_TOKEN ? " (token required)" : ""}`);
   return {
+    supervisor,
+    setSession: (id: string | undefined) => {
+      sessionForRecords = id;
+    },
     store,
     ledger,
     verification,
@@ -95,6 +108,8 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
     hub,
     notices,
     async close() {
+      status?.stop();
+      supervisor.dispose();
       await hub.closeAll();
       store.close();
     },
@@ -103,6 +118,8 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
 
 export interface Runtime extends Actions {
   conversation: Conversation;
+  /** Wraps a display so model-stream activity reaches the supervisor (the silent verdict). */
+  watch(display: import("../core/events.ts").Display): import("../core/events.ts").Display;
 }
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
@@ -166,7 +183,10 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       seams: {
         offer: () => disclosure.offer(),
         context: (messages) => contextStep(messages),
-        observe: (call, result) => state.observe(call, result),
+        observe: (call, result) => {
+          actions.setSession(conversation.sessionId);
+          state.observe(call, result);
+        },
         decide: async () => {
           const request = await state.request(task, setKey(AGENT_CONTEXT_V1));
           const d = await plane.decide(request, actions.verification.changed.size > 0, decisionSignal);
@@ -196,7 +216,14 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
     sessionId,
   );
-  return { ...actions, conversation };
+  const watch = (display: import("../core/events.ts").Display) => ({
+    emit(e: import("../core/events.ts").AgentEvent) {
+      if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") actions.supervisor.modelActivity(true);
+      else if (e.type === "turn_end" || e.type === "run_end") actions.supervisor.modelActivity(false);
+      display.emit(e);
+    },
+  });
+  return { ...actions, conversation, watch };
 }
 
 /**

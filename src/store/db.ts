@@ -69,6 +69,18 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX decisions_by_session ON decisions (session_id, id);`,
+  // The supervisor's record of every finished call.
+  `CREATE TABLE call_events (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     session_id TEXT,
+     call_id TEXT NOT NULL,
+     action TEXT NOT NULL,
+     preview TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     duration_ms INTEGER NOT NULL,
+     result_class TEXT NOT NULL,
+     error_class TEXT
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -140,6 +140,24 @@ export class SessionStore {
     );
   }
 
+  recordCall(sessionId: string | undefined, r: { callId: string; action: string; preview: string; startedAt: number; durationMs: number; resultClass: string; errorClass?: string }): void {
+    this.guard(() =>
+      this.db
+        .query("INSERT INTO call_events (session_id, call_id, action, preview, started_at, duration_ms, result_class, error_class) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(sessionId ?? null, r.callId, r.action, r.preview, r.startedAt, r.durationMs, r.resultClass, r.errorClass ?? null),
+    );
+  }
+
+  /** Finished calls, oldest first, optionally for one session (id prefix). */
+  callEvents(sessionId?: string): Record<string, unknown>[] {
+    return this.guard(
+      () =>
+        (sessionId
+          ? this.db.query("SELECT * FROM call_events WHERE session_id LIKE ? ORDER BY id").all(`${sessionId}%`)
+          : this.db.query("SELECT * FROM call_events ORDER BY id").all()) as Record<string, unknown>[],
+    );
+  }
+
   approveMcpServer(workspace: string, server: string, fingerprint: string, now = Date.now()): void {
     this.guard(() =>
       this.db

@@ -18,6 +18,10 @@ export interface ReplHost {
   sessions(): string;
   /** `/mcp [list|enable|disable|reconnect|disconnect NAME]`; returns the text to show. */
   mcp(words: string[]): Promise<string>;
+  /** `/calls`: in-flight calls with their verdicts. */
+  calls(): string;
+  /** `/stop ID` or `/stop stuck`. */
+  stop(target: string): string;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string };
 }
 
@@ -27,6 +31,8 @@ export const REPL_HELP = [
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
+  "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
+  "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
   "/exit              leave (or Ctrl-D)",
   "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
 ].join("\n");
@@ -99,8 +105,26 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     },
   };
 
+  // While a turn runs the loop below is waiting, so /calls and /stop are answered here; the loop then
+  // skips the lines already handled.
+  const handled: string[] = [];
+  rl.on("line", (line) => {
+    if (!running) return;
+    const t = line.trim();
+    if (t === "/calls") out.write(`${host.calls()}\n`);
+    else if (t.startsWith("/stop")) out.write(`${host.stop(t.slice(5).trim())}\n`);
+    else {
+      out.write(opts.style.dim("(a turn is running: /calls, /stop ID, or Ctrl-C to cancel it)\n"));
+    }
+    handled.push(line);
+  });
+
   rl.prompt();
   for await (const raw of rl) {
+    if (handled.length && handled[0] === raw) {
+      handled.shift();
+      continue;
+    }
     if (raw.endsWith("\\")) {
       pending.push(raw.slice(0, -1));
       rl.setPrompt("… ");
@@ -126,6 +150,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       } else if (cmd === "/model") out.write(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
       else if (cmd === "/sessions") out.write(`${host.sessions()}\n`);
       else if (cmd === "/mcp") out.write(`${await host.mcp(rest)}\n`);
+      else if (cmd === "/calls") out.write(`${host.calls()}\n`);
+      else if (cmd === "/stop") out.write(`${host.stop(rest.join(" "))}\n`);
       else out.write(`unknown command ${cmd}; /help lists them\n`);
       rl.prompt();
       continue;

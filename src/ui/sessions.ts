@@ -18,3 +18,11 @@ export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now =
     })
     .join("\n");
 }
+
+/** One line per in-flight call: id, action, age, severity and verdicts, redacted preview. */
+export function formatCalls(calls: { id: string; action: string; preview: string; ageMs: number; severity: string; verdicts: { id: string; detail: string }[]; stoppable: boolean; pid?: number }[]): string {
+  if (calls.length === 0) return "no calls in flight";
+  return calls
+    .map((c) => `${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.map((v) => `${v.id}: ${v.detail}`).join("; ")})` : ""}${c.pid ? `  pid ${c.pid}` : ""}${c.stoppable ? "" : "  [cannot be stopped]"}  ${c.preview}`)
+    .join("\n");
+}

@@ -73,6 +73,8 @@ const SECRET_DIRS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".dock
 export function protectedReason(rel: string, absolute: string, home = homedir()): string | undefined {
   const parts = rel.split("/");
   if (parts.includes(".git")) return "git internals (.git/) are off limits; use git commands instead";
+  // weir's own configuration in the workspace: the agent must not rewrite its permissions or add MCP servers.
+  if (rel === ".weir/config.json" || rel === ".mcp.json") return `${rel} configures weir itself (permissions, MCP servers); only the user edits it`;
   const name = parts[parts.length - 1] ?? "";
   if (!SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name))) return `${name} may hold secrets (keys, tokens, credentials)`;
   for (let i = 0; i < parts.length - 1; i++) {

@@ -4,7 +4,7 @@ import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
 import { confirmProjectServer } from "../../ui/approve.ts";
 import { replApprover, runRepl } from "../../ui/repl.ts";
-import { formatSessions } from "../../ui/sessions.ts";
+import { formatCalls, formatSessions } from "../../ui/sessions.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
 import { buildRuntime } from "../runtime.ts";
@@ -21,7 +21,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
     const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
     return await runRepl(
       {
-        send: (task, display, signal) => runtime.conversation.send(task, display, signal),
+        send: (task, display, signal) => runtime.conversation.send(task, runtime.watch(display), signal),
         clear: () => runtime.conversation.clear(),
         async setModel(next) {
           runtime.conversation.setProvider(await createProvider({ ...providerSettings(resolved), model: next }, resolved.preset.hint));
@@ -31,6 +31,8 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
         mcp: (words) => mcpCommandLine(runtime.hub, words),
+        calls: () => formatCalls(runtime.supervisor.list()),
+        stop: (target) => (target === "stuck" || target === "all" ? runtime.supervisor.stopScope(target).join("\n") || "nothing to stop" : target ? runtime.supervisor.stop(target) : "usage: /stop ID or /stop stuck"),
         status: () => ({ model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}) }),
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },

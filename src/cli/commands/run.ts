@@ -30,7 +30,7 @@ export async function runCommand(args: ParsedArgs, task: string, workspace: stri
   try {
     const display = displayFor(resolved, io);
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
-    const result = await runtime.conversation.send(task, display, signal);
+    const result = await runtime.conversation.send(task, runtime.watch(display), signal);
     return EXIT[result.stop];
   } finally {
     await runtime.close();

@@ -1,0 +1,31 @@
+/**
+ * Argument previews for the supervisor, its event log and the status endpoint: at most 120
+ * characters, with anything that looks like a secret masked. Over-masking is preferred to a leak.
+ */
+const SECRET_KEY = /(token|passw(or)?d|passwd|secret|api[-_]?key|apikey|auth|credential|bearer|cookie|session|private[-_]?key|signature)/i;
+const SECRET_VALUE: RegExp[] = [
+  /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi,
+  /\b(sk|pk|rk|ghp|gho|ghs|ghu|xox[abpr]|glpat|AKIA|ASIA)[-_]?[A-Za-z0-9_-]{6,}/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}(\.[A-Za-z0-9_-]+)?/g, // JWTs
+  /[A-Za-z0-9+/_-]{32,}={0,2}/g, // long random-looking runs
+  /(-----BEGIN [A-Z ]+-----)[\s\S]*?(-----END [A-Z ]+-----|$)/g,
+  /\b([A-Za-z_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Za-z_]*)=\S+/g,
+  /(:\/\/[^:/\s]+:)[^@/\s]+@/g, // credentials in URLs
+];
+
+function maskValue(v: unknown): unknown {
+  if (typeof v === "string") {
+    let s = v;
+    for (const re of SECRET_VALUE)
+      s = s.replace(re, (m, a: string | undefined) => (re.source.startsWith("(:") ? `${a}****@` : a && /^(Bearer|Basic|Token)$/i.test(a) ? `${a} ****` : a && /=\S+$/.test(m) ? `${a}=****` : "****"));
+    return s;
+  }
+  if (Array.isArray(v)) return v.map(maskValue);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? "****" : maskValue(x)]));
+  return v;
+}
+
+export function redactPreview(input: unknown, max = 120): string {
+  const s = JSON.stringify(maskValue(input)) ?? "";
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
