@@ -148,7 +148,7 @@ export class ActionExecutor {
   private argumentGuard(argv: string[] | undefined): string | undefined {
     for (const raw of argv?.slice(1) ?? []) {
       for (const arg of new Set([raw, raw.split(/[=@]/).pop()!])) {
-        if (!/^(?:\/|~|\.\.)|\/\.\.(?:\/|$)|(?:^|\/)\.(?:env|ssh|aws|git|netrc|npmrc)|id_rsa|id_ed25519/.test(arg)) continue;
+        if (!/^(?:\/|~|\.\.)|\/\.\.(?:\/|$)|(?:^|\/)\.(?:env|ssh|aws|git|netrc|npmrc)\b|id_rsa|id_ed25519/.test(arg)) continue;
         try {
           resolveInWorkspace(this.ctx.root, arg, { home: this.ctx.home });
         } catch (e) {
