@@ -100,7 +100,8 @@ export function createContextStep(opts: ContextStepOptions) {
         const call = calls.get(b.callId);
         let fw = verdicts.get(b.callId);
         if (!fw) {
-          fw = call?.name === "load_actions" || WEIR_SAYS.test(b.content) ? { verdict: "evidence", findings: [] } : classify(b.content, "untrusted");
+          // read_file numbers its lines ("12\tcode"); the firewall reads the text as written.
+          fw = call?.name === "load_actions" || WEIR_SAYS.test(b.content) ? { verdict: "evidence", findings: [] } : classify(b.content.replace(/^ *\d+\t/gm, ""), "untrusted");
           verdicts.set(b.callId, fw);
           if (call) opts.onVerdict?.(call, fw);
         }
