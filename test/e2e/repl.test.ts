@@ -96,4 +96,22 @@ describe("the REPL", () => {
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });
+
+  test("/calls shows a running command with its verdict and /stop ends it while the turn goes on", async () => {
+    server.script({ turns: [{ toolCalls: [{ id: "long1", name: "run_command", input: { program: "sleep", args: ["30"] } }] }, { text: "the command was stopped" }] });
+    const t = weirInPty([...args(), "--verify-floor", "off"], { home, cwd: ws });
+    await t.waitFor("/help for commands");
+    t.write("wait for sleep\r");
+    await t.waitFor("▸ run_command");
+    await Bun.sleep(200);
+    const mark = t.text().length;
+    t.write("/calls\r");
+    await t.waitFor(/long1 +run_command .*busy.*pid \d+/, 8000, mark);
+    t.write("/stop long1\r");
+    await t.waitFor("stopped long1 (run_command)", 8000, mark);
+    await t.waitFor("the command was stopped", 8000, mark);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("stopped by the user");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
 });
