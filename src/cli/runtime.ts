@@ -23,8 +23,8 @@ import { systemPrompt } from "../agent/prompt.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
 import { UserError } from "../core/errors.ts";
-import { loadMcpServers, type ServerEntry } from "../mcp/config.ts";
-import { McpHub } from "../mcp/hub.ts";
+import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
+import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/index.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { Ledger } from "../workspace/ledger.ts";
@@ -39,6 +39,9 @@ export const databasePath = (env = process.env) => join(userDataDir(env), "weir.
 export const MCP_START_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
 
+/** The MCP hub, or its empty stand-in when no server is configured. */
+export type Hub = Pick<McpHub, "status" | "describe" | "closeAll" | "enable" | "disable" | "reconnect" | "disconnect">;
+
 export interface Actions {
   supervisor: Supervisor;
   store: SessionStore;
@@ -47,7 +50,7 @@ export interface Actions {
   registry: ActionRegistry;
   disclosure: Disclosure;
   executor: ActionExecutor;
-  hub: McpHub;
+  hub: Hub;
   /** Lines to show the user about the session start (skipped MCP servers, ...). */
   notices: string[];
   /** The session the supervisor's call records belong to. */
@@ -83,14 +86,16 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   for (const e of entries)
     if (e.origin === "project" && !e.config.disabled && !store.isMcpServerApproved(workspace, e.name, e.fingerprint) && o.approveServer && (await o.approveServer(e)))
       store.approveMcpServer(workspace, e.name, e.fingerprint);
-  const hub = new McpHub(registry, {
-    workspace,
-    startTimeoutMs: MCP_START_TIMEOUT_MS,
-    callTimeoutMs: MCP_CALL_TIMEOUT_MS,
-    isApproved: (e) => store.isMcpServerApproved(workspace, e.name, e.fingerprint),
-    clientVersion: VERSION,
-  });
-  await hub.start(entries);
+  const hub: Hub = entries.length
+    ? new (await import("../mcp/hub.ts")).McpHub(registry, {
+        workspace,
+        startTimeoutMs: MCP_START_TIMEOUT_MS,
+        callTimeoutMs: MCP_CALL_TIMEOUT_MS,
+        isApproved: (e) => store.isMcpServerApproved(workspace, e.name, e.fingerprint),
+        clientVersion: VERSION,
+      })
+    : NO_SERVERS;
+  if (entries.length) await (hub as McpHub).start(entries);
   for (const s of hub.status()) if (s.state === "failed" || s.state === "unapproved") notices.push(`MCP server ${hub.describe(s)}`);
   const status = typeof args.flags["status-port"] === "number" ? startStatusServer(supervisor, Number(args.flags["status-port"]), process.env.WEIR_STATUS_TOKEN) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${process.env.WEIR_STATUS_TOKEN ? " (token required)" : ""}`);
@@ -176,7 +181,8 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       workspace,
       provider,
       system: systemPrompt(workspace),
-      tools: executor.specs(),
+      // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
+      tools: [],
       execute: executor.execute,
       maxTurns: s.maxTurns,
       maxTokens: s.maxTokens,

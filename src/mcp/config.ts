@@ -90,3 +90,17 @@ export function loadMcpServers(userConfigDir: string, workspace: string, env: Re
   for (const e of [...user, ...project]) byName.set(e.name, e);
   return [...byName.values()];
 }
+
+/**
+ * The hub's face when no server is configured: the MCP SDK is not even loaded (it costs start-up
+ * time every run that has no MCP server).
+ */
+export const NO_SERVERS = {
+  status: () => [] as import("./hub.ts").ServerStatus[],
+  describe: (_s: unknown) => "",
+  closeAll: async () => undefined,
+  enable: async (name: string) => `no MCP server named ${name}`,
+  disable: async (name: string) => `no MCP server named ${name}`,
+  reconnect: async (name: string) => `no MCP server named ${name}`,
+  disconnect: async (name: string) => `no MCP server named ${name}`,
+};

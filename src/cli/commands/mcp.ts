@@ -1,12 +1,12 @@
 import { userConfigDir } from "../../config/paths.ts";
 import { usageError } from "../../core/errors.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
-import type { McpHub } from "../../mcp/hub.ts";
+import type { Hub } from "../runtime.ts";
 import { SessionStore } from "../../store/sessions.ts";
 import { databasePath } from "../runtime.ts";
 
 /** The `/mcp` words in the REPL (and `weir mcp list`): one line per server, or a change to one. */
-export async function mcpCommandLine(hub: McpHub, words: string[]): Promise<string> {
+export async function mcpCommandLine(hub: Hub, words: string[]): Promise<string> {
   const [verb = "", name] = words;
   if (verb === "" || verb === "list") {
     const all = hub.status();
