@@ -5,20 +5,11 @@ import { join } from "node:path";
 import { loadConfigFile } from "../../src/config/load.ts";
 import { userConfigDir, userDataDir } from "../../src/config/paths.ts";
 import { maskSecret, providerSettings, requireKey, resolveSettings, type Layers } from "../../src/config/resolve.ts";
-import { UserError } from "../../src/core/errors.ts";
+import { thrown } from "../support/errors.ts";
 import { tempDir } from "../support/temp.ts";
 
 const layers = (over: Partial<Layers> = {}): Layers => ({ flags: {}, env: {}, project: {}, user: {}, ...over });
 
-function thrown(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error("expected a UserError");
-}
 
 describe("resolveSettings", () => {
   test("precedence is flags over env over project over user, with the source recorded", () => {

@@ -1,87 +1,71 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
-import { MockServer } from "../support/mock-server.ts";
-import { tempDir } from "../support/temp.ts";
+import { e2eWorld } from "../support/world.ts";
 
-let server: MockServer;
-let tmp: ReturnType<typeof tempDir>;
-let home: string;
-let ws: string;
-beforeAll(async () => {
-  server = await new MockServer().start();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  tmp = tempDir();
-  home = join(realpathSync(tmp.path), "home");
-  ws = join(realpathSync(tmp.path), "project");
-  mkdirSync(join(home, ".config", "weir"), { recursive: true });
-  mkdirSync(ws);
-});
-afterEach(() => tmp.cleanup());
+const world = e2eWorld();
 
 const wire = (w: "messages" | "chat") =>
-  w === "messages" ? ["--provider", "anthropic-compatible", "--base-url", server.url, "--model", "m"] : ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m"];
-const toolNames = (i: number) => (server.requests[i]!.body.tools ?? []).map((t: any) => t.name ?? t.function.name);
+  w === "messages" ? ["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "m"] : ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"];
+const toolNames = (i: number) => (world.server.requests[i]!.body.tools ?? []).map((t: any) => t.name ?? t.function.name);
 
 describe.each(["messages", "chat"] as const)("progressive disclosure over the %s wire", (w) => {
   test("the model loads a capability with load_actions and gets its schemas on the next request", async () => {
-    server.script({
+    world.server.script({
       turns: [
         { toolCalls: [{ id: "l1", name: "load_actions", input: { capabilities: ["command"] } }] },
         { toolCalls: [{ id: "r1", name: "run_command", input: { program: "echo", args: ["loaded"] } }] },
         { text: "done" },
       ],
     });
-    const first = server.requests.length;
-    const r = await runWeir([...wire(w), "--cwd", ws, "explain this repo"], { home });
+    const first = world.server.requests.length;
+    const r = await runWeir([...wire(w), "--cwd", world.ws, "explain this repo"], { home: world.home });
     expect(r.code).toBe(0);
     expect(toolNames(first)).not.toContain("run_command");
     expect(toolNames(first)).toContain("load_actions");
     expect(toolNames(first + 1)).toContain("run_command");
-    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("loaded");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("loaded");
   });
 
   test("--tools all sends the whole catalog on the first request", async () => {
-    server.script({ turns: [{ text: "ok" }] });
-    const first = server.requests.length;
-    await runWeir([...wire(w), "--cwd", ws, "--tools", "all", "hi"], { home });
+    world.server.script({ turns: [{ text: "ok" }] });
+    const first = world.server.requests.length;
+    await runWeir([...wire(w), "--cwd", world.ws, "--tools", "all", "hi"], { home: world.home });
     expect(toolNames(first)).toEqual(expect.arrayContaining(["read_file", "run_command", "shell", "search"]));
     expect(toolNames(first)).not.toContain("load_actions");
   });
 
-  test("an MCP server's tools are discovered, loaded on demand and called from the CLI", async () => {
-    writeFileSync(join(home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
-    server.script({
+  test("an MCP world.server's tools are discovered, loaded on demand and called from the CLI", async () => {
+    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    world.server.script({
       turns: [
         { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
         { toolCalls: [{ id: "e1", name: "mcp__t__echo", input: { message: "through mcp" } }] },
         { text: "done" },
       ],
     });
-    const first = server.requests.length;
-    const r = await runWeir([...wire(w), "--cwd", ws, "say something"], { home });
+    const first = world.server.requests.length;
+    const r = await runWeir([...wire(w), "--cwd", world.ws, "say something"], { home: world.home });
     expect(r.code).toBe(0);
-    const load = server.requests[first]!.body.tools.find((t: any) => (t.name ?? t.function.name) === "load_actions");
+    const load = world.server.requests[first]!.body.tools.find((t: any) => (t.name ?? t.function.name) === "load_actions");
     expect(JSON.stringify(load)).toContain("mcp:t");
     expect(toolNames(first)).not.toContain("mcp__t__echo");
     expect(toolNames(first + 1)).toContain("mcp__t__echo");
-    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("echo: through mcp");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("echo: through mcp");
   });
 });
 
 describe("MCP from the CLI", () => {
-  test("weir mcp list and weir actions --json show servers and tools; a project server waits for approval", async () => {
-    writeFileSync(join(home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
-    writeFileSync(join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
-    const list = await runWeir(["mcp", "list", "--cwd", ws], { home });
+  test("weir mcp list and weir actions --json show servers and tools; a project world.server waits for approval", async () => {
+    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    writeFileSync(join(world.ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    const list = await runWeir(["mcp", "list", "--cwd", world.ws], { home: world.home });
     expect(list.stdout).toContain("mine (user, stdio): connected, 5 tools");
     expect(list.stdout).toContain("repo (project, stdio): unapproved");
-    expect((await runWeir(["mcp", "approve", "repo", "--cwd", ws], { home })).code).toBe(0);
-    const json = JSON.parse((await runWeir(["actions", "--json", "--cwd", ws], { home })).stdout);
+    expect((await runWeir(["mcp", "approve", "repo", "--cwd", world.ws], { home: world.home })).code).toBe(0);
+    const json = JSON.parse((await runWeir(["actions", "--json", "--cwd", world.ws], { home: world.home })).stdout);
     const ids = json.actions.map((a: any) => a.id);
     expect(ids).toContain("mcp__mine__echo");
     expect(ids).toContain("mcp__repo__echo");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -6,34 +6,19 @@ import { writeFileAtomic } from "../../src/workspace/atomic.ts";
 import { runWeir, weirCommand } from "../support/cli.ts";
 import { MockServer } from "../support/mock-server.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
-import { tempDir } from "../support/temp.ts";
+import { e2eWorld } from "../support/world.ts";
 
-let server: MockServer;
-let tmp: ReturnType<typeof tempDir>;
-let home: string;
-let ws: string;
-beforeAll(async () => {
-  server = await new MockServer().start();
-});
-afterAll(() => server.stop());
-beforeEach(() => {
-  tmp = tempDir();
-  home = join(realpathSync(tmp.path), "home");
-  ws = join(realpathSync(tmp.path), "ws");
-  mkdirSync(join(home, ".config", "weir"), { recursive: true });
-  mkdirSync(ws);
-});
-afterEach(() => tmp.cleanup());
+const world = e2eWorld("ws");
 
 const wire = ["--provider", "openai-compatible", "--base-url", "", "--model", "m", "--verify-floor", "off"];
-const weir = (args: string[]) => runWeir([...wire.map((x) => (x === "" ? `${server.url}/v1` : x)), ...args, "--cwd", ws], { home });
+const weir = (args: string[]) => runWeir([...wire.map((x) => (x === "" ? `${world.server.url}/v1` : x)), ...args, "--cwd", world.ws], { home: world.home });
 const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, input }] });
 export const counts = { faults: 0, dataLost: 0 };
 
 describe("provider faults during a multi-turn task", () => {
   test("429, 5xx, an overloaded event and a dropped connection are retried and the task completes", async () => {
-    writeFileSync(join(ws, "a.txt"), "one\n");
-    server.script({
+    writeFileSync(join(world.ws, "a.txt"), "one\n");
+    world.server.script({
       turns: [
         { fault: "http_429", retryAfter: 0 },
         call("r1", "read_file", { path: "a.txt" }),
@@ -47,27 +32,27 @@ describe("provider faults during a multi-turn task", () => {
     counts.faults += 4;
     const r = await weir(["edit a.txt"]);
     expect(r.code).toBe(0);
-    expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("two\n");
+    expect(readFileSync(join(world.ws, "a.txt"), "utf8")).toBe("two\n");
     expect(r.stderr.match(/retrying/g)?.length).toBe(4);
   });
 
   test("garbage ends the run with one line; the session stays whole and resumes", async () => {
-    server.script({ turns: [call("r1", "list_files", {}), { fault: "garbage" }] });
+    world.server.script({ turns: [call("r1", "list_files", {}), { fault: "garbage" }] });
     counts.faults += 1;
     const r = await weir(["first task"]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n").at(-1)).toContain("malformed stream");
-    server.script({ turns: [{ text: "resumed fine" }] });
+    world.server.script({ turns: [{ text: "resumed fine" }] });
     const again = await weir(["-c", "try again"]);
     expect(again.code).toBe(0);
-    const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
     expect(sent).toContain("first task");
     expect(sent).toContain("list_files");
   });
 
   test("a provider that never answers hits the request timeout: one line, exit 1", async () => {
-    writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify({ requestTimeoutMs: 300, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 } }));
-    server.script({ turns: [{ fault: "hang" }, { fault: "hang" }] });
+    writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify({ requestTimeoutMs: 300, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 } }));
+    world.server.script({ turns: [{ fault: "hang" }, { fault: "hang" }] });
     counts.faults += 2;
     const r = await weir(["hello"]);
     expect(r.code).toBe(1);
@@ -77,7 +62,7 @@ describe("provider faults during a multi-turn task", () => {
 
 describe("crashes and disks", () => {
   test("SIGKILL at 200 random moments during atomic writes never leaves a truncated or mixed file", async () => {
-    const file = join(ws, "target.txt");
+    const file = join(world.ws, "target.txt");
     writeFileAtomic(file, "A".repeat(200_000));
     let seed = 42;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -95,12 +80,12 @@ describe("crashes and disks", () => {
     }
     counts.faults += 200;
     // Killed writers may leave temp files; never the target half-written.
-    expect(readdirSync(ws).filter((n) => !n.endsWith(".tmp"))).toEqual(["target.txt"]);
+    expect(readdirSync(world.ws).filter((n) => !n.endsWith(".tmp"))).toEqual(["target.txt"]);
   });
 
   const canMount = process.getuid?.() === 0 && existsSync("/bin/mount");
   test.skipIf(!canMount)("a full disk (ENOSPC) gives a clear error and leaves the original file intact", async () => {
-    const small = join(realpathSync(tmp.path), "small");
+    const small = join(world.tmp, "small");
     mkdirSync(small);
     try {
       execSync(`mount -t tmpfs -o size=64k tmpfs ${small}`);
@@ -116,7 +101,7 @@ describe("crashes and disks", () => {
       const { Ledger } = await import("../../src/workspace/ledger.ts");
       const reg = new ActionRegistry();
       for (const a of BUILTIN_ACTIONS) reg.register(a);
-      const ex = new ActionExecutor(reg, { root: realpathSync(small), home, ledger: new Ledger(), env: {} }, { policy: defaultPolicy() });
+      const ex = new ActionExecutor(reg, { root: realpathSync(small), home: world.home, ledger: new Ledger(), env: {} }, { policy: defaultPolicy() });
       const sig = new AbortController().signal;
       await ex.execute([{ type: "tool_call", id: "r", name: "read_file", input: { path: "keep.txt" } }], sig);
       const [r] = await ex.execute([{ type: "tool_call", id: "w", name: "write_file", input: { path: "keep.txt", content: "x".repeat(200_000) } }], sig);
@@ -131,8 +116,8 @@ describe("crashes and disks", () => {
   });
 
   test("a corrupt session database is refused with one line and never overwritten", async () => {
-    const db = join(home, ".local", "share", "weir", "weir.db");
-    mkdirSync(join(home, ".local", "share", "weir"), { recursive: true });
+    const db = join(world.home, ".local", "share", "weir", "weir.db");
+    mkdirSync(join(world.home, ".local", "share", "weir"), { recursive: true });
     writeFileSync(db, "garbage, not sqlite ".repeat(500));
     const r = await weir(["hello"]);
     counts.faults++;
@@ -147,15 +132,15 @@ describe("zero egress", () => {
   test.skipIf(!Bun.which("strace"))("a whole session contacts only the configured model, judgment and MCP endpoints", async () => {
     const judge = await new MockServer().start();
     try {
-      writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify({ judgment: { provider: "llm", preset: "openai-compatible", baseUrl: `${judge.url}/v1`, model: "j" } }));
-      writeFileSync(join(home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
-      writeFileSync(join(ws, "a.txt"), "hello\n");
+      writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify({ judgment: { provider: "llm", preset: "openai-compatible", baseUrl: `${judge.url}/v1`, model: "j" } }));
+      writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+      writeFileSync(join(world.ws, "a.txt"), "hello\n");
       const answer = { toolCalls: [{ id: "j", name: "answer_questions", input: { context_sufficient: 0.5 } }] };
       judge.script({ turns: [answer, answer, answer] });
-      server.script({ turns: [call("r1", "read_file", { path: "a.txt" }), call("m1", "mcp__t__echo", { message: "hi" }), { text: "done", delayMs: 200 }] });
-      const log = join(realpathSync(tmp.path), "strace.log");
-      const p = Bun.spawn(["strace", "-f", "-qq", "-e", "trace=connect", "-o", log, ...weirCommand(), "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m", "--cwd", ws, "read a.txt and echo"], {
-        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") },
+      world.server.script({ turns: [call("r1", "read_file", { path: "a.txt" }), call("m1", "mcp__t__echo", { message: "hi" }), { text: "done", delayMs: 200 }] });
+      const log = join(world.tmp, "strace.log");
+      const p = Bun.spawn(["strace", "-f", "-qq", "-e", "trace=connect", "-o", log, ...weirCommand(), "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--cwd", world.ws, "read a.txt and echo"], {
+        env: { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") },
         stdout: "pipe",
         stderr: "pipe",
       });
@@ -168,10 +153,10 @@ describe("zero egress", () => {
           const addr = l.match(/inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"/);
           return `${addr?.[1] ?? addr?.[2]}:${port}`;
         });
-      const allowed = new Set([`127.0.0.1:${new URL(server.url).port}`, `127.0.0.1:${new URL(judge.url).port}`]);
+      const allowed = new Set([`127.0.0.1:${new URL(world.server.url).port}`, `127.0.0.1:${new URL(judge.url).port}`]);
       expect(inet.length).toBeGreaterThan(0);
       expect(inet.filter((c) => !allowed.has(c))).toEqual([]);
-      expect(inet).toContain(`127.0.0.1:${new URL(server.url).port}`);
+      expect(inet).toContain(`127.0.0.1:${new URL(world.server.url).port}`);
       expect(judge.requests.length).toBeGreaterThan(0);
     } finally {
       await judge.stop();

@@ -1,3 +1,5 @@
+import { rng } from "../../src/eval/metrics.ts";
+
 /**
  * A labeled corpus for the context firewall: injections of many styles, loud and quiet, embedded at
  * seeded-random positions in realistic documents, and benign texts that look alike. Payloads are
@@ -13,17 +15,6 @@ export interface CorpusText {
   style: string;
   carrier: string;
   text: string;
-}
-
-/** Mulberry32: a small seeded PRNG so the corpus is the same on every machine. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ZW = "\u200b";
@@ -292,7 +283,7 @@ function embed(carrier: string, payload: string, rand: () => number): string {
 }
 
 export function buildCorpus(seed = 20261130): CorpusText[] {
-  const rand = prng(seed);
+  const rand = rng(seed);
   const carriers = Object.keys(CARRIERS);
   const out: CorpusText[] = [];
   const add = (list: [string, string][], injection: boolean, split: CorpusText["split"], prefix: string, copies: number) =>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../src/core/errors.ts";
+import { thrown } from "../support/errors.ts";
 import { userText } from "../../src/core/messages.ts";
 import { SessionStore } from "../../src/store/sessions.ts";
 import { tempDir } from "../support/temp.ts";
@@ -10,15 +10,6 @@ let tmp: ReturnType<typeof tempDir>;
 afterEach(() => tmp.cleanup());
 const usage = { input: 1, cacheRead: 0, cacheWrite: 0, output: 1 };
 
-function thrown(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error("expected a UserError");
-}
 
 describe("SessionStore", () => {
   test("a run's messages land together; history is the completed runs in order", () => {

@@ -1,0 +1,12 @@
+import { UserError } from "../../src/core/errors.ts";
+
+/** Runs `f` and returns the UserError it throws; fails the test if it throws nothing or something else. */
+export function thrown(f: () => unknown): UserError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof UserError) return e;
+    throw e;
+  }
+  throw new Error("expected a UserError");
+}
