@@ -84,6 +84,8 @@ describe("weir context", () => {
     expect(notes.verdict).toBe("instruction_like");
     expect(notes.findings.map((f: any) => f.rule)).toContain("override");
     for (const e of out.entries) expect(typeof e.why).toBe("string");
+    // The parser is embedded in the binary too: the outline has syntax precision.
+    expect(out.entries.find((e: any) => e.source === "src/billing/total.ts").precision).toBe("syntax");
     expect(out.text).toContain("<<<UNTRUSTED-DATA");
   });
 
