@@ -8,8 +8,6 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileContext } from "../src/context/compiler.ts";
-import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
 import { walk } from "../src/workspace/walker.ts";
 import { median } from "./lib/measure.ts";
 
@@ -34,24 +32,13 @@ try {
 
   const walked = Array.from(walk(repo)).length;
   const goal = "fix the render policy in src/context/compiler.ts so summaries fit the budget; see `compileContext`";
-  const home = dir;
-  // One index per process, as the loop keeps it: cold is the first compile, warm the ones after.
-  const index = new ContextIndex();
-  const compile = async () => {
-    const t0 = performance.now();
-    const g = await gatherCandidates(repo, goal, { home, index });
-    const t1 = performance.now();
-    const c = compileContext(g.candidates, 20_000);
-    return { ms: performance.now() - t0, gatherMs: t1 - t0, candidates: g.candidates.length, used: c.used };
-  };
-  const cold = await compile();
-  const warm: number[] = [];
-  const warmGather: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const r = await compile();
-    warm.push(r.ms);
-    warmGather.push(r.gatherMs);
-  }
+  // Compiles run in a fresh process holding one index, as the loop does, so this bench's own copying
+  // and walking do not weigh on the figures.
+  const timer = Bun.spawnSync([process.execPath, join(import.meta.dir, "lib", "compile-timer.ts"), repo, goal], { stdout: "pipe", stderr: "inherit" });
+  const timed = JSON.parse(timer.stdout.toString()) as { cold: { ms: number; candidates: number; used: number }; warm: { ms: number; gatherMs: number }[] };
+  const cold = timed.cold;
+  const warm = timed.warm.map((w) => w.ms);
+  const warmGather = timed.warm.map((w) => w.gatherMs);
 
   const walkMs: number[] = [];
   const rgMs: number[] = [];
