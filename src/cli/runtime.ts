@@ -199,7 +199,8 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
           // Guidance pre-loads the capabilities it asks for.
           const caps = d.guidance.preload.filter((c) => actions.registry.capabilities().some((x) => x.name === c));
           if (caps.length) disclosure.load(caps, []);
-          return d.reminder;
+          // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
+          return contextStep.underPressure ? undefined : d.reminder;
         },
         beforeFinish: async (attempt) => {
           if (s.verifyFloor === "off" || actions.verification.changed.size === 0) return undefined;

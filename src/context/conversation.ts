@@ -84,10 +84,17 @@ function size(messages: readonly Message[]): number {
 }
 
 /** Builds the context step, with a memo so each result is classified once per session. */
-export function createContextStep(opts: ContextStepOptions) {
+export interface ContextStep {
+  (messages: readonly Message[]): Message[];
+  /** Whether the last rendering had to shrink results to fit: advisories yield first then. */
+  readonly underPressure: boolean;
+}
+
+export function createContextStep(opts: ContextStepOptions): ContextStep {
   const verdicts = new Map<string, FirewallResult>();
   const keep = opts.keepRecentTurns ?? 2;
-  return (messages: readonly Message[]): Message[] => {
+  let pressure = false;
+  const step = (messages: readonly Message[]): Message[] => {
     const calls = new Map<string, ToolCallBlock>();
     const slots: Slot[] = [];
     const resultTurns: number[] = [];
@@ -117,6 +124,7 @@ export function createContextStep(opts: ContextStepOptions) {
       rendered.set(`${sl.msg}:${sl.block}`, text);
       total += tokensOf(text) - tokensOf(sl.result.content);
     }
+    pressure = total > opts.budget;
     const demotable = slots.filter((sl) => !recent.has(sl.msg));
     for (const level of ["summary", "one_line", "pointer"] as const) {
       for (const sl of demotable) {
@@ -133,4 +141,5 @@ export function createContextStep(opts: ContextStepOptions) {
       m.role !== "user" ? m : { ...m, content: m.content.map((b, bi) => (b.type === "tool_result" ? { ...b, content: rendered.get(`${mi}:${bi}`) ?? b.content } : b)) },
     );
   };
+  return Object.defineProperty(step, "underPressure", { get: () => pressure }) as ContextStep;
 }

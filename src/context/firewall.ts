@@ -36,7 +36,7 @@ interface Rule {
 }
 
 /** Line rules: each is tried against every line (and, for multi-line spans, against the whole text). */
-const RULES: Rule[] = [
+export const RULES: Rule[] = [
   // Override families, several languages.
   { id: "override", test: /\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|rules|directives|system prompt|context)\b/i },
   { id: "override", test: /\b(?:instructions|guidance|prompt) (?:you (?:received|were given)|above) (?:earlier |before )?(?:are|is) (?:outdated|void|cancel+ed|no longer valid)/i },
@@ -94,13 +94,16 @@ const RULES: Rule[] = [
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
   { id: "exfiltration", test: /\bexfiltrat\w*|\bsend a copy of your answer\b|\breverse shell\b/i },
   // A secret source and a network sink on one line, in either order.
-  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|[A-Z_]*(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\b|urlopen|requests\.(?:post|get)|fetch\(|https?:\/\/|paste))[^\n]+/im },
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\b|urlopen|requests\.(?:post|get)|fetch\(|https?:\/\/|paste))[^\n]+/im },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
-  { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"']*[?&][^)\s"']*(?:\{\{|\$\{?|%7B|<[A-Z_]+>|[A-Z][A-Z_]{5,}|process\.env)/ },
+  // Bounded runs: an unbounded pair of [^...]* around [?&] backtracks quadratically on a long URL.
+  { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"'?&]{0,200}[?&][^)\s"']{0,300}?(?:\{\{|\$\{?|%7B|<[A-Z_]+>|[A-Z][A-Z_]{5,}|process\.env)/ },
   { id: "data-link", test: /\b(?:put|append|add|insert|encode)\b[^.\n]{0,60}\b(?:into|in|to) (?:this|the) (?:link|url|image)\b|\bwith the user'?s? (?:token|key|password|data) appended\b/i },
   // Encoded payloads next to an imperative.
-  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9+/]{24,}={0,2}[^\n]{0,40}\b(?:decode|execute|obey|follow|do what it says)\b/i },
+  // The blob starts at a non-blob character and is taken whole (lookahead + backreference, an atomic
+  // group): otherwise a long run backtracks quadratically.
+  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?[A-Za-z0-9+/]{24}|(?<![A-Za-z0-9+/])(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
   { id: "encoded-payload", test: /\b(?:decode|execute|run|obey)\b[^\n]{0,40}\b(?:[0-9a-f]{2}){20,}\b/i },
   // Destructive actions asked of the reader.
   { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|rm -rf [/~.]|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b/i },

