@@ -7,16 +7,19 @@ const SECRET_VALUE: RegExp[] = [
   /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+/gi,
   /\b(sk|pk|rk|ghp|gho|ghs|ghu|xox[abpr]|glpat|AKIA|ASIA)[-_]?[A-Za-z0-9_-]{6,}/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}(\.[A-Za-z0-9_-]+)?/g, // JWTs
-  /(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])[A-Za-z0-9+/_-]{20,}={0,2}/g, // long random-looking runs
+  /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])[A-Za-z0-9+/_-]{20,}={0,2}/g, // long random-looking runs
   /(-----BEGIN [A-Z ]+-----)[\s\S]*?(-----END [A-Z ]+-----|$)/g,
   /\b([A-Za-z_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Za-z_]*)=\S+/gi,
   /((?:^|[\s-])[\w-]*?(?:auth|token|key|secret|passw(?:or)?d|pass|pwd|credential)[\w-]*[=:]\s*)\S+/gi,
   /(:\/\/[^:/\s]+:)[^@/\s]+@/g, // credentials in URLs
 ];
 
+/** Only this much of any string is kept for a preview; masking a 200 KB file body would be wasted work. */
+const KEEP = 240;
+
 function maskValue(v: unknown): unknown {
   if (typeof v === "string") {
-    let s = v;
+    let s = v.length > KEEP ? `${v.slice(0, KEEP)}…` : v;
     for (const re of SECRET_VALUE)
       s = s.replace(re, (m, a: string | undefined) =>
         re.source.startsWith("(:") ? `${a}****@` : a && /^(Bearer|Basic|Token)$/i.test(a) ? `${a} ****` : a && /[=:]\s*$/.test(a) ? `${a}****` : a && /=\S+$/.test(m) ? `${a}=****` : "****",

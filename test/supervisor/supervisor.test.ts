@@ -17,6 +17,13 @@ describe("redactPreview", () => {
     expect(out.length).toBeLessThanOrEqual(120);
   });
 
+  test("a 200 KB argument (a file body) is previewed from its head; a long run is masked whole", () => {
+    // Masking the whole body used to take seconds per call: previews mask only what they show.
+    const body = "a".repeat(200_000);
+    expect(redactPreview({ path: "f.txt", content: body })).toStartWith('{"path":"f.txt","content":"aaaa');
+    expect(redactPreview({ content: `${"Zx9".repeat(100)}tail` })).toBe('{"content":"****…"}');
+  });
+
   test("property: a generated secret placed in any argument never appears in the preview", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9]{24,40}$/), fc.constantFrom("token", "api_key", "secret", "note"), (secret, key) => {
