@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { userDataDir } from "../../config/paths.ts";
-import type { Resolved } from "../../config/resolve.ts";
 import { usageError, UserError } from "../../core/errors.ts";
 import { AGENT_CONTEXT_V1, type QuestionSet, setKey, topChoice } from "../../decision/questions.ts";
 import { analyse } from "../../eval/analysis.ts";
@@ -55,7 +54,7 @@ function casesForRun(store: EvalStore, runId: string, out: Out) {
   return { run, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
-export async function evalCommand(args: ParsedArgs, resolved: Resolved, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
+export async function evalCommand(args: ParsedArgs, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
   const verb = args.command[1];
   switch (verb) {
     case "run":
@@ -63,7 +62,7 @@ export async function evalCommand(args: ParsedArgs, resolved: Resolved, judgment
     case "train":
       return evalTrain(args, out);
     case "calibrate":
-      return evalCalibrate(args, resolved, out);
+      return evalCalibrate(args, out);
     case "report":
       return evalReport(args, out);
     case "merge":
@@ -82,7 +81,7 @@ export async function evalCommand(args: ParsedArgs, resolved: Resolved, judgment
   }
 }
 
-async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[2], out: Out, tty: boolean): Promise<number> {
+async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[1], out: Out, tty: boolean): Promise<number> {
   const { files, suite } = suitesOf(args, out);
   const providerName = typeof args.flags.provider === "string" ? args.flags.provider : "baseline";
   let cases = shardCases(suite.cases, typeof args.flags.shard === "string" ? args.flags.shard : undefined);
@@ -181,7 +180,7 @@ function evalTrain(args: ParsedArgs, out: Out): number {
   return 0;
 }
 
-function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
+function evalCalibrate(args: ParsedArgs, out: Out): number {
   const store = EvalStore.open(dbPath(args));
   try {
     const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
@@ -193,7 +192,6 @@ function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
     const maxFs = num(args, "max-false-stop", 0.02);
     const maxFc = num(args, "max-false-continue", 0.2);
     const questions: DecisionPolicy["questions"] = {};
-    const folds = withCand.map((r) => foldOf(groupOf(r.id), k));
     for (const q of SET.questions) {
       const rows = withCand.filter((r) => r.labels[q.id] !== undefined && r.candidate![q.id]);
       if (q.type === "yes_no" && rows.length) {
@@ -244,7 +242,6 @@ function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
         questions[q.id] = { calibrator: { kind: "identity" }, option_thresholds: thresholds };
       }
     }
-    void folds;
     const policy: DecisionPolicy = {
       kind: "weir.decision-policy",
       question_set: run.question_set,
@@ -260,7 +257,6 @@ function evalCalibrate(args: ParsedArgs, resolved: Resolved, out: Out): number {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
     out(`wrote ${file} (${withCand.length} cases, ${k}-fold held-out figures, provider ${run.provider})\n`);
-    void resolved;
     return 0;
   } finally {
     store.close();
