@@ -53,7 +53,6 @@ export interface ExecutorOptions {
   /** --allow patterns: command lines or action ids they match are allowed instead of asked. */
   allow?: string[];
   outputCap?: number;
-  onVerdict?: (call: ToolCallBlock, verdict: Verdict, outcome: "allowed" | "approved" | "refused") => void;
   /** Called for every action that ran, so disclosure can keep it loaded. */
   onUsed?: (id: string) => void;
 }
@@ -164,28 +163,23 @@ export class ActionExecutor {
     let verdict = decide(this.opts.policy, action.id, command, action.risk);
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
-    const report = (o: "allowed" | "approved" | "refused") => this.opts.onVerdict?.(call, verdict, o);
     const summary = action.summary(input);
-    if (verdict.decision === "allow") return void report("allowed");
+    if (verdict.decision === "allow") return undefined;
     if (verdict.decision === "deny") {
-      report("refused");
       return `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.`;
     }
     const key = `${action.id}\u0000${command?.line ?? ""}`;
     const subject = command?.line ?? action.id;
-    if (this.sessionApprovals.has(key) || this.opts.yes || (this.opts.allow ?? []).some((p) => globMatch(p, subject) || p === action.id)) return void report("approved");
+    if (this.sessionApprovals.has(key) || this.opts.yes || (this.opts.allow ?? []).some((p) => globMatch(p, subject) || p === action.id)) return undefined;
     if (!this.opts.approver) {
-      report("refused");
       return `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.`;
     }
     this.opts.tracker?.awaiting(call.id, true);
     const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule }).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {
-      report("refused");
       return `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.`;
     }
     if (answer === "session") this.sessionApprovals.add(key);
-    report("approved");
     return undefined;
   }
 }

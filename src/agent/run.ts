@@ -66,9 +66,6 @@ function withTrailingText(messages: readonly Message[], text: string): Message[]
   return [...messages, userText(text)];
 }
 
-export const noTools: ToolExecutor = async (calls) =>
-  calls.map((c) => ({ type: "tool_result", callId: c.id, content: `no tool named ${c.name} is available`, isError: true }));
-
 function summarise(input: unknown): string {
   const s = JSON.stringify(input) ?? "";
   return s.length > 100 ? `${s.slice(0, 97)}...` : s;

@@ -7,7 +7,6 @@ import { z } from "zod";
 export const ChunkKind = z.enum(["task", "file_range", "symbol_outline", "test", "diff", "tool_output", "mcp_result", "rule", "evidence", "past_decision", "failure"]);
 export const RenderLevel = z.enum(["omit", "one_line", "summary", "full"]);
 export const FloorReason = z.enum(["user_named", "changed", "failure_location", "edit_target", "evidence", "sticky_rule", "task"]);
-export const FirewallVerdict = z.enum(["evidence", "conflict", "instruction_like", "irrelevant"]);
 
 export const ContextChunk = z.object({
   id: z.string(),

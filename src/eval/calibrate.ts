@@ -1,4 +1,4 @@
-import { fitLogistic, predictLogistic } from "./learned.ts";
+import { fitLogistic } from "./learned.ts";
 import { logLoss } from "./metrics.ts";
 
 /** A recalibration map from a provider's raw P(yes) to a calibrated one. */
@@ -114,9 +114,3 @@ export function conformal(calP: number[], calY: boolean[], alpha: number): { qha
   return { qhat, setFor: (p) => [true, false].filter((label) => 1 - (label ? p : 1 - p) <= qhat) };
 }
 
-/** A provider's raw P(yes) turned into an answer under a band: the merged plane only uses covered answers. */
-export function bandAnswer(b: Band, p: number): boolean | undefined {
-  return p >= b.yes ? true : p <= b.no ? false : undefined;
-}
-
-export { logit, predictLogistic };
