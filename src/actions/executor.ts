@@ -1,7 +1,7 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { type Action, type ActionContext, ToolFailure } from "./action.ts";
-import { decide, globMatch, type Policy, type Verdict } from "./permissions.ts";
+import { decide, globMatch, type Policy } from "./permissions.ts";
 import type { ActionRegistry } from "./registry.ts";
 
 export const DEFAULT_OUTPUT_CAP = 50_000;

@@ -3,7 +3,7 @@ import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
 import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { testNamesFor } from "../context/sources.ts";
+import { isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { resolveInWorkspace } from "../workspace/containment.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
@@ -17,7 +17,6 @@ interface Target {
 }
 
 const SECURITY = /(?:^|\/)(?:auth|authn|authz|security|crypto|secrets?|passwords?|tokens?|permissions?|sandbox|acl|oauth|session)s?(?:[./_-]|$)/i;
-const PATH_IN_TASK = /(?:^|[\s`'"(])((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;])/g;
 
 /**
  * What the loop has learned this session, fed by every tool call and result, from which a
@@ -49,8 +48,7 @@ export class LoopState {
 
   /** Paths named in a new task become targets. */
   newTask(task: string): void {
-    for (const m of task.matchAll(PATH_IN_TASK)) {
-      const p = m[1]!.replace(/^\.\//, "");
+    for (const p of pathsIn(task)) {
       try {
         const r = resolveInWorkspace(this.root, p, { home: this.home });
         if (r.exists) this.target(r.relative).named_by_user = true;
@@ -87,7 +85,7 @@ export class LoopState {
       t.read = true;
       const whole = !/ lines \d+-\d+ of \d+\)/.test(result.content.split("\n")[0] ?? "");
       t.body_complete ||= whole;
-      if (/(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(path)) this.testsRead = true;
+      if (isTestPath(path)) this.testsRead = true;
       this.rounds++;
     } else if ((call.name === "edit_file" || call.name === "write_file") && path && !result.isError) {
       const t = this.target(path);

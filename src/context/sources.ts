@@ -70,7 +70,18 @@ export function lexicalScore(words: string[], path: string, sample: string): { s
 
 const git = gitOutput;
 
-const PATHISH = /(?:^|[\s`'"(])((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}|(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*)(?=$|[\s`'"),:;])/g;
+const FILE_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}`;
+const DIR_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*`;
+const AROUND = [String.raw`(?:^|[\s\`'"(])(`, String.raw`)(?=$|[\s\`'"),:;])`];
+
+/** Path-like words in text (a task, a goal): files, and with `directories` also `dir/` words. Pure. */
+export function pathsIn(text: string, directories = false): string[] {
+  const re = new RegExp(`${AROUND[0]}${directories ? `${FILE_PATH}|${DIR_PATH}` : FILE_PATH}${AROUND[1]}`, "g");
+  return [...text.matchAll(re)].map((m) => m[1]!.replace(/^\.\//, ""));
+}
+
+/** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */
+export const isTestPath = (p: string): boolean => /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(p);
 const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
 
 function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "source" | "content">): ContextChunk {
@@ -191,8 +202,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const head = (await headP)?.trim();
 
   const targets = new Map<string, FloorReason>();
-  for (const m of goal.matchAll(PATHISH)) {
-    const p = m[1]!.replace(/^\.\//, "").replace(/\/$/, "");
+  for (const raw of pathsIn(goal, true)) {
+    const p = raw.replace(/\/$/, "");
     if (fileSet.has(p)) targets.set(p, "user_named");
     else if (/[/.]/.test(p) && !/^https?:/.test(p)) {
       try {
@@ -308,7 +319,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   }
 
   // Tests mapped to the targets: naming conventions, then test files that import a target.
-  const testLike = files.filter((f) => /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(f));
+  const testLike = files.filter(isTestPath);
   const mapped = new Set<string>();
   for (const t of targetList) {
     const re = testNamesFor(t);
