@@ -105,18 +105,20 @@ export class ActionExecutor {
   }
 
   private async oneTracked(call: ToolCallBlock, signal: AbortSignal, stopped: AbortSignal | undefined): Promise<ToolResultBlock> {
+    // `fail` carries what an action produced (untrusted); `say` is weir's own words.
     const fail = (content: string): ToolResultBlock => ({ type: "tool_result", callId: call.id, content, isError: true });
+    const say = (content: string): ToolResultBlock => ({ ...fail(content), origin: "weir" });
     const action = this.registry.get(call.name);
-    if (!action) return fail(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
+    if (!action) return say(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
     const raw = call.input as { __invalid_json?: string } | undefined;
-    if (raw && typeof raw === "object" && "__invalid_json" in raw) return fail(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
+    if (raw && typeof raw === "object" && "__invalid_json" in raw) return say(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
     const parsed = action.input.safeParse(call.input ?? {});
-    if (!parsed.success) return fail(`invalid arguments for ${action.id}: ${fieldErrors(parsed.error.issues)}`);
+    if (!parsed.success) return say(`invalid arguments for ${action.id}: ${fieldErrors(parsed.error.issues)}`);
     const input = parsed.data;
 
     const refusal = await this.authorize(call, action, input);
-    if (refusal) return fail(refusal);
-    if (signal.aborted) return fail("stopped by the user before it ran");
+    if (refusal) return say(refusal);
+    if (signal.aborted) return say("stopped by the user before it ran");
     this.opts.onUsed?.(action.id);
     const tracker = this.opts.tracker;
     try {
@@ -129,11 +131,11 @@ export class ActionExecutor {
         },
         onOutput: () => tracker?.output(call.id),
       });
-      if (stopped?.aborted) return fail("stopped by the user");
+      if (stopped?.aborted) return say("stopped by the user");
       return { type: "tool_result", callId: call.id, content: capOutput(out, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false };
     } catch (e) {
       if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(e.message, 4_000)}` : ""}`);
-      if (e instanceof PathRefused) return fail(`refused by the ${e.rule} guard: ${e.message}`);
+      if (e instanceof PathRefused) return say(`refused by the ${e.rule} guard: ${e.message}`);
       if (e instanceof ToolFailure) return fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
       return fail(`${action.id} failed unexpectedly: ${(e as Error).message ?? String(e)}`);
     }

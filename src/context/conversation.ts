@@ -19,7 +19,8 @@ export interface ContextStepOptions {
   onVerdict?: (call: ToolCallBlock, result: FirewallResult) => void;
 }
 
-const WEIR_SAYS = /^(?:refused|no action named|invalid arguments|the arguments were not valid JSON|loaded |nothing new to load|stopped by the user)/;
+/** weir's own words (refusals, load_actions) are not untrusted content. */
+const fromWeir = (call: ToolCallBlock | undefined, r: ToolResultBlock) => r.origin === "weir" || call?.name === "load_actions";
 const short = (input: unknown) => {
   const s = JSON.stringify(input) ?? "";
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
@@ -69,7 +70,7 @@ interface Slot {
 
 function render(s: Slot): string {
   const name = s.call ? `${s.call.name} ${short(s.call.input)}` : "tool";
-  const trust = s.fw.verdict === "instruction_like" ? "untrusted · QUOTED" : WEIR_SAYS.test(s.result.content) ? "weir" : "untrusted";
+  const trust = s.fw.verdict === "instruction_like" ? "untrusted · QUOTED" : fromWeir(s.call, s.result) ? "weir" : "untrusted";
   const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
   if (s.level === "pointer") return pointer(s.call);
   const body = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
@@ -108,7 +109,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
         let fw = verdicts.get(b.callId);
         if (!fw) {
           // read_file numbers its lines ("12\tcode"); the firewall reads the text as written.
-          fw = call?.name === "load_actions" || WEIR_SAYS.test(b.content) ? { verdict: "evidence", findings: [] } : classify(b.content.replace(/^ *\d+\t/gm, ""), "untrusted");
+          fw = fromWeir(call, b) ? { verdict: "evidence", findings: [] } : classify(b.content.replace(/^ *\d+\t/gm, ""), "untrusted");
           verdicts.set(b.callId, fw);
           if (call) opts.onVerdict?.(call, fw);
         }

@@ -29,6 +29,8 @@ export interface ToolResultBlock {
   callId: string;
   content: string;
   isError: boolean;
+  /** Set when weir itself wrote the text (a refusal, a validation error), not the action's output. */
+  origin?: "weir";
 }
 
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock;
