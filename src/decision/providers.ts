@@ -2,7 +2,7 @@ import { request as httpRequest } from "undici";
 import { z } from "zod";
 import { userText } from "../core/messages.ts";
 import { TurnAccumulator } from "../core/stream.ts";
-import { completeWithLogprobs, type TokenLogprob } from "../providers/logprobs.ts";
+import { logprobCompleter, type TokenLogprob } from "../providers/logprobs.ts";
 import type { ModelProvider, ProviderSettings } from "../providers/port.ts";
 import type { QuestionSet } from "./questions.ts";
 import { setKey } from "./questions.ts";
@@ -153,13 +153,14 @@ export function answersFromLogprobs(set: QuestionSet, tokens: TokenLogprob[]): R
 
 /** `logprobs`: OpenAI-compatible endpoints with token log-probabilities. */
 export function logprobsJudge(settings: ProviderSettings): JudgmentProvider {
+  const complete = logprobCompleter(settings);
   return {
     id: "logprobs",
     requestedModel: settings.model,
     async judge(set, request, signal) {
       const system = logprobPrompt(set);
       const user = stateMessage(request);
-      const r = await completeWithLogprobs(settings, system, user, 12 * set.questions.length, signal);
+      const r = await complete(system, user, 12 * set.questions.length, signal);
       return { answers: answersFromLogprobs(set, r.tokens), resolvedModel: r.model, tokens: r.usage, requestBytes: system.length + user.length };
     },
   };

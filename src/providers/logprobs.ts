@@ -16,40 +16,37 @@ export interface LogprobCompletion {
 }
 
 /**
- * One non-streaming Chat Completions call that asks for token log-probabilities, for judgment
- * providers that read P(yes) from the answer tokens. Only OpenAI-compatible endpoints offer them.
+ * Non-streaming Chat Completions calls that ask for token log-probabilities, for judgment providers
+ * that read P(yes) from the answer tokens. Only OpenAI-compatible endpoints offer them. One client
+ * per provider, reused for every call.
  */
-export async function completeWithLogprobs(
-  s: ProviderSettings,
-  system: string,
-  user: string,
-  maxTokens: number,
-  signal?: AbortSignal,
-): Promise<LogprobCompletion> {
+export function logprobCompleter(s: ProviderSettings) {
   const client = new OpenAI({ apiKey: s.apiKey ?? "not-needed", baseURL: s.baseUrl, maxRetries: 1, timeout: s.requestTimeoutMs, logLevel: "off", organization: null, project: null });
-  try {
-    const r = await client.chat.completions.create(
-      {
-        model: s.model,
-        messages: [
-          { role: "system", content: system },
-          { role: "user", content: user },
-        ],
-        max_tokens: maxTokens,
-        temperature: 0,
-        logprobs: true,
-        top_logprobs: 5,
-      },
-      { signal },
-    );
-    const choice = r.choices[0];
-    return {
-      text: choice?.message.content ?? "",
-      tokens: (choice?.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob, top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })) })),
-      model: r.model,
-      usage: { input: r.usage?.prompt_tokens ?? 0, output: r.usage?.completion_tokens ?? 0 },
-    };
-  } catch (e) {
-    throw classifyError(e, `the judgment endpoint (${s.baseUrl})`, "check the judgment provider's key");
-  }
+  return async (system: string, user: string, maxTokens: number, signal?: AbortSignal): Promise<LogprobCompletion> => {
+    try {
+      const r = await client.chat.completions.create(
+        {
+          model: s.model,
+          messages: [
+            { role: "system", content: system },
+            { role: "user", content: user },
+          ],
+          max_tokens: maxTokens,
+          temperature: 0,
+          logprobs: true,
+          top_logprobs: 5,
+        },
+        { signal },
+      );
+      const choice = r.choices[0];
+      return {
+        text: choice?.message.content ?? "",
+        tokens: (choice?.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob, top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })) })),
+        model: r.model,
+        usage: { input: r.usage?.prompt_tokens ?? 0, output: r.usage?.completion_tokens ?? 0 },
+      };
+    } catch (e) {
+      throw classifyError(e, `the judgment endpoint (${s.baseUrl})`, "check the judgment provider's key");
+    }
+  };
 }
