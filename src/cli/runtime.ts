@@ -36,6 +36,20 @@ import { VERSION } from "./version.ts";
 
 export const databasePath = (env = process.env) => join(userDataDir(env), "weir.db");
 
+/** Runs `f` on the session database when it exists; read-only commands never create one. */
+export function withExistingStore(none: string, out: (s: string) => void, f: (store: SessionStore) => number): number {
+  if (!existsSync(databasePath())) {
+    out(`${none}\n`);
+    return 0;
+  }
+  const store = SessionStore.open(databasePath());
+  try {
+    return f(store);
+  } finally {
+    store.close();
+  }
+}
+
 export const MCP_START_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
 

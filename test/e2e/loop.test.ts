@@ -273,3 +273,15 @@ describe("a judgment provider in shadow", () => {
     expect(r.stdout).toContain("fine without the judge");
   });
 });
+
+describe("weir events", () => {
+  test("finished calls are exported as JSON lines with a redacted preview", async () => {
+    writeFileSync(join(world.ws, "e.txt"), "x\n");
+    world.server.script({ turns: [call("ev1", "read_file", { path: "e.txt" }), { text: "ok" }] });
+    expect((await weir([...wire("chat"), "--verify-floor", "off", "read e.txt"])).code).toBe(0);
+    const file = join(world.tmp, "events.jsonl");
+    const r = await runWeir(["events", "--export", file], { home: world.home });
+    expect(r.stdout).toContain("exported 1 events");
+    expect(JSON.parse(readFileSync(file, "utf8").trim())).toMatchObject({ call_id: "ev1", action: "read_file", result_class: "ok", preview: '{"path":"e.txt"}' });
+  });
+});

@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
 import type { DecisionRecord } from "../../decision/plane.ts";
-import { SessionStore } from "../../store/sessions.ts";
 import type { ParsedArgs } from "../args.ts";
-import { databasePath } from "../runtime.ts";
+import { withExistingStore } from "../runtime.ts";
 
 interface SignalSummary {
   signal: string;
@@ -42,13 +40,7 @@ export function summariseDecisions(records: DecisionRecord[]) {
 
 /** `weir decisions [--session ID] [--json]`. */
 export function decisionsCommand(args: ParsedArgs, out: (s: string) => void): number {
-  const path = databasePath();
-  if (!existsSync(path)) {
-    out("no decisions recorded yet\n");
-    return 0;
-  }
-  const store = SessionStore.open(path);
-  try {
+  return withExistingStore("no decisions recorded yet", out, (store) => {
     const records = store.decisions(args.session) as DecisionRecord[];
     const s = summariseDecisions(records);
     if (args.json) {
@@ -59,7 +51,5 @@ export function decisionsCommand(args: ParsedArgs, out: (s: string) => void): nu
     out("signal                          compared  disagree  mean |delta|\n");
     for (const x of s.signals) out(`${x.signal.padEnd(30)}  ${String(x.compared).padStart(8)}  ${String(x.disagree).padStart(8)}  ${x.meanAbsDelta === undefined ? "" : x.meanAbsDelta.toFixed(3)}\n`);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -1,7 +1,6 @@
 import { appendFileSync, existsSync, renameSync, statSync } from "node:fs";
-import { SessionStore } from "../../store/sessions.ts";
 import type { ParsedArgs } from "../args.ts";
-import { databasePath } from "../runtime.ts";
+import { withExistingStore } from "../runtime.ts";
 
 export const ROTATE_BYTES = 10 * 1024 * 1024;
 const KEEP = 5;
@@ -21,12 +20,7 @@ export function appendRotating(file: string, lines: string[], limit = ROTATE_BYT
 /** `weir events --export FILE [--session ID]`: the supervisor's record of finished calls. */
 export function eventsCommand(args: ParsedArgs, out: (s: string) => void): number {
   const file = typeof args.flags.export === "string" ? args.flags.export : undefined;
-  if (!existsSync(databasePath())) {
-    out("no events recorded yet\n");
-    return 0;
-  }
-  const store = SessionStore.open(databasePath());
-  try {
+  return withExistingStore("no events recorded yet", out, (store) => {
     const rows = store.callEvents(args.session);
     const lines = rows.map((r) => JSON.stringify(r));
     if (file) {
@@ -38,7 +32,5 @@ export function eventsCommand(args: ParsedArgs, out: (s: string) => void): numbe
       for (const r of rows) out(`${new Date(Number(r.started_at)).toISOString()}  ${String(r.action).padEnd(14)} ${String(r.result_class).padEnd(8)} ${String(r.duration_ms).padStart(7)} ms  ${r.preview}\n`);
     }
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }
