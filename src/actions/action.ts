@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolDetails } from "../core/messages.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { CommandRequest } from "./permissions.ts";
 
@@ -39,8 +40,8 @@ export interface Action<I = any> {
   command?(input: I): CommandRequest;
   /** A one-line description of the call for approval prompts and logs. */
   summary(input: I): string;
-  /** Paths the call would touch, for the approval prompt. */
-  run(input: I, ctx: ActionContext): Promise<string>;
+  /** Text for the model, optionally with typed details for the program (the work state reads those). */
+  run(input: I, ctx: ActionContext): Promise<string | ActionOutput>;
   /** How to see output that was cut (shown in the cut note). */
   moreHint?: string;
   /** The wire schema when it came as JSON Schema (MCP); else it is generated from `input`. */
@@ -49,11 +50,17 @@ export interface Action<I = any> {
   untrusted?: boolean;
 }
 
+export interface ActionOutput {
+  content: string;
+  details?: ToolDetails;
+}
+
 /** An error the model should read as the tool's answer (not a crash). `rule` names the guard. */
 export class ToolFailure extends Error {
   constructor(
     message: string,
     readonly rule?: string,
+    readonly details?: ToolDetails,
   ) {
     super(message);
     this.name = "ToolFailure";

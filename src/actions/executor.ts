@@ -98,7 +98,7 @@ export class ActionExecutor {
     const callSignal = h ? AbortSignal.any([signal, h.controller.signal]) : signal;
     const result = await this.oneTracked(call, callSignal, h?.controller.signal);
     if (tracker) {
-      const cls = h?.controller.signal.aborted ? "stopped" : !result.isError ? "ok" : /^refused/.test(result.content) ? "refused" : "error";
+      const cls = h?.controller.signal.aborted ? "stopped" : !result.isError ? "ok" : result.refused ? "refused" : "error";
       tracker.end(call.id, cls, result.isError ? result.content.split("\n")[0]!.slice(0, 80) : undefined);
     }
     return result;
@@ -108,6 +108,7 @@ export class ActionExecutor {
     // `fail` carries what an action produced (untrusted); `say` is weir's own words.
     const fail = (content: string): ToolResultBlock => ({ type: "tool_result", callId: call.id, content, isError: true });
     const say = (content: string): ToolResultBlock => ({ ...fail(content), origin: "weir" });
+    const refuse = (content: string, rule: string): ToolResultBlock => ({ ...say(content), refused: { rule } });
     const action = this.registry.get(call.name);
     if (!action) return say(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
     const raw = call.input as { __invalid_json?: string } | undefined;
@@ -117,7 +118,7 @@ export class ActionExecutor {
     const input = parsed.data;
 
     const refusal = await this.authorize(call, action, input);
-    if (refusal) return say(refusal);
+    if (refusal) return refuse(refusal.message, refusal.rule);
     if (signal.aborted) return say("stopped by the user before it ran");
     this.opts.onUsed?.(action.id);
     const tracker = this.opts.tracker;
@@ -132,11 +133,15 @@ export class ActionExecutor {
         onOutput: () => tracker?.output(call.id),
       });
       if (stopped?.aborted) return say("stopped by the user");
-      return { type: "tool_result", callId: call.id, content: capOutput(out, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false };
+      const o = typeof out === "string" ? { content: out } : out;
+      return { type: "tool_result", callId: call.id, content: capOutput(o.content, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}) };
     } catch (e) {
       if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(e.message, 4_000)}` : ""}`);
-      if (e instanceof PathRefused) return say(`refused by the ${e.rule} guard: ${e.message}`);
-      if (e instanceof ToolFailure) return fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
+      if (e instanceof PathRefused) return refuse(`refused by the ${e.rule} guard: ${e.message}`, e.rule);
+      if (e instanceof ToolFailure) {
+        const r = fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
+        return { ...r, ...(e.details ? { details: e.details } : {}), ...(e.rule === "sha" ? { refused: { rule: "sha" } } : {}) };
+      }
       return fail(`${action.id} failed unexpectedly: ${(e as Error).message ?? String(e)}`);
     }
   }
@@ -160,7 +165,7 @@ export class ActionExecutor {
     return undefined;
   }
 
-  private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<string | undefined> {
+  private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<{ message: string; rule: string } | undefined> {
     const command = action.command?.(input);
     let verdict = decide(this.opts.policy, action.id, command, action.risk);
     const argProblem = this.argumentGuard(command?.argv);
@@ -168,18 +173,18 @@ export class ActionExecutor {
     const summary = action.summary(input);
     if (verdict.decision === "allow") return undefined;
     if (verdict.decision === "deny") {
-      return `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.`;
+      return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
     }
     const key = `${action.id}\u0000${command?.line ?? ""}`;
     const subject = command?.line ?? action.id;
     if (this.sessionApprovals.has(key) || this.opts.yes || (this.opts.allow ?? []).some((p) => globMatch(p, subject) || p === action.id)) return undefined;
     if (!this.opts.approver) {
-      return `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.`;
+      return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
     }
     this.opts.tracker?.awaiting(call.id, true);
     const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule }).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {
-      return `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.`;
+      return { rule: "user", message: `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.` };
     }
     if (answer === "session") this.sessionApprovals.add(key);
     return undefined;

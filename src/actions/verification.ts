@@ -5,7 +5,8 @@ import { sha256 } from "../workspace/ledger.ts";
 
 /** Verification evidence: a check's result bound to the revision it ran on. */
 export interface Evidence {
-  producer: "verify";
+  /** The action that produced it: verify, or a project check run through run_command / shell. */
+  producer: "verify" | "run_command" | "shell";
   check: string;
   command: string;
   level: "quick" | "full";

@@ -1,6 +1,7 @@
 import type { Display } from "../core/events.ts";
 import type { Message, ToolSpec } from "../core/messages.ts";
-import type { ModelProvider } from "../providers/port.ts";
+import { CancelledError } from "../providers/errors.ts";
+import type { ModelProvider, ModelRequest } from "../providers/port.ts";
 import type { SessionStore } from "../store/sessions.ts";
 import { type RunResult, runTask, type Seams, type ToolExecutor } from "./run.ts";
 
@@ -49,6 +50,39 @@ export class Conversation {
   clear(): void {
     this.sessionId = undefined;
     this.history = [];
+  }
+
+  /**
+   * The first request a run of `task` would send, built by the same loop and seams, without calling
+   * the model or recording anything in the session (`weir context`).
+   */
+  async preview(task: string): Promise<ModelRequest> {
+    let captured: ModelRequest | undefined;
+    const real = this.deps.provider;
+    const provider: ModelProvider = {
+      settings: real.settings,
+      wireBody: (r) => real.wireBody(r),
+      stream(req) {
+        captured = req;
+        throw new CancelledError();
+      },
+    };
+    this.deps.onTask?.(task);
+    await runTask({
+      provider,
+      system: this.deps.system,
+      history: this.history,
+      task,
+      tools: this.deps.tools,
+      execute: this.deps.execute,
+      maxTurns: 1,
+      maxTokens: this.deps.maxTokens,
+      display: { emit() {} },
+      signal: new AbortController().signal,
+      ...(this.deps.seams ? { seams: { ...this.deps.seams, report: undefined } } : {}),
+    });
+    if (!captured) throw new Error("the run sent no request");
+    return captured;
   }
 
   async send(task: string, display: Display, signal: AbortSignal): Promise<RunResult> {

@@ -1,5 +1,5 @@
 import type { AgentEvent, Display, RunStop } from "../core/events.ts";
-import type { AssistantMessage, Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
+import type { AssistantMessage, Message, ToolCallBlock, ToolResultBlock, ToolSpec, UserMessage } from "../core/messages.ts";
 import { textOf, toolCallsOf, userText } from "../core/messages.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
@@ -11,13 +11,25 @@ export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Prom
 
 /**
  * Where later layers plug into every turn. Each is optional; without them the loop sends the whole
- * conversation, offers `tools`, and adds no guidance.
+ * conversation, offers `tools`, and adds no guidance. Contract: a seam must not throw for anything
+ * but a bug (a seam that cannot do its work returns undefined and the run goes on without it).
+ *
+ * The request is built for prefix caching: what a seam adds is appended to the conversation (the
+ * working set before the task, guidance and updates after the newest results) and kept there, so
+ * each request starts with the previous one's bytes.
  */
 export interface Seams {
-  /** Context step: what the model sees this turn (the context compiler plugs in here). */
+  /** Opens a run: the compiled working set, placed before the task in the run's first message. */
+  open?: (task: string) => Promise<string | undefined>;
+  /** Context step: how the conversation is rendered this turn (provenance, quoting, demotion under pressure). */
   context?: (messages: readonly Message[], turn: number) => readonly Message[];
-  /** Decision step at a turn boundary (the decision plane plugs in here): a short trusted reminder, or nothing. */
+  /**
+   * Decision step at a turn boundary (the decision plane plugs in here): a short trusted guidance
+   * line. It is appended to the newest user message only when it differs from the last one given.
+   */
   decide?: (messages: readonly Message[], turn: number) => Promise<string | undefined> | string | undefined;
+  /** After a turn's tool results: working-set changes (new failure locations) appended after them as new chunks. */
+  update?: (results: readonly ToolResultBlock[]) => Promise<string | undefined>;
   /** The actions offered this turn (the action registry plugs in here). */
   offer?: () => readonly ToolSpec[];
   /** Learns from each finished tool call (the decision plane's state). */
@@ -59,13 +71,6 @@ export interface RunResult {
   extra: Record<string, unknown>;
 }
 
-/** Adds a trusted text block at the end of the request without touching the history. */
-function withTrailingText(messages: readonly Message[], text: string): Message[] {
-  const last = messages[messages.length - 1];
-  if (last?.role === "user") return [...messages.slice(0, -1), { role: "user", content: [...last.content, { type: "text", text }] }];
-  return [...messages, userText(text)];
-}
-
 function summarise(input: unknown): string {
   const s = JSON.stringify(input) ?? "";
   return s.length > 100 ? `${s.slice(0, 97)}...` : s;
@@ -79,15 +84,21 @@ function summarise(input: unknown): string {
 export async function runTask(input: RunInput): Promise<RunResult> {
   const { provider, display, signal } = input;
   const emit = (e: AgentEvent) => display.emit(e);
-  const added: Message[] = [userText(input.task)];
+  const seams = input.seams ?? {};
+  const opening = await seams.open?.(input.task);
+  // The working set comes first in the run's message so the task reads last, next to the model's turn.
+  const first: UserMessage = { role: "user", content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }] };
+  const added: Message[] = [first];
   const messages: Message[] = [...input.history, ...added];
+  // The newest user message, still open for what the seams append (guidance, updates).
+  let open: UserMessage = first;
+  let lastGuidance: string | undefined;
   let usage = emptyUsage();
   let text = "";
   let turns = 0;
   let stop: RunStop = "max_turns";
   let error: string | undefined;
   let reminders = 0;
-  const seams = input.seams ?? {};
 
   while (turns < input.maxTurns) {
     turns++;
@@ -95,10 +106,13 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
     try {
-      const reminder = await seams.decide?.(messages, turns);
-      const shown = seams.context ? seams.context(messages, turns) : messages;
-      // The reminder rides at the end of the request, not in the system prompt, so the cached prefix stays put.
-      const seen = reminder ? withTrailingText(shown, reminder) : shown;
+      const guidance = await seams.decide?.(messages, turns);
+      // Guidance is appended and kept, never moved: the cached prefix of the next request stays put.
+      if (guidance && guidance !== lastGuidance) {
+        open.content.push({ type: "text", text: guidance });
+        lastGuidance = guidance;
+      }
+      const seen = seams.context ? seams.context(messages, turns) : messages;
       const system = input.system;
       const tools = seams.offer ? seams.offer() : input.tools;
       for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
@@ -130,6 +144,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
         const nudge = userText(again);
         added.push(nudge);
         messages.push(nudge);
+        open = nudge;
         continue;
       }
       stop = acc.stopReason === "max_tokens" ? "max_tokens" : acc.stopReason === "refusal" ? "refusal" : "end_turn";
@@ -143,9 +158,12 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       if (call) seams.observe?.(call, r);
       emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length });
     }
-    const answer: Message = { role: "user", content: results };
+    const answer: UserMessage = { role: "user", content: [...results] };
+    const update = await seams.update?.(results);
+    if (update) answer.content.push({ type: "text", text: update });
     added.push(answer);
     messages.push(answer);
+    open = answer;
     if (signal.aborted) {
       stop = "cancelled";
       break;

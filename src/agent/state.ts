@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
-import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
+import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
-import { resolveInWorkspace } from "../workspace/containment.ts";
+import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
 import { walk } from "../workspace/walker.ts";
 
@@ -19,20 +19,38 @@ interface Target {
 const SECURITY = /(?:^|\/)(?:auth|authn|authz|security|crypto|secrets?|passwords?|tokens?|permissions?|sandbox|acl|oauth|session)s?(?:[./_-]|$)/i;
 
 /**
- * What the loop has learned this session, fed by every tool call and result, from which a
- * DecisionRequest is built at each turn boundary. Building reads the disk (SHA freshness) but the
- * decision itself stays pure.
+ * Whether a task names anything to work on. Pure. A task is ambiguous only when it has almost no
+ * words of its own and names no path, symbol or failure ("fix it", "do the thing"): the
+ * deterministic reading of "the request is unclear" in the question set's other_review.
  */
-export class LoopState {
+export function taskAmbiguous(task: string): boolean {
+  if (pathsIn(task, true).length > 0) return false;
+  if (/`[^`]+`|\b[a-z]+[A-Z]\w*|\b\w+_\w+\b|:\d+\b/.test(task)) return false;
+  return goalWords(task).filter((w) => !["it", "thing", "stuff", "something", "this", "that", "again", "now"].includes(w)).length < 2;
+}
+
+/**
+ * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
+ * tests mapped and read, failure locations, retrieval counters, rules in force and budget used. It
+ * is fed only by typed tool results (`details`, `refused`), never by parsing an action's text. The
+ * DecisionRequest is a projection of it (`request`); the compiled context is another (the context
+ * step reads `budgetUsed`).
+ */
+export class WorkState {
   private targets = new Map<string, Target>();
   private callersKnown = new Set<string>();
   private failures: DecisionRequest["failures"] = [];
   private rounds = 0;
   private seen = 0;
-  private testsRead = false;
+  private testsRead = new Set<string>();
   private notes: string[] = [];
   private dirty = new Set<string>();
   private files: string[] | undefined;
+  private refusedTargets = 0;
+  /** Rules the compiled context admitted for the current task (AGENTS.md, .weir/rules/...). */
+  rules: string[] = [];
+  /** Tokens of the newest compiled request over the context window, 0..1. */
+  budgetUsed = 0;
 
   constructor(
     private root: string,
@@ -46,16 +64,35 @@ export class LoopState {
     this.dirty = new Set(paths);
   }
 
-  /** Paths named in a new task become targets. */
+  /** Paths named in a new task become targets; a named path the workspace refuses is a conflict with its constraints. */
   newTask(task: string): void {
+    this.refusedTargets = 0;
     for (const p of pathsIn(task)) {
       try {
         const r = resolveInWorkspace(this.root, p, { home: this.home });
         if (r.exists) this.target(r.relative).named_by_user = true;
-      } catch {
-        // a refused path is not a target
+      } catch (e) {
+        if (e instanceof PathRefused) this.refusedTargets++;
       }
     }
+  }
+
+  /** Files the compiled context put in the floor are targets too, found by the compiler rather than named. */
+  addTargets(paths: string[]): void {
+    for (const p of paths) this.target(p);
+  }
+
+  /** A file the compiled context showed in full counts as read (its SHA is in the ledger). */
+  admitted(path: string, complete: boolean): void {
+    const t = this.target(path);
+    t.read = true;
+    t.body_complete ||= complete;
+    if (isTestPath(path)) this.testsRead.add(path);
+  }
+
+  /** Targets so far, for the context step's edit targets. */
+  targetPaths(): string[] {
+    return [...this.targets.keys()];
   }
 
   private target(path: string): Target {
@@ -67,41 +104,58 @@ export class LoopState {
     return t;
   }
 
-  private rel(p: unknown): string | undefined {
-    if (typeof p !== "string") return undefined;
+  private rel(p: string): string | undefined {
     try {
-      return resolveInWorkspace(this.root, p, { home: this.home }).relative;
+      return resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home }).relative;
     } catch {
       return undefined;
     }
   }
 
-  /** Learns from one finished call. */
+  /** Learns from one finished call, from its typed details only. */
   observe(call: ToolCallBlock, result: ToolResultBlock): void {
-    const input = (call.input ?? {}) as Record<string, unknown>;
-    const path = this.rel(input.path);
-    if (call.name === "read_file" && path && !result.isError) {
-      const t = this.target(path);
-      t.read = true;
-      const whole = !/ lines \d+-\d+ of \d+\)/.test(result.content.split("\n")[0] ?? "");
-      t.body_complete ||= whole;
-      if (isTestPath(path)) this.testsRead = true;
-      this.rounds++;
-    } else if ((call.name === "edit_file" || call.name === "write_file") && path && !result.isError) {
-      const t = this.target(path);
-      t.edited = true;
-      t.read = true;
-      t.body_complete = true;
-      this.verification.markChanged(path);
-    } else if (call.name === "search" || call.name === "list_files") {
-      this.rounds++;
-      this.seen += (result.content.match(/\n/g) ?? []).length;
-    } else if (call.name === "find_references" && !result.isError && typeof input.symbol === "string") {
-      this.callersKnown.add(input.symbol.split(".").pop()!);
+    const d = result.details;
+    if (!d) return;
+    switch (d.kind) {
+      case "read": {
+        const t = this.target(d.path);
+        t.read = true;
+        t.body_complete ||= d.complete;
+        if (isTestPath(d.path)) this.testsRead.add(d.path);
+        this.rounds++;
+        break;
+      }
+      case "write": {
+        const t = this.target(d.path);
+        t.edited = t.read = t.body_complete = true;
+        this.verification.markChanged(d.path);
+        break;
+      }
+      case "search":
+        this.rounds++;
+        this.seen += d.hits;
+        break;
+      case "list":
+        this.rounds++;
+        this.seen += d.paths;
+        break;
+      case "references":
+        this.callersKnown.add(d.symbol);
+        break;
+      case "command":
+      case "verify":
+        for (const f of d.failures) {
+          const path = this.rel(f.path);
+          if (path) this.failures.push({ path, line: f.line, message: f.message });
+        }
+        break;
     }
-    if (call.name === "run_command" || call.name === "shell" || call.name === "verify")
-      for (const f of parseFailureLocations(result.content, 10)) if (result.isError) this.failures.push({ path: f.path, line: f.line, message: f.message });
     if (this.failures.length > 20) this.failures = this.failures.slice(-20);
+  }
+
+  /** Failure locations seen so far (workspace-relative), newest last. */
+  failureLocations(): readonly DecisionRequest["failures"][number][] {
+    return this.failures;
   }
 
   /** Instruction-like text the firewall found: kept as untrusted notes, never evidence. */
@@ -151,22 +205,22 @@ export class LoopState {
     const tops = new Set(edited.map((p) => p.split("/")[0]));
     const dirs = new Set(edited.map((p) => p.split("/").slice(0, -1).join("/")));
     const code = edited.filter((p) => !/\.(md|txt|rst)$/i.test(p));
-    const mapped = this.testsFor([...this.targets.keys()]);
+    const mapped = this.testsFor([...this.targets.keys()].filter((p) => !isTestPath(p)));
     const last = this.verification.evidence.at(-1);
     const revisionNow = last ? await this.verification.revision() : "";
     return {
       question_set: questionSet,
       task,
-      task_flags: { ambiguous: false, conflicts_with_constraints: false },
+      task_flags: { ambiguous: taskAmbiguous(task), conflicts_with_constraints: this.refusedTargets > 0 },
       targets,
       symbols,
-      tests: { mapped, read: this.testsRead },
+      tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0 },
       failures: this.failures.slice(-10),
       verification: {
         files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
         last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
       },
-      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: 0 },
+      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed)) },
       change: {
         planned_scope: edited.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || edited.length > 2 ? "module" : "local",
         security_sensitive: edited.some((p) => SECURITY.test(p)),

@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.command[0] === "context") {
     const { contextCommand } = await import("./commands/context.ts");
-    return contextCommand(args, workspace, resolved.settings.contextSize, (s) => process.stdout.write(s));
+    return contextCommand(args, workspace, resolved, (s) => process.stdout.write(s));
   }
   if (args.command[0] === "actions") {
     const { actionsCommand } = await import("./commands/actions.ts");

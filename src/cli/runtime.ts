@@ -3,7 +3,9 @@ import { BUILTIN_ACTIONS } from "../actions/builtin/index.ts";
 import { findReferences } from "../actions/builtin/references.ts";
 import { verifyAction } from "../actions/builtin/verify.ts";
 import { VerificationLedger } from "../actions/verification.ts";
-import { LoopState } from "../agent/state.ts";
+import { runSeams } from "../agent/run-seams.ts";
+import { WorkState } from "../agent/state.ts";
+import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import { DecisionPlane } from "../decision/plane.ts";
 import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "../decision/providers.ts";
 import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
@@ -74,6 +76,12 @@ export interface Actions {
 
 export interface ActionOptions {
   approver?: Approver;
+  /** Tokens for the compiled working set (`--budget`); default from the context size. */
+  workingSetBudget?: number;
+  /** Told of each working set a run compiles (`weir context`). */
+  onWorkingSet?: (w: WorkingSet) => void;
+  /** Only to preview a request (`weir context`): no key needed, no decision recorded. */
+  preview?: boolean;
   /** Asks whether a project's MCP server may start; absent where no one can answer. */
   approveServer?: (entry: ServerEntry) => Promise<boolean>;
 }
@@ -143,7 +151,7 @@ export interface Runtime extends Actions {
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
 export async function buildRuntime(args: ParsedArgs, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Runtime> {
-  requireKey(resolved);
+  if (!o.preview) requireKey(resolved);
   const s = resolved.settings;
   const provider = await createProvider(providerSettings(resolved), resolved.preset.hint);
   const actions = await buildActions(args, workspace, resolved, o);
@@ -166,12 +174,13 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     throw e;
   }
   const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
-  const state = new LoopState(workspace, home, actions.ledger, actions.verification);
+  const state = new WorkState(workspace, home, actions.ledger, actions.verification);
   const dirty = (await gitOutput(workspace, ["status", "--porcelain=v1"])) ?? "";
   state.setDirty(dirty.split("\n").filter(Boolean).map((l) => l.slice(3)));
-  // The conversation may use the window minus the output reserve and the fixed prompt (system + tools).
+  const workingSet = o.workingSetBudget ?? args.budget ?? workingSetBudget(s.contextSize);
+  // The conversation may use the window minus the output reserve, the fixed prompt (system + tools) and the working set.
   const contextStep = createContextStep({
-    budget: Math.max(8_000, s.contextSize - s.maxTokens - 6_000),
+    budget: Math.max(8_000, s.contextSize - s.maxTokens - 6_000 - workingSet),
     onVerdict: (call, r) => {
       if (r.verdict === "evidence") return;
       for (const f of r.findings.slice(0, 2)) state.note(f.excerpt);
@@ -185,55 +194,49 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     ...(policy ? { policy } : {}),
     mode: judge ? (args.judgment ?? s.judgment?.mode ?? "shadow") : "off",
     ...(s.judgment?.timeoutMs ? { timeoutMs: s.judgment.timeoutMs } : {}),
-    record: (rec) => store.recordDecision(conversation.sessionId, rec),
+    record: (rec) => (o.preview ? undefined : store.recordDecision(conversation.sessionId, rec)),
   });
-  let task = "";
-  const decisionSignal = new AbortController().signal;
+  const system = systemPrompt(workspace);
+  const seams = runSeams(
+    {
+      workspace,
+      home,
+      userDir: userConfigDir(),
+      state,
+      ledger: actions.ledger,
+      verification: actions.verification,
+      registry: actions.registry,
+      disclosure,
+      plane,
+      questionSet: setKey(AGENT_CONTEXT_V1),
+      contextStep,
+      index: new ContextIndex(),
+      contextSize: s.contextSize,
+      workingSetBudget: workingSet,
+      verifyFloor: s.verifyFloor,
+      ...(o.onWorkingSet ? { onWorkingSet: o.onWorkingSet } : {}),
+    },
+    system,
+  );
   const conversation: Conversation = new Conversation(
     {
       store,
       workspace,
       provider,
-      system: systemPrompt(workspace),
+      system,
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: executor.execute,
       maxTurns: s.maxTurns,
       maxTokens: s.maxTokens,
       seams: {
-        offer: () => disclosure.offer(),
-        context: (messages) => contextStep(messages),
+        ...seams,
         observe: (call, result) => {
           actions.setSession(conversation.sessionId);
-          state.observe(call, result);
-        },
-        decide: async () => {
-          const request = await state.request(task, setKey(AGENT_CONTEXT_V1));
-          const d = await plane.decide(request, actions.verification.changed.size > 0, decisionSignal);
-          // Guidance pre-loads the capabilities it asks for.
-          const caps = d.guidance.preload.filter((c) => actions.registry.capabilities().some((x) => x.name === c));
-          if (caps.length) disclosure.load(caps, []);
-          // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
-          return contextStep.underPressure ? undefined : d.reminder;
-        },
-        beforeFinish: async (attempt) => {
-          if (s.verifyFloor === "off" || actions.verification.changed.size === 0) return undefined;
-          if (attempt >= (s.verifyFloor === "require" ? 3 : 1)) return undefined;
-          const v = await actions.verification.state();
-          if (v.state === "passed" || v.state === "not_needed") return undefined;
-          disclosure.load(["verification"], []);
-          return `[weir verification floor] You changed ${[...actions.verification.changed].slice(0, 5).join(", ")} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
-        },
-        report: async () => {
-          const v = await actions.verification.state();
-          return { verification: { state: v.state, ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}), changed: [...actions.verification.changed] } };
+          seams.observe!(call, result);
         },
       },
-      onTask: (t) => {
-        task = t;
-        state.newTask(t);
-        disclosure.preloadFor(t);
-      },
+      onTask: (t) => seams.onTask(t),
     },
     sessionId,
   );

@@ -4,7 +4,7 @@
  */
 export const EFFORTS = ["low", "medium", "high", "max"] as const;
 export const THINKING_MODES = ["preserve", "strip"] as const;
-export const CACHE_MODES = ["auto", "active"] as const;
+export const CACHE_MODES = ["auto", "active", "off"] as const;
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export const JUDGMENT_MODES = ["off", "shadow", "increase-only"] as const;
 export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;

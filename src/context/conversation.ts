@@ -1,7 +1,7 @@
 import { type RenderLevel, tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { classify, type FirewallResult } from "./firewall.ts";
-import { spotlight } from "./render.ts";
+import { quoteData, spotlight } from "./render.ts";
 
 /**
  * The context step of the loop: tool results enter the conversation as chunks with a provenance
@@ -74,7 +74,9 @@ function render(s: Slot): string {
   const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
   if (s.level === "pointer") return pointer(s.call);
   const body = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
-  return `${head}\n${s.fw.verdict === "instruction_like" && s.level !== "one_line" ? spotlight(body, s.fw.findings) : body}`;
+  // Whatever an action produced is quoted as data, flagged or not; weir's own words are not.
+  const shown = fromWeir(s.call, s.result) || s.level === "one_line" ? body : s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
+  return `${head}\n${shown}`;
 }
 
 function size(messages: readonly Message[]): number {

@@ -45,9 +45,14 @@ export function parseFrontMatter(text: string): { meta: Record<string, string | 
 const unquote = (s: string) => s.replace(/^["']|["']$/g, "");
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : []);
 
-/** Loads every rule that could apply: root and target-parent AGENTS.md/CLAUDE.md, and .weir/rules/. */
-export function loadRules(root: string, targets: string[]): ContextRule[] {
+/**
+ * Loads every rule that could apply: the user's own AGENTS.md (in weir's config directory), root and
+ * target-parent AGENTS.md/CLAUDE.md, and .weir/rules/.
+ */
+export function loadRules(root: string, targets: string[], userDir?: string): ContextRule[] {
   const rules: ContextRule[] = [];
+  const own = userDir ? join(userDir, "AGENTS.md") : undefined;
+  if (own && existsSync(own)) rules.push({ source: "~/.config/weir/AGENTS.md", body: readFileSync(own, "utf8"), paths: [], keywords: [], sticky: true });
   const seen = new Set<string>();
   const dirs = new Set<string>([""]);
   for (const t of targets) for (let d = dirname(t); d !== "." && d !== "/" && d !== ""; d = dirname(d)) dirs.add(d);

@@ -31,6 +31,8 @@ export interface GatherOptions {
   index?: ContextIndex;
   /** Files above this size are summarised, not read whole. */
   maxFileBytes?: number;
+  /** weir's user config directory: its AGENTS.md applies to every workspace. */
+  userDir?: string;
 }
 
 export interface Gathered {
@@ -360,7 +362,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     if (fi) candidates.push(fileChunk(fi, head, undefined, lexicalScore(words, f, fi.text.slice(0, 4000))));
   }
 
-  for (const rule of loadRules(root, targetList)) {
+  for (const rule of loadRules(root, targetList, o.userDir)) {
     if (!ruleApplies(rule, goal, targetList)) continue;
     candidates.push(
       chunk({

@@ -24,6 +24,19 @@ export interface ToolCallBlock {
   input: unknown;
 }
 
+/**
+ * What an action did, in fields the program reads; the model reads `content`. Nothing outside an
+ * action parses that action's text (pi-mono's tools return `{ content, details }` the same way).
+ */
+export type ToolDetails =
+  | { kind: "read"; path: string; sha: string; complete: boolean; lines: number }
+  | { kind: "write"; path: string; sha: string; created: boolean; how?: string }
+  | { kind: "search"; files: string[]; hits: number }
+  | { kind: "list"; paths: number }
+  | { kind: "references"; symbol: string; found: number }
+  | { kind: "command"; line: string; argv?: string[]; exitCode: number | null; timedOut: boolean; cancelled: boolean; failures: { path: string; line: number; message: string }[] }
+  | { kind: "verify"; passed: boolean; failures: { path: string; line: number; message: string }[] };
+
 export interface ToolResultBlock {
   type: "tool_result";
   callId: string;
@@ -31,6 +44,9 @@ export interface ToolResultBlock {
   isError: boolean;
   /** Set when weir itself wrote the text (a refusal, a validation error), not the action's output. */
   origin?: "weir";
+  /** A refusal by a guard or a person: the call did not run. `rule` names what refused it. */
+  refused?: { rule: string };
+  details?: ToolDetails;
 }
 
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock;

@@ -94,5 +94,5 @@ export function reminder(g: Guidance): string {
   if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
   if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
   else if (g.verification === "quick") parts.push("verify after editing (verify)");
-  return `[weir guidance] next: ${g.next_action}. ${parts.join("; ")}.`;
+  return `[weir guidance] next: ${g.next_action}.${parts.length ? ` ${parts.join("; ")}.` : ""}`;
 }

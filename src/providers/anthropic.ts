@@ -44,22 +44,40 @@ export function toAnthropicMessages(messages: readonly Message[], preserveThinki
   return out;
 }
 
+/**
+ * Cache breakpoints on the stable boundaries and a rolling one on the newest message, as Claude Code
+ * sets them: the tools (which cover the system prompt before them), the end of the first message (a
+ * run's compiled working set and task) and the last block of the request. The Messages API allows
+ * four; each later request then reads everything the previous one wrote. `off` sends none.
+ */
+function markBreakpoints(messages: Anthropic.MessageParam[]): void {
+  const mark = (m: Anthropic.MessageParam | undefined) => {
+    if (!m || !Array.isArray(m.content) || m.content.length === 0) return;
+    const last = m.content[m.content.length - 1] as { cache_control?: { type: "ephemeral" } };
+    last.cache_control = { type: "ephemeral" };
+  };
+  mark(messages[0]);
+  if (messages.length > 1) mark(messages[messages.length - 1]);
+}
+
 export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Param {
-  const active = s.cache === "active";
+  const caching = s.cache !== "off";
   const tools: Anthropic.Tool[] = req.tools.map((t: ToolSpec, i) => ({
     name: t.name,
     description: t.description,
     input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
-    ...(active && i === req.tools.length - 1 ? { cache_control: { type: "ephemeral" as const } } : {}),
+    ...(caching && i === req.tools.length - 1 ? { cache_control: { type: "ephemeral" as const } } : {}),
   }));
+  const messages = toAnthropicMessages(req.messages, s.thinking === "preserve");
+  if (caching) markBreakpoints(messages);
   const params: Param = {
     model: s.model,
     max_tokens: req.maxTokens,
     stream: true,
-    messages: toAnthropicMessages(req.messages, s.thinking === "preserve"),
+    messages,
   };
   if (req.system !== "")
-    params.system = [{ type: "text", text: req.system, ...(active ? { cache_control: { type: "ephemeral" as const } } : {}) }];
+    params.system = [{ type: "text", text: req.system, ...(caching && tools.length === 0 ? { cache_control: { type: "ephemeral" as const } } : {}) }];
   if (tools.length > 0) params.tools = tools;
   if (s.effort) {
     const budget = THINKING_BUDGET[s.effort];
@@ -137,6 +155,7 @@ export function createAnthropicProvider(settings: ProviderSettings, keyHint: str
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
   return {
     settings,
+    wireBody: (req) => buildAnthropicParams(req, settings) as unknown as Record<string, unknown>,
     stream(req) {
       const attempt = async function* () {
         const stream = await client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal });

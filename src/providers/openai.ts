@@ -27,7 +27,7 @@ export function toChatMessages(system: string, messages: readonly Message[], sen
     if (m.role === "user") {
       // Tool results are their own `tool` messages and must directly follow the assistant's calls.
       for (const b of m.content) if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.callId, content: b.content });
-      const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+      const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
       if (text !== "") out.push({ role: "user", content: text });
       continue;
     }
@@ -55,7 +55,7 @@ export function buildChatParams(req: ModelRequest, s: ProviderSettings): OpenAI.
     model: s.model,
     stream: true,
     stream_options: { include_usage: true },
-    messages: toChatMessages(req.system, req.messages, s.thinking === "preserve", s.cacheControl && s.cache === "active"),
+    messages: toChatMessages(req.system, req.messages, s.thinking === "preserve", s.cacheControl && s.cache !== "off"),
   };
   (params as unknown as Record<string, unknown>)[s.maxTokensField] = req.maxTokens;
   if (req.tools.length > 0) {
@@ -125,6 +125,7 @@ export function createChatProvider(settings: ProviderSettings, keyHint: string):
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
   return {
     settings,
+    wireBody: (req) => buildChatParams(req, settings) as unknown as Record<string, unknown>,
     stream(req) {
       const attempt = async function* () {
         const stream = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal });

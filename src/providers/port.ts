@@ -4,7 +4,7 @@ import type { StreamEvent } from "../core/stream.ts";
 export type Wire = "messages" | "chat";
 export type Effort = "low" | "medium" | "high" | "max";
 export type ThinkingMode = "preserve" | "strip";
-export type CacheMode = "auto" | "active";
+export type CacheMode = "auto" | "active" | "off";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -46,4 +46,6 @@ export interface ModelRequest {
 export interface ModelProvider {
   readonly settings: ProviderSettings;
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
+  /** The exact JSON body this adapter sends for a request (`weir context` prints it). Pure. */
+  wireBody(request: ModelRequest): Record<string, unknown>;
 }

@@ -6,6 +6,8 @@ import { verifyAction } from "../../src/actions/builtin/verify.ts";
 import { detectChecks, VerificationLedger } from "../../src/actions/verification.ts";
 import { workspace } from "../support/workspace.ts";
 
+const text = (o: string | { content: string }) => (typeof o === "string" ? o : o.content);
+
 let ws: ReturnType<typeof workspace>;
 afterEach(() => ws.cleanup());
 
@@ -35,7 +37,7 @@ describe("verify", () => {
     const ledger = new VerificationLedger(ws.root);
     const verify = verifyAction(ledger);
     ledger.markChanged("check.js");
-    expect(await verify.run({ level: "quick" }, ctx())).toContain("all checks passed");
+    expect(text(await verify.run({ level: "quick" }, ctx()))).toContain("all checks passed");
     expect((await ledger.state()).state).toBe("passed");
     writeFileSync(join(ws.root, "check.js"), "process.exit(1)\n");
     ledger.markChanged("check.js");
@@ -57,16 +59,19 @@ describe("find_references", () => {
       "src/use.ts": 'import { total } from "./total";\nconst t = total([1]);\n',
       "README.md": "Call total() to sum.\n",
     });
-    const out = await findReferences.run({ symbol: "total" }, ctx());
+    const out = text(await findReferences.run({ symbol: "total" }, ctx()));
     expect(out).toContain("definitions (1):\nsrc/total.ts:1: function total(xs: number[]) {  [syntax, exported]");
     expect(out).toContain("[syntax, exported]");
     expect(out).toContain("src/use.ts:2: const t = total([1]);  [heuristic]");
     expect(out).toContain("src/use.ts:1: import { total }");
+
     expect(out).toMatch(/README\.md:1: .*\[heuristic\]/);
   });
 
   test("none found is said as such", async () => {
     ws = workspace({ "a.ts": "const x = 1;\n" });
-    expect(await findReferences.run({ symbol: "nothingHere" }, ctx())).toStartWith("none found");
+    const none = await findReferences.run({ symbol: "nothingHere" }, ctx());
+    expect(text(none)).toStartWith("none found");
+    expect(typeof none === "string" ? undefined : none.details).toEqual({ kind: "references", symbol: "nothingHere", found: 0 });
   });
 });

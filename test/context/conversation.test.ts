@@ -23,7 +23,8 @@ describe("the context step", () => {
   test("under the budget every result is full, with a provenance header; the history is not changed", () => {
     const before = JSON.stringify(history);
     const out = createContextStep({ budget: 1_000_000 })(history);
-    expect(resultText(out[2]!)).toStartWith('[read_file {"path":"a.ts"} · untrusted]\nA line 0');
+    expect(resultText(out[2]!)).toStartWith('[read_file {"path":"a.ts"} · untrusted]\n<<<UNTRUSTED-DATA\nA line 0');
+    expect(resultText(out[2]!)).toEndWith("\nUNTRUSTED-DATA>>>");
     expect(JSON.stringify(history)).toBe(before);
   });
 

@@ -47,7 +47,7 @@ describe.each(WIRES)("%s wire through the real SDK", (wire) => {
     const body = lastBody();
     if (wire === "messages") {
       expect(body.messages[1].content.filter((b: any) => b.type === "tool_use").map((b: any) => [b.id, b.input])).toEqual(calls.map((c) => [c.id, c.input]));
-      expect(body.messages[2].content).toEqual([
+      expect(body.messages[2].content.map(({ cache_control, ...b }: any) => b)).toEqual([
         { type: "tool_result", tool_use_id: "call_a1", content: "export const a = 1;", is_error: false },
         { type: "tool_result", tool_use_id: "call_b2", content: "no such file", is_error: true },
       ]);
@@ -98,19 +98,29 @@ describe.each(WIRES)("%s wire through the real SDK", (wire) => {
 });
 
 describe("messages wire specifics", () => {
-  test("--cache active places breakpoints on the system prompt and the last tool only", async () => {
-    server.script({ turns: [{ text: "ok" }] });
-    const p = await provider(settingsFor("messages", server.url, { cache: "active" }));
-    const tools = [READ_TOOL, { ...READ_TOOL, name: "search" }];
-    await turn(p, [userText("q")], { tools });
-    const body = lastBody();
-    expect(body.system[0].cache_control).toEqual({ type: "ephemeral" });
-    expect(body.tools.map((t: any) => t.cache_control ?? null)).toEqual([null, { type: "ephemeral" }]);
-  });
-
-  test("without --cache active no breakpoint is sent", async () => {
+  test("caching is on by default: breakpoints on the last tool, the first message and the newest message", async () => {
     server.script({ turns: [{ text: "ok" }] });
     const p = await provider(settingsFor("messages", server.url));
+    const tools = [READ_TOOL, { ...READ_TOOL, name: "search" }];
+    await turn(p, [userText("first"), { role: "assistant", content: [{ type: "text", text: "a" }] }, userText("middle"), { role: "assistant", content: [{ type: "text", text: "b" }] }, userText("newest")], { tools });
+    const body = lastBody();
+    expect(body.tools.map((t: any) => t.cache_control ?? null)).toEqual([null, { type: "ephemeral" }]);
+    // The tools' breakpoint covers the system prompt before them.
+    expect(body.system[0].cache_control).toBeUndefined();
+    expect(body.messages.map((m: any) => m.content.at(-1).cache_control ?? null)).toEqual([{ type: "ephemeral" }, null, null, null, { type: "ephemeral" }]);
+    expect(JSON.stringify(body).match(/cache_control/g)!.length).toBeLessThanOrEqual(4);
+  });
+
+  test("without tools the system prompt carries the breakpoint", async () => {
+    server.script({ turns: [{ text: "ok" }] });
+    const p = await provider(settingsFor("messages", server.url));
+    await turn(p, [userText("q")], { tools: [] });
+    expect(lastBody().system[0].cache_control).toEqual({ type: "ephemeral" });
+  });
+
+  test("--cache off sends no breakpoint", async () => {
+    server.script({ turns: [{ text: "ok" }] });
+    const p = await provider(settingsFor("messages", server.url, { cache: "off" }));
     await turn(p, [userText("q")]);
     expect(JSON.stringify(lastBody())).not.toContain("cache_control");
   });

@@ -2,7 +2,9 @@ import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import { resolveInWorkspace } from "../../workspace/containment.ts";
 import { runProgram } from "../../workspace/process.ts";
-import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
+import type { ToolDetails } from "../../core/messages.ts";
+import { parseFailureLocations } from "../../context/failures.ts";
+import { type ActionContext, type ActionOutput, defineAction, ToolFailure } from "../action.ts";
 
 const DEFAULT_TIMEOUT = 120_000;
 const MAX_TIMEOUT = 600_000;
@@ -16,7 +18,7 @@ function workdir(ctx: ActionContext, cwd: string | undefined): string {
   return p.absolute;
 }
 
-async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext): Promise<string> {
+async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[]): Promise<ActionOutput> {
   const r = await runProgram({
     program,
     args,
@@ -38,8 +40,18 @@ async function execute(program: string, args: string[], display: string, cwd: st
         : `exit code ${r.exitCode} in ${secs}s`;
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
   const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]`;
-  if (r.cancelled || r.timedOut || r.exitCode !== 0) throw new ToolFailure(text);
-  return text;
+  const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
+  const details: ToolDetails = {
+    kind: "command",
+    line: display,
+    ...(argv ? { argv } : {}),
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    cancelled: r.cancelled,
+    failures: failed ? parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })) : [],
+  };
+  if (failed) throw new ToolFailure(text, undefined, details);
+  return { content: text, details };
 }
 
 const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
@@ -67,7 +79,7 @@ export const runCommand = defineAction({
   command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false }),
   summary: (i) => [i.program, ...i.args].map(quote).join(" "),
   async run(i, ctx) {
-    return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx);
+    return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx, [i.program, ...i.args]);
   },
 });
 

@@ -52,7 +52,7 @@ export const readFile = defineAction({
     const width = String(from + shown.length).length;
     const body = shown.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
     const range = shown.length === lines.length ? `${lines.length} lines` : `lines ${from + 1}-${from + shown.length} of ${lines.length}`;
-    return `${p.relative} (sha256 ${sha}, ${range})\n${body}`;
+    return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length } };
   },
 });
 
@@ -76,7 +76,8 @@ export const writeFile = defineAction({
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
     if (stale) throw new ToolFailure(stale, "sha");
     writeFileWithLedger(p.absolute, i.content, ctx);
-    return `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${ctx.ledger.get(p.absolute)})`;
+    const sha = ctx.ledger.get(p.absolute)!;
+    return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${sha})`, details: { kind: "write", path: p.relative, sha, created: !p.exists } };
   },
 });
 
@@ -156,6 +157,10 @@ export const editFile = defineAction({
     }
     writeFileWithLedger(p.absolute, outcome.text, ctx);
     const how = outcome.how === "indentation" ? " (matched ignoring indentation; re-indented)" : "";
-    return `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${ctx.ledger.get(p.absolute)}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`;
+    const sha = ctx.ledger.get(p.absolute)!;
+    return {
+      content: `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${sha}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`,
+      details: { kind: "write", path: p.relative, sha, created: false, how: outcome.how },
+    };
   },
 });

@@ -46,8 +46,8 @@ export const listFiles = defineAction({
       if (out.length < limit) out.push(e.path);
       else more++;
     }
-    if (out.length === 0) return `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}`;
-    return out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : "");
+    if (out.length === 0) return { content: `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}`, details: { kind: "list", paths: 0 } };
+    return { content: out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : ""), details: { kind: "list", paths: out.length + more } };
   },
 });
 
@@ -117,8 +117,11 @@ export const search = defineAction({
         }
       }
     }
-    if (total === 0) return `no matches for /${i.pattern}/ in ${files} files`;
+    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${files} files`, details: { kind: "search", files: [], hits: 0 } };
     const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${perFile.size} files not shown; narrow with path or glob]` : "";
-    return `${total} hit${total === 1 ? "" : "s"} in ${perFile.size} file${perFile.size === 1 ? "" : "s"}\n${hits.join("\n")}${tail}`;
+    return {
+      content: `${total} hit${total === 1 ? "" : "s"} in ${perFile.size} file${perFile.size === 1 ? "" : "s"}\n${hits.join("\n")}${tail}`,
+      details: { kind: "search", files: [...perFile.keys()], hits: total },
+    };
   },
 });

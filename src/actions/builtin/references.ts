@@ -62,9 +62,10 @@ export const findReferences = defineAction({
         (isCall ? calls : refs).push(`${e.path}:${k + 1}: ${line.trim().slice(0, 160)}  [heuristic]`);
       });
     }
-    if (defs.length + calls.length + refs.length === 0) return `none found: no definition, reference or call of ${name} in ${files} files searched`;
+    const details = { kind: "references" as const, symbol: name, found: defs.length + calls.length + refs.length };
+    if (details.found === 0) return { content: `none found: no definition, reference or call of ${name} in ${files} files searched`, details };
     const cap = (xs: string[]) => (xs.length > 60 ? [...xs.slice(0, 60), `[${xs.length - 60} more]`] : xs);
-    return [
+    const content = [
       `definitions (${defs.length}):`,
       ...cap(defs),
       `call sites (${calls.length}):`,
@@ -73,5 +74,6 @@ export const findReferences = defineAction({
       ...cap(refs),
       `searched ${files} files; definitions are from the parser, references are text matches`,
     ].join("\n");
+    return { content, details };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { runProgram } from "../../workspace/process.ts";
+import { parseFailureLocations } from "../../context/failures.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 import { detectChecks, type Evidence, type VerificationLedger } from "../verification.ts";
 
@@ -24,6 +25,7 @@ export function verifyAction(ledger: VerificationLedger) {
         throw new ToolFailure("no checks found (no package.json test script, Makefile test target, Cargo.toml, go.mod or pytest config); weir will not guess a command");
       const revision = await ledger.revision();
       const lines: string[] = [];
+      const failures: { path: string; line: number; message: string }[] = [];
       let allPassed = true;
       for (const c of checks) {
         const r = await runProgram({ program: c.program, args: c.args, cwd: ctx.root, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
@@ -33,12 +35,13 @@ export function verifyAction(ledger: VerificationLedger) {
         const e: Evidence = { producer: "verify", check: c.name, command: [c.program, ...c.args].join(" "), level: i.level, exitCode: r.exitCode, passed, complete, revision, at: Date.now() };
         ledger.record(e);
         const tail = r.output.split("\n").slice(-25).join("\n");
+        if (!passed) failures.push(...parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
         lines.push(`$ ${e.command}\n${tail}\n[${passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped"}]`);
         if (!complete) break;
       }
       const summary = `verification ${i.level} at revision ${revision.slice(0, 20)}: ${allPassed ? "all checks passed" : "NOT passed"}`;
-      if (!allPassed) throw new ToolFailure(`${lines.join("\n\n")}\n${summary}`);
-      return `${lines.join("\n\n")}\n${summary}`;
+      if (!allPassed) throw new ToolFailure(`${lines.join("\n\n")}\n${summary}`, undefined, { kind: "verify", passed: false, failures });
+      return { content: `${lines.join("\n\n")}\n${summary}`, details: { kind: "verify", passed: true, failures: [] } };
     },
   });
 }

@@ -1,31 +1,53 @@
-import { homedir } from "node:os";
-import { compileContext } from "../../context/compiler.ts";
-import { gatherCandidates } from "../../context/sources.ts";
+import type { Resolved } from "../../config/resolve.ts";
+import type { WorkingSet } from "../../context/working-set.ts";
 import { usageError } from "../../core/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 
-/** `weir context "<goal>" [--budget N] [--json]`: compiles and explains the context for a goal. */
-export async function contextCommand(args: ParsedArgs, workspace: string, contextSize: number, out: (s: string) => void): Promise<number> {
+/**
+ * `weir context "<goal>" [--budget N] [--json]`: the exact first request a run of that task would
+ * send (built by the same loop, seams and wire adapter, without calling the model), with each chunk
+ * of its compiled working set explained.
+ */
+export async function contextCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
   const goal = args.command.slice(1).join(" ").trim();
   if (!goal) throw usageError('weir context needs a goal: weir context "fix the failing parser test"');
-  const budget = args.budget ?? Math.floor(contextSize / 4);
   const started = performance.now();
-  const g = await gatherCandidates(workspace, goal, { home: process.env.HOME ?? homedir() });
-  const compiled = compileContext(g.candidates, budget);
+  let ws: WorkingSet | undefined;
+  const { buildRuntime } = await import("../runtime.ts");
+  const rt = await buildRuntime(args, workspace, resolved, {
+    preview: true,
+    ...(args.budget ? { workingSetBudget: args.budget } : {}),
+    onWorkingSet: (w) => {
+      ws = w;
+    },
+  });
+  let request: Record<string, unknown>;
+  const wire = rt.conversation.provider.settings.wire;
+  try {
+    request = rt.conversation.provider.wireBody(await rt.conversation.preview(goal));
+  } finally {
+    await rt.close();
+  }
   const ms = performance.now() - started;
+  if (!ws) throw new Error("no working set was compiled");
+  const { compiled, gathered: g } = ws;
+  const bytes = Buffer.byteLength(JSON.stringify(request));
   if (args.json) {
     out(
       `${JSON.stringify(
         {
           goal,
-          budget,
+          wire,
+          budget: compiled.budget,
           used: compiled.used,
           floorTokens: compiled.floorTokens,
           overBudget: compiled.overBudget ?? null,
           filesWalked: g.filesWalked,
           head: g.head ?? null,
           refused: g.refused,
+          rules: ws.rules,
           ms: Math.round(ms),
+          requestBytes: bytes,
           entries: compiled.entries.map((e) => ({
             id: e.chunk.id,
             kind: e.chunk.kind,
@@ -42,7 +64,8 @@ export async function contextCommand(args: ParsedArgs, workspace: string, contex
             revision: e.chunk.revision,
             why: e.why,
           })),
-          text: compiled.text,
+          text: ws.text,
+          request,
         },
         null,
         2,
@@ -50,12 +73,12 @@ export async function contextCommand(args: ParsedArgs, workspace: string, contex
     );
     return 0;
   }
-  out(`goal: ${goal}\nbudget ${budget} tokens, used ${compiled.used} (floor ${compiled.floorTokens}); ${g.filesWalked} files walked in ${Math.round(ms)} ms\n`);
+  out(`goal: ${goal}\nworking set: budget ${compiled.budget} tokens, used ${compiled.used} (floor ${compiled.floorTokens}); ${g.filesWalked} files walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
   if (compiled.overBudget) out(`warning: ${compiled.overBudget}\n`);
   for (const r of g.refused) out(`refused ${r.path}: ${r.reason}\n`);
   out("\nlevel      tokens  verdict           source\n");
   for (const e of compiled.entries)
-    out(`${e.level.padEnd(9)}  ${String(e.cost).padStart(6)}  ${e.verdict.padEnd(16)}  ${e.chunk.kind} ${e.chunk.source}\n${" ".repeat(19)}${e.why}${e.findings.length ? `; ${e.findings.map((f) => `${f.rule} (lines ${f.startLine}-${f.endLine})`).join(", ")}` : ""}\n`);
-  if (args.config.verbose) out(`\n--- compiled context ---\n${compiled.text}\n`);
+    out(`${e.level.padEnd(9)}  ${String(e.cost).padStart(6)}  ${e.verdict.padEnd(16)}  ${e.chunk.kind} ${e.chunk.source}${e.chunk.revision.sha ? ` @${e.chunk.revision.sha.slice(0, 12)}` : ""}\n${" ".repeat(19)}${e.why}${e.findings.length ? `; ${e.findings.map((f) => `${f.rule} (lines ${f.startLine}-${f.endLine})`).join(", ")}` : ""}\n`);
+  if (args.config.verbose) out(`\n--- the first request (wire body) ---\n${JSON.stringify(request, null, 2)}\n`);
   return 0;
 }

@@ -1,0 +1,165 @@
+import { basename, join } from "node:path";
+import type { Disclosure } from "../actions/disclosure.ts";
+import type { ActionRegistry } from "../actions/registry.ts";
+import { detectChecks, type VerificationLedger } from "../actions/verification.ts";
+import type { ContextStep } from "../context/conversation.ts";
+import { compileWorkingSet, type ContextIndex, failureUpdate, type WorkingSet } from "../context/working-set.ts";
+import { tokensOf } from "../core/chunk.ts";
+import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
+import type { DecisionPlane } from "../decision/plane.ts";
+import type { Ledger } from "../workspace/ledger.ts";
+import type { Seams } from "./run.ts";
+import type { WorkState } from "./state.ts";
+
+export interface RunSeamDeps {
+  workspace: string;
+  home: string;
+  /** weir's user config directory (its AGENTS.md applies everywhere). */
+  userDir: string;
+  state: WorkState;
+  ledger: Ledger;
+  verification: VerificationLedger;
+  registry: ActionRegistry;
+  disclosure: Disclosure;
+  plane: DecisionPlane;
+  questionSet: string;
+  contextStep: ContextStep;
+  index: ContextIndex;
+  /** Tokens of the whole window, for the budget ratio. */
+  contextSize: number;
+  /** Tokens the compiled working set may take. */
+  workingSetBudget: number;
+  verifyFloor: "off" | "remind" | "require";
+  /** Cancels a judgment call in flight with the run. */
+  signal?: () => AbortSignal | undefined;
+  /** Told of each working set compiled (for `weir context` and the JSON output). */
+  onWorkingSet?: (w: WorkingSet) => void;
+}
+
+export interface RunSeams extends Seams {
+  /** Called with each new task before its run. */
+  onTask(task: string): void;
+}
+
+function sizeOf(system: string, tools: readonly ToolSpec[], messages: readonly Message[]): number {
+  let n = tokensOf(system) + tokensOf(JSON.stringify(tools));
+  for (const m of messages)
+    for (const b of m.content) n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? JSON.stringify(b.input) ?? "" : b.content);
+  return n;
+}
+
+/**
+ * The turn behaviour of a compiled run, as seams of the loop: open (the working set), context
+ * (provenance, quoting, demotion), decide (the decision plane's guidance), update (new failure
+ * locations as chunks), observe (the work state from typed results), beforeFinish (the verification
+ * floor) and report. Each seam follows the loop's contract: it does not throw for a failure of its
+ * own work; it returns undefined and the run goes on.
+ */
+export function runSeams(d: RunSeamDeps, system: string): RunSeams {
+  let task = "";
+  let tools: readonly ToolSpec[] = [];
+  const inWorkingSet = new Set<string>();
+  // The floor reminder is given once per set of changes, not again on every later input of a session.
+  let remindedFor = "";
+  const checks = () => detectChecks(d.workspace);
+  // Evidence from a command is recorded after the revision is known; later steps wait for it.
+  let evidence: Promise<void> = Promise.resolve();
+  return {
+    onTask(t) {
+      task = t;
+      d.state.newTask(t);
+      d.disclosure.preloadFor(t);
+    },
+    async open(t) {
+      try {
+        const w = await compileWorkingSet(d.workspace, t, {
+          home: d.home,
+          userDir: d.userDir,
+          budget: d.workingSetBudget,
+          index: d.index,
+          editTargets: [],
+          failureText: "",
+        });
+        // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
+        for (const f of w.admittedFiles) {
+          d.ledger.record(join(d.workspace, f.path), f.sha);
+          d.state.admitted(f.path, f.complete);
+        }
+        d.state.addTargets(w.gathered.targets);
+        d.state.rules = w.rules;
+        for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);
+        d.onWorkingSet?.(w);
+        return w.text || undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    offer() {
+      tools = d.disclosure.offer();
+      return tools;
+    },
+    context(messages) {
+      const shown = d.contextStep(messages);
+      d.state.budgetUsed = sizeOf(system, tools, shown) / d.contextSize;
+      return shown;
+    },
+    observe(call: ToolCallBlock, result: ToolResultBlock) {
+      d.state.observe(call, result);
+      const det = result.details;
+      // A passing run of a detected project check, at the workspace root, is verification evidence.
+      if (det?.kind === "command" && det.exitCode === 0 && !(call.input as { cwd?: string })?.cwd) {
+        const line = (det.argv ?? det.line.split(/\s+/)).map((a, i) => (i === 0 ? basename(a) : a)).join(" ");
+        const same = (c: { program: string; args: string[] }) => {
+          const want = [c.program, ...c.args].join(" ");
+          return line === want || line === want.replace(/ run test$/, " test");
+        };
+        const check = checks().find(same);
+        if (check)
+          evidence = evidence.then(async () => {
+            const revision = await d.verification.revision();
+            d.verification.record({ producer: call.name === "shell" ? "shell" : "run_command", check: check.name, command: line, level: check.level, exitCode: 0, passed: true, complete: true, revision, at: Date.now() });
+          });
+      }
+    },
+    async update(results) {
+      const failures = results.flatMap((r) => (r.details?.kind === "command" || r.details?.kind === "verify" ? r.details.failures : []));
+      if (failures.length === 0) return undefined;
+      try {
+        return failureUpdate(d.workspace, d.home, d.state.failureLocations(), inWorkingSet);
+      } catch {
+        return undefined;
+      }
+    },
+    async decide() {
+      try {
+        await evidence;
+        const request = await d.state.request(task, d.questionSet);
+        const r = await d.plane.decide(request, d.verification.changed.size > 0, d.signal?.() ?? new AbortController().signal);
+        // Guidance pre-loads the capabilities it asks for.
+        const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
+        if (caps.length) d.disclosure.load(caps, []);
+        // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
+        return d.contextStep.underPressure ? undefined : r.reminder;
+      } catch {
+        return undefined;
+      }
+    },
+    async beforeFinish(attempt) {
+      await evidence;
+      if (d.verifyFloor === "off" || d.verification.changed.size === 0) return undefined;
+      if (attempt >= (d.verifyFloor === "require" ? 3 : 1)) return undefined;
+      const v = await d.verification.state();
+      if (v.state === "passed" || v.state === "not_needed") return undefined;
+      const key = [...d.verification.changed].sort().join("\0");
+      if (d.verifyFloor === "remind" && key === remindedFor) return undefined;
+      remindedFor = key;
+      d.disclosure.load(["verification"], []);
+      return `[weir verification floor] You changed ${[...d.verification.changed].slice(0, 5).join(", ")} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
+    },
+    async report() {
+      await evidence;
+      const v = await d.verification.state();
+      return { verification: { state: v.state, ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}), changed: [...d.verification.changed] } };
+    },
+  };
+}
