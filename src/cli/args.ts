@@ -48,7 +48,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "max-false-continue", kind: "number", arg: "X", help: "weir eval calibrate: largest false-continue rate allowed (default 0.2)" },
   { name: "html", kind: "string", arg: "FILE", help: "weir eval report: also write a self-contained HTML report" },
   { name: "session", kind: "string", arg: "ID", help: "weir decisions: only this session (id prefix)" },
-  { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set (default: an eighth of --context-size, at most 8000)" },
+  { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000)" },
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },

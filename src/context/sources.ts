@@ -191,7 +191,8 @@ function fileChunk(f: FileInfo, head: string | undefined, floor: FloorReason | u
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
   const maxBytes = o.maxFileBytes ?? 200_000;
-  const words = goalWords(goal);
+  // Named paths are targets already; their pieces ("txt", "src") would match every path like them.
+  const words = goalWords(pathsIn(goal, true).reduce((g, p) => g.replaceAll(p, " "), goal));
   const candidates: ContextChunk[] = [];
   const refused: Gathered["refused"] = [];
   candidates.push(chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } }));

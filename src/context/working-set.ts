@@ -25,8 +25,12 @@ export interface WorkingSet {
   rules: string[];
 }
 
-/** Tokens the working set may take: an eighth of the window, at most 8k (the conversation needs the rest). Pure. */
-export const workingSetBudget = (contextSize: number): number => Math.max(1_000, Math.min(8_000, Math.floor(contextSize / 8)));
+/**
+ * Tokens the optional part of the working set may take by default: a fiftieth of the window, 1k to
+ * 4k. The floor is shown whole whatever the budget; the rest is a head start the model can extend
+ * with read_file, and every byte here is re-sent on each turn. Pure.
+ */
+export const workingSetBudget = (contextSize: number): number => Math.max(1_000, Math.min(4_000, Math.floor(contextSize / 50)));
 
 const order = (e: CompiledEntry): number => (e.chunk.kind === "rule" ? 0 : e.chunk.floor ? 1 : 2);
 
