@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDetails } from "../core/messages.ts";
 import type { Ledger } from "../workspace/ledger.ts";
+import type { CommandSandbox } from "../workspace/sandbox.ts";
 import type { CommandRequest } from "./permissions.ts";
 
 export type Risk = "read" | "write" | "execute" | "network" | "destructive";
@@ -13,6 +14,8 @@ export interface ActionContext {
   signal: AbortSignal;
   /** Environment for commands, secrets already removed. */
   env: Record<string, string>;
+  /** The OS sandbox every command runs in; absent only in tests of actions alone. */
+  sandbox?: CommandSandbox;
   /** Called with a subprocess id when a command starts, so the supervisor can stop its tree. */
   onProcess?: (pid: number | undefined) => void;
   onOutput?: () => void;

@@ -31,6 +31,17 @@ export function capOutput(text: string, cap: number, hint?: string): string {
   return `${bytes.subarray(0, head).toString("utf8")}\n[… ${cut} of ${bytes.length} bytes cut here${hint ? `; to see them: ${hint}` : ""} …]\n${bytes.subarray(bytes.length - tail).toString("utf8")}`;
 }
 
+/**
+ * Credentials never reach the model from a tool's output, whichever way they were printed (`git
+ * config --get remote.origin.url`, an env dump, a log line): URL user-info passwords and the token
+ * shapes vendors publish are replaced. Pure.
+ */
+export function redactCredentials(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@")
+    .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]");
+}
+
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): string {
   return issues.map((i) => `${i.path.length ? `field ${i.path.map(String).join(".")}` : "arguments"}: ${i.message}`).join("; ");
 }
@@ -55,6 +66,8 @@ export interface ExecutorOptions {
   outputCap?: number;
   /** Called for every action that ran, so disclosure can keep it loaded. */
   onUsed?: (id: string) => void;
+  /** --allow-network: a command that asks for the network gets it without asking. */
+  allowNetwork?: boolean;
 }
 
 /**
@@ -134,12 +147,12 @@ export class ActionExecutor {
       });
       if (stopped?.aborted) return say("stopped by the user");
       const o = typeof out === "string" ? { content: out } : out;
-      return { type: "tool_result", callId: call.id, content: capOutput(o.content, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}) };
+      return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}) };
     } catch (e) {
-      if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(e.message, 4_000)}` : ""}`);
+      if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(redactCredentials(e.message), 4_000)}` : ""}`);
       if (e instanceof PathRefused) return refuse(`refused by the ${e.rule} guard: ${e.message}`, e.rule);
       if (e instanceof ToolFailure) {
-        const r = fail(capOutput(e.message, this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
+        const r = fail(capOutput(redactCredentials(e.message), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint));
         return { ...r, ...(e.details ? { details: e.details } : {}), ...(e.rule === "sha" ? { refused: { rule: "sha" } } : {}) };
       }
       return fail(`${action.id} failed unexpectedly: ${(e as Error).message ?? String(e)}`);
@@ -171,6 +184,19 @@ export class ActionExecutor {
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);
+    const sandbox = this.ctx.sandbox;
+    // Without an OS sandbox the kernel cannot hold a command in: every command asks instead.
+    if (command && action.risk === "execute" && sandbox && !sandbox.active && sandbox.mode !== "off" && verdict.decision === "allow")
+      verdict = { decision: "ask", rule: "no OS sandbox on this machine" };
+    // A sandbox widening is the user's to give: --allow-network or a person, never --yes or a rule.
+    if (command?.network && sandbox?.active && !this.opts.allowNetwork && verdict.decision !== "deny") {
+      if (!this.opts.approver)
+        return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks for network access, which only the user can give (rerun with --allow-network, or approve it in the REPL). Do it without the network or explain what you need.` };
+      this.opts.tracker?.awaiting(call.id, true);
+      const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+      if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
+      return undefined;
+    }
     if (verdict.decision === "allow") return undefined;
     if (verdict.decision === "deny") {
       return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };

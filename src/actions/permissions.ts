@@ -51,6 +51,8 @@ export interface CommandRequest {
   /** The command line as a person would read it. */
   line: string;
   shell: boolean;
+  /** The call asks to run with network access (a sandbox widening). */
+  network?: boolean;
 }
 
 /** Splits a shell command into the simple commands it would run; undefined when it cannot tell. */

@@ -1,5 +1,5 @@
 import { usageError } from "../core/errors.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
 import { PRESET_IDS } from "../providers/presets.ts";
 
 interface FlagSpec {
@@ -34,6 +34,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "all", kind: "boolean", help: "with --list: every workspace's sessions" },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
+  { name: "sandbox", kind: "enum", values: SANDBOX_MODES, arg: "MODE", help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)" },
+  { name: "allow-network", kind: "boolean", help: "let a command that asks for network access (widen.network) have it without asking" },
+  { name: "add-dir", kind: "list", arg: "DIR", help: "a directory outside the workspace commands may write; repeatable" },
   { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
   { name: "concurrency", kind: "int", arg: "N", help: "weir eval run: cases in flight at once (default 4)" },
   { name: "limit", kind: "int", arg: "N", help: "weir eval run: only the first N cases" },
@@ -181,6 +184,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     if (f.key) config[f.key] = value;
   }
   if (values["no-color"]) config.color = false;
+  if (typeof values.sandbox === "string") config.sandbox = { mode: values.sandbox as (typeof SANDBOX_MODES)[number] };
   const positionals = parsed.positionals;
   const dashDash = argv.indexOf("--");
   const firstWordIsCommand =

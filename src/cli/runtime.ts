@@ -10,7 +10,9 @@ import { DecisionPlane } from "../decision/plane.ts";
 import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "../decision/providers.ts";
 import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
 import { findPreset } from "../providers/presets.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { createSandbox } from "../workspace/sandbox.ts";
 import { applyCalibrator, type Calibrator } from "../eval/calibrate.ts";
 import { DecisionPolicy, policyMismatch } from "../eval/policy.ts";
 import type { AnswerPolicy } from "../decision/plane.ts";
@@ -35,6 +37,20 @@ import { Supervisor } from "../supervisor/supervisor.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import type { ParsedArgs } from "./args.ts";
 import { VERSION } from "./version.ts";
+
+/** `--add-dir` values as canonical directories; a missing one is a usage error. */
+function addDirs(v: unknown): string[] {
+  const dirs = Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : [];
+  return dirs.map((d) => {
+    try {
+      const real = realpathSync(resolve(d));
+      if (!statSync(real).isDirectory()) throw new Error();
+      return real;
+    } catch {
+      throw new UserError(`--add-dir ${d} is not a directory`, 2);
+    }
+  });
+}
 
 export const databasePath = (env = process.env) => join(userDataDir(env), "weir.db");
 
@@ -98,13 +114,17 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const disclosure = new Disclosure(registry, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
   registry.register(loadActionsAction(() => disclosure));
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
+  const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
+  const sandbox = createSandbox({ mode: resolved.settings.sandbox.mode, root: workspace, home, readable: resolved.settings.sandbox.readable, writable: addDirs(args.flags["add-dir"]) });
   const executor = new ActionExecutor(
     registry,
-    { root: workspace, home: process.env.HOME ?? process.env.USERPROFILE ?? "", ledger, env: scrubEnv(process.env) },
-    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor },
+    { root: workspace, home, ledger, env: scrubEnv(process.env), sandbox },
+    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork: args.flags["allow-network"] === true, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor },
   );
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
   const notices: string[] = [];
+  if (!sandbox.active) notices.push(sandbox.describe());
+  if (args.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   for (const e of entries)
     if (e.origin === "project" && !e.config.disabled && !store.isMcpServerApproved(workspace, e.name, e.fingerprint) && o.approveServer && (await o.approveServer(e)))
       store.approveMcpServer(workspace, e.name, e.fingerprint);

@@ -9,6 +9,7 @@ export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export const JUDGMENT_MODES = ["off", "shadow", "increase-only"] as const;
 export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;
 export const VERIFY_FLOORS = ["off", "remind", "require"] as const;
+export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
 
 /** Settings a config file, an environment variable or a flag can set. Mirrors the zod schema. */
 export interface ConfigValues {
@@ -28,6 +29,8 @@ export interface ConfigValues {
   requestTimeoutMs?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   verifyFloor?: (typeof VERIFY_FLOORS)[number];
+  /** The command sandbox; a project config may tighten it (read-only) but never turn it off. */
+  sandbox?: { mode?: (typeof SANDBOX_MODES)[number]; readable?: string[] };
   judgment?: {
     provider: (typeof JUDGMENT_PROVIDERS)[number];
     mode?: (typeof JUDGMENT_MODES)[number];

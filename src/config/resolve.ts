@@ -33,6 +33,7 @@ export interface Settings {
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
+  sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
 }
 
 export interface Resolved {
@@ -167,8 +168,19 @@ export function resolveSettings(layers: Layers): Resolved {
     retry,
     verifyFloor: get("verifyFloor", "remind")!,
     judgment: get("judgment", undefined),
+    sandbox: sandboxSettings(layers),
   };
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
+}
+
+/**
+ * The sandbox: flags > user > project, where a project may tighten it to read-only but never turn
+ * it off (a cloned repository must not lower its own boundary). Readable home entries add up.
+ */
+function sandboxSettings(layers: Layers): Settings["sandbox"] {
+  if (layers.project.sandbox?.mode === "off") throw usageError("the project config (.weir/config.json) may not set sandbox.mode off; only your own flag or user config can");
+  const mode = layers.flags.sandbox?.mode ?? layers.user.sandbox?.mode ?? layers.project.sandbox?.mode ?? "workspace-write";
+  return { mode, readable: [...(layers.user.sandbox?.readable ?? [])] };
 }
 
 /** The model can only be reached with a key when the preset needs one: say which variable to set. */

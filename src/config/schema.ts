@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { CACHE_MODES, type ConfigValues, EFFORTS, JUDGMENT_MODES, JUDGMENT_PROVIDERS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
+import { CACHE_MODES, type ConfigValues, EFFORTS, JUDGMENT_MODES, JUDGMENT_PROVIDERS, OUTPUT_FORMATS, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
 const positiveInt = z.number().int().positive();
 
@@ -34,6 +34,7 @@ export const ConfigFile = z
     requestTimeoutMs: positiveInt,
     permissions: PermissionsConfig,
     verifyFloor: z.enum(VERIFY_FLOORS),
+    sandbox: z.object({ mode: z.enum(SANDBOX_MODES), readable: z.array(z.string().min(1)) }).partial().strict(),
     /** The typed-judgment provider, configured apart from the main model (e.g. a small cheap one). */
     judgment: z
       .object({

@@ -54,7 +54,7 @@ function canonical(p: string): string {
 }
 
 const SECRET_FILE = [
-  /^\.env(\..*)?$/i, // .env, .env.local, .env.production
+  /^\.env(rc)?([._-].*)?$/i, // .env, .env.local, .env.production, .envrc, .env-prod
   /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
   /\.(pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx)$/i,
   /^\.(netrc|pgpass|npmrc|pypirc|git-credentials|htpasswd)$/i,
@@ -76,7 +76,9 @@ export function protectedReason(rel: string, absolute: string, home = homedir())
   // weir's own configuration in the workspace: the agent must not rewrite its permissions or add MCP servers.
   if (rel === ".weir/config.json" || rel === ".mcp.json") return `${rel} configures weir itself (permissions, MCP servers); only the user edits it`;
   const name = parts[parts.length - 1] ?? "";
-  if (!SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name))) return `${name} may hold secrets (keys, tokens, credentials)`;
+  // Backups and copies of a secret file are secret too: .env.bak, id_rsa.old, server.key~, credentials.json.orig.
+  const stem = name.replace(/(?:[.~_-](?:bak|backup|old|orig|save|swp|tmp|copy|\d+)|~)+$/i, "");
+  if (!SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name) || r.test(stem))) return `${name} may hold secrets (keys, tokens, credentials)`;
   for (let i = 0; i < parts.length - 1; i++) {
     if (SECRET_DIRS.has(parts[i]!) || SECRET_DIRS.has(parts.slice(i, i + 2).join("/"))) return `${parts[i]}/ holds credentials`;
   }

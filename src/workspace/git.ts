@@ -1,13 +1,31 @@
+import { bwrapArgv, detectSandbox } from "./sandbox.ts";
+
+/**
+ * Options that keep a planted repository config from running code when weir itself asks git
+ * something: no hooks, no fsmonitor, no pager, no external diff or textconv, and no system or global
+ * config (a later session's `git status` must not fire what a command planted).
+ */
+export const SAFE_GIT = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "--no-pager"];
+const SAFE_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", GIT_EXTERNAL_DIFF: "" };
+
+let sandbox: { kind: string; program?: string } | undefined;
+
 /**
  * Read-only git queries for context gathering: Bun.spawn (cheaper to start than node's
  * child_process, which matters when a compile runs git three times), a timeout, no credentials
- * in the environment, and undefined when git fails or the directory is not a repository.
+ * in the environment, the hardening above, and where bubblewrap exists inside a read-only sandbox
+ * with no network (a filter or hook that still slipped through can change nothing). Undefined when
+ * git fails or the directory is not a repository.
  */
 export async function gitOutput(root: string, args: string[], timeoutMs = 10_000): Promise<string | undefined> {
   try {
-    const p = Bun.spawn(["git", ...args], {
+    sandbox ??= detectSandbox();
+    const argv = ["git", ...SAFE_GIT, ...args];
+    const cmd =
+      sandbox.kind === "bwrap" ? bwrapArgv({ mode: "read-only", root, home: process.env.HOME ?? "", network: false, writable: [], readable: [], masked: [] }, argv, root, sandbox.program) : argv;
+    const p = Bun.spawn(cmd, {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...SAFE_ENV },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",

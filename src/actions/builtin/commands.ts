@@ -18,10 +18,11 @@ function workdir(ctx: ActionContext, cwd: string | undefined): string {
   return p.absolute;
 }
 
-async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[]): Promise<ActionOutput> {
+async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean }): Promise<ActionOutput> {
+  const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([program, ...args], cwd, widen) : [program, ...args];
   const r = await runProgram({
-    program,
-    args,
+    program: bin!,
+    args: rest,
     cwd,
     timeoutMs: Math.min(timeoutMs ?? DEFAULT_TIMEOUT, MAX_TIMEOUT),
     outputCap: PROCESS_CAP,
@@ -39,8 +40,9 @@ async function execute(program: string, args: string[], display: string, cwd: st
         ? `ended by signal ${r.signal ?? "?"} after ${secs}s`
         : `exit code ${r.exitCode} in ${secs}s`;
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
-  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]`;
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
+  const blocked = failed ? ctx.sandbox?.explain(r.output, widen) : undefined;
+  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}`;
   const details: ToolDetails = {
     kind: "command",
     line: display,
@@ -53,6 +55,12 @@ async function execute(program: string, args: string[], display: string, cwd: st
   if (failed) throw new ToolFailure(text, undefined, details);
   return { content: text, details };
 }
+
+const Widen = z
+  .object({ network: z.boolean().optional().describe("run with network access (asks the user unless --allow-network)") })
+  .strict()
+  .optional()
+  .describe("ask for more than the sandbox gives, after a result said it was blocked by the sandbox");
 
 const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
@@ -68,6 +76,7 @@ export const runCommand = defineAction({
       args: z.array(z.string()).default([]).describe("arguments, one per element"),
       cwd: z.string().optional().describe("directory inside the workspace (default: the root)"),
       timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT).optional().describe(`default ${DEFAULT_TIMEOUT}`),
+      widen: Widen,
     })
     .strict(),
   risk: "execute",
@@ -76,10 +85,10 @@ export const runCommand = defineAction({
   source: "builtin",
   readOnly: false,
   moreHint: "rerun with narrower output (a single test, a filter, or | head via shell)",
-  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false }),
+  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false, network: i.widen?.network === true }),
   summary: (i) => [i.program, ...i.args].map(quote).join(" "),
   async run(i, ctx) {
-    return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx, [i.program, ...i.args]);
+    return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx, [i.program, ...i.args], i.widen);
   },
 });
 
@@ -99,6 +108,7 @@ export const shell = defineAction({
       command: z.string().min(1),
       cwd: z.string().optional(),
       timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT).optional(),
+      widen: Widen,
     })
     .strict(),
   risk: "execute",
@@ -107,10 +117,10 @@ export const shell = defineAction({
   source: "builtin",
   readOnly: false,
   moreHint: "pipe through head or tail, or filter with grep",
-  command: (i) => ({ line: i.command, shell: true }),
+  command: (i) => ({ line: i.command, shell: true, network: i.widen?.network === true }),
   summary: (i) => i.command,
   async run(i, ctx) {
     const [program, args] = shellProgram(i.command);
-    return execute(program, args, i.command, workdir(ctx, i.cwd), i.timeout_ms, ctx);
+    return execute(program, args, i.command, workdir(ctx, i.cwd), i.timeout_ms, ctx, undefined, i.widen);
   },
 });

@@ -28,7 +28,8 @@ export function verifyAction(ledger: VerificationLedger) {
       const failures: { path: string; line: number; message: string }[] = [];
       let allPassed = true;
       for (const c of checks) {
-        const r = await runProgram({ program: c.program, args: c.args, cwd: ctx.root, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
+        const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([c.program, ...c.args], ctx.root) : [c.program, ...c.args];
+        const r = await runProgram({ program: bin!, args: rest, cwd: ctx.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
         const complete = !r.timedOut && !r.cancelled && r.exitCode !== null;
         const passed = complete && r.exitCode === 0;
         allPassed &&= passed;

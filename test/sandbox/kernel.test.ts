@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { join } from "node:path";
+import fc from "fast-check";
+import { bwrapArgv, createSandbox, detectSandbox, sandboxBlock, seatbeltProfile } from "../../src/workspace/sandbox.ts";
+import { tempDir } from "../support/temp.ts";
+
+/**
+ * The kernel is the oracle: each generated command really runs inside the sandbox against canary
+ * files outside the workspace, a fake home with keys in it, weir's own environment and a loopback
+ * listener, and the test asserts that nothing outside was read, written or contacted. Commands are
+ * generated from a grammar of wrappers × programs × option and path spellings, so no list of names
+ * could pass it by luck.
+ */
+const available = detectSandbox().kind === "bwrap";
+const d = describe.skipIf(!available);
+
+let tmp: ReturnType<typeof tempDir>;
+let root: string;
+let home: string;
+let outside: string;
+let connections = 0;
+let listener: net.Server;
+let port = 0;
+const CANARY = "CANARY-OUTSIDE-8181";
+const KEY = "CANARY-KEY-2323";
+const ENV_SECRET = "CANARY-ENV-5757";
+
+beforeAll(async () => {
+  tmp = tempDir();
+  const base = realpathSync(tmp.path);
+  root = join(base, "ws");
+  home = join(base, "home");
+  outside = join(base, "outside");
+  for (const dir of [root, home, outside, join(home, ".ssh"), join(home, ".config", "weir"), join(root, ".git", "hooks")]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(outside, "canary.txt"), CANARY);
+  writeFileSync(join(home, ".ssh", "id_rsa"), KEY);
+  writeFileSync(join(home, ".config", "weir", "config.json"), "{}\n");
+  writeFileSync(join(root, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n");
+  writeFileSync(join(root, ".env"), `TOKEN=${KEY}\n`);
+  writeFileSync(join(root, ".env.bak"), `TOKEN=${KEY}\n`);
+  writeFileSync(join(root, "ok.txt"), "inside\n");
+  listener = net.createServer((s) => {
+    connections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()));
+  port = (listener.address() as net.AddressInfo).port;
+});
+afterAll(() => {
+  listener?.close();
+  tmp?.cleanup();
+});
+
+function sandbox(mode: "workspace-write" | "read-only" = "workspace-write") {
+  return createSandbox({ mode, root, home, readable: [] });
+}
+
+/** Runs argv in the sandbox from a parent that holds a secret in its environment, as weir does. */
+async function inside(argv: string[], mode: "workspace-write" | "read-only" = "workspace-write"): Promise<{ exitCode: number | null; output: string }> {
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "parent.ts"), JSON.stringify({ root, home, mode, argv })], {
+    env: { PATH: process.env.PATH ?? "", HOME: home, WEIR_PARENT_API_TOKEN: ENV_SECRET },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  if (code !== 0) throw new Error(`parent failed: ${await new Response(p.stderr).text()}`);
+  return JSON.parse(out);
+}
+
+// The grammar. Paths to what must stay out of reach, in several spellings.
+const readTargets = () => [join(outside, "canary.txt"), `${root}/../outside/canary.txt`, "../outside/canary.txt", join(home, ".ssh", "id_rsa"), "~/.ssh/id_rsa", ".env", ".env.bak", "/proc/1/environ", "/proc/self/environ"];
+const writeTargets = () => [join(outside, "planted.txt"), "../outside/planted.txt", join(home, ".config", "weir", "config.json"), ".git/config", ".git/hooks/pre-commit", "/etc/planted"];
+const wrappers: string[][] = [[], ["env"], ["timeout", "10"], ["nice"], ["nohup"], ["setsid"], ["env", "-i", "PATH=/usr/bin:/bin"]];
+const readers = (p: string): string[][] => [
+  ["cat", p],
+  ["head", "-c", "100", p],
+  ["sh", "-c", `cat ${p}`],
+  ["bash", "-c", `cat ${p}`],
+  ["awk", "{print}", p],
+  ["sed", "-n", "p", p],
+  ["perl", "-ne", "print", p],
+  [process.execPath, "-e", `console.log(require("fs").readFileSync(${JSON.stringify(p.replace(/^~/, home))}, "utf8"))`],
+  ["find", p, "-exec", "cat", "{}", ";"],
+  ["tar", "-cf", "-", p],
+  ["sh", "-c", `ln -sf ${p} link && cat link`],
+  ["sh", "-c", `grep -r . ${p}`],
+];
+const writers = (p: string): string[][] => [
+  ["sh", "-c", `echo planted > ${p}`],
+  ["touch", p],
+  ["cp", "ok.txt", p],
+  ["bash", "-c", `printf planted >> ${p}`],
+  [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(p.replace(/^~/, home))}, "planted")`],
+  ["sh", "-c", `ln -sf ${p} w && echo planted > w`],
+];
+const networkers = (): string[][] => [
+  ["curl", "-s", "-m", "3", `http://127.0.0.1:${port}/`],
+  ["bash", "-c", `exec 3<>/dev/tcp/127.0.0.1/${port}`],
+  [process.execPath, "-e", `fetch("http://127.0.0.1:${port}/").catch(() => process.exit(3))`],
+  ["sh", "-c", `curl -s -m 3 http://127.0.0.1:${port}/ || true`],
+  ["git", "-c", "http.proxy=", "ls-remote", `http://127.0.0.1:${port}/repo.git`],
+];
+
+const leaked = (out: string) => out.includes(CANARY) || out.includes(KEY) || out.includes(ENV_SECRET);
+
+d("generated commands under bubblewrap, the kernel as oracle", () => {
+  test("no wrapper, program or path spelling reads what lies outside the workspace, a key, a protected file or weir's environment", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...wrappers), fc.constantFrom(...readTargets()), fc.nat(11), async (wrap, target, k) => {
+        const argv = [...wrap, ...readers(target)[k]!];
+        const r = await inside(argv);
+        expect(leaked(r.output)).toBe(false);
+      }),
+      { numRuns: 60, seed: 4242 },
+    );
+  }, 120_000);
+
+  test("no spelling writes outside the workspace, plants git config or hooks, or plants the user config", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...wrappers), fc.constantFrom(...writeTargets()), fc.nat(5), async (wrap, target, k) => {
+        await inside([...wrap, ...writers(target)[k]!]);
+        expect(existsSync(join(outside, "planted.txt"))).toBe(false);
+        expect(readFileSync(join(home, ".config", "weir", "config.json"), "utf8")).toBe("{}\n");
+        expect(readFileSync(join(root, ".git", "config"), "utf8")).not.toContain("planted");
+        expect(existsSync(join(root, ".git", "hooks", "pre-commit"))).toBe(false);
+        expect(existsSync("/etc/planted")).toBe(false);
+      }),
+      { numRuns: 40, seed: 1717 },
+    );
+  }, 120_000);
+
+  test("nothing reaches a listener on the host's loopback", async () => {
+    for (const wrap of wrappers) for (const argv of networkers()) await inside([...wrap, ...argv]);
+    // Every /proc entry the sandbox can see, read at once: weir's environment is not among them.
+    expect(leaked((await inside(["sh", "-c", "cat /proc/*/environ | tr '\\0' '\\n'"])).output)).toBe(false);
+    expect(connections).toBe(0);
+  }, 120_000);
+
+  test("the workspace itself stays writable and readable, and a process that escapes with setsid ends with the sandbox", async () => {
+    const r = await inside(["sh", "-c", "echo made > made.txt && cat ok.txt && (setsid sleep 30 &) ; echo started"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toContain("inside");
+    expect(readFileSync(join(root, "made.txt"), "utf8")).toBe("made\n");
+    // The pid namespace died with its init: no sleep 30 from the sandbox survives on the host.
+    const ps = Bun.spawnSync(["sh", "-c", "ps -eo args | grep -c '^sleep 30$' || true"]);
+    expect(Number(ps.stdout.toString().trim())).toBe(0);
+  });
+
+  test("in read-only mode even the workspace cannot be written, and the failure says why", async () => {
+    const r = await inside(["sh", "-c", "echo x > ro.txt"], "read-only");
+    expect(r.exitCode).not.toBe(0);
+    expect(existsSync(join(root, "ro.txt"))).toBe(false);
+    expect(sandboxBlock(r.output, { mode: "read-only", root, home, network: false, writable: [], readable: [], masked: [] })).toContain("read-only");
+  });
+
+  test("a blocked network call is explained as the sandbox's doing", async () => {
+    const r = await inside(["curl", "-sS", "-m", "3", "http://example.com/"]);
+    expect(r.exitCode).not.toBe(0);
+    expect(sandbox().explain(r.output)).toContain("blocked by the sandbox: network");
+  });
+});
+
+describe("sandbox profiles (pure)", () => {
+  const policy = { mode: "workspace-write" as const, root: "/w", home: "/h", network: false, writable: ["/extra"], readable: ["/h/.npm"], masked: ["/w/.env"] };
+  test("bubblewrap: system read-only, home emptied, workspace writable, git internals and protected files read-only, no network", () => {
+    const a = bwrapArgv(policy, ["npm", "test"], "/w");
+    const pairs = (flag: string) => a.flatMap((x, i) => (x === flag ? [`${a[i + 1]} ${a[i + 2] ?? ""}`.trim()] : []));
+    expect(a).toContain("--unshare-net");
+    expect(a).toContain("--unshare-pid");
+    expect(a).toContain("--die-with-parent");
+    expect(pairs("--ro-bind-try")).toContain("/usr /usr");
+    expect(pairs("--bind")).toContain("/w /w");
+    expect(pairs("--ro-bind-try")).toContain("/w/.git/config /w/.git/config");
+    expect(pairs("--ro-bind-try")).toContain("/dev/null /w/.env");
+    expect(a.indexOf("--tmpfs", a.indexOf("/var/tmp"))).toBeLessThan(a.indexOf("/h/.npm"));
+    expect(a.slice(-3)).toEqual(["--", "npm", "test"]);
+    expect(bwrapArgv({ ...policy, network: true }, ["x"], "/w")).not.toContain("--unshare-net");
+    expect(bwrapArgv({ ...policy, mode: "read-only" }, ["x"], "/w").join(" ")).toContain("--ro-bind /w /w");
+  });
+
+  test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {
+    const p = seatbeltProfile(policy);
+    expect(p).toContain("(deny default)");
+    expect(p).toContain('(allow file-write* (subpath "/w"))');
+    expect(p).toContain('(deny file-write* (subpath "/w/.git/config"))');
+    expect(p).toContain('(deny file-read* file-write* (literal "/w/.env"))');
+    expect(p).not.toContain("(allow network*)");
+    expect(seatbeltProfile({ ...policy, network: true })).toContain("(allow network*)");
+    expect(seatbeltProfile({ ...policy, mode: "read-only" })).not.toContain('(allow file-write* (subpath "/w"))');
+  });
+
+  test("where no sandbox exists the sandbox says commands will ask, and wraps nothing", () => {
+    const s = createSandbox({ mode: "workspace-write", root: "/w", home: "/h", detected: { kind: "none" } });
+    expect(s.active).toBe(false);
+    expect(s.wrap(["ls"], "/w")).toEqual(["ls"]);
+    expect(s.describe()).toContain("every command asks");
+  });
+});
+
