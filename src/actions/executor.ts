@@ -1,7 +1,8 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { type Action, type ActionContext, ToolFailure } from "./action.ts";
-import { decide, globMatch, type Policy } from "./permissions.ts";
+import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
+import { type CommandRequest, decide, globMatch, type Policy } from "./permissions.ts";
 import type { ActionRegistry } from "./registry.ts";
 
 export const DEFAULT_OUTPUT_CAP = 50_000;
@@ -159,6 +160,18 @@ export class ActionExecutor {
     }
   }
 
+  /**
+   * `--allow PATTERN`: an action id, or a command. A shell line is approved only when it is word-only
+   * and every simple command in it matches a pattern on its own (never the line as a whole).
+   */
+  private allowedByPattern(id: string, command: CommandRequest | undefined, subject: string, parsed: ShellParse | undefined): boolean {
+    const patterns = this.opts.allow ?? [];
+    if (patterns.includes(id)) return true;
+    if (!command?.shell) return patterns.some((p) => globMatch(p, subject) || (command?.argv ? globMatch(p, normaliseCommand(command.argv).join(" ")) : false));
+    if (!parsed?.wordOnly || parsed.commands.length === 0) return false;
+    return parsed.commands.every((c) => patterns.some((p) => globMatch(p, c.join(" ")) || globMatch(p, normaliseCommand(c).join(" "))));
+  }
+
   /** Returns why the call is refused, or undefined when it may run. */
   /**
    * A program's arguments can name files the file guards never see (`cat ~/.ssh/id_rsa`). An argument
@@ -180,7 +193,8 @@ export class ActionExecutor {
 
   private async authorize(call: ToolCallBlock, action: Action, input: unknown): Promise<{ message: string; rule: string } | undefined> {
     const command = action.command?.(input);
-    let verdict = decide(this.opts.policy, action.id, command, action.risk);
+    const parsed = command?.shell ? await parseShell(command.line) : undefined;
+    let verdict = decide(this.opts.policy, action.id, command, action.risk, parsed);
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);
@@ -203,7 +217,7 @@ export class ActionExecutor {
     }
     const key = `${action.id}\u0000${command?.line ?? ""}`;
     const subject = command?.line ?? action.id;
-    if (this.sessionApprovals.has(key) || this.opts.yes || (this.opts.allow ?? []).some((p) => globMatch(p, subject) || p === action.id)) return undefined;
+    if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
     if (!this.opts.approver) {
       return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
     }

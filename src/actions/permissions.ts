@@ -1,4 +1,5 @@
 import type { ConfigValues } from "../config/options.ts";
+import { normaliseCommand, type ShellParse } from "../context/shell.ts";
 import defaults from "../../policies/permissions.json" with { type: "json" };
 
 export type Decision = "allow" | "ask" | "deny";
@@ -39,10 +40,19 @@ export function globMatch(pattern: string, text: string): boolean {
   return re.test(text);
 }
 
-/** Interpreters that run a code string: through run_command they are a shell by another name. */
+/**
+ * Programs that run code or other programs from their arguments: through run_command they are a
+ * shell by another name. Combined short flags count (`-ce`, `-pe`, `-lc`).
+ */
 const CODE_RUNNERS: [RegExp, RegExp][] = [
-  [/^(ba|z|da|k|fi)?sh$|^cmd(\.exe)?$|^(powershell|pwsh)(\.exe)?$/i, /^(-c|\/c|-command|-Command|-EncodedCommand|-e|-lc|-ic)$/],
-  [/^python[\d.]*$|^node$|^bun$|^deno$|^perl$|^ruby$|^php$/i, /^(-c|-e|--eval|-p|--print|eval|-r)$/],
+  [/^(ba|z|da|k|fi|a)?sh$|^cmd(\.exe)?$|^(powershell|pwsh)(\.exe)?$/i, /^(-[a-z]*c[a-z]*|\/c|-command|-Command|-EncodedCommand|-e)$/],
+  [/^python[\d.]*$|^node$|^bun$|^deno$|^perl$|^ruby$|^php$|^lua[\d.]*$|^Rscript$/i, /^(-[A-Za-z]*[ceEpr][A-Za-z]*|--eval|--print|eval|-r)$/],
+  [/^[gnm]?awk$/, /system|\||getline|print\s*>/],
+  [/^find$/, /^-(exec|execdir|ok|okdir|fprint|fprintf|fls|delete)$/],
+  [/^tar$/, /^(--to-command|--checkpoint-action|--use-compress-program|-I|--info-script|--new-volume-script|-F)(=|$)/],
+  [/^sed$/, /(^|;|\s)e(\s|$)|\/e$|\/w\s/],
+  [/^git$/, /^(-c|--config-env)$|^alias\.|^!|--upload-pack|--receive-pack|^-u$|--exec=/],
+  [/^(parallel|watch|script|expect|flock|strace|ltrace|gdb|vim?|nvim|emacs)$/, /./],
 ];
 
 export interface CommandRequest {
@@ -90,16 +100,28 @@ function actionVerdict(policy: Policy, action: string, risk?: string): Verdict {
   return best ?? { decision: risk === "read" ? "allow" : "ask", rule: `the default for ${risk ?? "unknown"} actions` };
 }
 
+/** Whether a normalised command runs code or other programs from its arguments. */
+export function runsCode(words: readonly string[]): string | undefined {
+  const [name = "", ...args] = words;
+  for (const [prog, flag] of CODE_RUNNERS) if (prog.test(name) && args.some((a) => flag.test(a))) return `${name} running code or another program counts as shell`;
+  return undefined;
+}
+
 /**
- * Decides whether an action call may run. Pure. For commands, the rules that match the command line
- * decide (the strictest wins); a shell line is split into its commands and each must pass; a
- * command substitution or an interpreter running a code string is never more than `ask`.
+ * Decides whether an action call may run. Pure. For commands, the rules that match the command
+ * decide (the strictest wins), after the program is normalised (its basename, wrappers such as env,
+ * timeout or nohup removed, git's global options skipped). A shell line is judged by its parse
+ * (`parsed`, from tree-sitter-bash): a line that is not word-only (redirects, substitutions,
+ * expansions, subshells) is never more than `ask`, and each simple command must pass on its own.
+ * Without a parse the line is split on its operators. An interpreter or launcher running code is
+ * never more than `ask`.
  */
-export function decide(policy: Policy, action: string, command?: CommandRequest, risk?: string): Verdict {
+export function decide(policy: Policy, action: string, command?: CommandRequest, risk?: string, parsed?: ShellParse): Verdict {
   const base = actionVerdict(policy, action, risk);
   if (!command) return base;
   if (command.shell) {
-    const segments = shellSegments(command.line);
+    if (parsed && !parsed.wordOnly) return { decision: stricter(base.decision, "ask"), rule: `a shell line with ${parsed.why} (not word-only)` };
+    const segments = parsed ? parsed.commands.map((c) => normaliseCommand(c).join(" ")) : shellSegments(command.line);
     if (!segments) return { decision: stricter(base.decision, "ask"), rule: "command substitution in a shell line (cannot tell what runs)" };
     // Each simple command is judged alone (a command no rule covers gets the shell default); the strictest wins.
     let verdict: Verdict | undefined;
@@ -109,13 +131,10 @@ export function decide(policy: Policy, action: string, command?: CommandRequest,
     }
     return verdict ?? base;
   }
-  const [program = "", ...args] = command.argv ?? [];
-  const name = program.split(/[\\/]/).pop() ?? program;
+  const [name = "", ...args] = normaliseCommand(command.argv ?? []);
   const v = commandVerdict(policy, [name, ...args].join(" "));
-  for (const [prog, flag] of CODE_RUNNERS)
-    if (prog.test(name) && args.some((a) => flag.test(a))) {
-      const d = stricter(v?.decision ?? "allow", stricter(policy.actions.shell ?? "ask", "ask"));
-      return { decision: d, rule: `${name} running a code string counts as shell` };
-    }
+  // git's own options can launch programs (-c alias.x=!cmd), so the launcher check sees them.
+  const launcher = runsCode([name, ...args]) ?? runsCode(normaliseCommand(command.argv ?? [], { keepGitOptions: true }));
+  if (launcher) return { decision: stricter(v?.decision ?? "allow", stricter(policy.actions.shell ?? "ask", "ask")), rule: launcher };
   return v ?? base;
 }

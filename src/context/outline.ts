@@ -1,5 +1,6 @@
 import { Language, type Node, Parser } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
+import bashWasm from "tree-sitter-wasms/out/tree-sitter-bash.wasm" with { type: "file" };
 import goWasm from "tree-sitter-wasms/out/tree-sitter-go.wasm" with { type: "file" };
 import jsWasm from "tree-sitter-wasms/out/tree-sitter-javascript.wasm" with { type: "file" };
 import pyWasm from "tree-sitter-wasms/out/tree-sitter-python.wasm" with { type: "file" };
@@ -34,7 +35,7 @@ export interface Outline {
   imports: string[];
 }
 
-const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm };
+const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, bash: bashWasm };
 const EXT: Record<string, string> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust" };
 
 export function languageOf(path: string): string | undefined {
@@ -45,7 +46,8 @@ export function languageOf(path: string): string | undefined {
 let init: Promise<void> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
 
-async function parserFor(lang: string): Promise<Parser> {
+/** A parser for one of the embedded grammars (the shell parser uses `bash`). */
+export async function parserFor(lang: string): Promise<Parser> {
   init ??= Parser.init({ wasmBinary: await Bun.file(runtimeWasm).bytes() });
   await init;
   let p = parsers.get(lang);
