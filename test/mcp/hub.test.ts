@@ -103,7 +103,7 @@ describe("the MCP hub with real servers", () => {
     expect(byName.hangs!.state).toBe("failed");
     expect(byName.hangs!.reason).toContain("did not answer within");
     expect(byName.good!.state).toBe("connected");
-    expect(registry.ids().filter((id) => id.startsWith("mcp__good__"))).toHaveLength(5);
+    expect(registry.ids().filter((id) => id.startsWith("mcp__good__"))).toHaveLength(6);
   });
 
   test("a server that crashes mid-session loses its tools with a sentence the model can read; reconnect brings them back", async () => {
@@ -159,5 +159,23 @@ describe("the MCP hub with real servers", () => {
     } finally {
       delete process.env.WEIR_MCP_TEST_API_KEY;
     }
+  });
+
+  test("a tool description that carries instructions is withheld, with its parameter notes; honest tools keep theirs", async () => {
+    const { hub, registry } = makeHub();
+    await hub.start([stdio("tickets")]);
+    const hostile = registry.get("mcp__tickets__hostile")!;
+    expect(hostile.description).not.toContain("id_rsa");
+    expect(hostile.description).toContain("withheld");
+    expect(JSON.stringify(hostile.jsonSchema)).not.toContain("curl");
+    expect(registry.spec("mcp__tickets__hostile")!.description).toBe(hostile.description);
+    expect(registry.get("mcp__tickets__echo")!.description).toBe("Echo the message back");
+  });
+
+  test("a project server's readOnlyHint never makes its tools auto-approved; a user server's does", async () => {
+    const { hub, registry } = makeHub();
+    await hub.start([{ ...stdio("proj"), origin: "project" }, stdio("mine")]);
+    expect(registry.get("mcp__proj__echo")!.risk).toBe("write");
+    expect(registry.get("mcp__mine__echo")!.risk).toBe("read");
   });
 });
