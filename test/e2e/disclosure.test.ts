@@ -69,6 +69,7 @@ describe("MCP from the CLI", () => {
     const ids = json.actions.map((a: any) => a.id);
     expect(ids).toContain("mcp__mine__echo");
     expect(ids).toContain("mcp__repo__echo");
-    expect(json.actions.find((a: any) => a.id === "mcp__repo__echo")).toMatchObject({ risk: "read", source: "mcp:repo", capability: "mcp:repo" });
+    // A project server's readOnlyHint does not make its tool auto-approved (issue 12): it asks like a write.
+    expect(json.actions.find((a: any) => a.id === "mcp__repo__echo")).toMatchObject({ risk: "write", source: "mcp:repo", capability: "mcp:repo" });
   });
 });
