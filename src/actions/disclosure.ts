@@ -16,24 +16,49 @@ export interface DisclosureOptions {
   unloadAfter: number;
 }
 
-const words = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 const STOP = new Set(["the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "it", "is", "this", "that", "with", "my", "me", "please", "file", "files"]);
 
-/**
- * Deterministic router: ranks capabilities for a goal by lexical overlap of the goal with each
- * capability's name, hint and its actions' ids and descriptions. Pure.
- */
-export function rankCapabilities(goal: string, caps: { name: string; hint: string; text: string }[]): { name: string; score: number }[] {
-  const g = new Set(words(goal).filter((w) => !STOP.has(w) && w.length > 2));
-  return caps
-    .map((c) => {
-      const vocab = new Set(words(`${c.name.replace(/[_:]/g, " ")} ${c.hint} ${c.text}`));
-      let score = 0;
-      for (const w of g) if (vocab.has(w) || [...vocab].some((v) => v.length > 3 && (v.startsWith(w) || w.startsWith(v)))) score++;
-      return { name: c.name, score: g.size ? score / g.size : 0 };
-    })
-    .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+/** Identifier-aware tokens: `read_text_file` and `readTextFile` both give read, text, file. */
+export function tokens(s: string): string[] {
+  return (s.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOP.has(w));
 }
+
+export interface RankedAction {
+  id: string;
+  score: number;
+}
+
+/**
+ * BM25 over each action's id, description and parameter names (and their descriptions): ranks
+ * *actions*, not whole capabilities, so "read README.md" finds read-like tools without loading a
+ * server's fourteen. Pure; k1 = 1.2, b = 0.75.
+ */
+export function rankActions(goal: string, docs: { id: string; text: string }[]): RankedAction[] {
+  const q = [...new Set(tokens(goal))];
+  if (q.length === 0 || docs.length === 0) return docs.map((d) => ({ id: d.id, score: 0 }));
+  const toks = docs.map((d) => tokens(d.text));
+  const avg = toks.reduce((n, t) => n + t.length, 0) / toks.length || 1;
+  const df = new Map<string, number>();
+  for (const t of toks) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+  const n = docs.length;
+  return docs
+    .map((d, i) => {
+      const tf = new Map<string, number>();
+      for (const w of toks[i]!) tf.set(w, (tf.get(w) ?? 0) + 1);
+      let score = 0;
+      for (const w of q) {
+        const f = tf.get(w) ?? 0;
+        if (!f) continue;
+        const idf = Math.log(1 + (n - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
+        score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * toks[i]!.length) / avg));
+      }
+      return { id: d.id, score };
+    })
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** Names an MCP tool may carry that a built-in action already covers. */
+const BUILTIN_TWINS = /^(read_(text_)?file|read_multiple_files|write_file|edit_file|list_directory|list_files|directory_tree|search_files|search|get_file_info|run_command|shell|execute_command)$/;
 
 /**
  * Progressive disclosure. Each request carries the core actions, the small `load_actions` tool whose
@@ -71,7 +96,9 @@ export class Disclosure {
       .filter((c) => c.name !== "discovery")
       .map((c) => {
         const open = c.ids.filter((id) => !core.has(id) && !this.loaded.has(id)).length;
-        return `- ${c.name}: ${c.hint} (${c.ids.length} action${c.ids.length === 1 ? "" : "s"}${open < c.ids.length ? `, ${c.ids.length - open} already available` : ""})`;
+        const counts = `${c.ids.length} action${c.ids.length === 1 ? "" : "s"}${open < c.ids.length ? `, ${c.ids.length - open} already available` : ""}`;
+        // An MCP server's line lists its tools, so their purposes are visible before anything loads.
+        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)} (${counts})` : `- ${c.name}: ${c.hint} (${counts})`;
       })
       .join("\n");
   }
@@ -104,20 +131,37 @@ export class Disclosure {
     return [...new Set(wanted)];
   }
 
-  /** Router and decision-plane seam: pre-load the top capabilities for a goal. */
-  preloadFor(goal: string, top = 2, minScore = 0.34): string[] {
+  /**
+   * Router and decision-plane seam: pre-load the few actions a goal most likely needs. Actions are
+   * ranked by BM25 (`rankActions`); the top `top` load when they score at least `minScore` and at
+   * least half the best score. An MCP tool that duplicates a built-in (a filesystem server's
+   * read_file) ranks below it and never loads for it. Returns the ids loaded.
+   */
+  preloadFor(goal: string, top = 4, minScore = 1.5): string[] {
     if (this.opts.mode === "all") return [];
-    const caps = this.registry
-      .capabilities()
-      .filter((c) => !this.opts.core.includes(c.name) && c.name !== "discovery")
-      .map((c) => ({ name: c.name, hint: c.hint, text: c.ids.map((id) => `${id.replace(/_/g, " ")} ${this.registry.get(id)?.hint ?? ""}`).join(" ") }));
-    const chosen = rankCapabilities(goal, caps)
-      .filter((r) => r.score >= minScore)
+    const core = new Set(this.coreIds());
+    const docs = this.registry
+      .all()
+      .filter((a) => a.id !== LOAD_ACTIONS && !core.has(a.id))
+      .filter((a) => !(a.source.startsWith("mcp:") && BUILTIN_TWINS.test(a.id.replace(/^mcp__.+?__/, ""))))
+      .map((a) => ({ id: a.id, text: `${a.id} ${a.id} ${a.description} ${paramText(this.registry.spec(a.id)?.inputSchema)}` }));
+    const ranked = rankActions(goal, docs);
+    const best = ranked[0]?.score ?? 0;
+    const chosen = ranked
+      .filter((r) => r.score >= minScore && r.score >= best / 2)
       .slice(0, top)
-      .map((r) => r.name);
-    if (chosen.length) this.load(chosen, []);
+      .map((r) => r.id);
+    if (chosen.length) this.load([], chosen);
     return chosen;
   }
+}
+
+/** Parameter names and their descriptions from a JSON Schema, for ranking. */
+function paramText(schema: Record<string, unknown> | undefined): string {
+  const props = (schema?.properties ?? {}) as Record<string, { description?: string }>;
+  return Object.entries(props)
+    .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""}`)
+    .join(" ");
 }
 
 /** The `load_actions` action; its index is appended to the description each turn by `Disclosure.offer`. */

@@ -8,6 +8,7 @@ export const CAPABILITY_HINTS: Record<string, string> = {
   repository_search: "list files by glob and search text by regex",
   command: "run programs (tests, builds, git) and shell command lines",
   verification: "run the project's own checks",
+  navigation: "find definitions, callers and references of a symbol",
   git: "inspect and change git state",
   discovery: "load more actions",
 };
@@ -85,5 +86,18 @@ export class ActionRegistry {
     const by = new Map<string, string[]>();
     for (const a of this.actions.values()) by.set(a.capability, [...(by.get(a.capability) ?? []), a.id]);
     return [...by.entries()].map(([name, ids]) => ({ name, hint: this.hints.get(name) ?? name, ids }));
+  }
+
+  /**
+   * What a capability's actions are for, in one bounded line for the index: each action's short
+   * name, so an MCP server's purposes reach the model and the router, not just "tools of NAME".
+   */
+  purposes(capability: string, max = 240): string {
+    const names = this.all()
+      .filter((a) => a.capability === capability)
+      .map((a) => a.id.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, ""));
+    let line = names.join(", ");
+    if (line.length > max) line = `${line.slice(0, max - 3).replace(/,[^,]*$/, "")}, ...`;
+    return line;
   }
 }

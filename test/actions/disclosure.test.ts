@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { defineAction } from "../../src/actions/action.ts";
 import { BUILTIN_ACTIONS } from "../../src/actions/builtin/index.ts";
-import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankCapabilities } from "../../src/actions/disclosure.ts";
+import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankActions } from "../../src/actions/disclosure.ts";
 import { ActionRegistry } from "../../src/actions/registry.ts";
 
 function setup(mode: "auto" | "all" = "auto", unloadAfter = 3) {
@@ -55,7 +55,7 @@ describe("Disclosure", () => {
     expect(names(d).sort()).toEqual(registry.ids().filter((id) => id !== LOAD_ACTIONS).sort());
   });
 
-  test("the router pre-loads capabilities that match the goal and nothing for an unrelated one", () => {
+  test("the router pre-loads the actions that match the goal, not whole capabilities, and nothing for an unrelated one", () => {
     const { d, registry } = setup();
     registry.register(
       defineAction({
@@ -74,17 +74,20 @@ describe("Disclosure", () => {
       }),
       "Jira issues and projects",
     );
-    expect(d.preloadFor("run the tests and show the command output")).toContain("command");
-    expect(d.preloadFor("open a jira issue for this bug")).toContain("mcp:jira");
+    expect(d.preloadFor("run the tests and show the command output")).toContain("run_command");
+    expect(d.preloadFor("open a jira issue for this bug")).toEqual(["mcp__jira__create_issue"]);
     expect(setup().d.preloadFor("explain the architecture")).toEqual([]);
   });
 
-  test("rankCapabilities is deterministic and orders by overlap", () => {
-    const caps = [
-      { name: "b", hint: "alpha beta", text: "" },
-      { name: "a", hint: "alpha", text: "" },
+  test("rankActions is deterministic BM25: a rarer matching word outweighs a common one, and ties order by id", () => {
+    const docs = [
+      { id: "b", text: "read file text" },
+      { id: "a", text: "read file text" },
+      { id: "c", text: "read directory listing" },
+      { id: "d", text: "directory tree" },
     ];
-    expect(rankCapabilities("alpha beta gamma", caps).map((r) => r.name)).toEqual(["b", "a"]);
-    expect(rankCapabilities("alpha", caps).map((r) => r.name)).toEqual(["a", "b"]);
+    expect(rankActions("read the text", docs).map((r) => r.id)).toEqual(["a", "b", "c", "d"]);
+    expect(rankActions("readTextFile", docs)[0]!.score).toBeGreaterThan(0);
+    expect(rankActions("", docs).every((r) => r.score === 0)).toBe(true);
   });
 });
