@@ -8,6 +8,7 @@ import { gitOutput } from "../workspace/git.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
+import { bm25, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
 /**
@@ -17,6 +18,35 @@ import { loadRules, ruleApplies } from "./rules.ts";
 export class ContextIndex {
   readonly walk = new WalkCache();
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
+  /** Raw texts for the content ranking, revalidated the same way (no parse). */
+  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined }>();
+}
+
+/** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
+const CONTENT_FILES = 3_000;
+const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
+
+/** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
+function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
+  const abs = join(root, rel);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile() || st.size > maxBytes) return undefined;
+  const hit = index?.texts.get(abs);
+  if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.text;
+  let text: string | undefined;
+  try {
+    const bytes = readFileSync(abs);
+    text = looksBinary(bytes) ? undefined : bytes.toString("utf8");
+  } catch {
+    text = undefined;
+  }
+  index?.texts.set(abs, { mtime: st.mtimeMs, size: st.size, text });
+  return text;
 }
 
 /** Candidate sources for a goal in a workspace: everything the compiler may choose from, with provenance. */
@@ -84,7 +114,8 @@ export function pathsIn(text: string, directories = false): string[] {
 
 /** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */
 export const isTestPath = (p: string): boolean => /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(p);
-const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
+/** Symbol-like words: `quoted`, camelCase, PascalCase with an inner capital, ACRONYMWords (ASGITransport, HTTPError), snake_case. */
+const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
 
 function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "source" | "content">): ContextChunk {
   return {
@@ -118,6 +149,27 @@ export function diffStat(diff: string): string {
   }
   flush();
   return rows.join("\n");
+}
+
+/** BM25 of the source files' contents for the query terms, reading at most CONTENT_FILES files (shallow first). */
+function contentRanking(root: string, files: string[], query: string[], index: ContextIndex | undefined) {
+  if (query.length === 0) return [];
+  const pool = files
+    .filter((f) => TEXT_EXT.test(f) && !isTestPath(f))
+    .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))
+    .slice(0, CONTENT_FILES);
+  const wanted = [...new Set(query)];
+  const docs: { path: string; text: string }[] = [];
+  for (const f of pool) {
+    const text = textOf(root, f, index);
+    if (text === undefined) continue;
+    // A cheap screen before tokenising: the file must contain one of the terms' stems somewhere.
+    const lower = text.toLowerCase();
+    const p = f.toLowerCase();
+    if (!wanted.some((w) => lower.includes(w) || p.includes(w))) continue;
+    docs.push({ path: f, text });
+  }
+  return bm25(wanted, docs, pool.length);
 }
 
 /** Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, tests/foo.rs. Pure. */
@@ -200,8 +252,11 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
   const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
-  const files = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
-  const fileSet = new Set(files);
+  const walked = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
+  const fileSet = new Set(walked);
+  // Generated, vendored and bundled files are never candidates unless the task names them.
+  const attrs = fileSet.has(".gitattributes") ? generatedGlobs(textOf(root, ".gitattributes", o.index) ?? "").map((g) => new Bun.Glob(g)) : [];
+  const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)));
   const head = (await headP)?.trim();
 
   const targets = new Map<string, FloorReason>();
@@ -228,7 +283,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     .map((l) => l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, ""))
     .filter((p) => fileSet.has(p))
     .slice(0, 30);
-  for (const p of changed) if (!targets.has(p)) targets.set(p, "changed");
+  // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
+  for (const p of changed) if (!targets.has(p) && !isGenerated(p)) targets.set(p, "changed");
   // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
   const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
 
@@ -246,13 +302,23 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     return r;
   };
 
-  // Lexical candidates: paths that share words with the goal; their text is sampled for symbols too.
-  const lexical = files
+  // Path candidates: paths that share words with the goal (tests come in only by mapping to a source).
+  const byPath = files
+    .filter((p) => !isTestPath(p))
     .map((p) => ({ p, s: pathScore(words, p) }))
     .filter((x) => x.s > 0)
     .sort((a, b) => b.s - a.s || a.p.localeCompare(b.p))
-    .slice(0, o.maxLexical ?? 25)
+    .slice(0, 60)
     .map((x) => x.p);
+  // Content candidates: BM25 over identifier-split terms of the goal (and its symbols) in file contents.
+  const query = termsOf(`${pathsIn(goal, true).reduce((g, p) => g.replaceAll(p, " "), goal)} ${symbols.join(" ")}`);
+  const byContent = contentRanking(root, files, query, o.index).slice(0, 60).map((x) => x.path);
+  const fused = fuse([
+    { ranking: byContent, weight: 1 },
+    { ranking: byPath, weight: 0.6 },
+  ]);
+  const lexical = fused.slice(0, o.maxLexical ?? 25).map((x) => x.path);
+  const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
   if (symbols.length) {
     const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
     const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
@@ -360,7 +426,10 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   for (const f of lexical) {
     if (targets.has(f) || mapped.has(f) || neighbours.has(f)) continue;
     const fi = await info(f);
-    if (fi) candidates.push(fileChunk(fi, head, undefined, lexicalScore(words, f, fi.text.slice(0, 4000))));
+    if (!fi) continue;
+    const lex = lexicalScore(words, f, fi.text.slice(0, 4000));
+    const reasons = [...(byContent.includes(f) ? [`contents match (rank ${byContent.indexOf(f) + 1})`] : []), ...lex.reasons];
+    candidates.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (fusedScore.get(f) ?? 0))), reasons }));
   }
 
   for (const rule of loadRules(root, targetList, o.userDir)) {

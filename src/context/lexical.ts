@@ -1,0 +1,107 @@
+/**
+ * Content-aware candidates: BM25 over identifier-split tokens of file contents, so a task that says
+ * "wrapped lines" reaches `_textwrap.py` and "ASGI transport" reaches the file defining
+ * `ASGITransport`, not only paths that contain a task word. Pure functions over texts; the caller
+ * reads the files (through the context index, so a warm compile re-reads nothing).
+ */
+
+const STOP = new Set(
+  "the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you if else return const let var function def class import export new true false null none self this from type int str".split(
+    " ",
+  ),
+);
+
+/** Identifier-aware terms: camelCase, PascalCase, ACRONYMWords and snake_case split, lower-cased, light stemming. Pure. */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
+    const parts = raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
+    for (const p of parts) {
+      const w = stem(p.toLowerCase());
+      if (w.length > 1 && w.length < 32 && !STOP.has(w)) out.push(w);
+    }
+  }
+  return out;
+}
+
+/** Plural and verb endings folded, so "wrapped" meets "wrap" and "parsers" meets "parser". Pure. */
+export function stem(w: string): string {
+  if (w.length > 5 && w.endsWith("ing")) return undouble(w.slice(0, -3));
+  if (w.length > 4 && w.endsWith("ed")) return undouble(w.slice(0, -2));
+  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w);
+
+/** Files that are generated, vendored, bundled or locked: never candidates, never in the floor. Pure. */
+export function isGenerated(path: string): boolean {
+  return (
+    /(?:^|\/)(?:dist|build|out|vendor|third_party|node_modules|coverage|\.next|__pycache__|target)\//.test(path) ||
+    /\.(?:min|bundle|umd|prod)\.[cm]?js$|\.map$/.test(path) ||
+    /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|uv\.lock)$/.test(path)
+  );
+}
+
+/** Paths `.gitattributes` marks `linguist-generated` (or `-diff`/`binary` bundles), as globs. Pure. */
+export function generatedGlobs(gitattributes: string): string[] {
+  const out: string[] = [];
+  for (const line of gitattributes.split("\n")) {
+    const [pattern, ...attrs] = line.trim().split(/\s+/);
+    if (pattern && !pattern.startsWith("#") && attrs.some((a) => a === "linguist-generated" || a === "linguist-generated=true" || a === "linguist-vendored")) out.push(pattern.startsWith("/") ? pattern.slice(1) : `**/${pattern}`);
+  }
+  return out;
+}
+
+export interface Scored {
+  path: string;
+  score: number;
+}
+
+/**
+ * BM25 (k1 1.2, b 0.75) of each document for the query terms; documents without any query term are
+ * left out. Terms of the path count too (twice), so a file named for the concept ranks with it. Pure.
+ */
+export function bm25(query: string[], docs: { path: string; text: string }[], total = docs.length): Scored[] {
+  const q = [...new Set(query)];
+  if (q.length === 0 || docs.length === 0) return [];
+  const tfs: Map<string, number>[] = [];
+  const lens: number[] = [];
+  const df = new Map<string, number>();
+  const wanted = new Set(q);
+  for (const d of docs) {
+    const terms = [...termsOf(d.path), ...termsOf(d.path), ...termsOf(d.text)];
+    const tf = new Map<string, number>();
+    for (const t of terms) if (wanted.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    tfs.push(tf);
+    lens.push(terms.length);
+  }
+  const avg = lens.reduce((a, b) => a + b, 0) / lens.length || 1;
+  // Documents screened out for holding no query term still count for the IDF.
+  const n = Math.max(total, docs.length);
+  const out: Scored[] = [];
+  docs.forEach((d, i) => {
+    let s = 0;
+    for (const t of q) {
+      const f = tfs[i]!.get(t) ?? 0;
+      if (!f) continue;
+      const k = df.get(t) ?? 0;
+      const idf = Math.log(1 + (n - k + 0.5) / (k + 0.5));
+      s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * lens[i]!) / avg));
+    }
+    if (s > 0) out.push({ path: d.path, score: s });
+  });
+  return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+}
+
+/**
+ * Reciprocal-rank fusion of several rankings (path words, contents, symbols, imports), each with a
+ * weight: robust to their different score scales. Returns 0..1 relevance by fused rank. Pure.
+ */
+export function fuse(lists: { ranking: string[]; weight: number }[], k = 20): Scored[] {
+  const score = new Map<string, number>();
+  for (const { ranking, weight } of lists) ranking.forEach((p, i) => score.set(p, (score.get(p) ?? 0) + weight / (k + i + 1)));
+  const best = Math.max(0, ...score.values());
+  return [...score.entries()].map(([path, s]) => ({ path, score: best ? s / best : 0 })).sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+}
