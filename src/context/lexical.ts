@@ -58,41 +58,50 @@ export interface Scored {
   score: number;
 }
 
+/** A document as BM25 reads it: its term counts (path terms twice, then contents) and its length. */
+export interface Counted {
+  path: string;
+  tf: Map<string, number>;
+  len: number;
+}
+
+/** Term counts of a document, for `bm25Counted`; computed once per file version by the caller's cache. Pure. */
+export function countTerms(path: string, text: string): Counted {
+  const terms = [...termsOf(path), ...termsOf(path), ...termsOf(text)];
+  const tf = new Map<string, number>();
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return { path, tf, len: terms.length };
+}
+
 /**
- * BM25 (k1 1.2, b 0.75) of each document for the query terms; documents without any query term are
- * left out. Terms of the path count too (twice), so a file named for the concept ranks with it. Pure.
+ * BM25 (k1 1.2, b 0.75) of each counted document for the query terms; documents without any query
+ * term are left out. `total` counts documents screened out before counting, for the IDF. Pure.
  */
-export function bm25(query: string[], docs: { path: string; text: string }[], total = docs.length): Scored[] {
+export function bm25Counted(query: string[], docs: readonly Counted[], total = docs.length): Scored[] {
   const q = [...new Set(query)];
   if (q.length === 0 || docs.length === 0) return [];
-  const tfs: Map<string, number>[] = [];
-  const lens: number[] = [];
   const df = new Map<string, number>();
-  const wanted = new Set(q);
-  for (const d of docs) {
-    const terms = [...termsOf(d.path), ...termsOf(d.path), ...termsOf(d.text)];
-    const tf = new Map<string, number>();
-    for (const t of terms) if (wanted.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    tfs.push(tf);
-    lens.push(terms.length);
-  }
-  const avg = lens.reduce((a, b) => a + b, 0) / lens.length || 1;
-  // Documents screened out for holding no query term still count for the IDF.
+  for (const d of docs) for (const t of q) if (d.tf.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const avg = docs.reduce((a, d) => a + d.len, 0) / docs.length || 1;
   const n = Math.max(total, docs.length);
   const out: Scored[] = [];
-  docs.forEach((d, i) => {
+  for (const d of docs) {
     let s = 0;
     for (const t of q) {
-      const f = tfs[i]!.get(t) ?? 0;
+      const f = d.tf.get(t) ?? 0;
       if (!f) continue;
       const k = df.get(t) ?? 0;
       const idf = Math.log(1 + (n - k + 0.5) / (k + 0.5));
-      s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * lens[i]!) / avg));
+      s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg));
     }
     if (s > 0) out.push({ path: d.path, score: s });
-  });
+  }
   return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+}
+
+/** BM25 over raw texts (path terms count twice, so a file named for the concept ranks with it). Pure. */
+export function bm25(query: string[], docs: { path: string; text: string }[], total = docs.length): Scored[] {
+  return bm25Counted(query, docs.map((d) => countTerms(d.path, d.text)), total);
 }
 
 /**

@@ -8,7 +8,7 @@ import { gitOutput } from "../workspace/git.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
-import { bm25, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
+import { bm25Counted, type Counted, countTerms, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
 /**
@@ -18,16 +18,22 @@ import { loadRules, ruleApplies } from "./rules.ts";
 export class ContextIndex {
   readonly walk = new WalkCache();
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
-  /** Raw texts for the content ranking, revalidated the same way (no parse). */
-  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined }>();
+  /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
+  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string; counted?: Counted }>();
 }
 
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
-const CONTENT_FILES = 3_000;
+const CONTENT_FILES = 2_000;
 const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
 
 /** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
 function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
+  return entryOf(root, rel, index, maxBytes)?.text;
+}
+
+type TextEntry = { mtime: number; size: number; text: string | undefined; lower?: string; counted?: Counted };
+
+function entryOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): TextEntry | undefined {
   const abs = join(root, rel);
   let st;
   try {
@@ -37,7 +43,7 @@ function textOf(root: string, rel: string, index: ContextIndex | undefined, maxB
   }
   if (!st.isFile() || st.size > maxBytes) return undefined;
   const hit = index?.texts.get(abs);
-  if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.text;
+  if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit;
   let text: string | undefined;
   try {
     const bytes = readFileSync(abs);
@@ -45,8 +51,9 @@ function textOf(root: string, rel: string, index: ContextIndex | undefined, maxB
   } catch {
     text = undefined;
   }
-  index?.texts.set(abs, { mtime: st.mtimeMs, size: st.size, text });
-  return text;
+  const entry: TextEntry = { mtime: st.mtimeMs, size: st.size, text };
+  index?.texts.set(abs, entry);
+  return entry;
 }
 
 /** Candidate sources for a goal in a workspace: everything the compiler may choose from, with provenance. */
@@ -159,17 +166,17 @@ function contentRanking(root: string, files: string[], query: string[], index: C
     .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))
     .slice(0, CONTENT_FILES);
   const wanted = [...new Set(query)];
-  const docs: { path: string; text: string }[] = [];
+  const docs: Counted[] = [];
   for (const f of pool) {
-    const text = textOf(root, f, index);
-    if (text === undefined) continue;
-    // A cheap screen before tokenising: the file must contain one of the terms' stems somewhere.
-    const lower = text.toLowerCase();
-    const p = f.toLowerCase();
-    if (!wanted.some((w) => lower.includes(w) || p.includes(w))) continue;
-    docs.push({ path: f, text });
+    const e = entryOf(root, f, index);
+    if (e?.text === undefined) continue;
+    // A cheap screen before counting: the file must contain one of the terms' stems somewhere.
+    e.lower ??= `${f}\n${e.text}`.toLowerCase();
+    if (!wanted.some((w) => e.lower!.includes(w))) continue;
+    e.counted ??= countTerms(f, e.text);
+    docs.push(e.counted);
   }
-  return bm25(wanted, docs, pool.length);
+  return bm25Counted(wanted, docs, pool.length);
 }
 
 /** Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, tests/foo.rs. Pure. */
