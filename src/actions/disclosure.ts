@@ -98,7 +98,7 @@ export class Disclosure {
         const open = c.ids.filter((id) => !core.has(id) && !this.loaded.has(id)).length;
         const counts = `${c.ids.length} action${c.ids.length === 1 ? "" : "s"}${open < c.ids.length ? `, ${c.ids.length - open} already available` : ""}`;
         // An MCP server's line lists its tools, so their purposes are visible before anything loads.
-        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)} (${counts})` : `- ${c.name}: ${c.hint} (${counts})`;
+        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)} (${counts})` : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)} (${counts})`;
       })
       .join("\n");
   }
@@ -140,14 +140,18 @@ export class Disclosure {
   preloadFor(goal: string, top = 4, minScore = 1.5): string[] {
     if (this.opts.mode === "all") return [];
     const core = new Set(this.coreIds());
+    // The core actions are ranked too: what ranks below the best-matching core action is already
+    // served by it (a built-in beats the MCP tool that duplicates it) and does not pre-load.
     const docs = this.registry
       .all()
-      .filter((a) => a.id !== LOAD_ACTIONS && !core.has(a.id))
+      .filter((a) => a.id !== LOAD_ACTIONS)
       .filter((a) => !(a.source.startsWith("mcp:") && BUILTIN_TWINS.test(a.id.replace(/^mcp__.+?__/, ""))))
       .map((a) => ({ id: a.id, text: `${a.id} ${a.id} ${a.description} ${paramText(this.registry.spec(a.id)?.inputSchema)}` }));
     const ranked = rankActions(goal, docs);
-    const best = ranked[0]?.score ?? 0;
-    const chosen = ranked
+    const coreBest = ranked.find((r) => core.has(r.id))?.score ?? 0;
+    const candidates = ranked.filter((r) => !core.has(r.id) && (!r.id.startsWith("mcp__") || r.score > coreBest));
+    const best = candidates[0]?.score ?? 0;
+    const chosen = candidates
       .filter((r) => r.score >= minScore && r.score >= best / 2)
       .slice(0, top)
       .map((r) => r.id);
