@@ -72,10 +72,22 @@ export class ToolFailure extends Error {
 
 export const defineAction = <I>(a: Action<I>): Action<I> => a;
 
+/** zod writes ±Number.MAX_SAFE_INTEGER as the bounds of every int: noise the model pays for each turn. Pure. */
+function withoutSafeIntegerBounds(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutSafeIntegerBounds);
+  if (!v || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if ((k === "maximum" || k === "minimum") && Math.abs(Number(x)) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = withoutSafeIntegerBounds(x);
+  }
+  return out;
+}
+
 /** The JSON Schema the wires carry, generated from the zod schema. */
 export function jsonSchemaOf(action: Action): Record<string, unknown> {
   if (action.jsonSchema) return action.jsonSchema;
   const schema = z.toJSONSchema(action.input, { target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>;
   delete schema.$schema;
-  return schema;
+  return withoutSafeIntegerBounds(schema) as Record<string, unknown>;
 }

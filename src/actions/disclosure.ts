@@ -94,6 +94,8 @@ export class Disclosure {
     return this.registry
       .capabilities()
       .filter((c) => c.name !== "discovery")
+      // A capability whose every action is already offered needs no line: its tools are right there.
+      .filter((c) => c.ids.some((id) => !core.has(id)))
       .map((c) => {
         const open = c.ids.filter((id) => !core.has(id) && !this.loaded.has(id)).length;
         const counts = `${c.ids.length} action${c.ids.length === 1 ? "" : "s"}${open < c.ids.length ? `, ${c.ids.length - open} already available` : ""}`;

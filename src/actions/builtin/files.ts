@@ -23,10 +23,10 @@ export const readFile = defineAction({
   capability: "read",
   hint: "read a file (or a line range) with line numbers and its SHA-256",
   description:
-    "Read a text file in the workspace. Returns numbered lines and the SHA-256 of the whole file; weir remembers that SHA so later writes can detect changes made by others. Use offset/limit (1-based lines) for large files.",
+    "Read a text file in the workspace: numbered lines and the file's SHA-256 (weir keeps it, so a later write detects changes made by others). offset/limit (1-based lines) for large files.",
   input: z
     .object({
-      path: z.string().min(1).describe("file path, relative to the workspace root (absolute paths inside it are fine)"),
+      path: z.string().min(1).describe("relative to the workspace root"),
       offset: z.number().int().min(1).optional().describe("first line to show, 1-based"),
       limit: z.number().int().min(1).optional().describe(`how many lines to show (default ${DEFAULT_LIMIT})`),
     })
@@ -61,7 +61,7 @@ export const writeFile = defineAction({
   capability: "code_edit",
   hint: "create a file or replace a whole file (atomic)",
   description:
-    "Write a whole file, creating parent directories. To change part of an existing file use edit_file. Overwriting an existing file requires having read it, and is refused if it changed on disk since (re-read it then).",
+    "Write a whole file, creating parent directories (for part of a file use edit_file). Overwriting needs the file read first and is refused if it changed on disk since.",
   input: z.object({ path: z.string().min(1), content: z.string() }).strict(),
   risk: "write",
   failure: "nothing was written; if the file changed on disk, read it again before retrying",
@@ -94,9 +94,9 @@ function writeFileWithLedger(absolute: string, content: string, ctx: ActionConte
 }
 
 const EditItem = z.object({
-  old_string: z.string().describe("exact text to replace (copied from read_file output, without line numbers)"),
+  old_string: z.string(),
   new_string: z.string(),
-  replace_all: z.boolean().optional().describe("replace every occurrence instead of requiring exactly one"),
+  replace_all: z.boolean().optional(),
 });
 
 /** The first changed lines of the new text, numbered, so the model sees the result without re-reading. */
@@ -121,14 +121,14 @@ export const editFile = defineAction({
   capability: "code_edit",
   hint: "replace exact text in a file (or several edits at once, all or nothing)",
   description:
-    "Edit a file you have read: replace old_string with new_string. old_string must match exactly one place (or set replace_all); if no exact match exists, a match ignoring indentation is used and new_string is re-indented to the file's own. An ambiguous match is refused with the line numbers of every occurrence. `edits` applies several replacements in order to one buffer: all or nothing. Refused if the file changed on disk since you read it.",
+    "Replace old_string (exact text, without line numbers) with new_string in a file you have read or weir showed you. It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; ambiguous matches are refused with their line numbers. `edits` (instead of old/new): several replacements in order, all or nothing. Refused if the file changed on disk since.",
   input: z
     .object({
       path: z.string().min(1),
       old_string: z.string().optional(),
       new_string: z.string().optional(),
       replace_all: z.boolean().optional(),
-      edits: z.array(EditItem).min(1).optional().describe("several edits applied in order; use instead of old_string/new_string"),
+      edits: z.array(EditItem).min(1).optional(),
     })
     .strict()
     .refine((i) => (i.edits ? i.old_string === undefined && i.new_string === undefined : i.old_string !== undefined && i.new_string !== undefined), {

@@ -21,7 +21,7 @@ export const listFiles = defineAction({
   capability: "repository_search",
   hint: "list files, optionally by glob, honouring .gitignore",
   description:
-    "List files in the workspace (or below a directory), skipping what .gitignore, .ignore and git's exclude file ignore. `pattern` is a glob matched against the path relative to the root (e.g. src/**/*.ts).",
+    "List files in the workspace or below a directory, honouring .gitignore; `pattern` is a glob on the path from the root.",
   input: z
     .object({
       path: z.string().optional().describe("directory to list below (default: the root)"),
@@ -56,12 +56,12 @@ export const search = defineAction({
   capability: "repository_search",
   hint: "regex search over the workspace's text files, honouring .gitignore",
   description:
-    "Search file contents with a regular expression (JavaScript syntax). Skips ignored and binary files. Returns path:line: text for each hit, bounded; use `glob` to narrow by path.",
+    "Search file contents with a JavaScript regular expression, skipping ignored and binary files; returns path:line: text per hit, bounded.",
   input: z
     .object({
       pattern: z.string().min(1).describe("regular expression"),
-      path: z.string().optional().describe("directory or file to search below (default: the root)"),
-      glob: z.string().optional().describe("only paths matching this glob, e.g. **/*.py"),
+      path: z.string().optional().describe("directory or file (default: the root)"),
+      glob: z.string().optional().describe("only matching paths, e.g. **/*.py"),
       ignore_case: z.boolean().optional(),
       max_results: z.number().int().min(1).max(2000).optional().describe("most hits to return (default 100)"),
     })
