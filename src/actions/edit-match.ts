@@ -1,7 +1,12 @@
 /**
- * The text side of `edit_file`, pure: exact match first, then line by line ignoring indentation with
- * the new text re-indented to the file's own. An ambiguous match is refused with the line number of
- * every occurrence. Line endings of the file are kept.
+ * The text side of `edit_file`, pure. The exact match comes first; only when it fails, tolerances
+ * for the ways real models misquote, in order: an over-escaped old_string (`\n`, `\'`, `\$`, `\\`
+ * written for the plain character), then line by line ignoring indentation, then also ignoring runs
+ * of whitespace inside lines. A tolerance applies only when it finds exactly one match (or every
+ * match with replace_all for indentation), never touches a line outside the matched range, and the
+ * outcome names it. Re-indentation follows each line's own depth in the file, so nesting a model
+ * flattened in its quote is kept. An ambiguous match is refused with the line number of every
+ * occurrence. Line endings of the file are kept.
  */
 export interface EditSpec {
   old_string: string;
@@ -20,7 +25,7 @@ export interface EditOutcome {
   text: string;
   /** How many places changed, and how the match was found. */
   replaced: number;
-  how: "exact" | "indentation";
+  how: "exact" | "unescaped" | "indentation" | "whitespace";
 }
 
 const leading = (s: string) => s.match(/^[ \t]*/)![0];
@@ -52,6 +57,68 @@ function ambiguous(lines: number[], how: string): EditRefused {
   );
 }
 
+/** Undoes the escaping a model added when quoting: `\n` `\t` `\'` `\"` `` \` `` `\$` `\\`. Pure. */
+export function unescapeQuoted(s: string): string {
+  return s.replace(/\\(n|t|r|'|"|`|\$|\\)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c));
+}
+
+const collapse = (l: string) => l.trim().replace(/\s+/g, " ");
+
+/** Where each line of `b` sits in `a`: LCS anchors on trimmed text, gaps mapped by position. Pure. */
+function align(a: string[], b: string[]): number[] {
+  const n = a.length;
+  const m = b.length;
+  const dp: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i]![j] = a[i]!.trim() === b[j]!.trim() ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  const anchors: [number, number][] = [];
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (a[i]!.trim() === b[j]!.trim() && a[i]!.trim() !== "") anchors.push([i++, j++]);
+    else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
+    else j++;
+  }
+  const out = new Array<number>(m).fill(0);
+  const bounds: [number, number][] = [[-1, -1], ...anchors, [n, m]];
+  for (let g = 0; g + 1 < bounds.length; g++) {
+    const [ai, bj] = bounds[g]!;
+    const [ai2, bj2] = bounds[g + 1]!;
+    if (bj >= 0 && bj < m) out[bj] = ai;
+    for (let j = bj + 1; j < bj2; j++) out[j] = Math.max(0, Math.min(n - 1, ai + 1 + (j - bj - 1), ai2 < n ? Math.max(ai + 1, ai2 - 1) : n - 1));
+  }
+  return out;
+}
+
+/**
+ * The new lines re-indented to the file: each new line takes the file indentation of the old line
+ * it aligns with, plus whatever it is indented beyond that old line in the model's own quote. Pure.
+ */
+function reindent(fileLines: string[], oldLines: string[], newLines: string[]): string[] {
+  const map = align(oldLines, newLines);
+  const unit = fileLines.map(leading).find((l) => l !== "")?.[0] === "\t" ? "\t" : " ";
+  return newLines.map((l, j) => {
+    if (l.trim() === "") return "";
+    const k = map[j]!;
+    const fileIndent = leading(fileLines[k] ?? fileLines[fileLines.length - 1] ?? "");
+    const extra = leading(l).length - leading(oldLines[k] ?? "").length;
+    const base = extra < 0 ? fileIndent.slice(0, Math.max(0, fileIndent.length + extra)) : fileIndent + unit.repeat(extra);
+    return base + l.trimStart();
+  });
+}
+
+/** Line-by-line matches of `oldLines` in the file under a normalisation; non-overlapping starts. */
+function lineMatches(fileLines: string[], oldLines: string[], norm: (l: string) => string): number[] {
+  const want = oldLines.map(norm);
+  const starts: number[] = [];
+  for (let i = 0; i + want.length <= fileLines.length; i++) {
+    let ok = true;
+    for (let k = 0; k < want.length && ok; k++) ok = norm(fileLines[i + k]!) === want[k];
+    if (ok) {
+      starts.push(i);
+      i += want.length - 1;
+    }
+  }
+  return starts;
+}
+
 export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   if (edit.old_string === "") throw new EditRefused("old_string is empty; to create or overwrite a whole file use write_file");
   if (edit.old_string === edit.new_string) throw new EditRefused("old_string and new_string are identical; there is nothing to change");
@@ -68,40 +135,44 @@ export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   }
   if (positions.length > 1) throw ambiguous(positions.map((p) => lineOf(text, p)), "");
 
-  // Line by line, ignoring indentation and trailing spaces.
+  // Over-escaped: the quote holds `\n` or `\'` where the file has the plain character.
+  const unOld = unescapeQuoted(oldS);
+  if (unOld !== oldS) {
+    const at = exactPositions(text, unOld);
+    if (at.length === 1) {
+      const unNew = unescapeQuoted(newS);
+      return { text: restore(text.slice(0, at[0]) + unNew + text.slice(at[0]! + unOld.length)), replaced: 1, how: "unescaped" };
+    }
+    if (at.length > 1) throw ambiguous(at.map((p) => lineOf(text, p)), " once unescaped");
+  }
+
   const fileLines = text.split("\n");
   const oldLines = oldS.replace(/\n$/, "").split("\n");
   if (oldLines.every((l) => l.trim() === "")) throw new EditRefused("old_string is only whitespace and was not found exactly; include real text from the file");
-  const norm = (l: string) => l.trim();
-  const want = oldLines.map(norm);
-  const starts: number[] = [];
-  for (let i = 0; i + want.length <= fileLines.length; i++) {
-    let ok = true;
-    for (let k = 0; k < want.length && ok; k++) ok = norm(fileLines[i + k]!) === want[k];
-    if (ok) {
-      starts.push(i);
-      i += want.length - 1;
-    }
-  }
-  if (starts.length === 0) {
-    const first = want.find((l) => l !== "")!;
-    const near = fileLines.flatMap((l, i) => (l.includes(first) ? [i + 1] : [])).slice(0, 5);
-    throw new EditRefused(
-      `old_string was not found, exactly or ignoring indentation${near.length ? `; its first line appears at line ${near.join(", ")}, so the lines after it differ` : ""}; read the file again and copy the text exactly`,
-    );
-  }
-  if (starts.length > 1 && !edit.replace_all) throw ambiguous(starts.map((s) => s + 1), " ignoring indentation");
-
-  const oldBase = commonIndent(oldLines);
   const newLines = newS.replace(/\n$/, "").split("\n");
-  let out = fileLines;
-  // Replace from the last match backwards so earlier indexes stay valid.
-  for (const start of [...starts].reverse()) {
-    const fileBase = commonIndent(out.slice(start, start + want.length));
-    const reindented = newS === "" ? [] : newLines.map((l) => (l.trim() === "" ? "" : l.startsWith(oldBase) ? fileBase + l.slice(oldBase.length) : fileBase + l.trimStart()));
-    out = [...out.slice(0, start), ...reindented, ...out.slice(start + want.length)];
+
+  // Line by line ignoring indentation (and trailing spaces), then also ignoring whitespace runs inside lines.
+  for (const [how, norm] of [
+    ["indentation", (l: string) => l.trim()],
+    ["whitespace", collapse],
+  ] as const) {
+    const starts = lineMatches(fileLines, oldLines, norm);
+    if (starts.length === 0) continue;
+    if (starts.length > 1 && !(edit.replace_all && how === "indentation")) throw ambiguous(starts.map((s) => s + 1), how === "indentation" ? " ignoring indentation" : " ignoring whitespace");
+    let out = fileLines;
+    // Replace from the last match backwards so earlier indexes stay valid.
+    for (const start of [...starts].reverse()) {
+      const matched = out.slice(start, start + oldLines.length);
+      const replacement = newS === "" ? [] : reindent(matched, oldLines, newLines);
+      out = [...out.slice(0, start), ...replacement, ...out.slice(start + oldLines.length)];
+    }
+    return { text: restore(out.join("\n")), replaced: starts.length, how };
   }
-  return { text: restore(out.join("\n")), replaced: starts.length, how: "indentation" };
+  const first = oldLines.map((l) => l.trim()).find((l) => l !== "")!;
+  const near = fileLines.flatMap((l, i) => (collapse(l).includes(collapse(first)) ? [i + 1] : [])).slice(0, 5);
+  throw new EditRefused(
+    `old_string was not found, exactly or ignoring indentation and whitespace${near.length ? `; its first line appears at line ${near.join(", ")}, so the lines after it differ` : ""}; read the file again and copy the text exactly`,
+  );
 }
 
 /** Applies edits in order to one buffer; all or nothing: the first refusal names its edit and nothing is written. */
@@ -114,7 +185,7 @@ export function applyEdits(original: string, edits: EditSpec[]): EditOutcome {
       const r = applyEdit(text, edit);
       text = r.text;
       replaced += r.replaced;
-      if (r.how === "indentation") how = "indentation";
+      if (r.how !== "exact") how = r.how;
     } catch (e) {
       if (e instanceof EditRefused && edits.length > 1) throw new EditRefused(`edit ${i + 1} of ${edits.length}: ${e.message}; no edit was applied`);
       throw e;

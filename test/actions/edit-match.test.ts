@@ -98,3 +98,82 @@ describe("applyEdits", () => {
     expect(msg).toContain("no edit was applied");
   });
 });
+
+describe("tolerances for the ways models misquote", () => {
+  const py = "def f(x):\n    if x:\n        return 1\n    return 0\n";
+
+  test("a quote with its indentation flattened keeps the file's nesting (each line at its own depth)", () => {
+    const r = applyEdit(py, { old_string: "if x:\nreturn 1", new_string: "if x:\nreturn 2" });
+    expect(r.how).toBe("indentation");
+    expect(r.text).toBe("def f(x):\n    if x:\n        return 2\n    return 0\n");
+  });
+
+  test("an added line nested in the model's quote is nested in the file too", () => {
+    const r = applyEdit(py, { old_string: "if x:\n    return 1", new_string: "if x:\n    log(x)\n    return 1" });
+    expect(r.text).toBe("def f(x):\n    if x:\n        log(x)\n        return 1\n    return 0\n");
+  });
+
+  test("runs of whitespace inside a line are tolerated", () => {
+    const r = applyEdit("const   x    =     5;\nnext();\n", { old_string: "const x = 5;", new_string: "const x = 6;" });
+    expect(r.how).toBe("whitespace");
+    expect(r.text).toBe("const x = 6;\nnext();\n");
+  });
+
+  test.each([
+    ["a newline written as \\n", 'say("a");\nsay("b");\n', 'say("a");\\nsay("b");', 'say("A");\\nsay("B");', 'say("A");\nsay("B");\n'],
+    ["a quote written as \\'", "x = 'it';\n", "x = \\'it\\';", "x = \\'its\\';", "x = 'its';\n"],
+    ["a dollar written as \\$", "echo $HOME\n", "echo \\$HOME", "echo \\$USER", "echo $USER\n"],
+    ["a backslash doubled", "re = /a\\d/;\n", "re = /a\\\\d/;", "re = /b\\\\d/;", "re = /b\\d/;\n"],
+  ])("an over-escaped old_string (%s) is matched once unescaped", (_n, file, old_string, new_string, expected) => {
+    const r = applyEdit(file, { old_string, new_string });
+    expect(r.how).toBe("unescaped");
+    expect(r.text).toBe(expected);
+  });
+
+  test("the refusals that must stay: middle lines not quoted, two identical occurrences, an empty file", () => {
+    expect(refused(() => applyEdit("a()\nb()\nc()\n", { old_string: "a()\nc()", new_string: "x" }))).toContain("not found");
+    expect(refused(() => applyEdit("go()\ngo()\n", { old_string: "go()", new_string: "stop()" }))).toContain("matches 2 places");
+    expect(refused(() => applyEdit("", { old_string: "anything", new_string: "x" }))).toContain("not found");
+    expect(refused(() => applyEdit("a  b\na b\n", { old_string: "a   b", new_string: "c" }))).toContain("ignoring whitespace");
+  });
+
+  const line = fc.stringMatching(/^[ ]{0,8}[a-z(){};=]{1,12}( [a-z]{1,5})?$/);
+  test("property: an exact unique match is never altered by a tolerance", () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 3, maxLength: 12 }), fc.nat(), fc.string({ minLength: 1, maxLength: 10 }), (lines, k, replacement) => {
+        const file = `${lines.join("\n")}\n`;
+        const needle = lines[k % lines.length]!;
+        fc.pre(needle.trim() !== "" && file.split(needle).length === 2 && replacement !== needle);
+        const r = applyEdit(file, { old_string: needle, new_string: replacement });
+        expect(r.how).toBe("exact");
+        expect(r.text).toBe(file.replace(needle, () => replacement));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("property: a tolerant match never touches a line outside the matched range", () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 4, maxLength: 12 }), fc.nat(), fc.integer({ min: 1, max: 3 }), fc.array(line, { minLength: 1, maxLength: 3 }), (lines, k, len, repl) => {
+        const start = k % (lines.length - len);
+        const block = lines.slice(start, start + len);
+        // The model's quote: the block flattened and with doubled inner spaces, so exact matching fails.
+        const quote = block.map((l) => l.trim().replace(/ /g, "  ")).join("\n");
+        const file = `${lines.join("\n")}\n`;
+        fc.pre(!file.includes(quote));
+        let r;
+        try {
+          r = applyEdit(file, { old_string: quote, new_string: repl.join("\n") });
+        } catch (e) {
+          if (e instanceof EditRefused) return; // ambiguous or not found: refusing is always allowed
+          throw e;
+        }
+        const out = r.text.split("\n");
+        const newCount = repl.length;
+        expect(out.slice(0, start)).toEqual(lines.slice(0, start));
+        expect(out.slice(start + newCount, start + newCount + (lines.length - start - len))).toEqual(lines.slice(start + len));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -54,6 +54,24 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(readFileSync(join(world.ws, "a.py"), "utf8")).toBe("x = 1\ny = 2\nx = 9\n");
   });
 
+  test("a quote with flattened indentation and over-escaped newlines still edits the right lines, and the result names the tolerance", async () => {
+    writeFileSync(join(world.ws, "f.py"), "def f(x):\n    if x:\n        return 1\n    return 0\n");
+    world.server.script({
+      turns: [
+        call("c1", "read_file", { path: "f.py" }),
+        call("c2", "edit_file", { path: "f.py", old_string: "if x:\nreturn 1", new_string: "if x:\nreturn 2" }),
+        call("c3", "edit_file", { path: "f.py", old_string: "return 2\\n    return 0", new_string: "return 2\\n    return -1" }),
+        { text: "done" },
+      ],
+    });
+    const r = await weir([...wire(w), "--verify-floor", "off", "make f return 2"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.ws, "f.py"), "utf8")).toBe("def f(x):\n    if x:\n        return 2\n    return -1\n");
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("matched ignoring indentation");
+    expect(sent).toContain("escapes were undone");
+  });
+
   test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
     writeFileSync(join(world.ws, "cfg.txt"), "v1\n");
     world.server.script({
