@@ -8,6 +8,8 @@ export interface Usage {
   cacheRead: number;
   cacheWrite: number;
   output: number;
+  /** Reasoning tokens, where the vendor reports them (a part of `output`, kept apart for the ledger). */
+  reasoning?: number;
 }
 
 export const emptyUsage = (): Usage => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
@@ -18,6 +20,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
     output: a.output + b.output,
+    ...(a.reasoning || b.reasoning ? { reasoning: (a.reasoning ?? 0) + (b.reasoning ?? 0) } : {}),
   };
 }
 

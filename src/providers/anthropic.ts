@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Message, ToolSpec } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
-import { classifyError, ProviderError } from "./errors.ts";
+import { classifyError, keyAdvice, noModelEvents, notAStream, ProviderError } from "./errors.ts";
 import type { Effort, ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
 import { withRetry } from "./retry.ts";
 
@@ -90,11 +90,13 @@ export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Pa
 const STOP: Record<string, StopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", refusal: "refusal", stop_sequence: "end_turn" };
 
 /** Messages wire stream → port events. Throws when the stream ends without `message_stop`. */
-export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<StreamEvent> {
+export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopped = false;
   let stopReason: StopReason = "other";
+  let events = 0;
   for await (const ev of stream) {
+    events++;
     switch (ev.type) {
       case "message_start": {
         const u = ev.message.usage;
@@ -138,6 +140,8 @@ export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMe
         break;
     }
   }
+  // No event at all is not a dropped stream but no stream: retrying will not make one.
+  if (events === 0) throw noModelEvents(label);
   if (!stopped) throw new ProviderError("the stream ended before message_stop (connection dropped mid-stream)", "connection", true);
   yield { type: "usage", usage };
   yield { type: "stop", reason: stopReason };
@@ -153,16 +157,19 @@ export function createAnthropicProvider(settings: ProviderSettings, keyHint: str
     logLevel: "off",
   });
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
+  const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
   return {
     settings,
     wireBody: (req) => buildAnthropicParams(req, settings) as unknown as Record<string, unknown>,
     stream(req) {
       const attempt = async function* () {
-        const stream = await client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal });
-        yield* fromAnthropicStream(stream);
+        const { data: stream, response } = await client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }).withResponse();
+        const wrong = notAStream(response, label);
+        if (wrong) throw wrong;
+        yield* fromAnthropicStream(stream, label);
         if (req.signal?.aborted) throw new DOMException("aborted", "AbortError");
       };
-      return withRetry(attempt, (e) => classifyError(e, label, keyHint), settings.retry, req.signal);
+      return withRetry(attempt, (e) => classifyError(e, label, authHint), settings.retry, req.signal);
     },
   };
 }

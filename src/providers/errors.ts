@@ -7,6 +7,7 @@ export type FaultKind =
   | "connection"
   | "timeout"
   | "malformed_stream"
+  | "not_a_stream"
   | "auth"
   | "bad_request"
   | "not_found"
@@ -30,6 +31,34 @@ export class CancelledError extends ProviderError {
   constructor() {
     super("cancelled by the user", "cancelled", false);
   }
+}
+
+/**
+ * An answer that is not a model stream at all (an HTML page, a JSON body, nothing): said as such and
+ * never retried, the same on both wires. Undefined when the content type is an event stream.
+ */
+export function notAStream(response: { status: number; headers: Headers }, label: string): ProviderError | undefined {
+  const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "text/event-stream") return undefined;
+  const what = type === "" ? "a body with no content type" : type === "text/html" ? "an HTML page (text/html)" : type;
+  return new ProviderError(`${label} did not answer with a model stream: it sent ${what} with status ${response.status}; check that --base-url is the API's address`, "not_a_stream", false, undefined, response.status);
+}
+
+/** The error for a stream that carried no model event at all (empty, or not the wire's events). */
+export const noModelEvents = (label: string) =>
+  new ProviderError(`${label} did not answer with a model stream: the event stream held no model events (empty or malformed); check --base-url and the wire (--provider)`, "not_a_stream", false);
+
+/** What to say after a 401/403: whether a key was sent at all decides the advice. Pure. */
+export function keyAdvice(keySent: boolean, presetHint: string): string {
+  if (keySent) return "the key was sent and refused: check that it is valid for this endpoint (weir config show says where it came from)";
+  return `no API key was sent: ${/API_KEY|--api-key/.test(presetHint) ? presetHint : "pass --api-key or set WEIR_API_KEY"}`;
+}
+
+/** Text of an error body for a one-line message: tags of an HTML page dropped, whitespace collapsed, bounded. Pure. */
+export function plainDetail(detail: string): string {
+  const text = /<[a-z!/][^>]*>/i.test(detail) ? detail.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ") : detail;
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }
 
 /** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) into milliseconds. */
@@ -79,13 +108,17 @@ export function classifyError(err: unknown, label: string, keyHint: string): Pro
   if (cls === "APIUserAbortError" || e.name === "AbortError") return new CancelledError();
   if (cls === "APIConnectionTimeoutError")
     return new ProviderError(`${label} did not answer before the request timeout; raise requestTimeoutMs or try again`, "timeout", true);
-  if (cls === "APIConnectionError")
-    return new ProviderError(`could not reach ${label} (connection failed or was reset); check --base-url and your network`, "connection", true);
+  // Class names do not survive minification in the compiled binary: the SDKs' message is the signal too.
+  if (cls === "APIConnectionError" || e.message === "Connection error.") {
+    const code = String((e as { cause?: { code?: unknown } }).cause?.code ?? "");
+    const why = /REFUSED/i.test(code) ? "connection refused" : /NOTFOUND|EAI_AGAIN|DNS/i.test(code) ? "host not found" : /RESET/i.test(code) ? "connection reset" : code ? code : "connection failed";
+    return new ProviderError(`could not connect to ${label} (${why}); check --base-url and that the server is running`, "connection", why !== "host not found");
+  }
   if (err instanceof SyntaxError)
     return new ProviderError(`${label} sent a malformed stream (invalid JSON in an event); try again or check --base-url points at a real endpoint`, "malformed_stream", false);
   const status = typeof e.status === "number" ? e.status : undefined;
   const type = vendorType(e.error);
-  const detail = vendorMessage(e.error) ?? e.message ?? String(err);
+  const detail = plainDetail(vendorMessage(e.error) ?? e.message ?? String(err));
   const after = retryAfterMs(e.headers);
   if (status === undefined) {
     // An error event inside an otherwise successful stream.

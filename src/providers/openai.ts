@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import type { Message } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
-import { classifyError, ProviderError } from "./errors.ts";
+import type { Usage } from "../core/usage.ts";
+import { classifyError, keyAdvice, noModelEvents, notAStream, ProviderError } from "./errors.ts";
 import type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
 import { withRetry } from "./retry.ts";
 
@@ -74,21 +75,43 @@ interface UsageWire {
   prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
   /** DeepSeek reports cache hits in its own fields. */
   prompt_cache_hit_tokens?: number;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+  total_tokens?: number;
 }
 
-export function normaliseChatUsage(u: UsageWire) {
+/**
+ * Chat usage onto the ledger. Reasoning tokens are kept in their own field; where a vendor counts
+ * them outside completion_tokens (xAI: total = prompt + completion + reasoning) they are added to
+ * the output, as they are billed, instead of being lost. Pure.
+ */
+export function normaliseChatUsage(u: UsageWire): Usage {
   const prompt = u.prompt_tokens ?? 0;
   const cacheRead = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0;
   const cacheWrite = u.prompt_tokens_details?.cache_write_tokens ?? 0;
-  return { input: Math.max(0, prompt - cacheRead - cacheWrite), cacheRead, cacheWrite, output: u.completion_tokens ?? 0 };
+  const completion = u.completion_tokens ?? 0;
+  const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
+  const outside = reasoning > 0 && u.total_tokens !== undefined && u.total_tokens >= prompt + completion + reasoning;
+  return { input: Math.max(0, prompt - cacheRead - cacheWrite), cacheRead, cacheWrite, output: completion + (outside ? reasoning : 0), ...(reasoning ? { reasoning } : {}) };
+}
+
+/** Garbage before the first event is no model stream, as on the Messages wire; later garbage stays a malformed stream. */
+async function* guardFirst<T>(stream: AsyncIterable<T>, first: () => boolean, label: string): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (e) {
+    if (e instanceof SyntaxError && first()) throw noModelEvents(label);
+    throw e;
+  }
 }
 
 /** Chat Completions stream → port events. Throws when the stream ends without a finish reason. */
-export async function* fromChatStream(stream: AsyncIterable<Chunk>): AsyncGenerator<StreamEvent> {
+export async function* fromChatStream(stream: AsyncIterable<Chunk>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
   const started = new Set<number>();
   let finish: StopReason | undefined;
   let usage: ReturnType<typeof normaliseChatUsage> | undefined;
-  for await (const chunk of stream) {
+  let chunks = 0;
+  for await (const chunk of guardFirst(stream, () => chunks === 0, label)) {
+    chunks++;
     if (chunk.usage) usage = normaliseChatUsage(chunk.usage as UsageWire);
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta as Chunk["choices"][number]["delta"] & { reasoning_content?: string | null; reasoning?: string | null };
@@ -106,6 +129,7 @@ export async function* fromChatStream(stream: AsyncIterable<Chunk>): AsyncGenera
       if (choice.finish_reason) finish = FINISH[choice.finish_reason] ?? "other";
     }
   }
+  if (chunks === 0) throw noModelEvents(label);
   if (finish === undefined) throw new ProviderError("the stream ended before a finish reason (connection dropped mid-stream)", "connection", true);
   for (const index of started) yield { type: "tool_call_end", index };
   if (usage) yield { type: "usage", usage };
@@ -123,15 +147,18 @@ export function createChatProvider(settings: ProviderSettings, keyHint: string):
     logLevel: "off",
   });
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
+  const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
   return {
     settings,
     wireBody: (req) => buildChatParams(req, settings) as unknown as Record<string, unknown>,
     stream(req) {
       const attempt = async function* () {
-        const stream = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal });
-        yield* fromChatStream(stream);
+        const { data: stream, response } = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal }).withResponse();
+        const wrong = notAStream(response, label);
+        if (wrong) throw wrong;
+        yield* fromChatStream(stream, label);
       };
-      return withRetry(attempt, (e) => classifyError(e, label, keyHint), settings.retry, req.signal);
+      return withRetry(attempt, (e) => classifyError(e, label, authHint), settings.retry, req.signal);
     },
   };
 }

@@ -80,7 +80,7 @@ describe.each(WIRES)("%s wire faults", (wire) => {
       const p401 = await provider(settingsFor(wire, `http://127.0.0.1:${s401.port}`));
       const e = await failure(turn(p401, [userText("q")]));
       expect(e.kind).toBe("auth");
-      expect(e.message).toContain("pass --api-key");
+      expect(e.message).toContain("the key was sent and refused");
       expect(e.message).not.toContain("test-key-0123456789");
     } finally {
       await s401.stop(true);
