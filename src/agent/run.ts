@@ -99,6 +99,9 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   let stop: RunStop = "max_turns";
   let error: string | undefined;
   let reminders = 0;
+  // The same failing calls with the same results, turn after turn: one nudge, then the run stops.
+  let lastFailure = "";
+  let repeats = 0;
 
   while (turns < input.maxTurns) {
     turns++;
@@ -159,6 +162,18 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length });
     }
     const answer: UserMessage = { role: "user", content: [...results] };
+    const failure = results.every((r) => r.isError) ? JSON.stringify([calls.map((c) => [c.name, c.input]), results.map((r) => r.content)]) : "";
+    repeats = failure !== "" && failure === lastFailure ? repeats + 1 : 0;
+    lastFailure = failure;
+    if (repeats >= 2) {
+      added.push(answer);
+      stop = "repeating";
+      error = `stopped: the model repeated the same failing call (${calls.map((c) => c.name).join(", ")}) with the same result ${repeats + 1} times`;
+      emit({ type: "notice", level: "warn", message: error });
+      break;
+    }
+    if (repeats === 1)
+      answer.content.push({ type: "text", text: "[weir] That is the same call with the same result as your previous turn. Do not repeat it: change the arguments, try another way, or stop and say what blocks you." });
     const update = await seams.update?.(results);
     if (update) answer.content.push({ type: "text", text: update });
     added.push(answer);

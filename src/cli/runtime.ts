@@ -256,7 +256,11 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
           seams.observe!(call, result);
         },
       },
-      onTask: (t) => seams.onTask(t),
+      onTask: (t) => {
+        // Call records of this run (the first call included) belong to the session.
+        actions.setSession(conversation.sessionId);
+        seams.onTask(t);
+      },
     },
     sessionId,
   );

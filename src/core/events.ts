@@ -1,7 +1,7 @@
 import type { ToolCallBlock } from "./messages.ts";
 import type { Usage } from "./usage.ts";
 
-export type RunStop = "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error";
+export type RunStop = "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error" | "repeating";
 
 /**
  * What the core tells a frontend. The core emits these through the display port and never learns

@@ -292,6 +292,20 @@ describe("a judgment provider in shadow", () => {
   });
 });
 
+describe("a model that repeats itself", () => {
+  test("the same failing call with the same result gets one nudge, then the run stops with the reason", async () => {
+    const same = Array.from({ length: 10 }, (_, i) => call(`rep${i}`, "read_file", { path: "missing.txt" }));
+    world.server.script({ turns: [...same, { text: "never reached" }] });
+    const before = world.server.requests.length;
+    const r = await weir([...wire("messages"), "--verify-floor", "off", "read missing.txt"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("repeated the same failing call (read_file)");
+    // Three identical turns were answered; the third request carried the nudge, and no fourth was sent.
+    expect(world.server.requests.length - before).toBe(3);
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("same call with the same result");
+  });
+});
+
 describe("weir events", () => {
   test("finished calls are exported as JSON lines with a redacted preview", async () => {
     writeFileSync(join(world.ws, "e.txt"), "x\n");
@@ -300,6 +314,10 @@ describe("weir events", () => {
     const file = join(world.tmp, "events.jsonl");
     const r = await runWeir(["events", "--export", file], { home: world.home });
     expect(r.stdout).toContain("exported 1 events");
-    expect(JSON.parse(readFileSync(file, "utf8").trim())).toMatchObject({ call_id: "ev1", action: "read_file", result_class: "ok", preview: '{"path":"e.txt"}' });
+    const record = JSON.parse(readFileSync(file, "utf8").trim());
+    expect(record).toMatchObject({ call_id: "ev1", action: "read_file", result_class: "ok", preview: '{"path":"e.txt"}' });
+    // The first call of a session carries its session id too.
+    expect(typeof record.session_id).toBe("string");
+    expect(record.session_id.length).toBeGreaterThan(8);
   });
 });

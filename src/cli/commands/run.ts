@@ -22,7 +22,7 @@ export function displayFor(resolved: Resolved, io: RunIO): Display {
   return plainDisplay(io.stdout, io.stderr, makeStyle(s.color && io.isTTY), s.verbose);
 }
 
-export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, cancelled: 130 } as const;
+export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
