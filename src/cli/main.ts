@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(helpText());
     return 0;
   }
-  const { workspaceRoot, loadSettings } = await import("./settings.ts");
+  const { workspaceRoot, loadSettings, requireProjectRoot } = await import("./settings.ts");
   // Eval's --provider names an eval source (learned, replay, ...), not a model vendor.
   if (args.command[0] === "eval") delete args.config.provider;
   const workspace = workspaceRoot(args);
@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
     return firewallCommand(args, (s) => process.stdout.write(s));
   }
   if (args.command[0] === "context") {
+    requireProjectRoot(workspace);
     const { contextCommand } = await import("./commands/context.ts");
     return contextCommand(args, workspace, resolved, (s) => process.stdout.write(s));
   }
@@ -84,8 +85,10 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const { replCommand } = await import("./commands/repl.ts");
+    requireProjectRoot(workspace);
     return replCommand(args, workspace, resolved);
   }
+  requireProjectRoot(workspace);
   const controller = new AbortController();
   let interrupts = 0;
   process.on("SIGINT", () => {
@@ -101,7 +104,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (isUserError(err)) {
-      console.error(`weir: ${err.message}`);
+      // Several problems (every broken config field at once) print as several lines, each prefixed.
+      console.error(err.message.split("\n").map((l) => `weir: ${l}`).join("\n"));
       process.exit(err.exitCode);
     }
     process.stderr.write(`weir: internal error (a bug in weir; please report it):\n${err instanceof Error ? err.stack : String(err)}\n`);

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfigFile } from "../config/load.ts";
+import { loadConfigFiles } from "../config/load.ts";
 import { projectConfigFile, userConfigFile } from "../config/paths.ts";
 import { resolveSettings, type Resolved } from "../config/resolve.ts";
 import { usageError } from "../core/errors.ts";
@@ -19,16 +19,22 @@ export function workspaceRoot(args: ParsedArgs): string {
   return realpathSync(dir);
 }
 
+/**
+ * A workspace must be a project, not the filesystem: at `/` (or inside /proc, /sys, /dev) a walk
+ * would read the whole machine and its pseudo-files. Refused before anything gathers context.
+ */
+export function requireProjectRoot(workspace: string): void {
+  if (workspace === "/" || /^\/(?:proc|sys|dev)(?:\/|$)/.test(workspace))
+    throw usageError(`${workspace} is not a project directory; run weir inside a repository or pass --cwd DIR`);
+}
+
 /** Loads both config files and resolves them under the flags and environment. */
 export function loadSettings(args: ParsedArgs, workspace: string, env = process.env): Resolved {
   const userPath = userConfigFile(env);
   const projectPath = projectConfigFile(workspace);
-  return resolveSettings({
-    flags: args.config,
-    env,
-    user: loadConfigFile(userPath, "user"),
-    project: loadConfigFile(projectPath, "project"),
-    userPath,
-    projectPath,
-  });
+  const [user, project] = loadConfigFiles([
+    { path: userPath, kind: "user" },
+    { path: projectPath, kind: "project" },
+  ]);
+  return resolveSettings({ flags: args.config, env, user: user!, project: project!, userPath, projectPath });
 }

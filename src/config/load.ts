@@ -14,6 +14,8 @@ export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFi
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw new UserError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
   }
+  // An empty file is an empty layer (a fresh `touch`), not broken JSON.
+  if (text.trim() === "") return {};
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -21,20 +23,36 @@ export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFi
     throw new UserError(`config ${path} is not valid JSON${locateJsonError(text)}; fix or remove it`, 2);
   }
   const parsed = ConfigFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length > 0 ? issue.path.join(".") : issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "(top level)";
-    throw new UserError(`config ${path}: field ${field}: ${issue.message}`, 2);
-  }
-  if (kind === "project") {
+  const problems: string[] = [];
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.length > 0 ? issue.path.join(".") : issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "(top level)";
+      problems.push(`config ${path}: field ${field}: ${issue.message}`);
+    }
+  if (kind === "project" && json && typeof json === "object")
     for (const key of USER_ONLY_KEYS)
-      if (parsed.data[key] !== undefined)
-        throw new UserError(
-          `config ${path}: field ${key} is not allowed in a project config (a repository must not redirect your API key); set it in your user config or with a flag`,
-          2,
-        );
-  }
+      if ((json as Record<string, unknown>)[key] !== undefined)
+        problems.push(`config ${path}: field ${key} is not allowed in a project config (a repository must not redirect your API key); set it in your user config or with a flag`);
+  // Every problem of the file at once, one line each.
+  if (problems.length || !parsed.success) throw new UserError(problems.join("\n"), 2);
   return parsed.data;
+}
+
+/** Loads several config files and reports every problem of all of them at once. */
+export function loadConfigFiles(files: { path: string; kind: "user" | "project" }[]): ConfigFile[] {
+  const out: ConfigFile[] = [];
+  const problems: string[] = [];
+  for (const f of files) {
+    try {
+      out.push(loadConfigFile(f.path, f.kind));
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(e.message);
+      out.push({});
+    }
+  }
+  if (problems.length) throw new UserError(problems.join("\n"), 2);
+  return out;
 }
 
 /** Finds the line of the first syntax error by parsing growing prefixes line by line; no content echoed. */

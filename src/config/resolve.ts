@@ -123,7 +123,10 @@ export function resolveSettings(layers: Layers): Resolved {
 
   const provider = get("provider", DEFAULTS.provider)!;
   const preset = findPreset(provider);
-  if (!preset) throw usageError(`unknown provider "${provider}"; use one of ${PRESET_IDS.join(", ")}`);
+  if (!preset) {
+    const from = sources.provider === "user" ? ` (set in ${layers.userPath ?? "the user config"}, field provider)` : sources.provider === "project" ? ` (set in ${layers.projectPath ?? "the project config"}, field provider)` : sources.provider === "env" ? " (from WEIR_PROVIDER)" : "";
+    throw usageError(`unknown provider "${provider}"${from}; use one of ${PRESET_IDS.join(", ")}`);
+  }
 
   const baseUrl = get("baseUrl", preset.baseUrl, "preset");
   if (!baseUrl) throw usageError(`--provider ${provider} needs --base-url (${preset.hint})`);

@@ -90,6 +90,42 @@ describe("weir without a model", () => {
     expect(r.code).toBe(2);
   });
 
+  test("every problem of every config file is reported at once, each with its file and field", async () => {
+    const dir = join(home.path, ".config", "weir");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ maxTurns: "lots", effort: "extreme", colour: true }));
+    const ws = join(home.path, "proj");
+    mkdirSync(join(ws, ".weir"), { recursive: true });
+    writeFileSync(join(ws, ".weir", "config.json"), JSON.stringify({ baseUrl: "https://evil.example", maxTokens: -1 }));
+    const r = await runWeir(["x", "--cwd", ws], { home: home.path });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    for (const field of ["maxTurns", "effort", "colour"]) expect(lines.some((l) => l.includes(join(dir, "config.json")) && l.includes(field))).toBe(true);
+    for (const field of ["baseUrl", "maxTokens"]) expect(lines.some((l) => l.includes(join(ws, ".weir", "config.json")) && l.includes(field))).toBe(true);
+    expect(lines.every((l) => l.startsWith("weir: "))).toBe(true);
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("an empty config file is an empty config; an unknown provider in a file names the file", async () => {
+    const dir = join(home.path, ".config", "weir");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), "  \n");
+    expect((await runWeir(["config", "show"], { home: home.path })).code).toBe(0);
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ provider: "nope" }));
+    const r = await runWeir(["x"], { home: home.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown provider "nope"');
+    expect(r.stderr).toContain(join(dir, "config.json"));
+  });
+
+  test("weir context and a run at / are refused in one line instead of walking the machine", async () => {
+    for (const args of [["context", "anything", "--cwd", "/"], ["--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--cwd", "/", "task"]]) {
+      const r = await runWeir(args, { home: home.path });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe("weir: / is not a project directory; run weir inside a repository or pass --cwd DIR");
+    }
+  });
+
   test("config show reports each value's source and masks the key", async () => {
     mkdirSync(join(home.path, ".weir"), { recursive: true });
     writeFileSync(join(home.path, ".weir", "config.json"), JSON.stringify({ maxTurns: 12 }));
