@@ -111,6 +111,10 @@ describe("the status endpoint", () => {
       expect((await fetch(`${url}/status`, { headers: { ...auth, "sec-fetch-site": "cross-site" } })).status).toBe(403);
       expect((await fetch(`${url}/stop`, { headers: auth })).status).toBe(405);
       expect((await fetch(`${url}/stop`, { method: "POST", headers: { ...auth, "content-type": "text/plain" }, body: "c9" })).status).toBe(415);
+      // JSON sent as a form: the answer names the content type it needs and the one it got.
+      const form = await fetch(`${url}/stop`, { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: JSON.stringify({ callId: "c9" }) });
+      expect(form.status).toBe(415);
+      expect(((await form.json()) as { error: string }).error).toContain("needs Content-Type: application/json (got application/x-www-form-urlencoded)");
       const stop = await fetch(`${url}/stop`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ callId: "c9" }) });
       expect(await stop.json()).toEqual({ result: ["stopped c9 (run_command)"] });
     } finally {
