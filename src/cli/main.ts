@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command[0] === "eval") {
     const { evalCommand } = await import("./commands/eval.ts");
     const { judgmentFor } = await import("./runtime.ts");
-    return evalCommand(args, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
+    return evalCommand(args, workspace, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
   }
   if (args.command[0] === "events") {
     const { eventsCommand } = await import("./commands/events.ts");

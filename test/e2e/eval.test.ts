@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
@@ -25,6 +25,15 @@ describe("weir eval from the CLI", () => {
     const policy = JSON.parse(readFileSync(join(home, "policies", "decision-policy.json"), "utf8"));
     expect(policy).toMatchObject({ kind: "weir.decision-policy", question_set: "weir.agent_context@1", provider: "learned", sample_size: 168 });
     expect(policy.questions.context_sufficient.band.falseStop).toBeLessThanOrEqual(0.02);
+    // Calibrating again from the same data leaves the file as it is (the tree stays clean), and
+    // --cwd puts the policy in that project's policies/, where its runs look for it.
+    const before = readFileSync(join(home, "policies", "decision-policy.json"), "utf8");
+    const again = await weir(["eval", "calibrate", "--run", "main"]);
+    expect(again.stdout).toContain("is unchanged");
+    expect(readFileSync(join(home, "policies", "decision-policy.json"), "utf8")).toBe(before);
+    mkdirSync(join(home, "proj"));
+    expect((await weir(["eval", "calibrate", "--run", "main", "--cwd", join(home, "proj")])).code).toBe(0);
+    expect(existsSync(join(home, "proj", "policies", "decision-policy.json"))).toBe(true);
     const rep = await weir(["eval", "report", "--run", "main", "--json", "--html", join(home, "report.html")]);
     expect(rep.code).toBe(0);
     expect(JSON.parse(rep.stdout).report.cases).toBe(168);

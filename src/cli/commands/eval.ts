@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileAtomic } from "../../workspace/atomic.ts";
 import { dirname, join, resolve } from "node:path";
 import { userDataDir } from "../../config/paths.ts";
 import { usageError, UserError } from "../../core/errors.ts";
 import { AGENT_CONTEXT_V1, type QuestionSet, setKey, topChoice } from "../../decision/questions.ts";
 import { analyse } from "../../eval/analysis.ts";
-import { applyCalibrator, chooseBand, chooseCalibrator, conformal } from "../../eval/calibrate.ts";
+import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
 import type { DecisionPolicy } from "../../eval/policy.ts";
 import { type CandidateSource, groupOf, joinResults, replay, shardCases } from "../../eval/replay.ts";
@@ -54,7 +55,7 @@ function casesForRun(store: EvalStore, runId: string, out: Out) {
   return { run, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
-export async function evalCommand(args: ParsedArgs, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
+export async function evalCommand(args: ParsedArgs, workspace: string, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
   const verb = args.command[1];
   switch (verb) {
     case "run":
@@ -62,7 +63,7 @@ export async function evalCommand(args: ParsedArgs, judgment: () => Promise<{ pr
     case "train":
       return evalTrain(args, out);
     case "calibrate":
-      return evalCalibrate(args, out);
+      return evalCalibrate(args, workspace, out);
     case "report":
       return evalReport(args, out);
     case "merge":
@@ -81,7 +82,7 @@ export async function evalCommand(args: ParsedArgs, judgment: () => Promise<{ pr
   }
 }
 
-async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[1], out: Out, tty: boolean): Promise<number> {
+async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[2], out: Out, tty: boolean): Promise<number> {
   const { files, suite } = suitesOf(args, out);
   const providerName = typeof args.flags.provider === "string" ? args.flags.provider : "baseline";
   let cases = shardCases(suite.cases, typeof args.flags.shard === "string" ? args.flags.shard : undefined);
@@ -180,7 +181,18 @@ function evalTrain(args: ParsedArgs, out: Out): number {
   return 0;
 }
 
-function evalCalibrate(args: ParsedArgs, out: Out): number {
+/** Whether the file already holds this policy but for its creation time (a rerun must not dirty the tree). */
+function samePolicy(file: string, policy: DecisionPolicy): boolean {
+  try {
+    const { created: _a, ...old } = JSON.parse(readFileSync(file, "utf8")) as DecisionPolicy;
+    const { created: _b, ...now } = policy;
+    return JSON.stringify(old) === JSON.stringify(JSON.parse(JSON.stringify(now)));
+  } catch {
+    return false;
+  }
+}
+
+function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
   const store = EvalStore.open(dbPath(args));
   try {
     const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
@@ -191,71 +203,16 @@ function evalCalibrate(args: ParsedArgs, out: Out): number {
     const k = num(args, "folds", 5);
     const maxFs = num(args, "max-false-stop", 0.02);
     const maxFc = num(args, "max-false-continue", 0.2);
-    const questions: DecisionPolicy["questions"] = {};
-    for (const q of SET.questions) {
-      const rows = withCand.filter((r) => r.labels[q.id] !== undefined && r.candidate![q.id]);
-      if (q.type === "yes_no" && rows.length) {
-        const p = rows.map((r) => (r.candidate![q.id] as { p_yes: number }).p_yes);
-        const y = rows.map((r) => r.labels[q.id] === true);
-        const fi = rows.map((r) => foldOf(groupOf(r.id), k));
-        const { calibrator, heldOut } = chooseCalibrator(p, y, fi, k);
-        // Held-out calibrated probabilities: each fold calibrated by a map fitted on the others.
-        const perFold = new Map<number, ReturnType<typeof chooseCalibrator>["calibrator"]>();
-        for (const f of new Set(fi)) {
-          const trainIdx = p.map((_, j) => j).filter((j) => fi[j] !== f);
-          perFold.set(f, trainIdx.length ? chooseCalibrator(trainIdx.map((j) => p[j]!), trainIdx.map((j) => y[j]!), trainIdx.map((j) => fi[j]!), k).calibrator : { kind: "identity" });
-        }
-        const cal = p.map((x, i) => applyCalibrator(perFold.get(fi[i]!)!, x));
-        const reducing = q.id === "context_sufficient";
-        const band = chooseBand(cal, y, reducing, maxFs, maxFc);
-        const half = cal.map((_, i) => i % 2 === 0);
-        const conf = conformal(cal.filter((_, i) => half[i]), y.filter((_, i) => half[i]), 0.1);
-        const evalIdx = cal.map((_, i) => i).filter((i) => !half[i]);
-        const sets = evalIdx.map((i) => conf.setFor(cal[i]!));
-        questions[q.id] = {
-          calibrator,
-          calibrator_choice: { chosen: calibrator.kind, held_out_log_loss: heldOut },
-          band,
-          conformal: {
-            alpha: 0.1,
-            qhat: conf.qhat,
-            singleton_rate: sets.filter((s) => s.length === 1).length / (sets.length || 1),
-            empirical_coverage: evalIdx.filter((i, k2) => sets[k2]!.includes(y[i]!)).length / (evalIdx.length || 1),
-          },
-          held_out: { raw_brier: p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length, calibrated_brier: cal.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / cal.length },
-        };
-        out(`${q.id.padEnd(30)} ${calibrator.kind.padEnd(8)} band no<=${band.no.toFixed(2)} yes>=${band.yes.toFixed(2)} coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}${band.coverage === 0 ? "  (abstains everywhere: targets not met)" : ""}\n`);
-      } else if (q.type === "choice" && rows.length) {
-        const thresholds: Record<string, { threshold: number; coverage: number; error: number }> = {};
-        for (const o of q.options) {
-          // Options that remove work (edit_then_verify, risk none) get the stricter target.
-          const limit = o.id === "edit_then_verify" || o.id === "none" ? maxFs : maxFc;
-          let best = { threshold: 1.01, coverage: 0, error: 0 };
-          for (let t = 0; t <= 100; t++) {
-            const th = t / 100;
-            const picked = rows.filter((r) => topChoice(q, r.candidate![q.id] as never) === o.id && ((r.candidate![q.id] as { distribution: Record<string, number> }).distribution[o.id] ?? 0) >= th);
-            const wrong = picked.filter((r) => r.labels[q.id] !== o.id).length;
-            if (picked.length && wrong / rows.length <= limit && picked.length / rows.length > best.coverage) best = { threshold: th, coverage: picked.length / rows.length, error: wrong / rows.length };
-          }
-          thresholds[o.id] = best;
-        }
-        questions[q.id] = { calibrator: { kind: "identity" }, option_thresholds: thresholds };
-      }
+    const { policy, lines } = fitPolicy(withCand, SET, { folds: k, maxFalseStop: maxFs, maxFalseContinue: maxFc, run: { question_set: run.question_set, provider: run.provider, model: run.model } });
+    for (const l of lines) out(`${l}\n`);
+    // The workspace's policies/ (where a run looks for it), not wherever the shell happens to be.
+    const file = join(workspace, "policies", "decision-policy.json");
+    if (samePolicy(file, policy)) {
+      out(`${file} is unchanged (${withCand.length} cases, ${k}-fold held-out figures, provider ${run.provider}); not rewritten\n`);
+      return 0;
     }
-    const policy: DecisionPolicy = {
-      kind: "weir.decision-policy",
-      question_set: run.question_set,
-      provider: run.provider,
-      requested_model: run.model,
-      resolved_model: run.model,
-      sample_size: withCand.length,
-      created: new Date().toISOString(),
-      targets: { max_false_stop: maxFs, max_false_continue: maxFc },
-      questions,
-    };
-    const file = join(process.cwd(), "policies", "decision-policy.json");
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify(policy, null, 2)}\n`);
     out(`wrote ${file} (${withCand.length} cases, ${k}-fold held-out figures, provider ${run.provider})\n`);
     return 0;
   } finally {
