@@ -68,7 +68,8 @@ export function withExistingStore(none: string, out: (s: string) => void, f: (st
   }
 }
 
-export const MCP_START_TIMEOUT_MS = 10_000;
+/** Long enough for a cold `npx -y` download; each server may set its own `timeout`. */
+export const MCP_START_TIMEOUT_MS = 30_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
 
 /** The MCP hub, or its empty stand-in when no server is configured. */
@@ -132,6 +133,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
     ? new (await import("../mcp/hub.ts")).McpHub(registry, {
         workspace,
         startTimeoutMs: MCP_START_TIMEOUT_MS,
+        onStarting: (name, ms) => process.stderr.write(`weir: MCP server ${name} is starting (waiting up to ${Math.round(ms / 1000)}s; its "timeout" in mcp.json sets how long)\n`),
         callTimeoutMs: MCP_CALL_TIMEOUT_MS,
         isApproved: (e) => store.isMcpServerApproved(workspace, e.name, e.fingerprint),
         clientVersion: VERSION,

@@ -40,7 +40,10 @@ interface Live {
 
 export interface HubOptions {
   workspace: string;
+  /** Default start timeout; a server's own `timeout` in its config wins. */
   startTimeoutMs: number;
+  /** Told once when a server is still starting after a second (so a slow start is not a hang). */
+  onStarting?: (name: string, timeoutMs: number) => void;
   callTimeoutMs: number;
   /** Whether a project server may start: a cloned repository must not start programs unasked. */
   isApproved: (entry: ServerEntry) => boolean;
@@ -80,12 +83,12 @@ export function resultText(result: { content?: unknown[]; structuredContent?: un
   return parts.join("\n");
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(p: Promise<T>, ms: number, what: string, fix?: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   return Promise.race([
     p,
     new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${Math.round(ms / 1000)}s`)), ms);
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${Math.round(ms / 1000)}s${fix ? `; ${fix}` : ""}`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }
@@ -145,9 +148,10 @@ export class McpHub {
     l.closing = false;
     l.stderr = "";
     const timeout = entry.config.timeout ?? this.opts.startTimeoutMs;
+    const slow = setTimeout(() => this.opts.onStarting?.(name, timeout), 1_000);
     try {
-      await withTimeout(this.open(l), timeout, `MCP server ${name}`);
-      const listed = (await withTimeout(l.client!.listTools(), timeout, `MCP server ${name}`)) as { tools: McpTool[] };
+      await withTimeout(this.open(l), timeout, `MCP server ${name}`, `raise "timeout" (milliseconds) for ${name} in its mcp.json entry if it needs longer to start, e.g. a first npx -y download`);
+      const listed = (await withTimeout(l.client!.listTools(), timeout, `MCP server ${name}`, `raise "timeout" for ${name} in its mcp.json entry`)) as { tools: McpTool[] };
       this.registerTools(l, listed.tools);
       l.status.state = "connected";
       delete l.status.reason;
@@ -157,6 +161,8 @@ export class McpHub {
       l.closing = true;
       await l.client?.close().catch(() => undefined);
       this.fail(l, `${err}${tail ? `; stderr: ${tail.slice(0, 300)}` : ""}`);
+    } finally {
+      clearTimeout(slow);
     }
   }
 

@@ -179,3 +179,16 @@ describe("the MCP hub with real servers", () => {
     expect(registry.get("mcp__mine__echo")!.risk).toBe("read");
   });
 });
+
+describe("MCP start-up", () => {
+  test("a slow server is announced as starting, and a timeout names the per-server setting that raises it", async () => {
+    const slow = join(tmp.path, "slow.ts");
+    writeFileSync(slow, "await Bun.sleep(60_000);\n");
+    const starting: string[] = [];
+    const { hub } = makeHub(undefined, { startTimeoutMs: 1_500, onStarting: (name) => starting.push(name) });
+    await hub.start([stdio("sluggish", slow, [])]);
+    expect(starting).toEqual(["sluggish"]);
+    expect(hub.status()[0]).toMatchObject({ state: "failed" });
+    expect(hub.status()[0]!.reason).toContain('raise "timeout"');
+  });
+});
