@@ -7,6 +7,9 @@
  * npm install") is evidence.
  */
 
+import shipped from "../../policies/firewall-model.json" with { type: "json" };
+import { type FirewallModel, type LoadedModel, loadModel, scoreText } from "./firewall-model.ts";
+
 export type Verdict = "evidence" | "conflict" | "instruction_like" | "irrelevant";
 
 export interface Finding {
@@ -94,31 +97,32 @@ export const RULES: Rule[] = [
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
   { id: "exfiltration", test: /\bexfiltrat\w*|\bsend a copy of your answer\b|\breverse shell\b/i },
   // A secret source and a network sink on one line, in either order.
-  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\b|urlopen|requests\.(?:post|get)|fetch\(|https?:\/\/|paste))[^\n]+/im },
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\s|urlopen|requests\.post|\bsend\b[^\n]{0,40}https?:\/\/|\bpost\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/im },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
   // Bounded runs: an unbounded pair of [^...]* around [?&] backtracks quadratically on a long URL.
-  { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"'?&]{0,200}[?&][^)\s"']{0,300}?(?:\{\{|\$\{?|%7B|<[A-Z_]+>|[A-Z][A-Z_]{5,}|process\.env)/ },
+  { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"'?&]{0,200}[?&][^)\s"']{0,300}?(?:\{\{|\$\{|%7B|<[A-Z_]+>|process\.env|=\$[A-Z_]{3,})/ },
   { id: "data-link", test: /\b(?:put|append|add|insert|encode)\b[^.\n]{0,60}\b(?:into|in|to) (?:this|the) (?:link|url|image)\b|\bwith the user'?s? (?:token|key|password|data) appended\b/i },
   // Encoded payloads next to an imperative.
   // The blob starts at a non-blob character and is taken whole (lookahead + backreference, an atomic
   // group): otherwise a long run backtracks quadratically.
-  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?[A-Za-z0-9+/]{24}|(?<![A-Za-z0-9+/])(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
+  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?(?<![\w/.:@%#-])(?=[A-Za-z0-9+/]{0,60}\d)(?=[A-Za-z0-9+/]{0,60}[A-Z])[A-Za-z0-9+/]{24}(?![\w.-]*\.(?:html?|md|js|ts|png|svg)\b)|(?<![A-Za-z0-9+/])(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
   { id: "encoded-payload", test: /\b(?:decode|execute|run|obey)\b[^\n]{0,40}\b(?:[0-9a-f]{2}){20,}\b/i },
   // Destructive actions asked of the reader.
-  { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|rm -rf [/~.]|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b/i },
+  { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b|\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:\/|~\/?|\.\/?|\*)(?=$|[\s`'"*;),.])/im },
   // A command the reader is told to run as a step of the agent's own work.
   { id: "destructive-request", test: /\b(?:run|execute)\b[^\n]{0,80}\bbefore (?:editing|any change|you (?:edit|start|begin|continue|answer|reply|proceed|make))\b|\bas the first step of any task\b/i },
 ];
 
 const HIDDEN: { id: string; re: RegExp }[] = [
-  { id: "hidden-zero-width", re: /[\u200B-\u200D\u2060\u2062-\u2064\u180E]|(?!^)\uFEFF/ },
+  { id: "hidden-zero-width", re: /[\u200B\u200C\u2060\u2062-\u2064\u180E]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|(?!^)\uFEFF/u },
   { id: "hidden-unicode-tags", re: /[\u{E0000}-\u{E007F}]/u },
   { id: "hidden-bidi-override", re: /[\u202A-\u202E\u2066-\u2069]/ },
 ];
 
 /** HTML and markdown comments: instructions hidden from people who read the rendered page. */
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
+const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+)\s*$/i;
 const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
 
 function lineOf(text: string, index: number): number {
@@ -179,6 +183,8 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
 
   for (const m of clean.matchAll(COMMENT)) {
     const body = m[1] ?? m[2] ?? "";
+    // Tool pragmas in comments (prettier-ignore, eslint-disable, markers of generated sections) are not instructions.
+    if (PRAGMA.test(body)) continue;
     if (COMMENT_IMPERATIVE.test(body) && !/^\s*(?:todo|fixme|note)\s*:\s*(?:update|fix|add|remove|check)\b/i.test(body)) {
       add("instruction-in-comment", lineOf(clean, m.index!), lineOf(clean, m.index! + m[0].length), body);
     }
@@ -186,4 +192,23 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
 
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   return { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings };
+}
+
+let loaded: LoadedModel | undefined;
+/** The shipped model (policies/firewall-model.json), loaded once. */
+function model(): LoadedModel {
+  loaded ??= loadModel(shipped as FirewallModel);
+  return loaded;
+}
+
+/**
+ * The learned layer's opinion, in shadow: its highest window score and whether it reaches the
+ * shipped threshold. It does not change a verdict yet: on the test split it found what the rules
+ * miss but also flagged 14% of benign texts and out-of-distribution text (eval/firewall/report.ts),
+ * so it is reported (`weir firewall check`, the eval report) until it earns the gate.
+ */
+export function learnedScore(text: string): { p: number; flagged: boolean; window: string } {
+  const m = model();
+  const s = scoreText(m, visible(text));
+  return { p: s.p, flagged: s.p >= m.model.threshold, window: s.window };
 }

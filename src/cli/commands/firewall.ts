@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { classify } from "../../context/firewall.ts";
+import { classify, learnedScore } from "../../context/firewall.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 
@@ -19,11 +19,15 @@ export async function firewallCommand(args: ParsedArgs, out: (s: string) => void
       throw new UserError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
     }
   }
-  const results = inputs.map((i) => ({ file: i.name, ...classify(i.text) }));
+  // The learned layer runs in shadow: shown, never deciding the verdict or the exit code.
+  const results = inputs.map((i) => {
+    const l = learnedScore(i.text);
+    return { file: i.name, ...classify(i.text), learned: { p: Math.round(l.p * 1000) / 1000, flagged: l.flagged, shadow: true } };
+  });
   if (args.json) out(`${JSON.stringify(results, null, 2)}\n`);
   else
     for (const r of results) {
-      out(`${r.file}: ${r.verdict}\n`);
+      out(`${r.file}: ${r.verdict}  (learned layer, shadow: ${r.learned.p.toFixed(2)}${r.learned.flagged ? ", would flag" : ""})\n`);
       for (const f of r.findings) out(`  lines ${f.startLine}-${f.endLine}  ${f.rule}: ${f.excerpt}\n`);
     }
   return results.some((r) => r.verdict === "instruction_like") ? 1 : 0;
