@@ -52,6 +52,23 @@ export class Conversation {
     this.history = [];
   }
 
+  /** The loop's input for a run of this conversation: the one place send and preview build it. */
+  private input(task: string, provider: ModelProvider, display: Display, signal: AbortSignal, maxTurns: number): Parameters<typeof runTask>[0] {
+    return {
+      provider,
+      system: this.deps.system,
+      history: this.history,
+      task,
+      tools: this.deps.tools,
+      execute: this.deps.execute,
+      maxTurns,
+      maxTokens: this.deps.maxTokens,
+      display,
+      signal,
+      ...(this.deps.seams ? { seams: this.deps.seams } : {}),
+    };
+  }
+
   /**
    * The first request a run of `task` would send, built by the same loop and seams, without calling
    * the model or recording anything in the session (`weir context`).
@@ -68,19 +85,7 @@ export class Conversation {
       },
     };
     this.deps.onTask?.(task);
-    await runTask({
-      provider,
-      system: this.deps.system,
-      history: this.history,
-      task,
-      tools: this.deps.tools,
-      execute: this.deps.execute,
-      maxTurns: 1,
-      maxTokens: this.deps.maxTokens,
-      display: { emit() {} },
-      signal: new AbortController().signal,
-      ...(this.deps.seams ? { seams: { ...this.deps.seams, report: undefined } } : {}),
-    });
+    await runTask(this.input(task, provider, { emit() {} }, new AbortController().signal, 1));
     if (!captured) throw new Error("the run sent no request");
     return captured;
   }
@@ -92,20 +97,7 @@ export class Conversation {
     const runId = store.startRun(this.sessionId, task, preset, model);
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
-    const result = await runTask({
-      provider,
-      system: this.deps.system,
-      history: this.history,
-      task,
-      tools: this.deps.tools,
-      execute: this.deps.execute,
-      maxTurns: this.deps.maxTurns,
-      maxTokens: this.deps.maxTokens,
-      display,
-      signal,
-      ...(this.deps.seams ? { seams: this.deps.seams } : {}),
-      sessionId: this.sessionId,
-    });
+    const result = await runTask({ ...this.input(task, provider, display, signal, this.deps.maxTurns), sessionId: this.sessionId });
     store.finishRun(this.sessionId, runId, result.added, {
       status: result.stop,
       turns: result.turns,
