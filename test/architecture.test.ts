@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { importsOf } from "./support/imports.ts";
 
 /**
  * The layering of src/, bottom to top. A module may import from its own folder or from a lower
@@ -35,7 +36,6 @@ const OWNED_PACKAGES: Record<string, string> = {
 };
 
 const SRC = resolve(import.meta.dir, "..", "src");
-const transpiler = new Bun.Transpiler({ loader: "ts" });
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -45,9 +45,7 @@ function files(dir: string): string[] {
 
 const folderOf = (file: string) => relative(SRC, file).split("/")[0]!;
 
-const edges: Edge[] = files(SRC).flatMap((file) =>
-  transpiler.scanImports(readFileSync(file, "utf8").replace(/^#!.*/, "")).map((imp) => ({ file: relative(SRC, file), from: folderOf(file), spec: imp.path })),
-);
+const edges: Edge[] = files(SRC).flatMap((file) => importsOf(readFileSync(file, "utf8")).map((spec) => ({ file: relative(SRC, file), from: folderOf(file), spec })));
 
 interface Edge {
   file: string;
@@ -84,6 +82,14 @@ describe("architecture", () => {
       for (const [pkg, owner] of Object.entries(OWNED_PACKAGES))
         if ((e.spec === pkg || e.spec.startsWith(`${pkg}/`)) && e.from !== owner) bad.push(`${e.file} imports ${pkg}`);
     expect(bad).toEqual([]);
+  });
+
+  test("the scan sees type-only imports, re-exports and import() types: a planted upward import type fails", () => {
+    const planted = 'import type { Runtime } from "../cli/runtime.ts";\nexport { x } from "./y.ts";\ntype T = import("../ui/repl.ts").Repl;\nconst m = await import("../agent/run.ts");\n// import { no } from "../comment.ts";\n';
+    expect(importsOf(planted)).toEqual(["../cli/runtime.ts", "./y.ts", "../ui/repl.ts", "../agent/run.ts"]);
+    expect(upward(importsOf(planted).map((spec) => ({ file: "core/planted.ts", from: "core", spec })))).toEqual(["core/planted.ts -> cli/runtime.ts", "core/planted.ts -> ui/repl.ts", "core/planted.ts -> agent/run.ts"]);
+    // And the real tree has type-only edges that the scan now counts.
+    expect(edges.some((e) => /import type/.test(readFileSync(join(SRC, e.file), "utf8")))).toBe(true);
   });
 
   test("the checker catches an upward and a sideways edge, and the scan sees real imports", () => {
