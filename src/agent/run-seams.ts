@@ -9,7 +9,7 @@ import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/
 import type { DecisionPlane } from "../decision/plane.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { Seams } from "./run.ts";
-import type { WorkState } from "./state.ts";
+import { taskKind, type WorkState } from "./state.ts";
 
 export interface RunSeamDeps {
   workspace: string;
@@ -138,6 +138,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // Guidance pre-loads the capabilities it asks for.
         const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
         if (caps.length) d.disclosure.load(caps, []);
+        // A task that asks for no change gets no edit guidance (until something was changed after all).
+        if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return undefined;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
         return d.contextStep.underPressure ? undefined : r.reminder;
       } catch {

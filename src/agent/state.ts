@@ -29,6 +29,22 @@ export function taskAmbiguous(task: string): boolean {
   return goalWords(task).filter((w) => !["it", "thing", "stuff", "something", "this", "that", "again", "now"].includes(w)).length < 2;
 }
 
+const CHANGE_WORDS = /\b(?:fix|add|implement|change|update|refactor|rename|remove|delete|write|create|make|migrate|convert|bump|replace|port|move|edit|improve|optimi[sz]e|support|handle|upgrade|set ?up|install|generate|patch|correct|clean ?up)\b/i;
+const QUESTION = /^\s*(?:what|why|how|where|which|who|when|is|are|does|do|did|should|was|were)\b/i;
+const INSPECT_START = /^\s*(?:please\s+|can you\s+|could you\s+)?(?:summari[sz]e|explain|describe|what|why|how|where|which|who|when|list|show|find|review|read|tell|look|check|is|are|does|do|compare|count)\b/i;
+
+/**
+ * Whether a task asks for a change or only for an answer about the code. Deterministic: a question
+ * is `inspect` unless it goes on to ask for a change; else any change verb makes it a change; else a question or an inspect verb at its start makes it `inspect`;
+ * anything else counts as a change (guidance is advisory, so the safe side is to give it). Pure.
+ */
+export function taskKind(task: string): "change" | "inspect" {
+  // A question is a question ("is the cache invalidated on write?") unless it goes on to ask for a change.
+  if (QUESTION.test(task) && !new RegExp(String.raw`\b(?:and|then)\s+(?:please\s+)?${CHANGE_WORDS.source}`, "i").test(task)) return "inspect";
+  if (CHANGE_WORDS.test(task)) return "change";
+  return INSPECT_START.test(task) || /\?\s*$/.test(task) ? "inspect" : "change";
+}
+
 /**
  * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
  * tests mapped and read, failure locations, retrieval counters, rules in force and budget used. It

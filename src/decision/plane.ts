@@ -25,6 +25,8 @@ export interface DecisionRecord {
   violations: string[];
   error?: string;
   mode: JudgmentMode;
+  /** The state the decision was made on, so a session's decisions can be captured and replayed. */
+  request?: DecisionRequest;
 }
 
 /** Compares two answer sets signal by signal. Pure. */
@@ -74,7 +76,11 @@ export class DecisionPlane {
     const base = baseline(request);
     const baseGuidance = guidanceFrom(base, { yes: 0.5 }, changed);
     const { provider, mode } = this.opts;
-    if (!provider || mode === "off") return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+    if (!provider || mode === "off") {
+      // Every decision is recorded, with its state, even when no judge is configured.
+      this.opts.record?.({ request_hash: requestHash(request), question_set: setKey(this.set), provider: "baseline", baseline: base, deltas: {}, missing: [], mismatched: [], violations: [], mode: "off", request });
+      return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+    }
     const pending = this.ask(provider, request, base, baseGuidance, changed, signal);
     if (mode === "shadow") {
       void pending; // recorded when it lands; the run never waits for it
@@ -97,6 +103,7 @@ export class DecisionPlane {
       mismatched: [],
       violations: [],
       mode: this.opts.mode,
+      request,
     };
     const started = performance.now();
     try {

@@ -245,15 +245,19 @@ describe("the verification floor and the decision plane in the loop", () => {
     expect(out.verification).toMatchObject({ state: "passed", check: "npm run test", level: "quick", changed: ["a.js"] });
   });
 
-  test("each turn carries one trusted guidance line at the end of the request, not in the system prompt", async () => {
+  test("a change task carries one trusted guidance line at the end of the request, not in the system prompt; a question gets none", async () => {
     writeFileSync(join(world.ws, "b.ts"), "export function b() { return 1; }\n");
     world.server.script({ turns: [call("g1", "read_file", { path: "b.ts" }), { text: "done" }] });
-    const first = world.server.requests.length;
-    await weir([...wire("messages"), "--verify-floor", "off", "explain b.ts"]);
+    let first = world.server.requests.length;
+    await weir([...wire("messages"), "--verify-floor", "off", "make b return 2 in b.ts"]);
     const req = world.server.requests[first]!.body;
     const last = req.messages.at(-1);
     expect(JSON.stringify(last)).toContain("[weir guidance] next:");
     expect(JSON.stringify(req.system)).not.toContain("[weir guidance]");
+    world.server.script({ turns: [call("g2", "read_file", { path: "b.ts" }), { text: "it returns 1" }] });
+    first = world.server.requests.length;
+    await weir([...wire("messages"), "--verify-floor", "off", "explain b.ts"]);
+    for (const r of world.server.requests.slice(first)) expect(JSON.stringify(r.body.messages)).not.toContain("[weir guidance]");
   });
 });
 
@@ -273,7 +277,11 @@ describe("a judgment provider in shadow", () => {
       expect(judge.requests).toHaveLength(2);
       expect(judge.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(["answer_questions"]);
       const d = await weir(["decisions", "--json"]);
-      const summary = JSON.parse(d.stdout);
+      const { groups } = JSON.parse(d.stdout);
+      // One group per question-set version, provider and model.
+      expect(groups).toHaveLength(1);
+      const summary = groups[0];
+      expect(summary).toMatchObject({ question_set: "weir.agent_context@1", provider: "llm" });
       expect(summary.decisions).toBe(2);
       expect(summary.errors).toBe(0);
       expect(summary.signals.find((x: any) => x.signal === "context_sufficient").compared).toBe(2);
@@ -289,6 +297,18 @@ describe("a judgment provider in shadow", () => {
     const r = await weir([...wire("chat"), "--judgment", "increase-only", "hello"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("fine without the judge");
+  });
+});
+
+describe("decisions without a judge", () => {
+  test("every turn's decision is recorded with its state, baseline only, and weir decisions says so", async () => {
+    writeFileSync(join(world.ws, "d.ts"), "export const d = 1;\n");
+    world.server.script({ turns: [call("d1", "read_file", { path: "d.ts" }), { text: "d is 1" }] });
+    expect((await weir([...wire("chat"), "--verify-floor", "off", "what is d in d.ts"])).code).toBe(0);
+    const { groups } = JSON.parse((await weir(["decisions", "--json"])).stdout);
+    expect(groups).toEqual([expect.objectContaining({ question_set: "weir.agent_context@1", provider: "baseline", decisions: 2 })]);
+    const text = await weir(["decisions"]);
+    expect(text.stdout).toContain("weir.agent_context@1 · baseline only (no judgment provider): 2 decisions");
   });
 });
 

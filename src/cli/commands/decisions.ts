@@ -38,18 +38,39 @@ export function summariseDecisions(records: DecisionRecord[]) {
   };
 }
 
-/** `weir decisions [--session ID] [--json]`. */
+/** Records grouped by question-set version, provider and resolved model: their figures never mix. Pure. */
+export function groupDecisions(records: DecisionRecord[]) {
+  const groups = new Map<string, DecisionRecord[]>();
+  for (const r of records) {
+    const key = JSON.stringify([r.question_set, r.provider, r.resolved_model ?? r.requested_model ?? null]);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups].map(([key, rs]) => {
+    const [question_set, provider, model] = JSON.parse(key) as [string, string, string | null];
+    return { question_set, provider, model, ...summariseDecisions(rs) };
+  });
+}
+
+/** `weir decisions [--session ID] [--json]`: per question-set version, provider and model. */
 export function decisionsCommand(args: ParsedArgs, out: (s: string) => void): number {
   return withExistingStore("no decisions recorded yet", out, (store) => {
-    const records = store.decisions(args.session) as DecisionRecord[];
-    const s = summariseDecisions(records);
+    const groups = groupDecisions(store.decisions(args.session) as DecisionRecord[]);
     if (args.json) {
-      out(`${JSON.stringify(s, null, 2)}\n`);
+      out(`${JSON.stringify({ groups }, null, 2)}\n`);
       return 0;
     }
-    out(`${s.decisions} compared decisions${args.session ? ` in session ${args.session}` : ""}; ${s.errors} provider failures (baseline used), ${s.violations} floor violations refused, mean latency ${Math.round(s.meanLatencyMs)} ms, mean request ${Math.round(s.meanRequestBytes)} bytes\n`);
-    out("signal                          compared  disagree  mean |delta|\n");
-    for (const x of s.signals) out(`${x.signal.padEnd(30)}  ${String(x.compared).padStart(8)}  ${String(x.disagree).padStart(8)}  ${x.meanAbsDelta === undefined ? "" : x.meanAbsDelta.toFixed(3)}\n`);
+    if (groups.length === 0) out("no decisions recorded yet\n");
+    for (const s of groups) {
+      const who = s.provider === "baseline" ? "baseline only (no judgment provider)" : `${s.provider}${s.model ? `/${s.model}` : ""}`;
+      out(`${s.question_set} · ${who}: ${s.decisions} decisions${args.session ? ` in session ${args.session}` : ""}`);
+      if (s.provider === "baseline") {
+        out("\n");
+        continue;
+      }
+      out(`; ${s.errors} provider failures (baseline used), ${s.violations} floor violations refused, mean latency ${Math.round(s.meanLatencyMs)} ms, mean request ${Math.round(s.meanRequestBytes)} bytes\n`);
+      out("  signal                          compared  disagree  mean |delta|\n");
+      for (const x of s.signals) out(`  ${x.signal.padEnd(30)}  ${String(x.compared).padStart(8)}  ${String(x.disagree).padStart(8)}  ${x.meanAbsDelta === undefined ? "" : x.meanAbsDelta.toFixed(3)}\n`);
+    }
     return 0;
   });
 }

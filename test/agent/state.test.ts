@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { taskAmbiguous, taskKind } from "../../src/agent/state.ts";
+
+describe("the task, read deterministically", () => {
+  test.each([
+    ["summarise README.md", "inspect"],
+    ["explain what src/cli/main.ts does", "inspect"],
+    ["where is parseConfig called from?", "inspect"],
+    ["is the cache invalidated on write", "inspect"],
+    ["fix the failing test", "change"],
+    ["can you add a --json flag?", "change"],
+    ["review the PR and fix what you find", "change"],
+    ["the greeting test fails: src/greet.js:2", "change"],
+  ])("%s is a %s task", (task, kind) => {
+    expect(taskKind(task)).toBe(kind as "change" | "inspect");
+  });
+
+  test("a task with almost no words of its own and nothing named is ambiguous; one that names a path or symbol is not", () => {
+    expect(taskAmbiguous("fix it")).toBe(true);
+    expect(taskAmbiguous("do the thing")).toBe(true);
+    expect(taskAmbiguous("fix src/a.ts")).toBe(false);
+    expect(taskAmbiguous("fix parseConfig")).toBe(false);
+    expect(taskAmbiguous("fix the rounding of invoice totals")).toBe(false);
+  });
+});
