@@ -16,14 +16,14 @@ export interface ActionContext {
   env: Record<string, string>;
   /** The OS sandbox every command runs in; absent only in tests of actions alone. */
   sandbox?: CommandSandbox;
-  /** Called with a subprocess id when a command starts, so the supervisor can stop its tree. */
+  /** Called with a subprocess id when a command starts, so the supervisor can stop its tree (set by the executor per call). */
   onProcess?: (pid: number | undefined) => void;
   onOutput?: () => void;
 }
 
 /**
  * One action the model can call, built-in or from an MCP server. Everything the registry shows
- * (hint, description, schema, risk, failure semantics, examples) is declared here once.
+ * (hint, description, schema, risk) is declared here once.
  */
 export interface Action<I = any> {
   id: string;
@@ -33,9 +33,6 @@ export interface Action<I = any> {
   description: string;
   input: z.ZodType<I>;
   risk: Risk;
-  /** What an error from this action means and whether retrying is safe. */
-  failure: string;
-  examples: string[];
   source: string;
   /** Only reads: may run concurrently with other reads. */
   readOnly: boolean;
@@ -49,8 +46,6 @@ export interface Action<I = any> {
   moreHint?: string;
   /** The wire schema when it came as JSON Schema (MCP); else it is generated from `input`. */
   jsonSchema?: Record<string, unknown>;
-  /** Output is untrusted content (MCP, fetched text): the context firewall reads it as such. */
-  untrusted?: boolean;
 }
 
 export interface ActionOutput {

@@ -76,10 +76,6 @@ export class Disclosure {
     private opts: DisclosureOptions,
   ) {}
 
-  get mode() {
-    return this.opts.mode;
-  }
-
   private coreIds(): string[] {
     return this.registry.all().filter((a) => this.opts.core.includes(a.capability) && a.id !== LOAD_ACTIONS).map((a) => a.id);
   }
@@ -185,8 +181,6 @@ export function loadActionsAction(disclosure: () => Disclosure): Action {
       })
       .strict(),
     risk: "read",
-    failure: "an unknown capability or id; pick one from the list",
-    examples: ['{"capabilities": ["command"]}'],
     source: "builtin",
     readOnly: true,
     summary: (i) => [...(i.capabilities ?? []), ...(i.actions ?? [])].join(", "),

@@ -140,10 +140,7 @@ export class ActionExecutor {
       const out = await action.run(input, {
         ...this.ctx,
         signal,
-        onProcess: (pid) => {
-          tracker?.setPid(call.id, pid);
-          this.ctx.onProcess?.(pid);
-        },
+        onProcess: (pid) => tracker?.setPid(call.id, pid),
         onOutput: () => tracker?.output(call.id),
       });
       if (stopped?.aborted) return say("stopped by the user");

@@ -30,8 +30,6 @@ export interface RunSeamDeps {
   /** Tokens the compiled working set may take. */
   workingSetBudget: number;
   verifyFloor: "off" | "remind" | "require";
-  /** Cancels a judgment call in flight with the run. */
-  signal?: () => AbortSignal | undefined;
   /** Told of each working set compiled (for `weir context` and the JSON output). */
   onWorkingSet?: (w: WorkingSet) => void;
 }
@@ -130,11 +128,11 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         return undefined;
       }
     },
-    async decide() {
+    async decide(_messages, _turn, signal) {
       try {
         await evidence;
         const request = await d.state.request(task, d.questionSet);
-        const r = await d.plane.decide(request, d.verification.changed.size > 0, d.signal?.() ?? new AbortController().signal);
+        const r = await d.plane.decide(request, d.verification.changed.size > 0, signal);
         // Guidance pre-loads the capabilities it asks for.
         const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
         if (caps.length) d.disclosure.load(caps, []);

@@ -27,7 +27,7 @@ export interface Seams {
    * Decision step at a turn boundary (the decision plane plugs in here): a short trusted guidance
    * line. It is appended to the newest user message only when it differs from the last one given.
    */
-  decide?: (messages: readonly Message[], turn: number) => Promise<string | undefined> | string | undefined;
+  decide?: (messages: readonly Message[], turn: number, signal: AbortSignal) => Promise<string | undefined> | string | undefined;
   /** After a turn's tool results: working-set changes (new failure locations) appended after them as new chunks. */
   update?: (results: readonly ToolResultBlock[]) => Promise<string | undefined>;
   /** The actions offered this turn (the action registry plugs in here). */
@@ -109,7 +109,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
     try {
-      const guidance = await seams.decide?.(messages, turns);
+      // The run's signal reaches the judgment call too: Ctrl-C cancels it with the turn.
+      const guidance = await seams.decide?.(messages, turns, signal);
       // Guidance is appended and kept, never moved: the cached prefix of the next request stays put.
       if (guidance && guidance !== lastGuidance) {
         open.content.push({ type: "text", text: guidance });

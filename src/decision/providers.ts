@@ -215,14 +215,3 @@ export function httpJudge(url: string, key: string | undefined, timeoutMs: numbe
   };
 }
 
-/** `replay`: recorded answers by request hash, for eval replays. */
-export function replayJudge(recorded: Map<string, { answers: Record<string, unknown>; model?: string }>, id = "replay"): JudgmentProvider {
-  return {
-    id,
-    async judge(_set, request) {
-      const hit = recorded.get(requestHash(request));
-      if (!hit) throw new Error("no recorded judgment for this request");
-      return { answers: hit.answers, ...(hit.model ? { resolvedModel: hit.model } : {}), requestBytes: 0 };
-    },
-  };
-}

@@ -237,11 +237,8 @@ export class McpHub {
         jsonSchema: schema,
         // A project's server (a cloned repository) cannot make its tools auto-approved by calling them read-only.
         risk: l.entry.origin === "project" && riskOf(t.annotations) === "read" ? "write" : riskOf(t.annotations),
-        failure: "the MCP server reported an error or did not answer in time; retry only if the tool is idempotent",
-        examples: [],
         source: `mcp:${server}`,
         readOnly: t.annotations?.readOnlyHint === true,
-        untrusted: true,
         summary: (i) => {
           const s = JSON.stringify(i) ?? "";
           return s.length > 100 ? `${s.slice(0, 97)}...` : s;

@@ -65,8 +65,6 @@ describe("Disclosure", () => {
         description: "Create an issue in a Jira project",
         input: z.object({}),
         risk: "network",
-        failure: "",
-        examples: [],
         source: "mcp:jira",
         readOnly: false,
         summary: () => "",

@@ -80,8 +80,6 @@ export const runCommand = defineAction({
     })
     .strict(),
   risk: "execute",
-  failure: "the program failed, timed out or is missing; a retry is safe only if the program is idempotent",
-  examples: ['{"program": "npm", "args": ["test"]}', '{"program": "git", "args": ["status", "--short"]}'],
   source: "builtin",
   readOnly: false,
   moreHint: "rerun with narrower output (a single test, a filter, or | head via shell)",
@@ -112,8 +110,6 @@ export const shell = defineAction({
     })
     .strict(),
   risk: "execute",
-  failure: "the command failed or was refused; do not retry a refused command",
-  examples: ['{"command": "npm test 2>&1 | tail -20"}'],
   source: "builtin",
   readOnly: false,
   moreHint: "pipe through head or tail, or filter with grep",

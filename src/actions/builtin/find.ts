@@ -30,8 +30,6 @@ export const listFiles = defineAction({
     })
     .strict(),
   risk: "read",
-  failure: "the directory is missing or outside the workspace",
-  examples: ['{"pattern": "src/**/*.ts"}', '{"path": "test"}'],
   source: "builtin",
   readOnly: true,
   summary: (i) => [i.path, i.pattern].filter(Boolean).join(" ") || ".",
@@ -67,8 +65,6 @@ export const search = defineAction({
     })
     .strict(),
   risk: "read",
-  failure: "an invalid regular expression or a path outside the workspace; fix the argument",
-  examples: ['{"pattern": "function parse\\\\w*", "glob": "src/**/*.ts"}'],
   source: "builtin",
   readOnly: true,
   summary: (i) => `/${i.pattern}/${i.ignore_case ? "i" : ""}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` ${i.glob}` : ""}`,

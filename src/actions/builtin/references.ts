@@ -21,8 +21,6 @@ export const findReferences = defineAction({
     "Find the definitions (from a parser: precision syntax), references and call sites (from a text search: precision heuristic) of a symbol across the workspace. Use before changing an exported symbol's signature or behaviour. Results are not type-checked; a name shared by unrelated symbols shows up too.",
   input: z.object({ symbol: z.string().min(1).regex(/^[\w$.]+$/, "a plain identifier"), path: z.string().optional().describe("limit to files below this directory") }).strict(),
   risk: "read",
-  failure: "the search could not run (too many files or an unreadable tree); narrow it with path",
-  examples: ['{"symbol": "parseConfig"}'],
   source: "builtin",
   readOnly: true,
   summary: (i) => `${i.symbol}${i.path ? ` in ${i.path}` : ""}`,

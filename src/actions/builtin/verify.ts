@@ -14,8 +14,6 @@ export function verifyAction(ledger: VerificationLedger) {
       "Run the project's own checks, detected from package.json scripts, Makefile targets, Cargo, Go or pytest configuration. level quick runs the tests; full adds typecheck, lint and build where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
     input: z.object({ level: z.enum(["quick", "full"]).default("quick"), timeout_ms: z.number().int().min(1000).max(1_800_000).optional() }).strict(),
     risk: "execute",
-    failure: "a check failed (read its output) or no checks exist; rerunning without a change gives the same answer",
-    examples: ['{"level": "quick"}', '{"level": "full"}'],
     source: "builtin",
     readOnly: false,
     summary: (i) => `level ${i.level}`,
