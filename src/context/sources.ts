@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
-import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
@@ -47,7 +47,7 @@ function entryOf(root: string, rel: string, index: ContextIndex | undefined, max
   let text: string | undefined;
   try {
     const bytes = readFileSync(abs);
-    text = looksBinary(bytes) ? undefined : bytes.toString("utf8");
+    text = looksBinary(bytes) || holdsKeyMaterial(bytes) ? undefined : bytes.toString("utf8");
   } catch {
     text = undefined;
   }
@@ -223,7 +223,7 @@ async function readInfo(root: string, rel: string, home: string, maxBytes: numbe
 
 async function readFresh(abs: string, rel: string, maxBytes: number): Promise<FileInfo | undefined> {
   const bytes = readFileSync(abs);
-  if (looksBinary(bytes)) return undefined;
+  if (looksBinary(bytes) || holdsKeyMaterial(bytes)) return undefined;
   const text = bytes.subarray(0, maxBytes).toString("utf8");
   const o = languageOf(rel) ? await outline(rel, text).catch(() => undefined) : undefined;
   return { rel, text, sha: sha256(bytes), lines: text.split("\n").length, ...(o ? { outline: o } : {}) };

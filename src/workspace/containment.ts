@@ -117,3 +117,12 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
   }
   return { absolute: real, relative: rel, exists };
 }
+
+/**
+ * Key material recognised by its content, whatever the file is called: PEM private keys, OpenSSH
+ * and PuTTY keys, PGP private blocks. A file that holds one is treated as protected. Pure.
+ */
+export function holdsKeyMaterial(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 200_000)).toString("latin1");
+  return /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:/.test(head);
+}

@@ -312,6 +312,18 @@ describe("decisions without a judge", () => {
   });
 });
 
+describe("key material", () => {
+  test("a private key is refused by its content whatever the file is called, and search skips it", async () => {
+    writeFileSync(join(world.ws, "notes.txt"), "deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA-KEYMATERIAL-77\n-----END OPENSSH PRIVATE KEY-----\n");
+    world.server.script({ turns: [{ toolCalls: [{ id: "k1", name: "read_file", input: { path: "notes.txt" } }, { id: "k2", name: "search", input: { pattern: "KEYMATERIAL" } }] }, { text: "ok" }] });
+    expect((await weir([...wire("chat"), "--verify-floor", "off", "look at notes.txt"])).code).toBe(0);
+    const sent = JSON.stringify(world.server.requests.slice(-2).map((r) => r.body.messages));
+    expect(sent).not.toContain("KEYMATERIAL-77");
+    expect(sent).toContain("holds a private key");
+    expect(sent).toContain("no matches");
+  });
+});
+
 describe("a model that repeats itself", () => {
   test("the same failing call with the same result gets one nudge, then the run stops with the reason", async () => {
     const same = Array.from({ length: 10 }, (_, i) => call(`rep${i}`, "read_file", { path: "missing.txt" }));

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { writeFileAtomic } from "../../workspace/atomic.ts";
-import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../../workspace/containment.ts";
 import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
@@ -40,6 +40,7 @@ export const readFile = defineAction({
     const { p, bytes } = readExisting(i.path, ctx);
     const sha = sha256(bytes);
     ctx.ledger.record(p.absolute, sha);
+    if (holdsKeyMaterial(bytes)) throw new PathRefused(`${p.relative} holds a private key; weir never shows key material`, "protected");
     if (looksBinary(bytes)) throw new ToolFailure(`${p.relative} is a binary file (${bytes.length} bytes, sha256 ${sha}); it is not shown`);
     const text = bytes.toString("utf8");
     const lines = text.split(/\r?\n/);

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, resolveInWorkspace } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 
@@ -100,7 +100,7 @@ export const search = defineAction({
       } catch {
         continue;
       }
-      if (bytes.length > 5_000_000 || looksBinary(bytes)) continue;
+      if (bytes.length > 5_000_000 || looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
       files++;
       const lines = bytes.toString("utf8").split("\n");
       for (let n = 0; n < lines.length; n++) {

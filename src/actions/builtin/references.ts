@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { languageOf, outline } from "../../context/outline.ts";
-import { resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, resolveInWorkspace } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 
@@ -42,7 +42,7 @@ export const findReferences = defineAction({
       } catch {
         continue;
       }
-      if (bytes.length > 2_000_000 || looksBinary(bytes)) continue;
+      if (bytes.length > 2_000_000 || looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
       const text = bytes.toString("utf8");
       if (!word.test(text)) continue;
       const defLines = new Set<number>();
