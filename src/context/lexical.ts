@@ -11,15 +11,21 @@ const STOP = new Set(
   ),
 );
 
-/** Identifier-aware terms: camelCase, PascalCase, ACRONYMWords and snake_case split, lower-cased, light stemming. Pure. */
+/** Sub-words of identifiers: ACRONYMS before a capitalised word, Capitalised or lower runs, trailing ACRONYMS. */
+const PART = /[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]{2,}/g;
+
+/**
+ * Identifier-aware terms: camelCase, PascalCase, ACRONYMWords and snake_case split, lower-cased,
+ * light stemming. One regex pass over the text (it runs over every candidate file). Pure.
+ */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
-    const parts = raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
-    for (const p of parts) {
-      const w = stem(p.toLowerCase());
-      if (w.length > 1 && w.length < 32 && !STOP.has(w)) out.push(w);
-    }
+  PART.lastIndex = 0;
+  for (let m = PART.exec(text); m !== null; m = PART.exec(text)) {
+    const raw = m[0];
+    if (raw.length < 2 || raw.length > 31) continue;
+    const w = stem(raw.toLowerCase());
+    if (w.length > 1 && !STOP.has(w)) out.push(w);
   }
   return out;
 }
@@ -71,6 +77,30 @@ export function countTerms(path: string, text: string): Counted {
   const tf = new Map<string, number>();
   for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
   return { path, tf, len: terms.length };
+}
+
+/**
+ * Term counts of a document for the query terms only, found by substring search at word starts
+ * (a term counts where it begins a word or a camelCase part: "line" in "readLine", not in
+ * "inline"). Much cheaper than tokenising every candidate file; the length is estimated from the
+ * text's size. Pure.
+ */
+export function countQuery(path: string, text: string, lower: string, terms: readonly string[]): Counted {
+  const tf = new Map<string, number>();
+  const pathLower = path.toLowerCase();
+  for (const t of terms) {
+    let n = 0;
+    for (let i = lower.indexOf(t); i !== -1; i = lower.indexOf(t, i + t.length)) {
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+      const here = text.charCodeAt(i);
+      // A word start: not after a lower-case letter, unless this is an upper-case (camel) start.
+      if (!(prev >= 97 && prev <= 122) || (here >= 65 && here <= 90)) n++;
+    }
+    // Path words count twice, as in countTerms.
+    if (pathLower.includes(t)) n += 2;
+    if (n) tf.set(t, n);
+  }
+  return { path, tf, len: Math.max(1, Math.round(text.length / 6)) };
 }
 
 /**

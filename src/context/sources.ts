@@ -8,7 +8,7 @@ import { gitOutput } from "../workspace/git.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
-import { bm25Counted, type Counted, countTerms, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
+import { bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
 /**
@@ -19,7 +19,7 @@ export class ContextIndex {
   readonly walk = new WalkCache();
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
   /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
-  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string; counted?: Counted }>();
+  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string }>();
 }
 
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
@@ -31,7 +31,7 @@ function textOf(root: string, rel: string, index: ContextIndex | undefined, maxB
   return entryOf(root, rel, index, maxBytes)?.text;
 }
 
-type TextEntry = { mtime: number; size: number; text: string | undefined; lower?: string; counted?: Counted };
+type TextEntry = { mtime: number; size: number; text: string | undefined; lower?: string };
 
 function entryOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): TextEntry | undefined {
   const abs = join(root, rel);
@@ -170,11 +170,9 @@ function contentRanking(root: string, files: string[], query: string[], index: C
   for (const f of pool) {
     const e = entryOf(root, f, index);
     if (e?.text === undefined) continue;
-    // A cheap screen before counting: the file must contain one of the terms' stems somewhere.
-    e.lower ??= `${f}\n${e.text}`.toLowerCase();
-    if (!wanted.some((w) => e.lower!.includes(w))) continue;
-    e.counted ??= countTerms(f, e.text);
-    docs.push(e.counted);
+    e.lower ??= e.text.toLowerCase();
+    const c = countQuery(f, e.text, e.lower, wanted);
+    if (c.tf.size) docs.push(c);
   }
   return bm25Counted(wanted, docs, pool.length);
 }
