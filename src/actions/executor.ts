@@ -1,5 +1,6 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { widenableDir } from "../workspace/sandbox.ts";
 import { type Action, type ActionContext, ToolFailure } from "./action.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
 import { type CommandRequest, decide, globMatch, type Policy } from "./permissions.ts";
@@ -207,6 +208,19 @@ export class ActionExecutor {
       const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
       if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
       return undefined;
+    }
+    // A directory outside the workspace is the user's to open: --add-dir, or a person; never --yes.
+    if (command?.widenDir && sandbox?.active && verdict.decision !== "deny") {
+      const dir = widenableDir(command.widenDir, this.ctx.home);
+      if (!dir) return { rule: "sandbox", message: `refused: widen.dir ${command.widenDir} must be an existing absolute directory other than / or your home` };
+      if (!sandbox.writable.includes(dir)) {
+        if (!this.opts.approver)
+          return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks to write ${dir}, outside the workspace; only the user can allow that (rerun with --add-dir ${dir}). Do it inside the workspace or explain what you need.` };
+        this.opts.tracker?.awaiting(call.id, true);
+        const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+        if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} may not write ${dir}. Do not retry it with widen.dir.` };
+        return undefined;
+      }
     }
     if (verdict.decision === "allow") return undefined;
     if (verdict.decision === "deny") {

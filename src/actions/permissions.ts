@@ -63,6 +63,8 @@ export interface CommandRequest {
   shell: boolean;
   /** The call asks to run with network access (a sandbox widening). */
   network?: boolean;
+  /** The call asks to write one directory outside the workspace (a sandbox widening). */
+  widenDir?: string;
 }
 
 /** Splits a shell command into the simple commands it would run; undefined when it cannot tell. */

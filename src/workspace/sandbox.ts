@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { inside, protectedReason } from "./containment.ts";
 
 /**
@@ -114,11 +114,31 @@ export function sandboxBlock(output: string, p: SandboxPolicy): string | undefin
   if (p.mode === "off") return undefined;
   if (!p.network && /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resolve host|getaddrinfo|Temporary failure in name resolution|Name or service not known|network is unreachable/i.test(output))
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
+  // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
+  if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {
+    const outside = [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
+    if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
+  }
   if (/Read-only file system|EROFS/.test(output))
     return p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
       : "blocked by the sandbox: write outside the workspace (or to .git/hooks, .git/config, a protected file); an extra directory needs --add-dir DIR";
   return undefined;
+}
+
+/**
+ * A directory a command asks to write, canonical; undefined when it is missing, not absolute, or
+ * too broad to open (the filesystem root, the home itself). Looked up on disk.
+ */
+export function widenableDir(dir: string, home: string): string | undefined {
+  if (!isAbsolute(dir)) return undefined;
+  try {
+    const real = realpathSync(dir);
+    if (!statSync(real).isDirectory() || real === "/" || real === home) return undefined;
+    return real;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Finds the sandbox this machine offers. I/O: looks for the programs. */
@@ -171,8 +191,10 @@ export interface CommandSandbox {
   readonly mode: SandboxMode;
   /** Whether commands really run inside an OS sandbox here. */
   readonly active: boolean;
+  /** Directories writable for every command (`--add-dir`). */
+  readonly writable: readonly string[];
   /** The argv to spawn for `argv` in `cwd`; the network only when approved for this call. */
-  wrap(argv: string[], cwd: string, widen?: { network?: boolean }): string[];
+  wrap(argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }): string[];
   /** One line saying a failure came from the sandbox, or undefined. */
   explain(output: string, widen?: { network?: boolean }): string | undefined;
   /** What the sandbox enforces, in a line, for the start-up notice and `weir doctor`. */
@@ -196,18 +218,20 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   // Protected files are found again at most every few seconds: a command may create new ones.
   let masked: string[] = [];
   let maskedAt = -Infinity;
-  const policy = (network: boolean): SandboxPolicy => {
+  const policy = (network: boolean, dir?: string): SandboxPolicy => {
     if (performance.now() - maskedAt > 3_000) {
       masked = protectedFilesIn(o.root, o.home);
       maskedAt = performance.now();
     }
-    return { mode: o.mode, root: o.root, home: o.home, network, writable: o.writable ?? [], readable, masked };
+    return { mode: o.mode, root: o.root, home: o.home, network, writable: [...(o.writable ?? []), ...(dir ? [dir] : [])], readable, masked };
   };
   return {
     kind: detected.kind,
     mode: o.mode,
     active,
-    wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true), argv, cwd, detected.program) : argv),
+    writable: o.writable ?? [],
+    // A widened directory is one the executor already had approved (by --add-dir or a person).
+    wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv),
     explain: (output, widen) => (active ? sandboxBlock(output, { ...policy(widen?.network === true), masked: [] }) : undefined),
     describe: () =>
       o.mode === "off"

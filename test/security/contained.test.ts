@@ -189,3 +189,41 @@ describe("weir's own git calls", () => {
     }
   });
 });
+
+describe.skipIf(!sandboxed)("widening the sandbox", () => {
+  const run = (w: World, calls: ScriptedToolCall[], extra: string[] = []) => {
+    server.script({ turns: [{ toolCalls: calls }, { text: "done" }] });
+    return runWeir([...extra, "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", w.root, "write the report"], { home: w.home });
+  };
+  const writeOut = (w: World, widen?: object) => ({ id: "w1", name: "run_command", input: { program: "sh", args: ["-c", `echo report > ${join(w.outside, "report.txt")}`], ...(widen ? { widen } : {}) } });
+
+  test("a directory outside is written only when the user gave it: widen.dir headless is refused, --add-dir allows it", async () => {
+    const w = await world();
+    try {
+      // sh -c asks (it runs a code string); --yes answers that, never the widening.
+      expect((await run(w, [writeOut(w, { dir: w.outside })], ["--yes"])).code).toBe(0);
+      expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("only the user can allow that (rerun with --add-dir");
+      expect(existsSync(join(w.outside, "report.txt"))).toBe(false);
+      expect((await run(w, [writeOut(w)], ["--yes"])).code).toBe(0);
+      expect(existsSync(join(w.outside, "report.txt"))).toBe(false);
+      expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("blocked by the sandbox");
+      expect((await run(w, [writeOut(w, { dir: w.outside })], ["--yes", "--add-dir", w.outside])).code).toBe(0);
+      expect(readFileSync(join(w.outside, "report.txt"), "utf8")).toBe("report\n");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("list_files does not list protected files", async () => {
+    const w = await world();
+    try {
+      expect((await run(w, [{ id: "l1", name: "list_files", input: {} }])).code).toBe(0);
+      const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+      expect(sent).toContain("README.md");
+      expect(sent).not.toContain(".env.bak");
+      expect(sent).toContain("protected paths (secrets, keys) not listed");
+    } finally {
+      w.cleanup();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
 import { resolveInWorkspace } from "../../workspace/containment.ts";
 import { runProgram } from "../../workspace/process.ts";
+import { widenableDir } from "../../workspace/sandbox.ts";
 import type { ToolDetails } from "../../core/messages.ts";
 import { parseFailureLocations } from "../../context/failures.ts";
 import { type ActionContext, type ActionOutput, defineAction, ToolFailure } from "../action.ts";
@@ -18,8 +19,10 @@ function workdir(ctx: ActionContext, cwd: string | undefined): string {
   return p.absolute;
 }
 
-async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean }): Promise<ActionOutput> {
-  const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([program, ...args], cwd, widen) : [program, ...args];
+async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean; dir?: string }): Promise<ActionOutput> {
+  // The executor approved the widening; the directory is bound as the canonical path it approved.
+  const dir = widen?.dir ? widenableDir(widen.dir, ctx.home) : undefined;
+  const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([program, ...args], cwd, { ...(widen?.network ? { network: true } : {}), ...(dir ? { dir } : {}) }) : [program, ...args];
   const r = await runProgram({
     program: bin!,
     args: rest,
@@ -57,7 +60,10 @@ async function execute(program: string, args: string[], display: string, cwd: st
 }
 
 const Widen = z
-  .object({ network: z.boolean().optional().describe("run with network access (asks the user unless --allow-network)") })
+  .object({
+    network: z.boolean().optional().describe("run with network access (asks the user unless --allow-network)"),
+    dir: z.string().min(1).optional().describe("one absolute directory outside the workspace to make writable (asks the user unless it was given with --add-dir)"),
+  })
   .strict()
   .optional()
   .describe("ask for more than the sandbox gives, after a result said it was blocked by the sandbox");
@@ -83,7 +89,7 @@ export const runCommand = defineAction({
   source: "builtin",
   readOnly: false,
   moreHint: "rerun with narrower output (a single test, a filter, or | head via shell)",
-  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false, network: i.widen?.network === true }),
+  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false, network: i.widen?.network === true, ...(i.widen?.dir ? { widenDir: i.widen.dir } : {}) }),
   summary: (i) => [i.program, ...i.args].map(quote).join(" "),
   async run(i, ctx) {
     return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx, [i.program, ...i.args], i.widen);
@@ -113,7 +119,7 @@ export const shell = defineAction({
   source: "builtin",
   readOnly: false,
   moreHint: "pipe through head or tail, or filter with grep",
-  command: (i) => ({ line: i.command, shell: true, network: i.widen?.network === true }),
+  command: (i) => ({ line: i.command, shell: true, network: i.widen?.network === true, ...(i.widen?.dir ? { widenDir: i.widen.dir } : {}) }),
   summary: (i) => i.command,
   async run(i, ctx) {
     const [program, args] = shellProgram(i.command);

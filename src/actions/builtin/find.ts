@@ -1,6 +1,7 @@
+import { join } from "node:path";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { holdsKeyMaterial, resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, protectedReason, resolveInWorkspace } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 
@@ -39,13 +40,20 @@ export const listFiles = defineAction({
     const limit = i.limit ?? 500;
     const out: string[] = [];
     let more = 0;
+    let hidden = 0;
     for (const e of walkUnder(ctx.root, sub)) {
       if (glob && !glob.match(e.path)) continue;
+      // Protected files (dotenv and its variants, keys, credentials) are not listed, as they are not read.
+      if (protectedReason(e.path, join(ctx.root, e.path), ctx.home)) {
+        hidden++;
+        continue;
+      }
       if (out.length < limit) out.push(e.path);
       else more++;
     }
-    if (out.length === 0) return { content: `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}`, details: { kind: "list", paths: 0 } };
-    return { content: out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : ""), details: { kind: "list", paths: out.length + more } };
+    const note = hidden ? `\n[${hidden} protected path${hidden === 1 ? "" : "s"} (secrets, keys) not listed]` : "";
+    if (out.length === 0) return { content: `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}${note}`, details: { kind: "list", paths: 0 } };
+    return { content: out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : "") + note, details: { kind: "list", paths: out.length + more } };
   },
 });
 
