@@ -12,8 +12,13 @@ export interface DisclosureOptions {
   /** `all` offers the whole catalog every turn (disclosure off, for comparison). */
   mode: "auto" | "all";
   core: string[];
-  /** Loaded actions unused for this many turns are unloaded again. */
+  /** Loaded actions unused for this many turns may be unloaded again... */
   unloadAfter: number;
+  /**
+   * ...but only while more than this many are loaded: unloading changes the tools array and so
+   * breaks the prompt cache, which costs more than a few idle definitions (default 12).
+   */
+  maxLoaded?: number;
 }
 
 const STOP = new Set(["the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "it", "is", "this", "that", "with", "my", "me", "please", "file", "files"]);
@@ -105,7 +110,11 @@ export class Disclosure {
   offer(): ToolSpec[] {
     const turn = ++this.turn;
     if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS).map((id) => this.registry.spec(id)!);
-    for (const [id, last] of this.loaded) if (turn - last > this.opts.unloadAfter || !this.registry.get(id)) this.loaded.delete(id);
+    for (const [id] of this.loaded) if (!this.registry.get(id)) this.loaded.delete(id);
+    const max = this.opts.maxLoaded ?? 12;
+    // Least recently used first, and only the surplus over the limit.
+    for (const [id, last] of [...this.loaded].sort((a, b) => a[1] - b[1]))
+      if (this.loaded.size > max && turn - last > this.opts.unloadAfter) this.loaded.delete(id);
     const ids = [...this.coreIds(), ...this.loadedIds()];
     const load = this.registry.spec(LOAD_ACTIONS);
     const specs = ids.map((id) => this.registry.spec(id)!);

@@ -5,10 +5,10 @@ import { BUILTIN_ACTIONS } from "../../src/actions/builtin/index.ts";
 import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankActions } from "../../src/actions/disclosure.ts";
 import { ActionRegistry } from "../../src/actions/registry.ts";
 
-function setup(mode: "auto" | "all" = "auto", unloadAfter = 3) {
+function setup(mode: "auto" | "all" = "auto", unloadAfter = 3, maxLoaded = 1) {
   const registry = new ActionRegistry();
   for (const a of BUILTIN_ACTIONS) registry.register(a);
-  const d = new Disclosure(registry, { mode, core: DEFAULT_CORE, unloadAfter });
+  const d = new Disclosure(registry, { mode, core: DEFAULT_CORE, unloadAfter, maxLoaded });
   registry.register(loadActionsAction(() => d));
   return { registry, d };
 }
@@ -37,7 +37,7 @@ describe("Disclosure", () => {
     expect(() => d.load(["teleport"], [])).toThrow("capabilities are");
   });
 
-  test("actions unused for more than unloadAfter requests are unloaded; use keeps them", () => {
+  test("past maxLoaded, actions unused for more than unloadAfter requests are unloaded; use keeps them", () => {
     const { d } = setup("auto", 2);
     d.load([], ["run_command", "shell"]);
     d.offer();
@@ -48,6 +48,14 @@ describe("Disclosure", () => {
     const now = names(d);
     expect(now).toContain("shell");
     expect(now).not.toContain("run_command");
+  });
+
+  test("within maxLoaded nothing unloads, so the tools array (the cache prefix) stays put", () => {
+    const { d } = setup("auto", 1, 12);
+    d.load([], ["run_command", "shell"]);
+    const first = JSON.stringify(d.offer());
+    for (let i = 0; i < 20; i++) d.offer();
+    expect(JSON.stringify(d.offer())).toBe(first);
   });
 
   test("--tools all offers the whole catalog without load_actions", () => {

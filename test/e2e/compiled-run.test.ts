@@ -66,9 +66,12 @@ describe.each(["messages", "chat"] as const)("a compiled run over the %s wire", 
 
   test("consecutive requests share their prefix: nothing above the newest message is rewritten", async () => {
     await repository();
-    world.server.script({ turns: [...Array.from({ length: 6 }, (_, i) => ({ toolCalls: [{ id: `p${i}`, name: "read_file", input: { path: "notes.txt" } }] })), { text: "done" }] });
-    expect((await weir([...wire(w), "--verify-floor", "off", TASK])).code).toBe(0);
-    const requests = world.server.requests.slice(-7);
+    // Past the 12 requests after which idle pre-loaded actions used to unload and break the prefix.
+    world.server.script({ turns: [...Array.from({ length: 15 }, (_, i) => ({ toolCalls: [{ id: `p${i}`, name: "read_file", input: { path: "notes.txt" } }] })), { text: "done" }] });
+    // "run the tests" pre-loads command actions, which stay loaded (and the tools array the same) throughout.
+    expect((await weir([...wire(w), "--verify-floor", "off", `${TASK}, then run the tests`])).code).toBe(0);
+    const requests = world.server.requests.slice(-16);
+    expect(requests[0]!.body.tools.map((t: any) => t.name ?? t.function?.name)).toContain("verify");
     // Cache markers move with the newest message; the bytes they mark do not.
     const strip = (m: unknown) => JSON.parse(JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, ""));
     for (let i = 1; i < requests.length; i++) {
