@@ -95,7 +95,8 @@ try {
     let line = `   ${w.padEnd(8)} ${reqs.length} requests, total ${kb(total)}; prefix reuse median ${pct(median(reuse))}, min ${pct(Math.min(...reuse))}`;
     if (w === "messages") {
       const inside = reqs.slice(1).map((b, i) => Math.min(cachedPrefix(reqs[i]), common(material(w, reqs[i]), material(w, b))) / cacheBytes(b));
-      line += `; inside the previous breakpoint median ${pct(median(inside))}, min ${pct(Math.min(...inside))}`;
+      const own = reqs.slice(1).map((b) => cachedPrefix(b) / cacheBytes(b));
+      line += `; covered by the request's own breakpoints median ${pct(median(own))}, min ${pct(Math.min(...own))}; readable from the previous request's cache write median ${pct(median(inside))}, min ${pct(Math.min(...inside))}`;
     }
     console.log(line);
   }
