@@ -30,18 +30,6 @@ export interface EditOutcome {
 
 const leading = (s: string) => s.match(/^[ \t]*/)![0];
 
-function commonIndent(lines: string[]): string {
-  const nonBlank = lines.filter((l) => l.trim() !== "");
-  if (nonBlank.length === 0) return "";
-  let prefix = leading(nonBlank[0]!);
-  for (const l of nonBlank.slice(1)) {
-    const ind = leading(l);
-    let i = 0;
-    while (i < prefix.length && i < ind.length && prefix[i] === ind[i]) i++;
-    prefix = prefix.slice(0, i);
-  }
-  return prefix;
-}
 
 const lineOf = (text: string, index: number) => text.slice(0, index).split("\n").length;
 

@@ -7,15 +7,13 @@ import { runSeams } from "../agent/run-seams.ts";
 import { WorkState } from "../agent/state.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import { DecisionPlane } from "../decision/plane.ts";
-import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "../decision/providers.ts";
+import { configureJudge } from "../decision/configure.ts";
+import type { JudgmentProvider } from "../decision/providers.ts";
 import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
-import { findPreset } from "../providers/presets.ts";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSandbox } from "../workspace/sandbox.ts";
-import { applyCalibrator, type Calibrator } from "../eval/calibrate.ts";
-import { DecisionPolicy, policyMismatch } from "../eval/policy.ts";
-import type { AnswerPolicy } from "../decision/plane.ts";
+import { loadAnswerPolicy } from "../eval/policy.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver } from "../actions/executor.ts";
@@ -209,8 +207,8 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       if (conversation.sessionId) store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
     },
   });
-  const judge = await judgmentProvider(resolved, actions.notices);
-  const policy = judge ? loadPolicy(workspace, judge, actions.notices) : undefined;
+  const judge = await configureJudge(resolved, actions.notices);
+  const policy = judge ? loadAnswerPolicy(join(workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT_V1), judge, actions.notices) : undefined;
   const plane = new DecisionPlane({
     ...(judge ? { provider: judge } : {}),
     ...(policy ? { policy } : {}),
@@ -276,73 +274,10 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
   return { ...actions, conversation, watch };
 }
 
-/**
- * The configured judgment provider, or undefined. Configured apart from the main model; a failure to
- * set it up is a notice and the baseline carries on alone.
- */
-async function judgmentProvider(resolved: Resolved, notices: string[]): Promise<JudgmentProvider | undefined> {
-  const j = resolved.settings.judgment;
-  if (!j) return undefined;
-  try {
-    if (j.provider === "http") {
-      if (!j.url) throw new Error("judgment.url is required for the http provider");
-      return httpJudge(j.url, j.apiKey ?? process.env.WEIR_JUDGMENT_API_KEY, j.timeoutMs ?? 20_000);
-    }
-    if (j.provider === "replay") throw new Error("the replay provider answers from recorded judgments and is only for weir eval");
-    const presetId = j.preset ?? resolved.settings.provider;
-    const preset = findPreset(presetId);
-    if (!preset) throw new Error(`judgment.preset ${presetId} is not a provider preset`);
-    const baseUrl = j.baseUrl ?? preset.baseUrl;
-    const model = j.model ?? preset.model;
-    if (!baseUrl || !model) throw new Error("judgment needs baseUrl and model for this preset");
-    const apiKey = j.apiKey ?? [...preset.keyEnv, "WEIR_JUDGMENT_API_KEY", "WEIR_API_KEY"].map((n) => process.env[n]).find(Boolean);
-    if (preset.keyRequired && !apiKey) throw new Error(`no key for the judgment provider: set judgment.apiKey or ${preset.keyEnv.join(" or ")}`);
-    const settings = { ...providerSettings(resolved), preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, apiKey, effort: undefined, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 } };
-    if (j.provider === "logprobs") {
-      if (preset.wire !== "chat") throw new Error("the logprobs provider needs an OpenAI-compatible (chat) endpoint");
-      return logprobsJudge(settings);
-    }
-    return llmJudge(await createProvider(settings, preset.hint));
-  } catch (e) {
-    notices.push(`judgment provider not used: ${(e as Error).message}; the baseline decides alone`);
-    return undefined;
-  }
-}
-
 /** The configured judgment provider for `weir eval run --provider judgment`; notices go to stderr. */
 export async function judgmentFor(resolved: Resolved): Promise<{ provider: JudgmentProvider } | undefined> {
   const notices: string[] = [];
-  const provider = await judgmentProvider(resolved, notices);
+  const provider = await configureJudge(resolved, notices);
   for (const n of notices) console.error(`weir: ${n}`);
   return provider ? { provider } : undefined;
-}
-
-/**
- * policies/decision-policy.json, when it was calibrated for the active question set, provider and
- * model; otherwise a warning, and the judgment's raw answers are used with the default threshold.
- */
-function loadPolicy(workspace: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
-  const file = join(workspace, "policies", "decision-policy.json");
-  if (!existsSync(file)) return undefined;
-  const parsed = DecisionPolicy.safeParse((() => {
-    try {
-      return JSON.parse(readFileSync(file, "utf8"));
-    } catch {
-      return undefined;
-    }
-  })());
-  if (!parsed.success) {
-    notices.push(`${file} is not a valid decision policy; ignored`);
-    return undefined;
-  }
-  const why = policyMismatch(parsed.data, setKey(AGENT_CONTEXT_V1), judge.id, judge.requestedModel);
-  if (why) {
-    notices.push(`warning: ${why}; the policy is ignored and the judgment stays uncalibrated`);
-    return undefined;
-  }
-  const qs = parsed.data.questions;
-  return {
-    calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
-    bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
-  };
 }

@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import type { AnswerPolicy } from "../decision/plane.ts";
+import type { JudgmentProvider } from "../decision/providers.ts";
+import { applyCalibrator, type Calibrator } from "./calibrate.ts";
 
 /** policies/decision-policy.json: calibrated, versioned thresholds written by `weir eval calibrate`. */
 export const DecisionPolicy = z.object({
@@ -33,4 +37,33 @@ export function policyMismatch(p: DecisionPolicy, questionSet: string, provider:
   if (p.provider !== provider) return `the decision policy was calibrated for provider ${p.provider}, not ${provider}`;
   if (model && p.requested_model && p.requested_model !== model) return `the decision policy was calibrated for model ${p.requested_model}, not ${model}`;
   return undefined;
+}
+
+/**
+ * policies/decision-policy.json, when it was calibrated for the active question set, provider and
+ * model; otherwise a warning, and the judgment's raw answers are used with the default threshold.
+ */
+export function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed = DecisionPolicy.safeParse((() => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      return undefined;
+    }
+  })());
+  if (!parsed.success) {
+    notices.push(`${file} is not a valid decision policy; ignored`);
+    return undefined;
+  }
+  const why = policyMismatch(parsed.data, questionSet, judge.id, judge.requestedModel);
+  if (why) {
+    notices.push(`warning: ${why}; the policy is ignored and the judgment stays uncalibrated`);
+    return undefined;
+  }
+  const qs = parsed.data.questions;
+  return {
+    calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
+    bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
+  };
 }

@@ -3,7 +3,7 @@ import { writeFileAtomic } from "../../workspace/atomic.ts";
 import { dirname, join, resolve } from "node:path";
 import { userDataDir } from "../../config/paths.ts";
 import { usageError, UserError } from "../../core/errors.ts";
-import { AGENT_CONTEXT_V1, type QuestionSet, setKey, topChoice } from "../../decision/questions.ts";
+import { AGENT_CONTEXT_V1, type QuestionSet, setKey } from "../../decision/questions.ts";
 import { analyse } from "../../eval/analysis.ts";
 import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
