@@ -121,6 +121,12 @@ export class Disclosure {
     return load ? [...specs.slice(0, this.coreIds().length), { ...load, description: `${load.description}\n\nCapabilities:\n${this.index()}` }, ...specs.slice(this.coreIds().length)] : specs;
   }
 
+  /** The names the next request would offer, without advancing the unload clock (for display). */
+  names(): string[] {
+    if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS);
+    return [...this.coreIds(), ...(this.registry.get(LOAD_ACTIONS) ? [LOAD_ACTIONS] : []), ...this.loadedIds()];
+  }
+
   markUsed(id: string): void {
     if (this.loaded.has(id)) this.loaded.set(id, this.turn);
   }

@@ -5,7 +5,7 @@
 export const EFFORTS = ["low", "medium", "high", "max"] as const;
 export const THINKING_MODES = ["preserve", "strip"] as const;
 export const CACHE_MODES = ["auto", "active", "off"] as const;
-export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
 export const JUDGMENT_MODES = ["off", "shadow", "increase-only"] as const;
 export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;
 export const VERIFY_FLOORS = ["off", "remind", "require"] as const;

@@ -14,7 +14,7 @@ export type AgentEvent =
   | { type: "reasoning_delta"; text: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "tool_call"; call: ToolCallBlock; summary: string }
-  | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number }
+  | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number; content?: string }
   | { type: "turn_end"; turn: number; usage: Usage }
   | { type: "notice"; level: "info" | "warn"; message: string }
   | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown };

@@ -1,18 +1,101 @@
-import type { AgentEvent, Display } from "../core/events.ts";
+import type { AgentEvent, Display, RunStop } from "../core/events.ts";
+import type { Usage } from "../core/usage.ts";
 import type { Sink } from "./plain.ts";
 
-/** `--output-format stream-json`: one JSON object per event, one per line, as it happens. */
+/** `--output-format events`: weir's own events, one JSON object per line, as they happen. */
 export function streamJsonDisplay(out: Sink): Display {
   return { emit: (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) };
 }
 
-/** `--output-format json`: one object when the run ends (final text, usage, turns, session id). */
-export function jsonDisplay(out: Sink, extra: () => Record<string, unknown> = () => ({})): Display {
+export interface RunMeta {
+  /** Tool names offered, for the init event. */
+  tools: () => string[];
+  cwd: string;
+  provider: string;
+  model: string;
+}
+
+/** Usage in the Messages API's field names, as Claude Code reports it. Pure. */
+function claudeUsage(u: Usage) {
+  return { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead, output_tokens: u.output };
+}
+
+const SUBTYPE: Record<RunStop, string> = { end_turn: "success", max_turns: "error_max_turns", max_tokens: "error_max_tokens", refusal: "error_refusal", cancelled: "error_cancelled", error: "error_during_execution", repeating: "error_repeating" };
+
+/** The closing object: Claude Code's `result` shape, with weir's own fields after it. Pure. */
+export function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: number, meta: RunMeta) {
+  const { type: _t, stop, text, turns, usage, sessionId, error, ...weir } = e;
+  return {
+    type: "result",
+    subtype: SUBTYPE[stop],
+    is_error: stop !== "end_turn",
+    duration_ms: Math.round(durationMs),
+    num_turns: turns,
+    result: text,
+    session_id: sessionId ?? null,
+    // weir knows no price table for arbitrary models: the cost is unknown, not zero.
+    total_cost_usd: null,
+    usage: claudeUsage(usage),
+    ...(error ? { error } : {}),
+    // weir's own, richer fields (its usage ledger under its own names).
+    ledger: usage,
+    stop,
+    text,
+    turns,
+    sessionId: sessionId ?? null,
+    provider: meta.provider,
+    model: meta.model,
+    ...weir,
+  };
+}
+
+/**
+ * `--output-format stream-json`: Claude Code's event shapes, so scripts written for it read weir —
+ * `system`/`init` (session_id, tools, model), `assistant` messages (text and tool_use blocks),
+ * `user` messages (tool_result blocks), and a closing `result`.
+ */
+export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
+  let session: string | null = null;
+  let text = "";
+  let calls: { type: "tool_use"; id: string; name: string; input: unknown }[] = [];
+  let started = performance.now();
+  // The loop reports a turn's tool calls just after its turn_end: the assistant message is written
+  // once they are in, at the next event of another kind.
+  let pending: Usage | undefined;
+  const line = (o: unknown) => out.write(`${JSON.stringify(o)}\n`);
+  const flush = () => {
+    if (!pending) return;
+    const content = [...(text ? [{ type: "text", text }] : []), ...calls];
+    line({ type: "assistant", message: { type: "message", role: "assistant", model: meta.model, content, usage: claudeUsage(pending) }, parent_tool_use_id: null, session_id: session });
+    text = "";
+    calls = [];
+    pending = undefined;
+  };
   return {
     emit(e: AgentEvent) {
+      if (e.type !== "tool_call") flush();
+      if (e.type === "run_start") {
+        session = e.sessionId ?? null;
+        started = performance.now();
+        line({ type: "system", subtype: "init", session_id: session, cwd: meta.cwd, model: e.model, tools: meta.tools(), provider: e.provider, permissionMode: "default" });
+      } else if (e.type === "text_delta") text += e.text;
+      else if (e.type === "tool_call") calls.push({ type: "tool_use", id: e.call.id, name: e.call.name, input: e.call.input });
+      else if (e.type === "turn_end") pending = e.usage;
+      else if (e.type === "tool_result")
+        line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.callId, content: e.content ?? e.preview, is_error: e.isError }] }, parent_tool_use_id: null, session_id: session });
+      else if (e.type === "run_end") line(resultEvent(e, performance.now() - started, meta));
+    },
+  };
+}
+
+/** `--output-format json`: one object when the run ends, Claude Code's `result` shape plus weir's fields. */
+export function jsonDisplay(out: Sink, meta: RunMeta): Display {
+  let started = performance.now();
+  return {
+    emit(e: AgentEvent) {
+      if (e.type === "run_start") started = performance.now();
       if (e.type !== "run_end") return;
-      const { type: _type, ...rest } = e;
-      out.write(`${JSON.stringify({ ...rest, ...extra() })}\n`);
+      out.write(`${JSON.stringify(resultEvent(e, performance.now() - started, meta))}\n`);
     },
   };
 }

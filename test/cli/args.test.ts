@@ -30,7 +30,7 @@ describe("parseArgv", () => {
 
   test("unknown flags, bad enum values, bad numbers and missing values are refused naming the flag", () => {
     expect(usage(["--frobnicate"])).toBe("unknown flag --frobnicate; see weir --help");
-    expect(usage(["--output-format", "xml"])).toBe("--output-format xml is not valid; use one of text, json, stream-json");
+    expect(usage(["--output-format", "xml"])).toBe("--output-format xml is not valid; use one of text, json, stream-json, events");
     expect(usage(["--provider", "acme"])).toContain("--provider acme is not valid; use one of anthropic, openai, deepseek");
     expect(usage(["--max-tokens", "12k"])).toBe("--max-tokens 12k is not valid; use a positive whole number");
     expect(usage(["--max-turns", "0"])).toBe("--max-turns 0 is not valid; use a positive whole number");

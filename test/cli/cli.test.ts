@@ -31,17 +31,40 @@ describe.each(["messages", "chat"] as const)("weir over the %s wire", (wire) => 
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("say hi");
   });
 
-  test("--output-format json prints one object with text, usage and turns", async () => {
+  test("--output-format json prints Claude Code's result object, with weir's fields beside it", async () => {
     server.script({ turns: [{ text: "done", usage: { input: 12, output: 3, cacheRead: 4 } }] });
     const r = await runWeir([...wireArgs(wire), "--output-format", "json", "task"], { home: home.path });
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ stop: "end_turn", text: "done", turns: 1, usage: { input: 12, cacheRead: 4, output: 3 }, model: "mock-model" });
+    expect(out).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "done", num_turns: 1, total_cost_usd: null, usage: { input_tokens: 12, cache_read_input_tokens: 4, output_tokens: 3 } });
+    expect(typeof out.session_id).toBe("string");
+    expect(typeof out.duration_ms).toBe("number");
+    expect(out).toMatchObject({ stop: "end_turn", text: "done", turns: 1, ledger: { input: 12, cacheRead: 4, output: 3 }, model: "mock-model" });
     expect(r.code).toBe(0);
   });
 
-  test("--output-format stream-json prints one event per line as it happens", async () => {
+  test("--output-format stream-json speaks Claude Code's events, and a jq filter written for Claude Code reads the answer", async () => {
+    writeFileSync(join(home.path, "n.txt"), "note\n");
+    server.script({ turns: [{ toolCalls: [{ id: "t1", name: "read_file", input: { path: "n.txt" } }] }, { text: "the note says note" }] });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "stream-json", "--verify-floor", "off", "read n.txt", "--cwd", home.path], { home: home.path });
+    expect(r.stderr).toBe("");
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
+    expect(events[0]).toMatchObject({ subtype: "init", model: "mock-model" });
+    expect(events[0].tools).toContain("read_file");
+    expect(events[1].message.content).toEqual([{ type: "tool_use", id: "t1", name: "read_file", input: { path: "n.txt" } }]);
+    expect(events[2].message.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "t1", is_error: false });
+    expect(events.every((e) => e.session_id === events[0].session_id)).toBe(true);
+    if (!Bun.which("jq")) return; // .ci/run installs jq
+    const jq = (filter: string) => Bun.spawnSync(["jq", "-r", filter], { stdin: new TextEncoder().encode(r.stdout) }).stdout.toString().trim();
+    expect(jq('select(.type == "result") | .result')).toBe("the note says note");
+    expect(jq('select(.type == "assistant") | .message.content[] | select(.type == "text") | .text')).toBe("the note says note");
+    expect(jq('select(.type == "assistant") | .message.content[] | select(.type == "tool_use") | .name')).toBe("read_file");
+    expect(jq('select(.type == "system" and .subtype == "init") | .session_id')).toBe(events[0].session_id);
+  });
+
+  test("--output-format events prints weir's own events, one per line, as they happen", async () => {
     server.script({ turns: [{ fault: "http_529", retryAfter: 0 }, { text: "abcdefgh", chunkSize: 2 }] });
-    const r = await runWeir([...wireArgs(wire), "--output-format", "stream-json", "task"], { home: home.path });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "events", "task"], { home: home.path });
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(events[0].type).toBe("run_start");
     expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["ab", "cd", "ef", "gh"]);

@@ -1,7 +1,7 @@
 import type { Resolved } from "../../config/resolve.ts";
 import type { Display } from "../../core/events.ts";
 import { confirmProjectServer, terminalApprover } from "../../ui/approve.ts";
-import { jsonDisplay, streamJsonDisplay } from "../../ui/json.ts";
+import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
@@ -15,10 +15,12 @@ export interface RunIO {
   interactive: boolean;
 }
 
-export function displayFor(resolved: Resolved, io: RunIO): Display {
+export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
   const s = resolved.settings;
-  if (s.outputFormat === "json") return jsonDisplay(io.stdout, () => ({ provider: s.provider, model: s.model }));
-  if (s.outputFormat === "stream-json") return streamJsonDisplay(io.stdout);
+  const full = { ...meta, provider: s.provider, model: s.model };
+  if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
+  if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
+  if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);
   return plainDisplay(io.stdout, io.stderr, makeStyle(s.color && io.isTTY), s.verbose);
 }
 
@@ -28,7 +30,7 @@ export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, erro
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
   const runtime = await buildRuntime(args, workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer } : {});
   try {
-    const display = displayFor(resolved, io);
+    const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
     const result = await runtime.conversation.send(task, runtime.watch(display), signal);
     return EXIT[result.stop];
