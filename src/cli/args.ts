@@ -87,7 +87,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -214,12 +214,39 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   };
 }
 
-export function helpText(): string {
-  const rows = FLAGS.map((f) => {
-    const arg = f.values ? `<${f.values.join("|")}>` : f.arg ? `<${f.arg}>` : "";
-    const left = `  ${f.short ? `-${f.short}, ` : "    "}--${f.name}${arg ? ` ${arg}` : ""}`;
-    return left.length >= 34 ? `${left}\n${" ".repeat(34)}${f.help}` : `${left.padEnd(34)}${f.help}`;
-  });
+/** Flags that only weir eval reads: shown by `weir eval --help`, not with the run flags. */
+const isEvalFlag = (f: FlagSpec) => /^weir eval/.test(f.help);
+
+export function helpText(topic: "run" | "eval" = "run"): string {
+  const shown = FLAGS.filter((f) => (topic === "eval" ? isEvalFlag(f) || f.name === "provider" || f.name === "resume" || f.name === "json" : !isEvalFlag(f)));
+  if (topic === "eval")
+    return [
+      "weir eval — replay labeled suites through the baseline and a judgment provider",
+      "",
+      "Usage:",
+      "  weir eval run SUITE... [--provider baseline|learned|replay|judgment] [--shard I/N] [--resume RUN]",
+      "  weir eval train SUITE...        fit the learned provider's models",
+      "  weir eval calibrate [--run ID]  thresholds and bands into the workspace's policies/decision-policy.json",
+      "  weir eval report [--run ID] [--html FILE] [--json]",
+      "  weir eval merge A.db B.db... --db OUT.db   merge shard databases",
+      "  weir eval runs                  the runs in the results database",
+      "",
+      "Flags:",
+      ...shown.map(flagRow),
+      "",
+      "The suite format and the metrics: docs/eval.md.",
+    ].join("\n");
+  const rows = shown.map(flagRow);
+  return helpRun(rows);
+}
+
+function flagRow(f: FlagSpec): string {
+  const arg = f.values ? `<${f.values.join("|")}>` : f.arg ? `<${f.arg}>` : "";
+  const left = `  ${f.short ? `-${f.short}, ` : "    "}--${f.name}${arg ? ` ${arg}` : ""}`;
+  return left.length >= 34 ? `${left}\n${" ".repeat(34)}${f.help}` : `${left.padEnd(34)}${f.help}`;
+}
+
+function helpRun(rows: string[]): string {
   return [
     "weir — a coding agent",
     "",
@@ -230,12 +257,12 @@ export function helpText(): string {
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir mcp list          configured MCP servers, their state and tools",
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
-    '  weir context "goal"    compile and explain the context for a goal (--budget N, --json)',
+    '  weir context "goal"    the exact first request a run would send, each chunk explained (--budget N, --json)',
     "  weir firewall check [FILE...]  classify untrusted text (stdin if no file); exit 1 if instruction-like",
     "  weir decisions [--session ID] [--json]  baseline vs judgment provider: disagreement per signal",
     "  weir events --export FILE [--session ID]  finished tool calls (action, redacted preview, duration, result)",
-    "  weir eval run SUITE... [--provider baseline|learned|replay|judgment] [--shard I/N] [--resume RUN]",
-    "  weir eval calibrate|report|train|merge|runs   calibrate thresholds, report (--html FILE), merge shard databases",
+    "  weir eval ...          replay labeled suites, calibrate, report: see weir eval --help",
+    "  weir help [eval], weir version",
     "",
     "Flags:",
     ...rows,

@@ -10,12 +10,14 @@ import { COMMIT, VERSION } from "./version.ts";
 async function main(argv: string[]): Promise<number> {
   const args = parseArgv(argv);
   // console.log, not process.stdout: constructing the Node stream costs ~20 ms of start-up.
-  if (args.version) {
+  // `weir version` and `weir help` are commands, not tasks.
+  if (args.version || args.command[0] === "version") {
     console.log(`weir ${VERSION} (${COMMIT})`);
     return 0;
   }
-  if (args.help) {
-    console.log(helpText());
+  if (args.help || args.command[0] === "help") {
+    const topic = args.command[0] === "help" ? args.command[1] : args.command[0];
+    console.log(helpText(topic === "eval" ? "eval" : "run"));
     return 0;
   }
   const { workspaceRoot, loadSettings, requireProjectRoot } = await import("./settings.ts");

@@ -38,8 +38,20 @@ describe("parseArgv", () => {
     expect(usage(["--model", ""])).toBe("--model needs a value");
   });
 
-  test("every flag has a long form and appears in --help", () => {
-    const help = helpText();
-    for (const f of FLAGS) expect(help).toContain(`--${f.name}`);
+  test("every flag appears in --help or weir eval --help; eval-only flags are not listed with the run flags", () => {
+    const run = helpText("run");
+    const ev = helpText("eval");
+    for (const f of FLAGS) expect(`${run}\n${ev}`).toContain(`--${f.name}`);
+    for (const f of ["shard", "folds", "max-false-stop", "html", "db"]) {
+      expect(run).not.toContain(`--${f} `);
+      expect(ev).toContain(`--${f}`);
+    }
+    expect(run).toContain("see weir eval --help");
+  });
+
+  test("help and version are commands, not tasks", () => {
+    expect(parseArgv(["help"]).command).toEqual(["help"]);
+    expect(parseArgv(["version"]).task).toBe("");
+    expect(parseArgv(["--", "help"]).task).toBe("help");
   });
 });

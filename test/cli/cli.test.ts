@@ -89,6 +89,18 @@ describe("weir without a model", () => {
     expect(r.code).toBe(0);
   });
 
+  test("weir help, weir eval --help and weir version answer without a model or a session", async () => {
+    const h = await runWeir(["help"], { home: home.path });
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('weir "task"');
+    expect(h.stdout).toContain("see weir eval --help");
+    const e = await runWeir(["eval", "--help"], { home: home.path });
+    expect(e.stdout).toContain("weir eval calibrate");
+    expect(e.stdout).toContain("--shard");
+    const v = await runWeir(["version"], { home: home.path });
+    expect(v.stdout).toMatch(/^weir \d+\.\d+\.\d+/);
+  });
+
   test("a missing key says which variable to set, exit 2, and no model is called", async () => {
     const before = server.requests.length;
     const r = await runWeir(["--provider", "openai", "do it"], { home: home.path });
