@@ -124,6 +124,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
         else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
         else if (ev.type === "retry") emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
+        else if (ev.type === "notice") emit({ type: "notice", level: "warn", message: ev.message });
       }
       reply = acc.message();
     } catch (e) {

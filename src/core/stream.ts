@@ -20,7 +20,9 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   | { type: "stop"; reason: StopReason }
   /** The attempt failed before completing and is being retried: discard what it streamed. */
-  | { type: "retry"; attempt: number; delayMs: number; reason: string };
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Something the user should know about the endpoint or model, in weir's words (a deprecation). */
+  | { type: "notice"; message: string };
 
 type Slot =
   | { kind: "text"; text: string }

@@ -79,7 +79,12 @@ export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Pa
   if (req.system !== "")
     params.system = [{ type: "text", text: req.system, ...(caching && tools.length === 0 ? { cache_control: { type: "ephemeral" as const } } : {}) }];
   if (tools.length > 0) params.tools = tools;
-  if (s.effort) {
+  if (s.effort && s.preset === "anthropic") {
+    // Anthropic documents adaptive thinking with an effort level; a budget is the older form.
+    (params as unknown as Record<string, unknown>).thinking = { type: "adaptive" };
+    (params as unknown as Record<string, unknown>).output_config = { effort: s.effort };
+  } else if (s.effort) {
+    // Anthropic-compatible endpoints document the budget form.
     const budget = THINKING_BUDGET[s.effort];
     params.thinking = { type: "enabled", budget_tokens: budget };
     params.max_tokens = Math.max(req.maxTokens, budget + 4_096);
@@ -147,7 +152,35 @@ export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMe
   yield { type: "stop", reason: stopReason };
 }
 
+/**
+ * The SDK prints its own warnings (a deprecated model, a deprecated thinking form) with
+ * console.warn on every request. weir catches them around the call and says each once, in its own
+ * words, with the fix. Pure apart from the console swap.
+ */
+function withSdkWarnings<T>(call: () => T): { value: T; warnings: string[] } {
+  const warn = console.warn;
+  const warnings: string[] = [];
+  console.warn = (...a: unknown[]) => void warnings.push(a.map(String).join(" "));
+  try {
+    return { value: call(), warnings };
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** An SDK warning in weir's words. Pure. */
+export function sdkWarning(text: string, model: string): string {
+  const eol = text.match(/end-of-life on ([^\n]+?)\n/);
+  if (/is deprecated and will reach end-of-life/.test(text)) return `the model ${model} is deprecated (end of life ${eol?.[1] ?? "soon"}); pass --model with a current one, e.g. ${ANTHROPIC_DEFAULT_MODEL}`;
+  if (/thinking\.type=enabled' is deprecated/.test(text)) return `the model ${model} wants adaptive thinking; weir sends it with --effort on the anthropic preset`;
+  return `the Anthropic SDK warns: ${text.split("\n")[0]}`;
+}
+
+/** The preset's default: a model the bundled SDK does not list as deprecated. */
+export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-5-5";
+
 export function createAnthropicProvider(settings: ProviderSettings, keyHint: string): ModelProvider {
+  const said = new Set<string>();
   const client = new Anthropic({
     apiKey: settings.apiKey ?? "not-needed",
     authToken: null,
@@ -163,7 +196,15 @@ export function createAnthropicProvider(settings: ProviderSettings, keyHint: str
     wireBody: (req) => buildAnthropicParams(req, settings) as unknown as Record<string, unknown>,
     stream(req) {
       const attempt = async function* () {
-        const { data: stream, response } = await client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }).withResponse();
+        const { value: pending, warnings } = withSdkWarnings(() => client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }));
+        for (const w of warnings) {
+          const message = sdkWarning(w, settings.model);
+          if (!said.has(message)) {
+            said.add(message);
+            yield { type: "notice" as const, message };
+          }
+        }
+        const { data: stream, response } = await pending.withResponse();
         const wrong = notAStream(response, label);
         if (wrong) throw wrong;
         yield* fromAnthropicStream(stream, label);

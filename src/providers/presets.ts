@@ -42,7 +42,7 @@ const messages = (p: Partial<Preset> & Pick<Preset, "id" | "hint">): Preset => (
 });
 
 export const PRESETS: readonly Preset[] = [
-  messages({ id: "anthropic", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", keyEnv: ["ANTHROPIC_API_KEY"], hint: "set ANTHROPIC_API_KEY or pass --api-key" }),
+  messages({ id: "anthropic", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-5-5", keyEnv: ["ANTHROPIC_API_KEY"], hint: "set ANTHROPIC_API_KEY or pass --api-key" }),
   chat({ id: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5", keyEnv: ["OPENAI_API_KEY"], maxTokensField: "max_completion_tokens", hint: "set OPENAI_API_KEY or pass --api-key" }),
   // DeepSeek's thinking mode wants reasoning_content sent back within a tool-use turn.
   chat({ id: "deepseek", baseUrl: "https://api.deepseek.com", model: "deepseek-chat", keyEnv: ["DEEPSEEK_API_KEY"], thinking: "preserve", hint: "set DEEPSEEK_API_KEY or pass --api-key" }),

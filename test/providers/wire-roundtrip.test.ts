@@ -85,6 +85,34 @@ describe.each(WIRES)("%s wire through the real SDK", (wire) => {
     } else expect(lastBody().reasoning_effort).toBe("high");
   });
 
+  if (wire === "messages")
+    test("on the anthropic preset effort is adaptive thinking with output_config.effort, as Anthropic documents it", async () => {
+      server.script({ turns: [{ text: "ok" }] });
+      const p = await provider(settingsFor(wire, server.url, { effort: "high", preset: "anthropic" }));
+      await turn(p, [userText("q")]);
+      expect(lastBody().thinking).toEqual({ type: "adaptive" });
+      expect(lastBody().output_config).toEqual({ effort: "high" });
+    });
+
+  if (wire === "messages")
+    test("the SDK's own deprecation warning never reaches the console; weir says it once, in its words", async () => {
+      server.script({ turns: [{ text: "a" }, { text: "b" }] });
+      const p = await provider(settingsFor(wire, server.url, { model: "claude-sonnet-4-5" }));
+      const printed: string[] = [];
+      const warn = console.warn;
+      console.warn = (...a: unknown[]) => void printed.push(a.join(" "));
+      const notices: string[] = [];
+      try {
+        for (let i = 0; i < 2; i++) for await (const ev of p.stream({ system: "", messages: [userText("q")], tools: [], maxTokens: 100 })) if (ev.type === "notice") notices.push(ev.message);
+      } finally {
+        console.warn = warn;
+      }
+      expect(printed).toEqual([]);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain("the model claude-sonnet-4-5 is deprecated");
+      expect(notices[0]).toContain("--model");
+    });
+
   test("chat wire asks for usage in the stream; messages wire sends the key", async () => {
     server.script({ turns: [{ text: "ok" }] });
     const p = await provider(settingsFor(wire, server.url));
