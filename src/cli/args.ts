@@ -87,7 +87,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -254,6 +254,7 @@ function helpRun(rows: string[]): string {
     '  weir "task"            run one task and exit',
     "  weir                   open the REPL",
     "  weir config show       print the resolved configuration and where each value came from",
+    "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir mcp list          configured MCP servers, their state and tools",
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",

@@ -33,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "doctor") {
+    const { doctorCommand } = await import("./commands/doctor.ts");
+    return doctorCommand(args, workspace, resolved, (s) => process.stdout.write(s));
+  }
   if (args.command[0] === "eval") {
     const { evalCommand } = await import("./commands/eval.ts");
     const { judgmentFor } = await import("./runtime.ts");

@@ -1,0 +1,81 @@
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { userConfigDir, userDataDir } from "../../config/paths.ts";
+import { providerSettings, type Resolved } from "../../config/resolve.ts";
+import { userText } from "../../core/messages.ts";
+import { loadMcpServers } from "../../mcp/config.ts";
+import { createProvider } from "../../providers/index.ts";
+import { createSandbox } from "../../workspace/sandbox.ts";
+import type { ParsedArgs } from "../args.ts";
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  /** What was found, and where it is not ok, the fix. */
+  detail: string;
+}
+
+/**
+ * `weir doctor`: checks what a run needs, each line with its fix — the key, the endpoint and model
+ * (one tiny request), the command sandbox, the data directory, the configured MCP servers (started,
+ * timed) and the terminal. Exit 1 when anything is not ok.
+ */
+export async function doctorCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
+  const s = resolved.settings;
+  const checks: Check[] = [];
+  const keyed = !resolved.preset.keyRequired || !!s.apiKey;
+  checks.push({ name: "api key", ok: keyed, detail: keyed ? (s.apiKey ? `set (${resolved.sources.apiKey})` : "not needed for this endpoint") : `missing: set ${[...resolved.preset.keyEnv, "WEIR_API_KEY"].join(" or ")}, or pass --api-key` });
+  if (keyed) {
+    const started = performance.now();
+    try {
+      const provider = await createProvider({ ...providerSettings(resolved), retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, requestTimeoutMs: 20_000 }, resolved.preset.hint);
+      const notices: string[] = [];
+      let text = "";
+      for await (const ev of provider.stream({ system: "", messages: [userText("Reply with: ok")], tools: [], maxTokens: 16 })) {
+        if (ev.type === "text_delta") text += ev.text;
+        if (ev.type === "notice") notices.push(ev.message);
+      }
+      checks.push({ name: "endpoint and model", ok: true, detail: `${s.provider} at ${s.baseUrl}, model ${s.model}: answered in ${Math.round(performance.now() - started)} ms${text ? ` ("${text.trim().slice(0, 20)}")` : ""}` });
+      for (const n of notices) checks.push({ name: "model", ok: false, detail: n });
+    } catch (e) {
+      checks.push({ name: "endpoint and model", ok: false, detail: (e as Error).message });
+    }
+  }
+  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: process.env.HOME ?? "" });
+  checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
+  try {
+    const dir = userDataDir();
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    checks.push({ name: "data directory", ok: true, detail: `${dir} is writable` });
+  } catch (e) {
+    checks.push({ name: "data directory", ok: false, detail: `${userDataDir()} is not writable (${(e as NodeJS.ErrnoException).code ?? "error"}); set XDG_DATA_HOME to a writable directory` });
+  }
+  const servers = loadMcpServers(userConfigDir(), workspace, process.env);
+  if (servers.length) {
+    const { ActionRegistry } = await import("../../actions/registry.ts");
+    const { McpHub } = await import("../../mcp/hub.ts");
+    // A project's servers start only as a run would start them: approved for this workspace.
+    const approved = new Set<string>();
+    const { databasePath } = await import("../runtime.ts");
+    if (existsSync(databasePath())) {
+      const { SessionStore } = await import("../../store/sessions.ts");
+      const store = SessionStore.open(databasePath());
+      try {
+        for (const e of servers) if (e.origin === "user" || store.isMcpServerApproved(workspace, e.name, e.fingerprint)) approved.add(e.name);
+      } finally {
+        store.close();
+      }
+    } else for (const e of servers) if (e.origin === "user") approved.add(e.name);
+    const hub = new McpHub(new ActionRegistry(), { workspace, startTimeoutMs: 30_000, callTimeoutMs: 10_000, isApproved: (e) => approved.has(e.name), clientVersion: "doctor" });
+    const started = performance.now();
+    await hub.start(servers.filter((e) => !e.config.disabled));
+    const ms = Math.round(performance.now() - started);
+    for (const st of hub.status()) checks.push({ name: `mcp ${st.name}`, ok: st.state === "connected", detail: `${hub.describe(st)}${st.state === "connected" ? ` (all servers up in ${ms} ms)` : ""}` });
+    await hub.closeAll();
+  }
+  const tty = process.stdout.isTTY === true;
+  checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
+  if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
+  else for (const c of checks) out(`${c.ok ? "ok  " : "FIX "} ${c.name.padEnd(20)} ${c.detail}\n`);
+  return checks.every((c) => c.ok) ? 0 : 1;
+}

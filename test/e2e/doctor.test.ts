@@ -1,0 +1,41 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { STDIO_SERVER } from "../support/mcp-servers.ts";
+import { e2eWorld } from "../support/world.ts";
+
+const world = e2eWorld();
+const weir = (args: string[], env: Record<string, string> = {}) => runWeir([...args, "--cwd", world.ws], { home: world.home, env });
+
+describe("weir doctor", () => {
+  test("against a working endpoint with an MCP server: every line ok, with what was found", async () => {
+    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { tools: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    world.server.script({ turns: [{ text: "ok" }] });
+    const r = await weir(["doctor", "--json", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock-b"]);
+    const report = JSON.parse(r.stdout);
+    const by = Object.fromEntries(report.checks.map((c: any) => [c.name, c]));
+    expect(by["endpoint and model"]).toMatchObject({ ok: true });
+    expect(by["endpoint and model"].detail).toContain("model mock-b: answered in");
+    expect(by["mcp tools"]).toMatchObject({ ok: true });
+    expect(by["data directory"].ok).toBe(true);
+    expect(r.code).toBe(report.ok ? 0 : 1);
+  });
+
+  test("a missing key and a deprecated model are lines with their fix, and exit 1", async () => {
+    const none = await weir(["doctor", "--provider", "anthropic"]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toMatch(/FIX +api key +missing: set ANTHROPIC_API_KEY/);
+    world.server.script({ turns: [{ text: "ok" }] });
+    const old = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url, "--model", "claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "sk-ant-test-0000" });
+    expect(old.code).toBe(1);
+    expect(old.stdout).toContain("the model claude-sonnet-4-5 is deprecated");
+  });
+
+  test("a broken configuration is reported as such, with its file and field", async () => {
+    writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify({ maxTurns: "many" }));
+    const r = await weir(["doctor"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("field maxTurns");
+  });
+});
