@@ -1,6 +1,7 @@
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { widenableDir } from "../workspace/sandbox.ts";
+import type { Hooks } from "./hooks.ts";
 import { type Action, type ActionContext, ToolFailure } from "./action.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
 import { type CommandRequest, decide, globMatch, type Policy } from "./permissions.ts";
@@ -70,6 +71,8 @@ export interface ExecutorOptions {
   onUsed?: (id: string) => void;
   /** --allow-network: a command that asks for the network gets it without asking. */
   allowNetwork?: boolean;
+  /** The user's PreToolUse / PostToolUse hooks. */
+  hooks?: Hooks;
 }
 
 /**
@@ -134,6 +137,9 @@ export class ActionExecutor {
 
     const refusal = await this.authorize(call, action, input);
     if (refusal) return refuse(refusal.message, refusal.rule);
+    // The user's PreToolUse hooks may block a call the policy allowed (never allow one it refused).
+    const pre = this.opts.hooks?.has("PreToolUse") ? await this.opts.hooks.run("PreToolUse", action.id, { tool_name: action.id, tool_input: input }, signal) : undefined;
+    if (pre?.block) return refuse(`refused by a PreToolUse hook: ${pre.message}`, "hook");
     if (signal.aborted) return say("stopped by the user before it ran");
     this.opts.onUsed?.(action.id);
     const tracker = this.opts.tracker;
@@ -145,7 +151,10 @@ export class ActionExecutor {
         onOutput: () => tracker?.output(call.id),
       });
       if (stopped?.aborted) return say("stopped by the user");
-      const o = typeof out === "string" ? { content: out } : out;
+      const o0 = typeof out === "string" ? { content: out } : out;
+      // A PostToolUse hook's message (exit 2's stderr, or added context) reaches the model with the result.
+      const post = this.opts.hooks?.has("PostToolUse") ? await this.opts.hooks.run("PostToolUse", action.id, { tool_name: action.id, tool_input: input, tool_response: o0.content.slice(0, 20_000) }, signal) : undefined;
+      const o = post?.message ? { ...o0, content: `${o0.content}\n[PostToolUse hook${post.block ? " (blocking)" : ""}] ${post.message}` } : o0;
       return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}) };
     } catch (e) {
       if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(redactCredentials(e.message), 4_000)}` : ""}`);

@@ -1,5 +1,6 @@
 import { basename, join } from "node:path";
 import type { Disclosure } from "../actions/disclosure.ts";
+import type { Hooks } from "../actions/hooks.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { detectChecks, type VerificationLedger } from "../actions/verification.ts";
 import type { ContextStep } from "../context/conversation.ts";
@@ -32,6 +33,10 @@ export interface RunSeamDeps {
   verifyFloor: "off" | "remind" | "require";
   /** Told of each working set compiled (for `weir context` and the JSON output). */
   onWorkingSet?: (w: WorkingSet) => void;
+  /** The user's hooks (UserPromptSubmit, SessionStart, Stop). */
+  hooks?: Hooks;
+  /** Whether this run starts a new session (SessionStart fires). */
+  newSession?: () => boolean;
 }
 
 export interface RunSeams extends Seams {
@@ -60,6 +65,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
   // The floor reminder is given once per set of changes, not again on every later input of a session.
   let remindedFor = "";
   const checks = () => detectChecks(d.workspace);
+  let hookContext: string | undefined;
   // Evidence from a command is recorded after the revision is known; later steps wait for it.
   let evidence: Promise<void> = Promise.resolve();
   return {
@@ -68,8 +74,20 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       d.state.newTask(t);
       d.disclosure.preloadFor(t);
     },
+    async gate(t) {
+      if (!d.hooks?.has("UserPromptSubmit")) return undefined;
+      const r = await d.hooks.run("UserPromptSubmit", "", { prompt: t });
+      if (r.block) return `the prompt was blocked by a UserPromptSubmit hook: ${r.message}`;
+      hookContext = r.message;
+      return undefined;
+    },
     async open(t) {
       try {
+        // Context the user's hooks add (SessionStart for a new session, UserPromptSubmit) opens the working set.
+        if (d.hooks?.has("SessionStart") && d.newSession?.()) {
+          const s = await d.hooks.run("SessionStart", "startup", { source: "startup" });
+          if (s.message) hookContext = [s.message, hookContext].filter(Boolean).join("\n");
+        }
         const w = await compileWorkingSet(d.workspace, t, {
           home: d.home,
           userDir: d.userDir,
@@ -87,7 +105,9 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         d.state.rules = w.rules;
         for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);
         d.onWorkingSet?.(w);
-        return w.text || undefined;
+        const extra = hookContext ? `[context from your hooks]\n${hookContext}` : "";
+        hookContext = undefined;
+        return [w.text, extra].filter(Boolean).join("\n\n") || undefined;
       } catch {
         return undefined;
       }
@@ -146,6 +166,11 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
     },
     async beforeFinish(attempt) {
       await evidence;
+      // A Stop hook that exits 2 sends the model back with its reason (at most three times).
+      if (d.hooks?.has("Stop") && attempt < 3) {
+        const r = await d.hooks.run("Stop", "", { stop_hook_active: attempt > 0 });
+        if (r.block) return `[Stop hook] ${r.message}`;
+      }
       if (d.verifyFloor === "off" || d.verification.changed.size === 0) return undefined;
       if (attempt >= (d.verifyFloor === "require" ? 3 : 1)) return undefined;
       const v = await d.verification.state();

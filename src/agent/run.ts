@@ -19,6 +19,8 @@ export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Prom
  * each request starts with the previous one's bytes.
  */
 export interface Seams {
+  /** Asked before anything else (UserPromptSubmit hooks): a reason means the run does not start. */
+  gate?: (task: string) => Promise<string | undefined>;
   /** Opens a run: the compiled working set, placed before the task in the run's first message. */
   open?: (task: string) => Promise<string | undefined>;
   /** Context step: how the conversation is rendered this turn (provenance, quoting, demotion under pressure). */
@@ -85,6 +87,13 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   const { provider, display, signal } = input;
   const emit = (e: AgentEvent) => display.emit(e);
   const seams = input.seams ?? {};
+  const blocked = await seams.gate?.(input.task);
+  if (blocked) {
+    emit({ type: "notice", level: "warn", message: blocked });
+    const result: RunResult = { stop: "refusal", text: "", turns: 0, usage: emptyUsage(), added: [userText(input.task)], error: blocked, extra: {} };
+    emit({ type: "run_end", stop: "refusal", text: "", turns: 0, usage: result.usage, error: blocked, ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
+    return result;
+  }
   const opening = await seams.open?.(input.task);
   // The working set comes first in the run's message so the task reads last, next to the model's turn.
   const first: UserMessage = { role: "user", content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }] };

@@ -26,7 +26,8 @@ const SECURITY = /(?:^|\/)(?:auth|authn|authz|security|crypto|secrets?|passwords
 export function taskAmbiguous(task: string): boolean {
   if (pathsIn(task, true).length > 0) return false;
   if (/`[^`]+`|\b[a-z]+[A-Z]\w*|\b\w+_\w+\b|:\d+\b/.test(task)) return false;
-  return goalWords(task).filter((w) => !["it", "thing", "stuff", "something", "this", "that", "again", "now"].includes(w)).length < 2;
+  // No word of its own at all: "fix it", "do the thing". A short real task ("fix lint") is not ambiguous.
+  return goalWords(task).filter((w) => !["it", "thing", "things", "stuff", "something", "this", "that", "again", "now", "issue", "problem", "bug"].includes(w)).length === 0;
 }
 
 const CHANGE_WORDS = /\b(?:fix|add|implement|change|update|refactor|rename|remove|delete|write|create|make|migrate|convert|bump|replace|port|move|edit|improve|optimi[sz]e|support|handle|upgrade|set ?up|install|generate|patch|correct|clean ?up)\b/i;

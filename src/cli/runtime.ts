@@ -17,6 +17,7 @@ import { loadAnswerPolicy } from "../eval/policy.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver } from "../actions/executor.ts";
+import { Hooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import { ActionRegistry } from "../actions/registry.ts";
 import { Conversation } from "../agent/conversation.ts";
@@ -75,6 +76,7 @@ export type Hub = Pick<McpHub, "status" | "describe" | "closeAll" | "enable" | "
 
 export interface Actions {
   supervisor: Supervisor;
+  hooks: Hooks;
   store: SessionStore;
   ledger: Ledger;
   verification: VerificationLedger;
@@ -115,14 +117,18 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
   const sandbox = createSandbox({ mode: resolved.settings.sandbox.mode, root: workspace, home, readable: resolved.settings.sandbox.readable, writable: addDirs(args.flags["add-dir"]) });
+  const env = scrubEnv(process.env);
+  // The user's hooks run in the same sandbox as every command; a project's never run.
+  const hooks = new Hooks(resolved.settings.hooks, { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
   const executor = new ActionExecutor(
     registry,
-    { root: workspace, home, ledger, env: scrubEnv(process.env), sandbox },
-    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork: args.flags["allow-network"] === true, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor },
+    { root: workspace, home, ledger, env, sandbox },
+    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork: args.flags["allow-network"] === true, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor, hooks },
   );
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
   const notices: string[] = [];
   if (!sandbox.active) notices.push(sandbox.describe());
+  if (resolved.settings.projectHooks) notices.push("the project config declares hooks; weir does not run a repository's hooks (put hooks you trust in your user config)");
   if (args.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   for (const e of entries)
     if (e.origin === "project" && !e.config.disabled && !store.isMcpServerApproved(workspace, e.name, e.fingerprint) && o.approveServer && (await o.approveServer(e)))
@@ -143,6 +149,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${process.env.WEIR_STATUS_TOKEN ? " (token required)" : ""}`);
   return {
     supervisor,
+    hooks,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },
@@ -234,6 +241,9 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       contextSize: s.contextSize,
       workingSetBudget: workingSet,
       verifyFloor: s.verifyFloor,
+      // weir context previews without running the user's hooks (they may have side effects).
+      ...(o.preview ? {} : { hooks: actions.hooks }),
+      newSession: () => conversation.messages.length === 0,
       ...(o.onWorkingSet ? { onWorkingSet: o.onWorkingSet } : {}),
     },
     system,

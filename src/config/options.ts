@@ -29,6 +29,8 @@ export interface ConfigValues {
   requestTimeoutMs?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   verifyFloor?: (typeof VERIFY_FLOORS)[number];
+  /** Hooks in Claude Code's format; a project's are not run (they would run its code unasked). */
+  hooks?: Partial<Record<"PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart", { matcher?: string; hooks: { type: "command"; command: string; timeout?: number }[] }[]>>;
   /** The command sandbox; a project config may tighten it (read-only) but never turn it off. */
   sandbox?: { mode?: (typeof SANDBOX_MODES)[number]; readable?: string[] };
   judgment?: {

@@ -34,6 +34,10 @@ export interface Settings {
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
   sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
+  /** The user's hooks (a project's are never run). */
+  hooks: NonNullable<ConfigFile["hooks"]>;
+  /** Whether the project config declares hooks (reported, not run). */
+  projectHooks: boolean;
 }
 
 export interface Resolved {
@@ -172,6 +176,8 @@ export function resolveSettings(layers: Layers): Resolved {
     verifyFloor: get("verifyFloor", "remind")!,
     judgment: get("judgment", undefined),
     sandbox: sandboxSettings(layers),
+    hooks: layers.user.hooks ?? {},
+    projectHooks: Object.keys(layers.project.hooks ?? {}).length > 0,
   };
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }

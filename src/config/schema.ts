@@ -34,6 +34,10 @@ export const ConfigFile = z
     requestTimeoutMs: positiveInt,
     permissions: PermissionsConfig,
     verifyFloor: z.enum(VERIFY_FLOORS),
+    hooks: z.partialRecord(
+      z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"]),
+      z.array(z.object({ matcher: z.string().optional(), hooks: z.array(z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() }).strict()) }).strict()),
+    ),
     sandbox: z.object({ mode: z.enum(SANDBOX_MODES), readable: z.array(z.string().min(1)) }).partial().strict(),
     /** The typed-judgment provider, configured apart from the main model (e.g. a small cheap one). */
     judgment: z

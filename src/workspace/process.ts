@@ -21,6 +21,8 @@ export interface ProgramRun {
   cancelled: boolean;
   durationMs: number;
   pid: number | undefined;
+  /** stderr alone, when asked for with `separateStderr` (then `output` is stdout only). */
+  stderr?: string;
 }
 
 export interface ProgramOptions {
@@ -35,6 +37,8 @@ export interface ProgramOptions {
   stdin?: string;
   onStart?: (pid: number | undefined) => void;
   onOutput?: () => void;
+  /** Keep stderr apart (hooks: stdout is data, stderr is the message). */
+  separateStderr?: boolean;
 }
 
 /** Ends the whole process tree: the process group on Unix, taskkill /T on Windows. */
@@ -115,8 +119,13 @@ export function runProgram(o: ProgramOptions): Promise<ProgramRun> {
     };
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener("abort", onAbort, { once: true });
+    const errParts: Buffer[] = [];
+    let errBytes = 0;
     child.stdout!.on("data", take);
-    child.stderr!.on("data", take);
+    child.stderr!.on("data", o.separateStderr ? (c: Buffer) => {
+      if (errBytes < o.outputCap) errParts.push(c.subarray(0, o.outputCap - errBytes));
+      errBytes += c.length;
+    } : take);
     if (o.stdin !== undefined) child.stdin!.end(o.stdin);
     child.on("error", (e: NodeJS.ErrnoException) => {
       spawnError = e.code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${e.message}`;
@@ -127,7 +136,7 @@ export function runProgram(o: ProgramOptions): Promise<ProgramRun> {
       // Children that outlived the leader are ended with it.
       if (child.pid !== undefined && process.platform !== "win32") killTree(child.pid);
       const output = spawnError ?? Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
-      resolve({ exitCode: code, signal: sig, output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid: child.pid });
+      resolve({ exitCode: code, signal: sig, output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid: child.pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}) });
     });
   });
 }

@@ -21,5 +21,7 @@ describe("the task, read deterministically", () => {
     expect(taskAmbiguous("fix src/a.ts")).toBe(false);
     expect(taskAmbiguous("fix parseConfig")).toBe(false);
     expect(taskAmbiguous("fix the rounding of invoice totals")).toBe(false);
+    expect(taskAmbiguous("fix lint")).toBe(false);
+    expect(taskAmbiguous("fix the bug")).toBe(true);
   });
 });

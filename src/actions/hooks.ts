@@ -1,0 +1,80 @@
+import { runProgram } from "../workspace/process.ts";
+import type { CommandSandbox } from "../workspace/sandbox.ts";
+
+/**
+ * Hooks in Claude Code's format: `hooks` in the config maps an event (PreToolUse, PostToolUse,
+ * UserPromptSubmit, Stop, SessionStart) to matchers, each with command hooks. A command hook gets
+ * the event as JSON on stdin and runs in the same OS sandbox as every other command. Exit 0 passes
+ * (its stdout may be JSON with `decision: "block"` and a `reason`, or `additionalContext`); exit 2
+ * blocks, and its stderr is what the model reads; any other exit is reported and ignored.
+ */
+export type HookEvent = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart";
+export const HOOK_EVENTS: readonly HookEvent[] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"];
+
+export interface HookCommand {
+  type: "command";
+  command: string;
+  /** Seconds (Claude Code's unit); default 60. */
+  timeout?: number;
+}
+
+export type HooksConfig = Partial<Record<HookEvent, { matcher?: string; hooks: HookCommand[] }[]>>;
+
+export interface HookOutcome {
+  /** The hook asked to stop what was about to happen (exit 2, or decision "block"). */
+  block: boolean;
+  /** What the model should read: the reason for a block, or context a hook added. */
+  message?: string;
+}
+
+/** Whether a matcher (empty or `*`: all; else a regular expression or `|` list on the action id) applies. Pure. */
+export function matches(matcher: string | undefined, subject: string): boolean {
+  if (!matcher || matcher === "*") return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(subject);
+  } catch {
+    return matcher === subject;
+  }
+}
+
+export class Hooks {
+  constructor(
+    private config: HooksConfig,
+    private o: { root: string; env: Record<string, string>; sandbox?: CommandSandbox; sessionId: () => string | undefined },
+  ) {}
+
+  has(event: HookEvent): boolean {
+    return (this.config[event] ?? []).length > 0;
+  }
+
+  /** Runs the event's matching hooks in order; the first block wins. Never throws. */
+  async run(event: HookEvent, subject: string, payload: Record<string, unknown>, signal?: AbortSignal): Promise<HookOutcome> {
+    const context: string[] = [];
+    for (const group of this.config[event] ?? []) {
+      if (!matches(group.matcher, subject)) continue;
+      for (const h of group.hooks) {
+        const input = JSON.stringify({ session_id: this.o.sessionId() ?? null, hook_event_name: event, cwd: this.o.root, ...payload });
+        const argv = ["/bin/sh", "-c", h.command];
+        const [program, ...args] = this.o.sandbox ? this.o.sandbox.wrap(argv, this.o.root) : argv;
+        const r = await runProgram({ program: program!, args, cwd: this.o.root, timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true });
+        if (r.exitCode === 2) return { block: true, message: (r.stderr ?? r.output).trim() || `blocked by the ${event} hook` };
+        if (r.exitCode !== 0) {
+          context.push(`[${event} hook "${h.command.slice(0, 60)}" failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}); ignored]`);
+          continue;
+        }
+        const out = r.output.trim();
+        if (!out) continue;
+        try {
+          const j = JSON.parse(out) as { decision?: string; reason?: string; additionalContext?: string; hookSpecificOutput?: { additionalContext?: string; permissionDecision?: string; permissionDecisionReason?: string } };
+          if (j.decision === "block" || j.hookSpecificOutput?.permissionDecision === "deny") return { block: true, message: j.reason ?? j.hookSpecificOutput?.permissionDecisionReason ?? `blocked by the ${event} hook` };
+          const add = j.additionalContext ?? j.hookSpecificOutput?.additionalContext;
+          if (add) context.push(add);
+        } catch {
+          // Plain stdout is context for the prompt and session events, as in Claude Code.
+          if (event === "UserPromptSubmit" || event === "SessionStart") context.push(out);
+        }
+      }
+    }
+    return context.length ? { block: false, message: context.join("\n") } : { block: false };
+  }
+}

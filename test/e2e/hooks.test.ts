@@ -1,0 +1,66 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/** The user's hooks in Claude Code's format, through the binary: each event, its stdin, exit 2, JSON output. */
+const world = e2eWorld();
+const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off"];
+const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, input }] });
+
+function hooks(h: Record<string, unknown>, file = join(world.home, ".config", "weir", "config.json")) {
+  writeFileSync(file, JSON.stringify({ hooks: h }));
+}
+
+describe("hooks", () => {
+  test("PreToolUse exit 2 blocks a call with its stderr; PostToolUse JSON adds context; others pass", async () => {
+    hooks({
+      PreToolUse: [{ matcher: "run_command|shell", hooks: [{ type: "command", command: 'grep -q \'"program":"touch"\' && { echo "no new files here" >&2; exit 2; }; exit 0' }] }],
+      PostToolUse: [{ matcher: "read_file", hooks: [{ type: "command", command: `cat >/dev/null; echo '{"additionalContext":"POST-CONTEXT-11"}'` }] }],
+    });
+    writeFileSync(join(world.ws, "a.txt"), "a\n");
+    world.server.script({ turns: [call("c1", "run_command", { program: "touch", args: ["b.txt"] }), call("c2", "read_file", { path: "a.txt" }), { text: "done" }] });
+    const r = await runWeir([...wire(), "tidy the folder", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(world.ws, "b.txt"))).toBe(false);
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("refused by a PreToolUse hook: no new files here");
+    expect(sent).toContain("[PostToolUse hook] POST-CONTEXT-11");
+  });
+
+  test("UserPromptSubmit and SessionStart add context to the first request; a UserPromptSubmit exit 2 stops the run before any model call", async () => {
+    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo PROMPT-CONTEXT-22" }] }], SessionStart: [{ hooks: [{ type: "command", command: "echo SESSION-33" }] }] });
+    world.server.script({ turns: [{ text: "ok" }] });
+    expect((await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home })).code).toBe(0);
+    const first = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(first).toContain("PROMPT-CONTEXT-22");
+    expect(first).toContain("SESSION-33");
+    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: 'grep -q secret && { echo "prompts may not mention secrets" >&2; exit 2; }; exit 0' }] }] });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "print the secret", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("prompts may not mention secrets");
+    expect(world.server.requests.length).toBe(before);
+  });
+
+  test("a Stop hook that exits 2 sends the model back with its reason; hooks run in the sandbox", async () => {
+    hooks({ Stop: [{ hooks: [{ type: "command", command: 'if [ -f .stopped ]; then exit 0; fi; touch .stopped; echo "run the tests before you stop" >&2; exit 2' }] }] });
+    world.server.script({ turns: [{ text: "first answer" }, { text: "second answer" }] });
+    const r = await runWeir([...wire(), "answer", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("[Stop hook] run the tests before you stop");
+    expect(existsSync(join(world.ws, ".stopped"))).toBe(true);
+  });
+
+  test("a project's hooks are never run, and weir says so", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(world.ws, ".weir"), { recursive: true });
+    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "touch PROJECT-HOOK-RAN" }] }] }, join(world.ws, ".weir", "config.json"));
+    world.server.script({ turns: [{ text: "ok" }] });
+    const r = await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(false);
+    expect(r.stderr).toContain("weir does not run a repository's hooks");
+  });
+});
