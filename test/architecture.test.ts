@@ -67,6 +67,13 @@ function upward(list: Edge[]): string[] {
 }
 
 describe("architecture", () => {
+  test("every folder under src/ has a README naming each of its modules", () => {
+    for (const folder of new Set(files(SRC).map(folderOf))) {
+      const readme = readFileSync(join(SRC, folder, "README.md"), "utf8");
+      for (const f of files(join(SRC, folder))) expect(readme).toContain(`\`${relative(join(SRC, folder), f)}\``);
+    }
+  });
+
   test("every folder under src/ has a layer", () => {
     const folders = new Set(files(SRC).map(folderOf));
     for (const f of folders) expect(LAYERS).toHaveProperty(f);
