@@ -33,9 +33,14 @@ export const REPL_HELP = [
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
   "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
+  "/init              ask the model to write an AGENTS.md for this repository",
   "/exit              leave (or Ctrl-D)",
   "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
 ].join("\n");
+
+/** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
+export const INIT_TASK =
+  "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test and lint (the exact commands, found in the project files, not guessed), the layout of the source tree, the conventions the code follows, and what must not be done. Read the project's manifest, README and a few source files first. If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";
 
 function loadHistory(path: string): string[] {
   try {
@@ -131,7 +136,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       rl.prompt();
       continue;
     }
-    const line = [...pending, raw].join("\n").trim();
+    let line = [...pending, raw].join("\n").trim();
     pending = [];
     rl.setPrompt("› ");
     if (line === "") {
@@ -139,6 +144,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       continue;
     }
     remember(line);
+    // /init is a task of its own: the model studies the repository and writes AGENTS.md.
+    if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
     if (line.startsWith("/")) {
       const [cmd, ...rest] = line.split(/\s+/);
       if (cmd === "/exit" || cmd === "/quit") break;

@@ -25,6 +25,18 @@ describe("the REPL", () => {
     expect(history).toContain('"second question"');
   });
 
+  test("/init asks the model to write AGENTS.md, and its write lands in the repository", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "i1", name: "write_file", input: { path: "AGENTS.md", content: "# Agents\nRun bun test.\n" } }] }, { text: "Wrote AGENTS.md." }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("/init\r");
+    await t.waitFor("Wrote AGENTS.md.");
+    expect(JSON.stringify(world.server.requests.at(-2)!.body.messages)).toContain("Write an AGENTS.md at the root of this repository");
+    expect(readFileSync(join(world.ws, "AGENTS.md"), "utf8")).toBe("# Agents\nRun bun test.\n");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("an API error is reported and the REPL stays up; /help and /clear work", async () => {
     world.server.script({ turns: [{ fault: "garbage" }, { text: "recovered" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
