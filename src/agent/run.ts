@@ -118,6 +118,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
     try {
+      // The context step runs first: the decision then sees this turn's firewall notes and pressure.
+      seams.context?.(messages, turns);
       // The run's signal reaches the judgment call too: Ctrl-C cancels it with the turn.
       const guidance = await seams.decide?.(messages, turns, signal);
       // Guidance is appended and kept, never moved: the cached prefix of the next request stays put.

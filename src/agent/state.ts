@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
+import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
@@ -84,6 +85,17 @@ export class WorkState {
   /** Paths named in a new task become targets; a named path the workspace refuses is a conflict with its constraints. */
   newTask(task: string): void {
     this.refusedTargets = 0;
+    // A failure location the task names is a failure of the state, as test output's are.
+    for (const f of parseFailureLocations(task, 10)) {
+      let path: string | undefined;
+      try {
+        const r = resolveInWorkspace(this.root, f.path, { home: this.home });
+        if (r.exists) path = r.relative;
+      } catch {
+        path = undefined;
+      }
+      if (path && !this.failures.some((x) => x.path === path && x.line === f.line)) this.failures.push({ path, line: f.line, message: f.message });
+    }
     for (const p of pathsIn(task)) {
       try {
         const r = resolveInWorkspace(this.root, p, { home: this.home });
