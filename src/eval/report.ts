@@ -29,6 +29,18 @@ export function terminalReport(r: EvalReport, title: string): string {
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
+/** Ticks at 0, 0.5 and 1 on both axes of a unit-square plot. */
+function ticks(W: number): string {
+  const out: string[] = [];
+  for (const v of [0, 0.5, 1]) {
+    const x = (20 + v * (W - 30)).toFixed(1);
+    const y = (W - 20 - v * (W - 30)).toFixed(1);
+    out.push(`<line x1="${x}" y1="${W - 20}" x2="${x}" y2="${W - 16}" stroke="#999"/><text class="tick" x="${x}" y="${W - 8}" font-size="8" text-anchor="middle">${v}</text>`);
+    out.push(`<line x1="16" y1="${y}" x2="20" y2="${y}" stroke="#999"/><text class="tick" x="14" y="${Number(y) + 3}" font-size="8" text-anchor="end">${v}</text>`);
+  }
+  return out.join("");
+}
+
 function reliabilitySvg(q: YesNoReport): string {
   const W = 220;
   const pt = (x: number, y: number) => `${(20 + x * (W - 30)).toFixed(1)},${(W - 20 - y * (W - 30)).toFixed(1)}`;
@@ -41,8 +53,8 @@ function reliabilitySvg(q: YesNoReport): string {
       : "";
   return `<svg class="reliability" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="reliability diagram for ${q.id}">
 <rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/><polyline points="${pt(0, 0)} ${pt(1, 1)}" stroke="#bbb" stroke-dasharray="4"/>
-${series(q.baseline, "#1f77b4")}${series(q.candidate, "#d62728")}
-<text x="${W / 2}" y="${W - 4}" font-size="10" text-anchor="middle">predicted P(yes)</text></svg>`;
+${series(q.baseline, "#1f77b4")}${series(q.candidate, "#d62728")}${ticks(W)}
+<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">predicted P(yes) → observed ↑</text></svg>`;
 }
 
 function coverageSvg(q: YesNoReport): string {
@@ -50,8 +62,8 @@ function coverageSvg(q: YesNoReport): string {
   const line = (m: SourceMetrics | undefined, color: string) =>
     m ? `<polyline fill="none" stroke="${color}" points="${m.riskCoverage.map((c) => `${(20 + c.coverage * (W - 30)).toFixed(1)},${(W - 20 - Math.min(1, c.risk) * (W - 30)).toFixed(1)}`).join(" ")}"/>` : "";
   return `<svg class="risk-coverage" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="risk-coverage for ${q.id}">
-<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/>${line(q.baseline, "#1f77b4")}${line(q.candidate, "#d62728")}
-<text x="${W / 2}" y="${W - 4}" font-size="10" text-anchor="middle">coverage → (risk ↑)</text></svg>`;
+<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/>${line(q.baseline, "#1f77b4")}${line(q.candidate, "#d62728")}${ticks(W)}
+<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">coverage → risk ↑</text></svg>`;
 }
 
 function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): string {
@@ -60,6 +72,26 @@ function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): strin
   return `<table class="confusion" data-question="${q.id}" data-source="${which}"><caption>${which} (rows: label, columns: answer)</caption><tr><th></th>${q.classes.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${m.confusion
     .map((row, i) => `<tr><th>${esc(q.classes[i]!)}</th>${row.map((v) => `<td>${v}</td>`).join("")}</tr>`)
     .join("")}</table>`;
+}
+
+/**
+ * The plain summary a reader sees first: what was measured, on what labels, and per yes/no question
+ * whether the target holds (accuracy >= 0.95 and false-stop <= 2%). When the baseline matches every
+ * label of every question, it says so: such labels were most likely written from the baseline's
+ * own rules, and the figures then measure that mapping, not the baseline's judgment. Pure.
+ */
+export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { lines: string[]; labelsFromBaseline: boolean } {
+  const yesNo = r.questions.filter((q): q is YesNoReport => q.type === "yes_no");
+  const judged = r.questions.filter((q) => q.type === "yes_no" || q.type === "choice") as (YesNoReport | ChoiceReport)[];
+  const perfect = judged.length > 0 && judged.every((q) => q.baseline.accuracy === 1);
+  const verdict = (m: SourceMetrics | undefined) => (m ? (m.accuracy >= 0.95 && m.falseStop <= 0.02 ? "meets the target" : "misses the target") : "not answered");
+  const lines = [
+    `Measured: ${r.cases} labelled cases replayed through the deterministic baseline${r.withCandidate ? ` and the candidate ${String(meta.provider ?? "")} (${r.withCandidate} answered)` : ""}, question set ${String(meta.question_set ?? "")}.`,
+    `Target per yes/no question: accuracy at least 0.95 and false-stop at most 2%.`,
+    ...yesNo.map((q) => `${q.id}: baseline ${verdict(q.baseline)} (accuracy ${f3(q.baseline.accuracy)}, false-stop ${f3(q.baseline.falseStop)})${q.candidate ? `; candidate ${verdict(q.candidate)} (accuracy ${f3(q.candidate.accuracy)}, false-stop ${f3(q.candidate.falseStop)})` : ""}.`),
+  ];
+  if (perfect) lines.push("Caution: the baseline matches every label of every question. Labels like these were most likely written from the baseline's own rules; the figures then measure that mapping, not how right the baseline is. Score it on independently written labels.");
+  return { lines, labelsFromBaseline: perfect };
 }
 
 /** A self-contained HTML report: no network, inline SVG, the figures also embedded as JSON. */
@@ -86,6 +118,7 @@ export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: 
 <style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:16px}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px}figure{margin:0}pre{background:#f6f6f6;padding:8px;overflow:auto}</style>
 </head><body>
 <h1>weir eval report</h1>
+<section id="plain-summary">${plainSummary(r, meta).lines.map((l) => `<p${l.startsWith("Caution") ? ' class="caution" style="color:#a40"' : ""}>${esc(l)}</p>`).join("")}</section>
 <p id="summary">${r.cases} cases; ${r.withCandidate} with a candidate answer. Run ${esc(String(meta.run ?? ""))}, provider ${esc(String(meta.provider ?? ""))}, question set ${esc(String(meta.question_set ?? ""))}.</p>
 <p class="legend"><span style="background:#1f77b4"></span>baseline <span style="background:#d62728"></span>candidate. ECE uses 10 bins (equal-width and equal-mass); the floor is the ECE a perfectly calibrated source would show at this sample size.</p>
 <h2>Yes/no questions</h2>

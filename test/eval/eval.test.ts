@@ -136,3 +136,18 @@ describe("replay, resume, shards and merge", () => {
     expect(() => shardCases(ids, "4/3")).toThrow("1 <= i <= n");
   });
 });
+
+describe("the report's plain summary", () => {
+  test("it says what was measured, gives a verdict per yes/no question, and warns when the baseline matches every label", async () => {
+    const { plainSummary } = await import("../../src/eval/report.ts");
+    const yes = (acc: number, fs: number) => ({ n: 10, accuracy: acc, falseStop: fs }) as never;
+    const base = { cases: 10, withCandidate: 0, disagreements: [] } as never as Record<string, unknown>;
+    const perfect = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(1, 0) }, { type: "choice", id: "next_action", baseline: { accuracy: 1 } }] } as never, { question_set: "weir.agent_context@1" });
+    expect(perfect.lines[0]).toContain("10 labelled cases");
+    expect(perfect.lines.join("\n")).toContain("context_sufficient: baseline meets the target");
+    expect(perfect.labelsFromBaseline).toBe(true);
+    const real = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(0.84, 0.078) }, { type: "choice", id: "next_action", baseline: { accuracy: 0.79 } }] } as never, {});
+    expect(real.lines.join("\n")).toContain("context_sufficient: baseline misses the target (accuracy 0.840, false-stop 0.078)");
+    expect(real.labelsFromBaseline).toBe(false);
+  });
+});
