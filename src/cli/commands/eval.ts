@@ -9,7 +9,7 @@ import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
 import type { DecisionPolicy } from "../../eval/policy.ts";
 import { type CandidateSource, groupOf, joinResults, replay, shardCases } from "../../eval/replay.ts";
-import { htmlReport, terminalReport } from "../../eval/report.ts";
+import { htmlReport, plainSummary, terminalReport } from "../../eval/report.ts";
 import { type EvalCase, loadSuites } from "../../eval/suite.ts";
 import { EvalStore } from "../../store/eval.ts";
 import type { ParsedArgs } from "../args.ts";
@@ -228,8 +228,8 @@ function evalReport(args: ParsedArgs, out: Out): number {
     const { run, cases, results } = casesForRun(store, runId, out);
     const report = analyse(SET, results);
     const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard };
-    if (args.json) out(`${JSON.stringify({ meta, report }, null, 2)}\n`);
-    else out(`${terminalReport(report, `run ${run.id} (${run.provider})`)}\n`);
+    if (args.json) out(`${JSON.stringify({ meta, report, summary: plainSummary(report, meta) }, null, 2)}\n`);
+    else out(`${plainSummary(report, meta).lines.join("\n")}\n\n${terminalReport(report, `run ${run.id} (${run.provider})`)}\n`);
     if (typeof args.flags.html === "string") {
       const byId = new Map<string, EvalCase>(cases.map((c) => [c.id, c]));
       writeFileSync(args.flags.html, htmlReport(report, meta, new Map([...byId].map(([id, c]) => [id, { state: c.state, labels: c.labels }]))));
