@@ -38,8 +38,13 @@ export interface SandboxPolicy {
   masked: string[];
 }
 
-/** Home entries toolchains read (package caches, version managers); read-only, configurable with `sandbox.readable`. */
-export const DEFAULT_HOME_READABLE = [".npm", ".bun", ".cache", ".cargo", ".rustup", ".pyenv", ".nvm", ".volta", ".deno", ".gradle", ".m2", "go", ".gitconfig"];
+/**
+ * Home entries toolchains read (package stores, version managers); read-only, configurable with
+ * `sandbox.readable`. `~/.cache` is left out on purpose: build caches (Go's, pip's) must be
+ * writable, and a writable shared cache would let one command plant something the next one runs,
+ * so each command gets an empty, private one.
+ */
+export const DEFAULT_HOME_READABLE = [".npm", ".bun", ".cargo", ".rustup", ".pyenv", ".nvm", ".volta", ".deno", ".gradle", ".m2", "go", ".gitconfig"];
 
 /** Read-only system directories; each is bound only where it exists. */
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/run/current-system"];
