@@ -115,8 +115,12 @@ export function wrapArgv(kind: SandboxKind, p: SandboxPolicy, argv: string[], cw
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
  * instead of retrying blindly. Pure.
  */
-export function sandboxBlock(output: string, p: SandboxPolicy): string | undefined {
+export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?: string; exitCode?: number | null }): string | undefined {
   if (p.mode === "off") return undefined;
+  // Quiet network clients say it only by their exit code (curl 6/7, wget 4).
+  const prog = run?.program?.split("/").pop();
+  const quietNetwork = (prog === "curl" && (run?.exitCode === 6 || run?.exitCode === 7)) || (prog === "wget" && run?.exitCode === 4);
+  if (!p.network && quietNetwork) return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   if (!p.network && /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resolve host|getaddrinfo|Temporary failure in name resolution|Name or service not known|network is unreachable/i.test(output))
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
@@ -201,7 +205,7 @@ export interface CommandSandbox {
   /** The argv to spawn for `argv` in `cwd`; the network only when approved for this call. */
   wrap(argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }): string[];
   /** One line saying a failure came from the sandbox, or undefined. */
-  explain(output: string, widen?: { network?: boolean }): string | undefined;
+  explain(output: string, widen?: { network?: boolean }, run?: { program?: string; exitCode?: number | null }): string | undefined;
   /** What the sandbox enforces, in a line, for the start-up notice and `weir doctor`. */
   describe(): string;
 }
@@ -237,7 +241,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     writable: o.writable ?? [],
     // A widened directory is one the executor already had approved (by --add-dir or a person).
     wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv),
-    explain: (output, widen) => (active ? sandboxBlock(output, { ...policy(widen?.network === true), masked: [] }) : undefined),
+    explain: (output, widen, run) => (active ? sandboxBlock(output, { ...policy(widen?.network === true), masked: [] }, run) : undefined),
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"

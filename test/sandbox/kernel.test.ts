@@ -155,6 +155,13 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(sandboxBlock(r.output, { mode: "read-only", root, home, network: false, writable: [], readable: [], masked: [] })).toContain("read-only");
   });
 
+  test("a quiet network client (curl -s) is explained by its exit code", async () => {
+    const r = await inside(["curl", "-s", "-m", "3", `http://127.0.0.1:${port}/`]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.output).toBe("");
+    expect(sandbox().explain(r.output, {}, { program: "curl", exitCode: r.exitCode })).toContain("blocked by the sandbox: network");
+  });
+
   test("a blocked network call is explained as the sandbox's doing", async () => {
     const r = await inside(["curl", "-sS", "-m", "3", "http://example.com/"]);
     expect(r.exitCode).not.toBe(0);

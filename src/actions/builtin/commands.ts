@@ -44,7 +44,7 @@ async function execute(program: string, args: string[], display: string, cwd: st
         : `exit code ${r.exitCode} in ${secs}s`;
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
-  const blocked = failed ? ctx.sandbox?.explain(r.output, widen) : undefined;
+  const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
   const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}`;
   const details: ToolDetails = {
     kind: "command",
