@@ -7,7 +7,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { classify, learnedScore } from "../../src/context/firewall.ts";
+import { classify } from "../../src/context/firewall.ts";
+import { learnedScore } from "../../src/context/firewall-model.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");

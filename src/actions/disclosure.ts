@@ -115,13 +115,11 @@ export class Disclosure {
     // Least recently used first, and only the surplus over the limit.
     for (const [id, last] of [...this.loaded].sort((a, b) => a[1] - b[1]))
       if (this.loaded.size > max && turn - last > this.opts.unloadAfter) this.loaded.delete(id);
-    const ids = [...this.coreIds(), ...this.loadedIds()];
-    const load = this.registry.spec(LOAD_ACTIONS);
-    const specs = ids.map((id) => this.registry.spec(id)!);
-    return load ? [...specs.slice(0, this.coreIds().length), { ...load, description: `${load.description}\n\nCapabilities:\n${this.index()}` }, ...specs.slice(this.coreIds().length)] : specs;
+    // load_actions carries the capability index, as of this request.
+    return this.names().map((id) => (id === LOAD_ACTIONS ? { ...this.registry.spec(id)!, description: `${this.registry.spec(id)!.description}\n\nCapabilities:\n${this.index()}` } : this.registry.spec(id)!));
   }
 
-  /** The names the next request would offer, without advancing the unload clock (for display). */
+  /** The names offered, in order (core, load_actions, loaded), without advancing the unload clock. */
   names(): string[] {
     if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS);
     return [...this.coreIds(), ...(this.registry.get(LOAD_ACTIONS) ? [LOAD_ACTIONS] : []), ...this.loadedIds()];

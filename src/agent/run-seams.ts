@@ -3,7 +3,7 @@ import type { Disclosure } from "../actions/disclosure.ts";
 import type { Hooks } from "../actions/hooks.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { detectChecks, type VerificationLedger } from "../actions/verification.ts";
-import type { ContextStep } from "../context/conversation.ts";
+import { type ContextStep, conversationTokens } from "../context/conversation.ts";
 import { compileWorkingSet, type ContextIndex, failureUpdate, type WorkingSet } from "../context/working-set.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
@@ -44,12 +44,8 @@ export interface RunSeams extends Seams {
   onTask(task: string): void;
 }
 
-function sizeOf(system: string, tools: readonly ToolSpec[], messages: readonly Message[]): number {
-  let n = tokensOf(system) + tokensOf(JSON.stringify(tools));
-  for (const m of messages)
-    for (const b of m.content) n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? JSON.stringify(b.input) ?? "" : b.content);
-  return n;
-}
+/** Tokens of a whole request: the fixed prompt and the rendered conversation. */
+const sizeOf = (system: string, tools: readonly ToolSpec[], messages: readonly Message[]) => tokensOf(system) + tokensOf(JSON.stringify(tools)) + conversationTokens(messages);
 
 /**
  * The turn behaviour of a compiled run, as seams of the loop: open (the working set), context

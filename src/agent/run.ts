@@ -118,16 +118,20 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
     try {
-      // The context step runs first: the decision then sees this turn's firewall notes and pressure.
-      seams.context?.(messages, turns);
+      // The context step runs once, first: the decision then sees this turn's firewall notes and pressure.
+      const rendered = seams.context ? seams.context(messages, turns) : undefined;
       // The run's signal reaches the judgment call too: Ctrl-C cancels it with the turn.
       const guidance = await seams.decide?.(messages, turns, signal);
       // Guidance is appended and kept, never moved: the cached prefix of the next request stays put.
+      let seen: readonly Message[] = rendered ?? messages;
       if (guidance && guidance !== lastGuidance) {
-        open.content.push({ type: "text", text: guidance });
+        const block = { type: "text" as const, text: guidance };
+        open.content.push(block);
         lastGuidance = guidance;
+        // The open message is the newest one; its rendering (a copy) gets the same block.
+        const last = rendered?.at(-1);
+        if (rendered && last?.role === "user") seen = [...rendered.slice(0, -1), { ...last, content: [...last.content, block] }];
       }
-      const seen = seams.context ? seams.context(messages, turns) : messages;
       const system = input.system;
       const tools = seams.offer ? seams.offer() : input.tools;
       for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {

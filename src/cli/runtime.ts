@@ -259,13 +259,7 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       execute: executor.execute,
       maxTurns: s.maxTurns,
       maxTokens: s.maxTokens,
-      seams: {
-        ...seams,
-        observe: (call, result) => {
-          actions.setSession(conversation.sessionId);
-          seams.observe!(call, result);
-        },
-      },
+      seams,
       onTask: (t) => {
         // Call records of this run (the first call included) belong to the session.
         actions.setSession(conversation.sessionId);

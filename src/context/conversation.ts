@@ -79,7 +79,8 @@ function render(s: Slot): string {
   return `${head}\n${shown}`;
 }
 
-function size(messages: readonly Message[]): number {
+/** Estimated tokens of a conversation (text, reasoning, call arguments, results). Pure. */
+export function conversationTokens(messages: readonly Message[]): number {
   let n = 0;
   for (const m of messages)
     for (const b of m.content) n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? JSON.stringify(b.input) ?? "" : b.content);
@@ -121,7 +122,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     const recent = new Set(resultTurns.slice(-keep));
     // Track sizes incrementally: the rest of the conversation, plus each result as rendered now.
     const rendered = new Map<string, string>();
-    let total = size(messages);
+    let total = conversationTokens(messages);
     for (const sl of slots) {
       const text = render(sl);
       rendered.set(`${sl.msg}:${sl.block}`, text);

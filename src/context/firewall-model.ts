@@ -1,3 +1,6 @@
+import shipped from "../../policies/firewall-model.json" with { type: "json" };
+import { visible } from "./firewall.ts";
+
 /**
  * The firewall's learned layer: a logistic regression over hashed word unigrams and bigrams and
  * character 4-grams of words, scored on every window (paragraph or group of lines) of a text; the
@@ -91,4 +94,23 @@ export function scoreText(lm: LoadedModel, text: string): { p: number; window: s
     if (p > best.p) best = { p, window: w, index: i };
   });
   return best;
+}
+
+let loaded: LoadedModel | undefined;
+/** The shipped model (policies/firewall-model.json), loaded once. */
+function model(): LoadedModel {
+  loaded ??= loadModel(shipped as FirewallModel);
+  return loaded;
+}
+
+/**
+ * The learned layer's opinion, in shadow: its highest window score and whether it reaches the
+ * shipped threshold. It does not change a verdict yet: on the test split it found what the rules
+ * miss but also flagged 14% of benign texts and out-of-distribution text (eval/firewall/report.ts),
+ * so it is reported (`weir firewall check`, the eval report) until it earns the gate.
+ */
+export function learnedScore(text: string): { p: number; flagged: boolean; window: string } {
+  const m = model();
+  const s = scoreText(m, visible(text));
+  return { p: s.p, flagged: s.p >= m.model.threshold, window: s.window };
 }

@@ -7,9 +7,6 @@
  * npm install") is evidence.
  */
 
-import shipped from "../../policies/firewall-model.json" with { type: "json" };
-import { type FirewallModel, type LoadedModel, loadModel, scoreText } from "./firewall-model.ts";
-
 export type Verdict = "evidence" | "conflict" | "instruction_like" | "irrelevant";
 
 export interface Finding {
@@ -192,23 +189,4 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
 
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   return { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings };
-}
-
-let loaded: LoadedModel | undefined;
-/** The shipped model (policies/firewall-model.json), loaded once. */
-function model(): LoadedModel {
-  loaded ??= loadModel(shipped as FirewallModel);
-  return loaded;
-}
-
-/**
- * The learned layer's opinion, in shadow: its highest window score and whether it reaches the
- * shipped threshold. It does not change a verdict yet: on the test split it found what the rules
- * miss but also flagged 14% of benign texts and out-of-distribution text (eval/firewall/report.ts),
- * so it is reported (`weir firewall check`, the eval report) until it earns the gate.
- */
-export function learnedScore(text: string): { p: number; flagged: boolean; window: string } {
-  const m = model();
-  const s = scoreText(m, visible(text));
-  return { p: s.p, flagged: s.p >= m.model.threshold, window: s.window };
 }

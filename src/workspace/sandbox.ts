@@ -241,7 +241,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     writable: o.writable ?? [],
     // A widened directory is one the executor already had approved (by --add-dir or a person).
     wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv),
-    explain: (output, widen, run) => (active ? sandboxBlock(output, { ...policy(widen?.network === true), masked: [] }, run) : undefined),
+    // Explaining needs no protected-file scan: the policy's masks play no part in the message.
+    explain: (output, widen, run) =>
+      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [] }, run) : undefined,
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"

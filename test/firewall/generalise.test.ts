@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { buildFirewallCorpus, payloadKeys, realReadmes } from "../../eval/firewall/corpus.ts";
 import shipped from "../../policies/firewall-model.json" with { type: "json" };
-import { classify, learnedScore } from "../../src/context/firewall.ts";
-import { features, windows } from "../../src/context/firewall-model.ts";
+import { classify } from "../../src/context/firewall.ts";
+import { features, learnedScore, windows } from "../../src/context/firewall-model.ts";
 
 const corpus = buildFirewallCorpus();
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { classify, learnedScore } from "../../context/firewall.ts";
+import { classify } from "../../context/firewall.ts";
+import { learnedScore } from "../../context/firewall-model.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 
