@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToolDetails } from "../core/messages.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { CommandSandbox } from "../workspace/sandbox.ts";
+import type { PathScope } from "../workspace/scope.ts";
 import type { CommandRequest } from "./permissions.ts";
 
 export type Risk = "read" | "write" | "execute" | "network" | "destructive";
@@ -16,6 +17,10 @@ export interface ActionContext {
   env: Record<string, string>;
   /** The OS sandbox every command runs in; absent only in tests of actions alone. */
   sandbox?: CommandSandbox;
+  /** The model's id for this call (set by the executor): a worker started by it is attributed to it. */
+  callId?: string;
+  /** A worker's read and write globs: every path is checked against them (absent for the main agent). */
+  scope?: PathScope;
   /** Called with a subprocess id when a command starts, so the supervisor can stop its tree (set by the executor per call). */
   onProcess?: (pid: number | undefined) => void;
   onOutput?: () => void;

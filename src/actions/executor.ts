@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { widenableDir } from "../workspace/sandbox.ts";
@@ -73,6 +74,30 @@ export interface ExecutorOptions {
   allowNetwork?: boolean;
   /** The user's PreToolUse / PostToolUse hooks. */
   hooks?: Hooks;
+  /** Per-file write locks shared by every agent of a run, so writes to one file never interleave. */
+  locks?: FileLocks;
+  /**
+   * A worker's executor: it can ask no one (what would ask is refused unless --yes or --allow
+   * covers it), and runs commands only inside an active OS sandbox (its scope must hold there too).
+   */
+  worker?: string;
+}
+
+/** One queue per file: a write to a path waits for the previous write to it. */
+export class FileLocks {
+  private tails = new Map<string, Promise<unknown>>();
+
+  async with<T>(key: string, f: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(key) ?? Promise.resolve();
+    const run = before.then(f, f);
+    const tail = run.catch(() => undefined);
+    this.tails.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
 }
 
 /**
@@ -144,12 +169,16 @@ export class ActionExecutor {
     this.opts.onUsed?.(action.id);
     const tracker = this.opts.tracker;
     try {
-      const out = await action.run(input, {
-        ...this.ctx,
-        signal,
-        onProcess: (pid) => tracker?.setPid(call.id, pid),
-        onOutput: () => tracker?.output(call.id),
-      });
+      const run = () =>
+        action.run(input, {
+          ...this.ctx,
+          signal,
+          callId: call.id,
+          onProcess: (pid) => tracker?.setPid(call.id, pid),
+          onOutput: () => tracker?.output(call.id),
+        });
+      const target = action.risk === "write" && typeof (input as { path?: unknown })?.path === "string" ? resolve(this.ctx.root, (input as { path: string }).path) : undefined;
+      const out = target && this.opts.locks ? await this.opts.locks.with(target, run) : await run();
       if (stopped?.aborted) return say("stopped by the user");
       const o0 = typeof out === "string" ? { content: out } : out;
       // A PostToolUse hook's message (exit 2's stderr, or added context) reaches the model with the result.
@@ -206,6 +235,9 @@ export class ActionExecutor {
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);
     const sandbox = this.ctx.sandbox;
+    // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
+    if (this.opts.worker && action.risk === "execute" && !sandbox?.active)
+      return { rule: "sandbox", message: `refused: a worker runs commands only inside the OS sandbox, and there is none here; ${action.id} ${summary} was not run. Report what you need run instead.` };
     // Without an OS sandbox the kernel cannot hold a command in: every command asks instead.
     if (command && action.risk === "execute" && sandbox && !sandbox.active && sandbox.mode !== "off" && verdict.decision === "allow")
       verdict = { decision: "ask", rule: "no OS sandbox on this machine" };
@@ -238,7 +270,8 @@ export class ActionExecutor {
     const key = `${action.id}\u0000${command?.line ?? ""}`;
     const subject = command?.line ?? action.id;
     if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
-    if (!this.opts.approver) {
+    if (!this.opts.approver || this.opts.worker) {
+      if (this.opts.worker) return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}), and a worker cannot ask; report what you need and the main agent can do it.` };
       return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
     }
     this.opts.tracker?.awaiting(call.id, true);

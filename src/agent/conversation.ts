@@ -17,6 +17,8 @@ export interface ConversationDeps {
   seams?: Seams;
   /** Called with each new task before its run (the action router pre-loads from it). */
   onTask?: (task: string) => void;
+  /** A worker's conversation: its session is stored under the spawning session, with its label. */
+  parent?: () => { sessionId: string; label: string } | undefined;
 }
 
 /**
@@ -93,7 +95,7 @@ export class Conversation {
   async send(task: string, display: Display, signal: AbortSignal): Promise<RunResult> {
     const { store, provider } = this.deps;
     const { preset, model } = provider.settings;
-    this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model);
+    this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());
     const runId = store.startRun(this.sessionId, task, preset, model);
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });

@@ -37,6 +37,11 @@ export interface RunSeamDeps {
   hooks?: Hooks;
   /** Whether this run starts a new session (SessionStart fires). */
   newSession?: () => boolean;
+  /**
+   * A worker's view of the shared work state: the main agent's targets and failure locations
+   * inside the worker's scope, and the scope itself (nothing outside it is gathered).
+   */
+  view?: () => { editTargets: { path: string; sha: string }[]; failureText: string; allow: (rel: string) => boolean };
 }
 
 export interface RunSeams extends Seams {
@@ -91,6 +96,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
           index: d.index,
           editTargets: [],
           failureText: "",
+          ...d.view?.(),
         });
         // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
         for (const f of w.admittedFiles) {

@@ -5,7 +5,7 @@ import { PRESET_IDS } from "../providers/presets.ts";
 interface FlagSpec {
   name: string;
   short?: string;
-  kind: "string" | "boolean" | "int" | "number" | "enum" | "list";
+  kind: "string" | "boolean" | "int" | "count" | "number" | "enum" | "list";
   values?: readonly string[];
   /** The config key the flag sets, if it is a setting. */
   key?: keyof ConfigFile;
@@ -37,6 +37,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "sandbox", kind: "enum", values: SANDBOX_MODES, arg: "MODE", help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)" },
   { name: "allow-network", kind: "boolean", help: "let a command that asks for network access (widen.network) have it without asking" },
   { name: "add-dir", kind: "list", arg: "DIR", help: "a directory outside the workspace commands may write; repeatable" },
+  { name: "max-agents", kind: "count", arg: "N", help: "background workers the agent may run at once (default 4; 0: none)" },
+  { name: "agent-wait-ms", kind: "int", arg: "MS", help: "how long wait_agents waits when the model gives no timeout (default 300000)" },
   { name: "tools", kind: "enum", values: ["auto", "all"], arg: "MODE", help: "auto: short hints, full schemas on demand; all: the whole catalog every turn" },
   { name: "concurrency", kind: "int", arg: "N", help: "weir eval run: cases in flight at once (default 4)" },
   { name: "limit", kind: "int", arg: "N", help: "weir eval run: only the first N cases" },
@@ -90,7 +92,7 @@ export interface ParsedArgs {
 export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor"] as const;
 
 function describe(spec: FlagSpec): string {
-  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "number" ? "a number" : "a value";
+  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
 }
 
 interface Tokens {
@@ -176,6 +178,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
       if (!/^\d+$/.test(v as string) || n <= 0) throw usageError(`--${f.name} ${v} is not valid; use a positive whole number`);
       value = n;
     }
+    if (f.kind === "count") {
+      if (!/^\d+$/.test(v as string)) throw usageError(`--${f.name} ${v} is not valid; use a whole number (0 or more)`);
+      value = Number(v);
+    }
     if (f.kind === "number") {
       const n = Number(v);
       if (!/^\d*\.?\d+$/.test(v as string) || !Number.isFinite(n)) throw usageError(`--${f.name} ${v} is not valid; use a number such as 0.05`);
@@ -207,7 +213,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     strict: values.strict === true,
     flags: {
       ...(values as Record<string, string | boolean | string[]>),
-      ...(typeof values["status-port"] === "string" ? { "status-port": parsePort(values["status-port"]) } : {}), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
+      ...(typeof values["status-port"] === "string" ? { "status-port": parsePort(values["status-port"]) } : {}), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "count" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
     ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
     ...(typeof values.judgment === "string" ? { judgment: values.judgment as (typeof JUDGMENT_MODES)[number] } : {}),
     ...(typeof values.session === "string" ? { session: values.session } : {}),

@@ -16,7 +16,13 @@ import { createSandbox } from "../workspace/sandbox.ts";
 import { loadAnswerPolicy } from "../eval/policy.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
-import { ActionExecutor, type Approver } from "../actions/executor.ts";
+import { ActionExecutor, type Approver, FileLocks } from "../actions/executor.ts";
+import { agentActions } from "../agent/agent-actions.ts";
+import { Fleet } from "../agent/fleet.ts";
+import { workspaceRevision } from "../agent/revision.ts";
+import { type WorkerDeps, workerStarter } from "../agent/worker.ts";
+import type { AgentEvent, Display } from "../core/events.ts";
+import { walk } from "../workspace/walker.ts";
 import { Hooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import { ActionRegistry } from "../actions/registry.ts";
@@ -88,6 +94,8 @@ export interface Actions {
   notices: string[];
   /** The session the supervisor's call records belong to. */
   setSession(id: string | undefined): void;
+  /** A worker's actions: built-ins only, in its scope, its commands in a read-only sandbox showing only what it may read. */
+  workerActions: WorkerDeps["actions"];
   close(): Promise<void>;
 }
 
@@ -120,11 +128,34 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const env = scrubEnv(process.env);
   // The user's hooks run in the same sandbox as every command; a project's never run.
   const hooks = new Hooks(resolved.settings.hooks, { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
+  // Writes of every agent of this process queue per file.
+  const locks = new FileLocks();
+  const allowNetwork = args.flags["allow-network"] === true;
   const executor = new ActionExecutor(
     registry,
     { root: workspace, home, ledger, env, sandbox },
-    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork: args.flags["allow-network"] === true, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor, hooks },
+    { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor, hooks, locks },
   );
+  const workerActions: WorkerDeps["actions"] = (w) => {
+    const reg = new ActionRegistry();
+    for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(w.verification)]) reg.register(a);
+    const disc = new Disclosure(reg, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
+    reg.register(loadActionsAction(() => disc));
+    // Commands see the workspace read-only, and a scoped reader only the files it may read.
+    const box = createSandbox({
+      mode: resolved.settings.sandbox.mode === "off" ? "off" : "read-only",
+      root: workspace,
+      home,
+      readable: resolved.settings.sandbox.readable,
+      ...(w.scope.readsEverything ? {} : { visible: () => Array.from(walk(workspace), (e) => e.path).filter((p) => w.scope.allows(p, "read")).map((p) => join(workspace, p)) }),
+    });
+    const ex = new ActionExecutor(
+      reg,
+      { root: workspace, home, ledger: w.ledger, env, sandbox: box, scope: w.scope },
+      { policy, yes: args.yes, allow: args.allow, allowNetwork, onUsed: (id) => disc.markUsed(id), tracker: w.tracker, hooks, locks, worker: w.label },
+    );
+    return { registry: reg, disclosure: disc, executor: ex };
+  };
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
   const notices: string[] = [];
   if (!sandbox.active) notices.push(sandbox.describe());
@@ -153,6 +184,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },
+    workerActions,
     store,
     ledger,
     verification,
@@ -172,8 +204,10 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
 
 export interface Runtime extends Actions {
   conversation: Conversation;
+  /** The main agent's background workers (spawn_agent and friends; `/agents` in the REPL). */
+  fleet: Fleet;
   /** Wraps a display so model-stream activity reaches the supervisor (the silent verdict). */
-  watch(display: import("../core/events.ts").Display): import("../core/events.ts").Display;
+  watch(display: Display): Display;
 }
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
@@ -195,6 +229,8 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       actions.notices.unshift(
         `resuming session ${row.id.slice(0, 8)} ("${row.title}")${before !== now ? `, started on ${before}, now on ${now}` : ""}${row.workspace !== workspace ? `; it began in ${row.workspace}` : ""}`,
       );
+      // What its workers did (their transcripts are sessions of their own under this one).
+      for (const w of store.workers(row.id)) actions.notices.splice(1, 0, `worker ${w.label}: ${w.status}, ${w.turns} turn${w.turns === 1 ? "" : "s"} (transcript: session ${w.id.slice(0, 8)}) — ${w.title.slice(0, 80)}`);
     }
   } catch (e) {
     await actions.close();
@@ -224,6 +260,37 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     record: (rec) => (o.preview ? undefined : store.recordDecision(conversation.sessionId, rec)),
   });
   const system = systemPrompt(workspace);
+  // Worker events go to the display of the run in progress.
+  let current: Display | undefined;
+  const index = new ContextIndex();
+  const maxAgents = typeof args.flags["max-agents"] === "number" ? (args.flags["max-agents"] as number) : 4;
+  const fleet = new Fleet({
+    max: maxAgents,
+    waitMs: typeof args.flags["agent-wait-ms"] === "number" ? (args.flags["agent-wait-ms"] as number) : 300_000,
+    revision: () => workspaceRevision(workspace),
+    files: () => Array.from(walk(workspace), (e) => e.path),
+    // The main agent verifies what its workers changed.
+    onEnd: (_s, end) => {
+      for (const p of end.wrote) actions.verification.markChanged(p);
+    },
+    start: workerStarter({
+      workspace,
+      home,
+      userDir: userConfigDir(),
+      provider: () => conversation.provider,
+      store,
+      parentSession: () => conversation.sessionId,
+      ledger: actions.ledger,
+      state,
+      index,
+      contextSize: s.contextSize,
+      maxTokens: s.maxTokens,
+      workingSetBudget: workingSet,
+      actions: actions.workerActions,
+      emit: (e) => current?.emit(e),
+    }),
+  });
+  if (fleet.enabled) for (const a of agentActions(fleet)) actions.registry.register(a);
   const seams = runSeams(
     {
       workspace,
@@ -237,7 +304,7 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
       plane,
       questionSet: setKey(AGENT_CONTEXT_V1),
       contextStep,
-      index: new ContextIndex(),
+      index,
       contextSize: s.contextSize,
       workingSetBudget: workingSet,
       verifyFloor: s.verifyFloor,
@@ -248,6 +315,15 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
     system,
   );
+  // A run never ends with workers still going: they are stopped, and the closing event says so.
+  const report = seams.report;
+  seams.report = async () => {
+    const stopped = await fleet.stopAll();
+    if (stopped.length) current?.emit({ type: "notice", level: "warn", message: `the run ended with ${stopped.length} worker${stopped.length === 1 ? "" : "s"} still running (${stopped.join(", ")}); stopped them (what they wrote stays)` });
+    const base = (await report?.()) ?? {};
+    const agents = fleet.usage();
+    return agents.length ? { ...base, agents } : base;
+  };
   const conversation: Conversation = new Conversation(
     {
       store,
@@ -268,14 +344,18 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
     sessionId,
   );
-  const watch = (display: import("../core/events.ts").Display) => ({
-    emit(e: import("../core/events.ts").AgentEvent) {
-      if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") actions.supervisor.modelActivity(true);
-      else if (e.type === "turn_end" || e.type === "run_end") actions.supervisor.modelActivity(false);
-      display.emit(e);
-    },
-  });
-  return { ...actions, conversation, watch };
+  const watch = (display: Display): Display => {
+    const wrapped = {
+      emit(e: AgentEvent) {
+        if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") actions.supervisor.modelActivity(true);
+        else if (e.type === "turn_end" || e.type === "run_end") actions.supervisor.modelActivity(false);
+        display.emit(e);
+      },
+    };
+    current = display;
+    return wrapped;
+  };
+  return { ...actions, conversation, fleet, watch };
 }
 
 /** The configured judgment provider for `weir eval run --provider judgment`; notices go to stderr. */

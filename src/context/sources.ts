@@ -70,6 +70,8 @@ export interface GatherOptions {
   maxFileBytes?: number;
   /** weir's user config directory: its AGENTS.md applies to every workspace. */
   userDir?: string;
+  /** A worker's scope: files it may not read are not candidates at all (rules still apply). */
+  allow?: (rel: string) => boolean;
 }
 
 export interface Gathered {
@@ -257,7 +259,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
   const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
-  const walked = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
+  const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
+  const walked = o.allow ? all.filter(o.allow) : all;
   const fileSet = new Set(walked);
   // Generated, vendored and bundled files are never candidates unless the task names them.
   const attrs = fileSet.has(".gitattributes") ? generatedGlobs(textOf(root, ".gitattributes", o.index) ?? "").map((g) => new Bun.Glob(g)) : [];

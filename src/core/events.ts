@@ -17,7 +17,14 @@ export type AgentEvent =
   | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number; content?: string }
   | { type: "turn_end"; turn: number; usage: Usage }
   | { type: "notice"; level: "info" | "warn"; message: string }
-  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown };
+  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown }
+  /**
+   * Something a worker did (its tool calls and results, its turns' usage, its end), attributed to
+   * it: `agent` is its id, `parentCallId` the spawn_agent call that started it. A worker's events
+   * never stand for the main agent's: its run_end does not end the human's turn and its usage is
+   * not the main agent's.
+   */
+  | { type: "agent"; agent: string; label: string; parentCallId: string; event: AgentEvent };
 
 /** The display port. */
 export interface Display {

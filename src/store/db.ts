@@ -81,6 +81,10 @@ const MIGRATIONS: string[] = [
      result_class TEXT NOT NULL,
      error_class TEXT
    );`,
+  // Workers' sessions hang under the session (and run) of the agent that spawned them.
+  `ALTER TABLE sessions ADD COLUMN parent_id TEXT;
+   ALTER TABLE sessions ADD COLUMN label TEXT;
+   CREATE INDEX sessions_by_parent ON sessions (parent_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -48,14 +48,27 @@ export class SessionStore {
     }
   }
 
-  createSession(workspace: string, title: string, provider: string, model: string, now = Date.now()): string {
+  /** A new session; a worker's names the session that spawned it and its label. */
+  createSession(workspace: string, title: string, provider: string, model: string, now = Date.now(), parent?: { sessionId: string; label: string }): string {
     const id = newId();
     this.guard(() =>
       this.db
-        .query("INSERT INTO sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(id, workspace, title.slice(0, 200), provider, model, now, now),
+        .query("INSERT INTO sessions (id, workspace, title, provider, model, created_at, updated_at, parent_id, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(id, workspace, title.slice(0, 200), provider, model, now, now, parent?.sessionId ?? null, parent?.label ?? null),
     );
     return id;
+  }
+
+  /** The workers a session spawned, oldest first, each with its last run's outcome. */
+  workers(sessionId: string): { id: string; label: string; title: string; status: string; turns: number; created_at: number }[] {
+    return this.guard(
+      () =>
+        this.db
+          .query(
+            "SELECT s.id, s.label, s.title, s.created_at, COALESCE(r.status, 'running') AS status, COALESCE(r.turns, 0) AS turns FROM sessions s LEFT JOIN runs r ON r.session_id = s.id WHERE s.parent_id = ? ORDER BY s.created_at, s.rowid",
+          )
+          .all(sessionId) as { id: string; label: string; title: string; status: string; turns: number; created_at: number }[],
+    );
   }
 
   /** Records the run (and its task) before any model call. */
@@ -103,7 +116,7 @@ export class SessionStore {
   }
 
   list(workspace?: string, limit = 50): SessionRow[] {
-    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs FROM sessions s ${workspace ? "WHERE s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs FROM sessions s WHERE s.parent_id IS NULL ${workspace ? "AND s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
     return this.guard(() => (workspace ? this.db.query(sql).all(workspace) : this.db.query(sql).all()) as SessionRow[]);
   }
 

@@ -71,8 +71,33 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
     calls = [];
     pending = undefined;
   };
+  // A worker's messages, as Claude Code writes a subagent's: parent_tool_use_id names the call that started it.
+  const workers = new Map<string, { calls: { type: "tool_use"; id: string; name: string; input: unknown }[]; usage?: Usage }>();
+  const worker = (e: Extract<AgentEvent, { type: "agent" }>) => {
+    const w = workers.get(e.agent) ?? { calls: [] };
+    workers.set(e.agent, w);
+    const ev = e.event;
+    const flushWorker = () => {
+      if (!w.usage) return;
+      line({ type: "assistant", message: { type: "message", role: "assistant", model: meta.model, content: w.calls, usage: claudeUsage(w.usage) }, parent_tool_use_id: e.parentCallId, session_id: session, agent_id: e.agent });
+      w.calls = [];
+      w.usage = undefined;
+    };
+    if (ev.type === "turn_end") {
+      flushWorker();
+      w.usage = ev.usage;
+    } else if (ev.type === "tool_call") w.calls.push({ type: "tool_use", id: ev.call.id, name: ev.call.name, input: ev.call.input });
+    else if (ev.type === "tool_result") {
+      flushWorker();
+      line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: ev.callId, content: ev.content ?? ev.preview, is_error: ev.isError }] }, parent_tool_use_id: e.parentCallId, session_id: session, agent_id: e.agent });
+    } else if (ev.type === "run_end") {
+      flushWorker();
+      workers.delete(e.agent);
+    }
+  };
   return {
     emit(e: AgentEvent) {
+      if (e.type === "agent") return worker(e);
       if (e.type !== "tool_call") flush();
       if (e.type === "run_start") {
         session = e.sessionId ?? null;

@@ -49,6 +49,16 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
           midLine = false;
           if (e.error) log.write(`${style.red(`weir: ${e.error}`)}\n`);
           return;
+        case "agent": {
+          // A worker's steps, indented under the main agent's and named, never mixed into its answer.
+          const w = e.event;
+          const who = `  ↳ ${e.agent} ${e.label}`;
+          if (w.type === "tool_call") line(style.dim(`${who} ▸ ${w.call.name} ${w.summary}`));
+          else if (w.type === "tool_result" && w.isError) line(style.red(`${who}   ${w.preview.split("\n")[0]}`));
+          else if (w.type === "notice") line(style.dim(`${who}: ${w.message}`));
+          else if (w.type === "run_end") line(style.dim(`${who} finished (${w.stop}, ${w.turns} turns)`));
+          return;
+        }
         default:
           return;
       }

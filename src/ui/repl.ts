@@ -22,6 +22,8 @@ export interface ReplHost {
   calls(): string;
   /** `/stop ID` or `/stop stuck`. */
   stop(target: string): string;
+  /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
+  agents(words: string[]): Promise<string>;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string };
 }
 
@@ -33,6 +35,7 @@ export const REPL_HELP = [
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
   "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
+  "/agents [stop ID]  background workers: state, calls, spend; stop one (what it wrote stays); works while a turn runs",
   "/init              ask the model to write an AGENTS.md for this repository",
   "/exit              leave (or Ctrl-D)",
   "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
@@ -118,8 +121,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     const t = line.trim();
     if (t === "/calls") out.write(`${host.calls()}\n`);
     else if (t.startsWith("/stop")) out.write(`${host.stop(t.slice(5).trim())}\n`);
+    else if (t === "/agents" || t.startsWith("/agents ")) void host.agents(t.split(/\s+/).slice(1)).then((r) => out.write(`${r}\n`));
     else {
-      out.write(opts.style.dim("(a turn is running: /calls, /stop ID, or Ctrl-C to cancel it)\n"));
+      out.write(opts.style.dim("(a turn is running: /calls, /agents, /stop ID, or Ctrl-C to cancel it)\n"));
     }
     handled.push(line);
   });
@@ -159,6 +163,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       else if (cmd === "/mcp") out.write(`${await host.mcp(rest)}\n`);
       else if (cmd === "/calls") out.write(`${host.calls()}\n`);
       else if (cmd === "/stop") out.write(`${host.stop(rest.join(" "))}\n`);
+      else if (cmd === "/agents") out.write(`${await host.agents(rest)}\n`);
       else out.write(`unknown command ${cmd}; /help lists them\n`);
       rl.prompt();
       continue;

@@ -1,3 +1,4 @@
+import type { AgentRow } from "../agent/fleet.ts";
 import type { SessionRow } from "../store/sessions.ts";
 
 function ago(ms: number, now: number): string {
@@ -24,5 +25,13 @@ export function formatCalls(calls: { id: string; action: string; preview: string
   if (calls.length === 0) return "no calls in flight";
   return calls
     .map((c) => `${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.map((v) => `${v.id}: ${v.detail}`).join("; ")})` : ""}${c.pid ? `  pid ${c.pid}` : ""}${c.stoppable ? "" : "  [cannot be stopped]"}  ${c.preview}`)
+    .join("\n");
+}
+
+/** `/agents`: one line per worker — id, label, state, elapsed, turns, calls, tokens, health, scope. */
+export function formatAgents(rows: AgentRow[]): string {
+  if (rows.length === 0) return "no workers";
+  return rows
+    .map((r) => `${r.id}  ${r.label}  ${r.state}  ${(r.elapsedMs / 1000).toFixed(1)}s  ${r.turns} turns  ${r.calls} calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite + r.usage.output} tokens${r.health !== "-" ? `  ${r.health}` : ""}  (${r.scope})`)
     .join("\n");
 }

@@ -1,13 +1,14 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Access, PathScope } from "./scope.ts";
 
 /** Why a path was refused; the message says what to do instead. */
 export class PathRefused extends Error {
   constructor(
     message: string,
     /** The guard that refused it, for the model and for the security suite's report. */
-    readonly rule: "containment" | "symlink" | "hardlink" | "protected",
+    readonly rule: "containment" | "symlink" | "hardlink" | "protected" | "scope",
   ) {
     super(message);
     this.name = "PathRefused";
@@ -92,9 +93,10 @@ export function protectedReason(rel: string, absolute: string, home = homedir())
 /**
  * Resolves a path the model sent against the workspace root. Absolute paths are fine when they land
  * inside; `..` escapes, symlinks leading out, files with other hard links, and protected paths are
- * refused. `root` must already be canonical.
+ * refused; for a worker, so is a path outside its scope for the access asked. `root` must already
+ * be canonical.
  */
-export function resolveInWorkspace(root: string, requested: string, opts: { home?: string } = {}): ResolvedPath {
+export function resolveInWorkspace(root: string, requested: string, opts: { home?: string; scope?: PathScope; access?: Access } = {}): ResolvedPath {
   if (requested.includes("\0")) throw new PathRefused("the path contains a NUL byte", "containment");
   const expanded = requested.startsWith("~/") || requested === "~" ? join(opts.home ?? homedir(), requested.slice(1)) : requested;
   const lexical = isAbsolute(expanded) ? resolve(expanded) : resolve(root, expanded);
@@ -114,6 +116,13 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
       throw new PathRefused(`${requested} has ${st.nlink} hard links; weir cannot tell where the others lead, so it will not use it`, "hardlink");
   } catch (e) {
     if (e instanceof PathRefused) throw e;
+  }
+  // A worker's scope narrows the workspace further: checked on the canonical path, after every guard above.
+  if (opts.scope) {
+    const access = opts.access ?? "read";
+    const dir = exists && access === "read" && statSync(real).isDirectory();
+    if (!(dir ? opts.scope.mayHoldReadable(rel) : opts.scope.allows(rel, access)))
+      throw new PathRefused(`${requested} is outside this worker's scope (${opts.scope.describe()}); the main agent can do it or spawn a worker with a wider scope`, "scope");
   }
   return { absolute: real, relative: rel, exists };
 }

@@ -4,13 +4,36 @@ export const sha256 = (bytes: string | Uint8Array): string => createHash("sha256
 
 /**
  * The SHA of the bytes weir last saw for each path. A write to a file that changed on disk since
- * (the user's editor, a formatter) is refused, and so is overwriting a file weir never read.
+ * (the user's editor, a formatter, another agent) is refused, and so is overwriting a file weir
+ * never read.
+ *
+ * Each agent of a run has its own view (`view`): what *it* has seen. The views share one record of
+ * who wrote each file last, so when a worker writes a file the main agent read, the main agent's
+ * view is stale and the refusal names the worker.
  */
 export class Ledger {
   private seen = new Map<string, string>();
 
+  constructor(
+    /** Who wrote each path last, and the SHA written: shared by every view of one run. */
+    private writers: Map<string, { by: string; sha: string }> = new Map(),
+    /** The agent this view belongs to ("main" or a worker's label). */
+    readonly agent = "main",
+  ) {}
+
+  /** Another agent's view over the same record of writes; it starts having seen nothing. */
+  view(agent: string): Ledger {
+    return new Ledger(this.writers, agent);
+  }
+
   record(path: string, sha: string): void {
     this.seen.set(path, sha);
+  }
+
+  /** This agent wrote `sha` to `path`: it has seen those bytes, and every other view has not. */
+  wrote(path: string, sha: string): void {
+    this.seen.set(path, sha);
+    this.writers.set(path, { by: this.agent, sha });
   }
 
   forget(path: string): void {
@@ -21,12 +44,20 @@ export class Ledger {
     return this.seen.get(path);
   }
 
+  /** The agent that wrote the current bytes of `path`, when it was another view of this ledger. */
+  writtenByOther(path: string, currentSha: string | undefined): string | undefined {
+    const w = this.writers.get(path);
+    return w && w.by !== this.agent && w.sha === currentSha ? w.by : undefined;
+  }
+
   /** Why writing over `path` (whose current bytes hash to `currentSha`, or undefined if absent) is refused. */
   staleReason(path: string, rel: string, currentSha: string | undefined): string | undefined {
     if (currentSha === undefined) return undefined;
     const last = this.seen.get(path);
-    if (last === undefined) return `${rel} exists and weir has not read it; read it first (read_file), then write`;
-    if (last !== currentSha) return `${rel} changed on disk since weir last read it (another program edited it); re-read it first`;
+    const other = this.writtenByOther(path, currentSha);
+    if (last === undefined) return other ? `${rel} was written by ${other} and you have not read it; read it first (read_file), then write` : `${rel} exists and weir has not read it; read it first (read_file), then write`;
+    if (last !== currentSha)
+      return other ? `${rel} was changed by ${other} since you last read it; re-read it first` : `${rel} changed on disk since weir last read it (another program edited it); re-read it first`;
     return undefined;
   }
 }

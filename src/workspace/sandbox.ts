@@ -36,6 +36,11 @@ export interface SandboxPolicy {
   readable: string[];
   /** Files inside the workspace bound over /dev/null (protected files). */
   masked: string[];
+  /**
+   * A worker whose reads are scoped: only these workspace files (absolute) exist inside, read-only;
+   * the rest of the workspace is an empty directory. Absent: the whole workspace, by `mode`.
+   */
+  visible?: string[];
 }
 
 /**
@@ -64,9 +69,15 @@ export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap =
     a.push("--tmpfs", p.home);
     for (const r of p.readable) if (inside(p.home, r)) a.push("--ro-bind-try", r, r);
   }
-  a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
-  for (const g of GIT_READ_ONLY) a.push("--ro-bind-try", join(p.root, g), join(p.root, g));
-  for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
+  if (p.visible) {
+    // bubblewrap creates the directories on the way to each bound file; nothing else of the tree exists.
+    a.push("--dir", p.root);
+    for (const f of p.visible) if (inside(p.root, f) && !p.masked.includes(f)) a.push("--ro-bind-try", f, f);
+  } else {
+    a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
+    for (const g of GIT_READ_ONLY) a.push("--ro-bind-try", join(p.root, g), join(p.root, g));
+    for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
+  }
   if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
   if (homeShown) a.push("--setenv", "HOME", p.home);
@@ -89,7 +100,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     "(allow process-exec process-fork signal (target same-sandbox))",
     "(allow sysctl-read mach-lookup ipc-posix-shm)",
     '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
-    `(allow file-read* (subpath ${q(p.root)}))`,
+    ...(p.visible ? p.visible.map((f) => `(allow file-read* (literal ${q(f)}))`) : [`(allow file-read* (subpath ${q(p.root)}))`]),
     ...p.readable.map((r) => `(allow file-read* (subpath ${q(r)}))`),
     '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))',
   ];
@@ -218,6 +229,8 @@ export interface SandboxOptions {
   readable?: string[];
   writable?: string[];
   detected?: { kind: SandboxKind; program?: string };
+  /** A scoped worker's readable files (absolute), asked again for each command (see SandboxPolicy.visible). */
+  visible?: () => string[];
 }
 
 export function createSandbox(o: SandboxOptions): CommandSandbox {
@@ -232,7 +245,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       masked = protectedFilesIn(o.root, o.home);
       maskedAt = performance.now();
     }
-    return { mode: o.mode, root: o.root, home: o.home, network, writable: [...(o.writable ?? []), ...(dir ? [dir] : [])], readable, masked };
+    return { mode: o.mode, root: o.root, home: o.home, network, writable: [...(o.writable ?? []), ...(dir ? [dir] : [])], readable, masked, ...(o.visible ? { visible: o.visible() } : {}) };
   };
   return {
     kind: detected.kind,

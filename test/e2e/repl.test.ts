@@ -110,4 +110,28 @@ describe("the REPL", () => {
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });
+  test("/agents lists a worker while the turn runs and /agents stop ends it; the main agent then gets its report", async () => {
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "sp1", name: "spawn_agent", input: { goal: "GOAL-PTY: think for a long time", label: "thinker" } }] },
+        { toolCalls: [{ id: "wt1", name: "wait_agents", input: { timeout_ms: 60000 } }] },
+        { text: "the worker was stopped by you" },
+      ],
+    });
+    world.server.route("GOAL-PTY", [{ text: "late", delayMs: 30_000 }]);
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("fan out\r");
+    await t.waitFor("▸ wait_agents");
+    const mark = t.text().length;
+    t.write("/agents\r");
+    await t.waitFor(/w1 +thinker +running/, 8000, mark);
+    t.write("/agents stop w1\r");
+    await t.waitFor("w1 (thinker): stopped", 8000, mark);
+    await t.waitFor("the worker was stopped by you", 8000, mark);
+    const last = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    expect(last).toContain("w1 (thinker): stopped");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
 });

@@ -264,10 +264,21 @@ export class MockServer {
     this.turns = [...trajectory.turns];
   }
 
-  /** Replaces the remaining script. */
+  /** Replaces the remaining script (routes included). */
   script(trajectory: Trajectory): void {
     this.turns = [...trajectory.turns];
+    this.routes = [];
   }
+
+  /**
+   * Conversations served by their own script: a request whose first message contains `marker` (a
+   * worker's goal) takes its turns from here, in order, whatever else arrives in between.
+   */
+  route(marker: string, turns: Turn[]): void {
+    this.routes.push({ marker, turns: [...turns] });
+  }
+
+  private routes: { marker: string; turns: Turn[] }[] = [];
 
   get url(): string {
     if (!this.server) throw new Error("mock server not started");
@@ -333,7 +344,10 @@ export class MockServer {
 
     const invalid = validateRequest(wire, body);
     if (invalid) return json(400, errorBody(wire, "invalid_request_error", invalid));
-    const turn = this.turns.shift();
+    // The first user message (the Chat wire puts the system prompt first).
+    const first = JSON.stringify((body.messages ?? []).find((m: any) => m.role === "user") ?? "");
+    const routed = this.routes.find((r) => first.includes(r.marker));
+    const turn = routed ? routed.turns.shift() : this.turns.shift();
     const seq = ++this.served;
     if (!turn) return json(400, errorBody(wire, "invalid_request_error", `mock: script exhausted after ${seq - 1} requests`));
     if (turn.wire && turn.wire !== wire) return json(400, errorBody(wire, "invalid_request_error", `mock: turn ${seq} is scripted for the ${turn.wire} wire`));

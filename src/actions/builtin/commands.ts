@@ -14,7 +14,7 @@ const PROCESS_CAP = 1_000_000;
 
 function workdir(ctx: ActionContext, cwd: string | undefined): string {
   if (!cwd) return ctx.root;
-  const p = resolveInWorkspace(ctx.root, cwd, { home: ctx.home });
+  const p = resolveInWorkspace(ctx.root, cwd, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
   if (!p.exists || !statSync(p.absolute).isDirectory()) throw new ToolFailure(`cwd ${cwd} is not a directory in the workspace`);
   return p.absolute;
 }

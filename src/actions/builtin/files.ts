@@ -10,8 +10,8 @@ import { applyEdits, EditRefused, type EditSpec } from "../edit-match.ts";
 const MAX_LINE = 2000;
 const DEFAULT_LIMIT = 2000;
 
-function readExisting(path: string, ctx: ActionContext) {
-  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home });
+function readExisting(path: string, ctx: ActionContext, access: "read" | "write" = "read") {
+  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope, access } : {}) });
   if (!p.exists) throw new ToolFailure(`${path} does not exist; list_files shows what is there`);
   if (statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory; use list_files for directories`);
   const bytes = readFileSync(p.absolute);
@@ -67,7 +67,7 @@ export const writeFile = defineAction({
   readOnly: false,
   summary: (i) => `${i.path} (${Buffer.byteLength(i.content)} bytes)`,
   async run(i, ctx) {
-    const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home });
+    const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope, access: "write" as const } : {}) });
     if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${i.path} is a directory`);
     const current = p.exists ? sha256(readFileSync(p.absolute)) : undefined;
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
@@ -87,7 +87,7 @@ function writeFileWithLedger(absolute: string, content: string, ctx: ActionConte
     if (code === "EACCES" || code === "EPERM") throw new ToolFailure("permission denied by the operating system; nothing was written");
     throw new ToolFailure(`could not write: ${code ?? (e as Error).message}; the file is unchanged`);
   }
-  ctx.ledger.record(absolute, sha256(content));
+  ctx.ledger.wrote(absolute, sha256(content));
 }
 
 const EditItem = z.object({
@@ -137,7 +137,7 @@ export const editFile = defineAction({
   readOnly: false,
   summary: (i) => `${i.path} (${i.edits ? `${i.edits.length} edits` : "1 edit"})`,
   async run(i, ctx) {
-    const { p, bytes } = readExisting(i.path, ctx);
+    const { p, bytes } = readExisting(i.path, ctx, "write");
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, sha256(bytes));
     if (stale) throw new ToolFailure(stale, "sha");
     if (looksBinary(bytes)) throw new ToolFailure(`${p.relative} is binary; edit_file only edits text`);

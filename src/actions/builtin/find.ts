@@ -3,18 +3,19 @@ import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { holdsKeyMaterial, protectedReason, resolveInWorkspace } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
-import { defineAction, ToolFailure } from "../action.ts";
+import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
 
-function scope(root: string, path: string | undefined, home: string): string {
+function scope(ctx: ActionContext, path: string | undefined): string {
   if (!path || path === ".") return "";
-  const p = resolveInWorkspace(root, path, { home });
+  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
   if (!p.exists) throw new ToolFailure(`${path} does not exist`);
   return p.relative === "." ? "" : p.relative;
 }
 
-function* walkUnder(root: string, sub: string) {
-  // Walk from the root so ignore files above `sub` apply, but only yield what is below it.
-  for (const e of walk(root)) if (sub === "" || e.path === sub || e.path.startsWith(`${sub}/`)) yield e;
+function* walkUnder(ctx: ActionContext, sub: string) {
+  // Walk from the root so ignore files above `sub` apply, but only yield what is below it (and, for a
+  // worker, inside its scope: files outside it do not exist for the worker).
+  for (const e of walk(ctx.root)) if ((sub === "" || e.path === sub || e.path.startsWith(`${sub}/`)) && (!ctx.scope || ctx.scope.allows(e.path, "read"))) yield e;
 }
 
 export const listFiles = defineAction({
@@ -35,13 +36,13 @@ export const listFiles = defineAction({
   readOnly: true,
   summary: (i) => [i.path, i.pattern].filter(Boolean).join(" ") || ".",
   async run(i, ctx) {
-    const sub = scope(ctx.root, i.path, ctx.home);
+    const sub = scope(ctx, i.path);
     const glob = i.pattern ? new Bun.Glob(i.pattern) : undefined;
     const limit = i.limit ?? 500;
     const out: string[] = [];
     let more = 0;
     let hidden = 0;
-    for (const e of walkUnder(ctx.root, sub)) {
+    for (const e of walkUnder(ctx, sub)) {
       if (glob && !glob.match(e.path)) continue;
       // Protected files (dotenv and its variants, keys, credentials) are not listed, as they are not read.
       if (protectedReason(e.path, join(ctx.root, e.path), ctx.home)) {
@@ -88,7 +89,7 @@ export const search = defineAction({
     let target = "";
     let single: string | undefined;
     if (i.path && i.path !== ".") {
-      const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home });
+      const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
       if (!p.exists) throw new ToolFailure(`${i.path} does not exist`);
       if (statSync(p.absolute).isFile()) single = p.relative;
       else target = p.relative === "." ? "" : p.relative;
@@ -97,14 +98,14 @@ export const search = defineAction({
     const perFile = new Map<string, number>();
     let total = 0;
     let files = 0;
-    const paths = single ? [single] : Array.from(walkUnder(ctx.root, target), (e) => e.path);
+    const paths = single ? [single] : Array.from(walkUnder(ctx, target), (e) => e.path);
     for (const rel of paths) {
       if (ctx.signal.aborted) break;
       if (glob && !glob.match(rel)) continue;
       let bytes: Buffer;
       try {
         // Every file passes the same guards as read_file: no symlink or hard link out, nothing protected.
-        bytes = readFileSync(resolveInWorkspace(ctx.root, rel, { home: ctx.home }).absolute);
+        bytes = readFileSync(resolveInWorkspace(ctx.root, rel, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) }).absolute);
       } catch {
         continue;
       }

@@ -27,7 +27,7 @@ export const findReferences = defineAction({
   async run(i, ctx) {
     const name = i.symbol.split(".").pop()!;
     let below = "";
-    if (i.path && i.path !== ".") below = resolveInWorkspace(ctx.root, i.path, { home: ctx.home }).relative;
+    if (i.path && i.path !== ".") below = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) }).relative;
     const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
     const defs: string[] = [];
     const calls: string[] = [];
@@ -35,6 +35,7 @@ export const findReferences = defineAction({
     let files = 0;
     for (const e of walk(ctx.root)) {
       if (below && !e.path.startsWith(`${below}/`) && e.path !== below) continue;
+      if (ctx.scope && !ctx.scope.allows(e.path, "read")) continue;
       if (++files > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
       let bytes: Buffer;
       try {

@@ -4,7 +4,7 @@ import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
 import { confirmProjectServer } from "../../ui/approve.ts";
 import { replApprover, runRepl } from "../../ui/repl.ts";
-import { formatCalls, formatSessions } from "../../ui/sessions.ts";
+import { formatAgents, formatCalls, formatSessions } from "../../ui/sessions.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
 import { buildRuntime } from "../runtime.ts";
@@ -31,8 +31,20 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
         mcp: (words) => mcpCommandLine(runtime.hub, words),
-        calls: () => formatCalls(runtime.supervisor.list()),
-        stop: (target) => (target === "stuck" || target === "all" ? runtime.supervisor.stopScope(target).join("\n") || "nothing to stop" : target ? runtime.supervisor.stop(target) : "usage: /stop ID or /stop stuck"),
+        calls: () =>
+          [formatCalls(runtime.supervisor.list()), ...runtime.fleet.calls().map((w) => `${w.agent} (${w.label}):\n${w.calls.length ? w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`).join("\n") : "  no calls in flight"}`)].join("\n"),
+        stop: (target) => {
+          if (target === "stuck" || target === "all") return runtime.supervisor.stopScope(target).join("\n") || "nothing to stop";
+          // A worker's call is named AGENT:CALL, as /calls shows it.
+          const m = /^(w\d+):(.+)$/.exec(target);
+          if (m) return runtime.fleet.stopCall(m[1]!, m[2]!);
+          return target ? runtime.supervisor.stop(target) : "usage: /stop ID or /stop stuck";
+        },
+        async agents(words) {
+          if (words[0] === "stop") return words[1] ? String(await runtime.fleet.stop(words[1], false)) : "usage: /agents stop ID";
+          if (words.length && words[0] !== "list") return "usage: /agents, or /agents stop ID";
+          return formatAgents(runtime.fleet.list());
+        },
         status: () => ({ model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}) }),
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
