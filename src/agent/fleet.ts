@@ -31,7 +31,7 @@ export interface WorkerHandle {
   stopCall(id: string): string;
 }
 
-export type WorkerStart = (s: Subgoal, o: { signal: AbortSignal; parentCallId: string; overBudget: () => void }) => WorkerHandle;
+export type WorkerStart = (s: Subgoal, o: { signal: AbortSignal; parentCallId: string; overBudget: () => void; firstTurn: () => void }) => WorkerHandle;
 
 /** What the main agent gets back for a finished worker. Delivered once. */
 export interface AgentReport {
@@ -145,8 +145,18 @@ export class Fleet {
       }
     }
     const id = `w${++this.seq}`;
-    // The revision is taken while the worker makes its first request: it has written nothing yet.
-    const startRevision = this.o.revision();
+    // The revision is taken once the worker's first turn is under way (its git calls would only delay
+    // the first request); it cannot have written anything before its first answer arrives.
+    let takeRevision!: () => void;
+    const startRevision = new Promise<Revision>((resolve, reject) => {
+      takeRevision = () => void this.o.revision().then(resolve, reject);
+    });
+    let taken = false;
+    const firstTurn = () => {
+      if (taken) return;
+      taken = true;
+      takeRevision();
+    };
     const subgoal = subgoalOf(req, { id, parent: "main", revision: "pending", now: this.now() });
     const controller = new AbortController();
     const entry: Entry = { subgoal, controller, startedAt: this.now(), startRevision, state: "running", delivered: false, settled: Promise.resolve(), handle: undefined as unknown as WorkerHandle };
@@ -157,11 +167,12 @@ export class Fleet {
     };
     const deadline = setTimeout(() => stopFor("timeout"), Math.max(0, subgoal.deadline - this.now()));
     deadline.unref?.();
-    entry.handle = this.o.start(subgoal, { signal: controller.signal, parentCallId, overBudget: () => stopFor("budget") });
+    entry.handle = this.o.start(subgoal, { signal: controller.signal, parentCallId, overBudget: () => stopFor("budget"), firstTurn });
     entry.settled = entry.handle.done
       .catch((e): WorkerEnd => ({ stop: "error", text: "", turns: 0, usage: emptyUsage(), error: `the worker failed: ${(e as Error).message}`, wrote: [] }))
       .then(async (end) => {
         clearTimeout(deadline);
+        firstTurn();
         entry.end = end;
         entry.elapsedMs = this.now() - entry.startedAt;
         entry.state = this.stateOf(entry, end);

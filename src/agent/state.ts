@@ -124,6 +124,11 @@ export class WorkState {
     return [...this.targets.keys()];
   }
 
+  /** Targets this agent edited: what another agent's view of the work must show as it is now. */
+  editedPaths(): string[] {
+    return [...this.targets].filter(([, t]) => t.edited).map(([p]) => p);
+  }
+
   private target(path: string): Target {
     let t = this.targets.get(path);
     if (!t) {

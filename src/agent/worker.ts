@@ -96,8 +96,9 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
         // The main agent verifies: the workers' writes count as its changes (Fleet onEnd).
         verifyFloor: "off",
         view: () => ({
+          // What the main agent changed is the shared state a worker must see; what it merely read is not.
           editTargets: d.state
-            .targetPaths()
+            .editedPaths()
             .filter((p) => scope.allows(p, "read"))
             .flatMap((p) => {
               const sha = d.ledger.get(`${d.workspace}/${p}`);
@@ -137,6 +138,8 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
     let usage: Usage = emptyUsage();
     const display: Display = {
       emit(e) {
+        // The first turn is under way: the fleet takes the start revision now, off the critical path.
+        if (e.type === "turn_start" && turns === 0) setTimeout(o.firstTurn, 0);
         if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") supervisor.modelActivity(true);
         else if (e.type === "turn_end" || e.type === "run_end") supervisor.modelActivity(false);
         if (e.type === "turn_end") {
@@ -166,11 +169,7 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
       done,
       stats: () => ({ turns, calls, usage }),
       calls: () => supervisor.list().map((c) => ({ id: c.id, action: c.action, ageMs: c.ageMs, severity: c.severity, verdicts: c.verdicts.map((v) => v.id) })),
-      health: () => {
-        const v = supervisor.list();
-        const worst = v.find((c) => c.severity === "stalled") ?? v.find((c) => c.severity === "erroring") ?? v.find((c) => c.severity === "degraded");
-        return { severity: worst?.severity ?? (v.length ? "busy" : "idle"), verdicts: [...new Set(v.flatMap((c) => c.verdicts.map((x) => x.id)))] };
-      },
+      health: () => supervisor.health(),
       stopCall: (id) => supervisor.stop(id),
     };
   };

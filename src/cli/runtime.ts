@@ -23,6 +23,7 @@ import { workspaceRevision } from "../agent/revision.ts";
 import { type WorkerDeps, workerStarter } from "../agent/worker.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { walk } from "../workspace/walker.ts";
+import { warmParsers } from "../context/outline.ts";
 import { Hooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import { ActionRegistry } from "../actions/registry.ts";
@@ -344,9 +345,15 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
     sessionId,
   );
+  // The parsers a later compile (a worker's) would need load while the first model request is out.
+  let warmed = false;
   const watch = (display: Display): Display => {
     const wrapped = {
       emit(e: AgentEvent) {
+        if (e.type === "turn_start" && !warmed && fleet.enabled) {
+          warmed = true;
+          setTimeout(() => void warmParsers(Array.from(walk(workspace, { limit: 2_000 }), (f) => f.path)), 0);
+        }
         if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") actions.supervisor.modelActivity(true);
         else if (e.type === "turn_end" || e.type === "run_end") actions.supervisor.modelActivity(false);
         display.emit(e);

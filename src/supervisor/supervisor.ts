@@ -43,6 +43,8 @@ export interface CallView {
 export class Supervisor {
   private calls = new Map<string, InFlight>();
   private failures = new Map<string, number>();
+  /** Failed calls in a row, of any action: an agent caught in an error storm. */
+  private streak = 0;
   private rss: number[] = [];
   private model: { startedAt: number; lastOutputAt: number } | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -97,6 +99,7 @@ export class Supervisor {
     if (!c) return;
     this.calls.delete(id);
     this.failures.set(c.action, resultClass === "error" ? (this.failures.get(c.action) ?? 0) + 1 : 0);
+    this.streak = resultClass === "error" || resultClass === "refused" ? this.streak + 1 : 0;
     this.opts.onRecord?.({ callId: id, action: c.action, preview: c.preview, startedAt: c.startedAt, durationMs: this.now() - c.startedAt, resultClass, ...(errorClass ? { errorClass } : {}) });
   }
 
@@ -120,6 +123,22 @@ export class Supervisor {
       views.push({ id: "model", action: "model stream", preview: "", ageMs: t - this.model.startedAt, severity: severityOf(v), verdicts: v, stoppable: false });
     }
     return views;
+  }
+
+  /**
+   * The health of the agent this supervisor watches (a worker's): the worst verdict of its calls in
+   * flight and its model stream (stuck, silent, ...), plus an error storm when its last calls all
+   * failed, even with none in flight.
+   */
+  health(): { severity: string; verdicts: string[] } {
+    const rules = this.opts.rules ?? DEFAULT_RULES;
+    const views = this.list();
+    const verdicts = new Set(views.flatMap((v) => v.verdicts.map((x) => x.id)));
+    if (rules.error_storm.enabled && this.streak >= rules.error_storm.threshold) verdicts.add("error_storm");
+    const order = ["stalled", "erroring", "degraded"];
+    const severities = [...views.map((v) => v.severity), ...(verdicts.has("error_storm") ? ["erroring"] : [])];
+    const worst = order.find((o) => severities.includes(o));
+    return { severity: worst ?? (views.length ? "busy" : "idle"), verdicts: [...verdicts] };
   }
 
   /** Stops one call: aborts its signal and ends its process tree. Says so when it cannot. */

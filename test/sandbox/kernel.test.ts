@@ -206,3 +206,32 @@ describe("sandbox profiles (pure)", () => {
   });
 });
 
+
+d("a scoped worker's sandbox: only the files it may read exist, and nothing in the workspace is writable", () => {
+  const HIDDEN = "CANARY-OUT-OF-SCOPE-4141";
+  test("every reader of a file outside the scope fails; the file inside is there; every writer fails", () => {
+    mkdirSync(join(root, "scoped"), { recursive: true });
+    mkdirSync(join(root, "other"), { recursive: true });
+    writeFileSync(join(root, "scoped", "in.txt"), "IN-SCOPE\n");
+    writeFileSync(join(root, "other", "hidden.txt"), `${HIDDEN}\n`);
+    const box = createSandbox({ mode: "read-only", root, home, readable: [], visible: () => [join(root, "scoped", "in.txt")] });
+    const run = (argv: string[]) => {
+      const [bin, ...rest] = box.wrap(argv, root);
+      const r = Bun.spawnSync([bin!, ...rest], { cwd: root, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+      return { code: r.exitCode, out: `${r.stdout.toString()}${r.stderr.toString()}` };
+    };
+    expect(run(["cat", "scoped/in.txt"]).out).toContain("IN-SCOPE");
+    for (const p of ["other/hidden.txt", join(root, "other", "hidden.txt"), "scoped/../other/hidden.txt"])
+      for (const argv of readers(p)) {
+        const r = run(argv);
+        expect(r.out).not.toContain(HIDDEN);
+      }
+    expect(run(["sh", "-c", "grep -r CANARY . ; ls -R"]).out).not.toContain(HIDDEN);
+    for (const p of ["scoped/in.txt", "scoped/new.txt", "new.txt", "other/hidden.txt"])
+      for (const argv of writers(p)) run(argv);
+    expect(readFileSync(join(root, "scoped", "in.txt"), "utf8")).toBe("IN-SCOPE\n");
+    expect(existsSync(join(root, "scoped", "new.txt"))).toBe(false);
+    expect(existsSync(join(root, "new.txt"))).toBe(false);
+    expect(readFileSync(join(root, "other", "hidden.txt"), "utf8")).toBe(`${HIDDEN}\n`);
+  });
+});

@@ -140,3 +140,23 @@ describe("event export", () => {
     }
   });
 });
+
+describe("an agent's health", () => {
+  test("idle with nothing in flight; an error storm after three failed calls in a row, cleared by a success; a silent model stream is stalled", () => {
+    let now = 0;
+    const s = new Supervisor({ heartbeatMs: 0, now: () => now });
+    expect(s.health()).toEqual({ severity: "idle", verdicts: [] });
+    for (const id of ["a", "b", "c"]) {
+      s.begin(id, id === "b" ? "run_command" : "read_file", {}, false);
+      s.end(id, id === "b" ? "refused" : "error");
+    }
+    expect(s.health()).toEqual({ severity: "erroring", verdicts: ["error_storm"] });
+    s.begin("d", "read_file", {}, false);
+    s.end("d", "ok");
+    expect(s.health().verdicts).toEqual([]);
+    s.modelActivity(true);
+    now = DEFAULT_RULES.silent.threshold + 1;
+    expect(s.health()).toEqual({ severity: "stalled", verdicts: ["silent"] });
+    s.dispose();
+  });
+});
