@@ -87,7 +87,14 @@ function withoutSafeIntegerBounds(v: unknown): unknown {
 /** The JSON Schema the wires carry, generated from the zod schema. */
 export function jsonSchemaOf(action: Action): Record<string, unknown> {
   if (action.jsonSchema) return action.jsonSchema;
+  // Converted once per action object: every worker's registry holds the same built-ins.
+  const cached = schemas.get(action);
+  if (cached) return cached;
   const schema = z.toJSONSchema(action.input, { target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>;
   delete schema.$schema;
-  return withoutSafeIntegerBounds(schema) as Record<string, unknown>;
+  const out = withoutSafeIntegerBounds(schema) as Record<string, unknown>;
+  schemas.set(action, out);
+  return out;
 }
+
+const schemas = new WeakMap<Action, Record<string, unknown>>();

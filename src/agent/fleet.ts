@@ -195,9 +195,9 @@ export class Fleet {
     return checkResult(end.text, e.subgoal.outputSchema).ok ? "done" : "invalid";
   }
 
-  private async report(e: Entry): Promise<AgentReport> {
+  private async report(e: Entry, current?: Revision): Promise<AgentReport> {
     const end = e.end!;
-    const now = await this.o.revision();
+    const now = current ?? (await this.o.revision());
     const moved = e.endRevision ? movedPaths(e.endRevision, now) : [];
     const check = e.state === "done" || e.state === "invalid" ? checkResult(end.text, e.subgoal.outputSchema) : undefined;
     const why =
@@ -250,12 +250,15 @@ export class Fleet {
     const reports: AgentReport[] = [];
     const already: string[] = [];
     const running: AgentRow[] = [];
+    // One look at the workspace serves every report of this wait.
+    const due = chosen.filter((e) => e.end && e.endRevision && !e.delivered);
+    const current = due.length ? await this.o.revision() : undefined;
     for (const e of chosen) {
       if (!e.end || !e.endRevision) running.push(this.row(e));
       else if (e.delivered) already.push(e.subgoal.id);
       else {
         e.delivered = true;
-        reports.push(await this.report(e));
+        reports.push(await this.report(e, current));
       }
     }
     return { reports, running, unknown, already };

@@ -17,8 +17,10 @@ export interface Revision {
 }
 
 export async function workspaceRevision(root: string): Promise<Revision> {
-  const [head, status] = await Promise.all([gitOutput(root, ["rev-parse", "HEAD"]), gitOutput(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all"])]);
+  // One git call: porcelain v2 carries HEAD in its branch header.
+  const status = await gitOutput(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]);
   const files = new Map<string, string>();
+  let head = "no-git";
   if (status === undefined) {
     // Not a repository: cheap metadata of every file stands in for a worktree hash.
     for (const e of walk(root)) {
@@ -33,9 +35,14 @@ export async function workspaceRevision(root: string): Promise<Revision> {
     const entries = status.split("\0").filter(Boolean);
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
-      const path = e.slice(3);
-      // A rename's source path follows it in -z output.
-      if (e[0] === "R" || e[0] === "C") i++;
+      if (e.startsWith("# branch.oid ")) head = e.slice(13);
+      if (e.startsWith("#")) continue;
+      // v2 records: "1 XY sub mH mI mW hH hI path", "2 ... score path" + NUL + origPath, "u ..." , "? path".
+      const kind = e[0];
+      const fields = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : 1;
+      const path = e.split(" ").slice(fields).join(" ");
+      if (kind === "2") i++;
+      if (kind === "!") continue;
       try {
         files.set(path, sha256(readFileSync(join(root, path))));
       } catch {
@@ -44,8 +51,7 @@ export async function workspaceRevision(root: string): Promise<Revision> {
     }
   }
   const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : 1));
-  const h = (head ?? "no-git").trim();
-  return { id: `${h.slice(0, 12)}+${sha256(JSON.stringify(sorted)).slice(0, 12)}`, head: h, files };
+  return { id: `${head.slice(0, 12)}+${sha256(JSON.stringify(sorted)).slice(0, 12)}`, head, files };
 }
 
 /** Paths whose content differs between two revisions. Pure. */

@@ -58,12 +58,22 @@ export type SpawnRequest = z.infer<typeof SpawnInput>;
 
 /** The zod schema of an output schema, or why it is not a usable JSON Schema. Pure. */
 export function compileOutputSchema(schema: Record<string, unknown>): { ok: true; schema: z.ZodType } | { ok: false; error: string } {
+  const key = JSON.stringify(schema);
+  const hit = compiledSchemas.get(key);
+  if (hit) return hit;
+  let r: { ok: true; schema: z.ZodType } | { ok: false; error: string };
   try {
-    return { ok: true, schema: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
+    r = { ok: true, schema: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch (e) {
-    return { ok: false, error: `output_schema is not a JSON Schema weir can check: ${(e as Error).message.split("\n")[0]}` };
+    r = { ok: false, error: `output_schema is not a JSON Schema weir can check: ${(e as Error).message.split("\n")[0]}` };
   }
+  if (compiledSchemas.size > 100) compiledSchemas.clear();
+  compiledSchemas.set(key, r);
+  return r;
 }
+
+/** Compiled output schemas by their JSON: a fleet checks the same few schemas again and again. */
+const compiledSchemas = new Map<string, { ok: true; schema: z.ZodType } | { ok: false; error: string }>();
 
 /** Builds the subgoal from a spawn request. Pure (the id, revision and clock are given). */
 export function subgoalOf(req: SpawnRequest, o: { id: string; parent: string; revision: string; now: number }): Subgoal {
