@@ -24,7 +24,7 @@ export interface ReplHost {
   stop(target: string): string;
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
   agents(words: string[]): Promise<string>;
-  status(): { model: string; effort?: string; contextSize: number; sessionId?: string };
+  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number };
 }
 
 export const REPL_HELP = [
@@ -97,7 +97,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     const s = host.status();
     const used = promptTokens(lastUsage) + lastUsage.output;
     return opts.style.dim(
-      `${s.model}${s.effort ? ` · effort ${s.effort}` : ""} · ${k(used)}/${k(s.contextSize)} tokens · cache ${Math.round(cacheHitRate(total) * 100)}%${s.sessionId ? ` · session ${s.sessionId.slice(0, 8)}` : ""}`,
+      `${s.model}${s.effort ? ` · effort ${s.effort}` : ""} · ${k(used)}/${k(s.contextSize)} tokens · cache ${Math.round(cacheHitRate(total) * 100)}%${s.workerTokens ? ` · workers ${k(s.workerTokens)} tokens` : ""}${s.sessionId ? ` · session ${s.sessionId.slice(0, 8)}` : ""}`,
     );
   };
 

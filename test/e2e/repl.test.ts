@@ -118,17 +118,20 @@ describe("the REPL", () => {
         { text: "the worker was stopped by you" },
       ],
     });
-    world.server.route("GOAL-PTY", [{ text: "late", delayMs: 30_000 }]);
+    world.server.route("GOAL-PTY", [{ toolCalls: [{ id: "l1", name: "list_files", input: {} }] }, { text: "late", delayMs: 30_000 }]);
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
     await t.waitFor("/help for commands");
     t.write("fan out\r");
     await t.waitFor("▸ wait_agents");
+    await t.waitFor("↳ w1 thinker ▸ list_files");
+    await Bun.sleep(100);
     const mark = t.text().length;
     t.write("/agents\r");
-    await t.waitFor(/w1 +thinker +running/, 8000, mark);
+    await t.waitFor(/w1 +thinker +running .*1 calls/, 8000, mark);
     t.write("/agents stop w1\r");
     await t.waitFor("w1 (thinker): stopped", 8000, mark);
     await t.waitFor("the worker was stopped by you", 8000, mark);
+    await t.waitFor(/workers [\d.k]+ tokens · session/, 8000, mark);
     const last = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
     expect(last).toContain("w1 (thinker): stopped");
     t.write("/exit\r");

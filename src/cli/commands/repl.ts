@@ -45,7 +45,11 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           if (words.length && words[0] !== "list") return "usage: /agents, or /agents stop ID";
           return formatAgents(runtime.fleet.list());
         },
-        status: () => ({ model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}) }),
+        status: () => {
+          // Workers' spend is shown on its own, never added to the main agent's context use.
+          const workerTokens = runtime.fleet.usage().reduce((n, w) => n + w.usage.input + w.usage.cacheRead + w.usage.cacheWrite + w.usage.output, 0);
+          return { model, ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}), ...(workerTokens ? { workerTokens } : {}) };
+        },
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
     );
