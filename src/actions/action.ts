@@ -56,6 +56,8 @@ export interface Action<I = any> {
 export interface ActionOutput {
   content: string;
   details?: ToolDetails;
+  /** weir's own words (a built-in's, never an MCP tool's): shown to the model unquoted. */
+  trusted?: boolean;
 }
 
 /** An error the model should read as the tool's answer (not a crash). `rule` names the guard. */

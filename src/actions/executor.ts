@@ -184,7 +184,8 @@ export class ActionExecutor {
       // A PostToolUse hook's message (exit 2's stderr, or added context) reaches the model with the result.
       const post = this.opts.hooks?.has("PostToolUse") ? await this.opts.hooks.run("PostToolUse", action.id, { tool_name: action.id, tool_input: input, tool_response: o0.content.slice(0, 20_000) }, signal) : undefined;
       const o = post?.message ? { ...o0, content: `${o0.content}\n[PostToolUse hook${post.block ? " (blocking)" : ""}] ${post.message}` } : o0;
-      return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}) };
+      const own = o.trusted === true && action.source === "builtin" ? { origin: "weir" as const } : {};
+      return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}), ...own };
     } catch (e) {
       if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(redactCredentials(e.message), 4_000)}` : ""}`);
       if (e instanceof PathRefused) return refuse(`refused by the ${e.rule} guard: ${e.message}`, e.rule);

@@ -95,6 +95,13 @@ async function main(argv: string[]): Promise<number> {
     return replCommand(args, workspace, resolved);
   }
   requireProjectRoot(workspace);
+  // `weir "/review src/a.ts"`: a custom command's template becomes the task.
+  if (task.startsWith("/")) {
+    const { expandCommand, loadCommands, matchCommand } = await import("../context/commands.ts");
+    const { userConfigDir } = await import("../config/paths.ts");
+    const m = matchCommand(task, loadCommands(workspace, userConfigDir()));
+    if (m) task = expandCommand(m.command, m.args);
+  }
   const controller = new AbortController();
   let interrupts = 0;
   process.on("SIGINT", () => {

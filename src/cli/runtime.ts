@@ -23,6 +23,8 @@ import { workspaceRevision } from "../agent/revision.ts";
 import { type WorkerDeps, workerStarter } from "../agent/worker.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { walk } from "../workspace/walker.ts";
+import { skillAction } from "../actions/builtin/skills.ts";
+import { loadSkills } from "../context/skills.ts";
 import { warmParsers } from "../context/outline.ts";
 import { Hooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
@@ -121,6 +123,10 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const verification = new VerificationLedger(workspace);
   const ledger = new Ledger();
   for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification)]) registry.register(a);
+  // Skills enter the capability index by their descriptions; their bodies load on demand.
+  const skills = loadSkills(workspace, userConfigDir());
+  const skill = skills.length ? skillAction(skills) : undefined;
+  if (skill) registry.register(skill.action, skill.hint);
   const disclosure = new Disclosure(registry, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
   registry.register(loadActionsAction(() => disclosure));
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
@@ -140,6 +146,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const workerActions: WorkerDeps["actions"] = (w) => {
     const reg = new ActionRegistry();
     for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(w.verification)]) reg.register(a);
+    if (skill) reg.register(skill.action, skill.hint);
     const disc = new Disclosure(reg, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
     reg.register(loadActionsAction(() => disc));
     // Commands see the workspace read-only, and a scoped reader only the files it may read.

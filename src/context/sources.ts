@@ -264,7 +264,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const fileSet = new Set(walked);
   // Generated, vendored and bundled files are never candidates unless the task names them.
   const attrs = fileSet.has(".gitattributes") ? generatedGlobs(textOf(root, ".gitattributes", o.index) ?? "").map((g) => new Bun.Glob(g)) : [];
-  const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)));
+  // Agents' own configuration (rules, commands, skills) reaches the model by its own paths, not as code.
+  const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)) && !/^\.(?:weir|claude)\//.test(f));
   const head = (await headP)?.trim();
 
   const targets = new Map<string, FloorReason>();

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { Approver } from "../actions/executor.ts";
+import { expandCommand, matchCommand, type SlashCommand } from "../context/commands.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { cacheHitRate, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
 import { terminalApprover } from "./approve.ts";
@@ -22,6 +23,8 @@ export interface ReplHost {
   calls(): string;
   /** `/stop ID` or `/stop stuck`. */
   stop(target: string): string;
+  /** Custom slash commands (`.weir/commands/*.md`, the user's `commands/`), read when asked. */
+  commands(): SlashCommand[];
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
   agents(words: string[]): Promise<string>;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number };
@@ -40,6 +43,8 @@ export const REPL_HELP = [
   "/exit              leave (or Ctrl-D)",
   "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
 ].join("\n");
+
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/mcp", "/calls", "/stop", "/agents", "/init", "/exit", "/quit"]);
 
 /** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
 export const INIT_TASK =
@@ -150,10 +155,16 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     remember(line);
     // /init is a task of its own: the model studies the repository and writes AGENTS.md.
     if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
-    if (line.startsWith("/")) {
+    // A custom command (not shadowing a built-in one) becomes the task its template says.
+    const custom = line.startsWith("/") && !BUILTIN_COMMANDS.has(line.split(/\s+/)[0]!) ? matchCommand(line, host.commands()) : undefined;
+    if (custom) line = expandCommand(custom.command, custom.args);
+    else if (line.startsWith("/")) {
       const [cmd, ...rest] = line.split(/\s+/);
       if (cmd === "/exit" || cmd === "/quit") break;
-      if (cmd === "/help") out.write(`${REPL_HELP}\n`);
+      if (cmd === "/help") {
+        const mine = host.commands();
+        out.write(`${REPL_HELP}\n${mine.length ? `\nCustom commands:\n${mine.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(19) + ` ${c.description} (${c.origin}: ${c.file})`).join("\n")}\n` : ""}`);
+      }
       else if (cmd === "/clear") {
         host.clear();
         lastUsage = emptyUsage();

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { userDataDir } from "../../config/paths.ts";
+import { userConfigDir, userDataDir } from "../../config/paths.ts";
+import { loadCommands } from "../../context/commands.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
 import { confirmProjectServer } from "../../ui/approve.ts";
@@ -30,6 +31,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
+        commands: () => loadCommands(workspace, userConfigDir()),
         mcp: (words) => mcpCommandLine(runtime.hub, words),
         calls: () =>
           [formatCalls(runtime.supervisor.list()), ...runtime.fleet.calls().map((w) => `${w.agent} (${w.label}):\n${w.calls.length ? w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`).join("\n") : "  no calls in flight"}`)].join("\n"),

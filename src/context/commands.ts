@@ -1,0 +1,83 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseFrontMatter } from "./rules.ts";
+
+/**
+ * Custom slash commands: Markdown prompt templates the user invokes by name (`/review src/a.ts`).
+ * Read from the workspace's `.weir/commands/` (and `.claude/commands/`, so a repository set up for
+ * Claude Code works as it is) and from the user's `commands/` in weir's config directory; a file in a
+ * subdirectory is named `dir:name`. Front matter: `description`, `argument-hint`. The body becomes
+ * the task, with `$ARGUMENTS` replaced by everything after the name and `$1`…`$9` by its words. A
+ * command is the user's own prompt only because the user typed its name; it carries no permission.
+ */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  body: string;
+  /** Where it came from, for /help: "project" or "user", and the file. */
+  origin: "project" | "user";
+  file: string;
+}
+
+function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, SlashCommand>, label: (abs: string) => string): void {
+  if (!existsSync(dir)) return;
+  const visit = (d: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const abs = join(d, n);
+      let st;
+      try {
+        st = statSync(abs);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory() && depth < 2) visit(abs, depth + 1);
+      else if (st.isFile() && n.endsWith(".md") && st.size < 200_000) {
+        const name = relative(dir, abs).slice(0, -3).split(/[\\/]/).join(":");
+        if (!/^[\w.:-]+$/.test(name)) continue;
+        const { meta, body } = parseFrontMatter(readFileSync(abs, "utf8"));
+        const first = body.split("\n").find((l) => l.trim())?.trim() ?? "";
+        out.set(name, {
+          name,
+          description: typeof meta.description === "string" ? meta.description : first.slice(0, 80),
+          ...(typeof meta["argument-hint"] === "string" ? { argumentHint: meta["argument-hint"] } : {}),
+          body: body.trim(),
+          origin,
+          file: label(abs),
+        });
+      }
+    }
+  };
+  visit(dir, 0);
+}
+
+/** Every command available in a workspace; a project command overrides the user's of the same name. */
+export function loadCommands(workspace: string, userDir: string): SlashCommand[] {
+  const out = new Map<string, SlashCommand>();
+  readDir(join(userDir, "commands"), "user", out, (abs) => `~config/${relative(userDir, abs)}`);
+  for (const d of [".claude/commands", ".weir/commands"]) readDir(join(workspace, d), "project", out, (abs) => relative(workspace, abs));
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The task a command line (`/name args`) stands for. Pure. */
+export function expandCommand(c: SlashCommand, args: string): string {
+  const words = args.trim() === "" ? [] : args.trim().split(/\s+/);
+  let text = c.body.replace(/\$ARGUMENTS\b/g, args.trim()).replace(/\$([1-9])\b/g, (_, n: string) => words[Number(n) - 1] ?? "");
+  // A template without a placeholder still gets what the user typed after its name.
+  if (!/\$ARGUMENTS\b|\$[1-9]\b/.test(c.body) && args.trim()) text = `${text}\n\n${args.trim()}`;
+  return text;
+}
+
+/** Splits `/name rest` when `name` is one of the commands; undefined otherwise. Pure. */
+export function matchCommand(line: string, commands: readonly SlashCommand[]): { command: SlashCommand; args: string } | undefined {
+  const m = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!m) return undefined;
+  const command = commands.find((c) => c.name === m[1]);
+  return command ? { command, args: m[2] ?? "" } : undefined;
+}

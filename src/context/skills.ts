@@ -1,0 +1,74 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseFrontMatter } from "./rules.ts";
+
+/**
+ * Skills: folders holding a `SKILL.md` (front matter `name` and `description`) with a procedure the
+ * model can load when a task needs it. Only the name and description are in every request (the
+ * capability index); the body arrives when the model asks for it (use_skill). They are distinct
+ * from context rules (always-on knowledge under a condition) and from actions (things that run).
+ * Read from the workspace's `.weir/skills/` (and `.claude/skills/`) and the user's `skills/` in
+ * weir's config directory; a project skill overrides the user's of the same name.
+ */
+export interface Skill {
+  name: string;
+  description: string;
+  body: string;
+  origin: "project" | "user";
+  /** The SKILL.md file, workspace-relative for a project skill. */
+  file: string;
+  /** The other files in the skill's folder (workspace-relative for a project skill). */
+  files: string[];
+}
+
+const MAX_BODY = 40_000;
+
+function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) => string, out: Map<string, Skill>): void {
+  if (!existsSync(dir)) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const folder = join(dir, n);
+    const file = join(folder, "SKILL.md");
+    try {
+      if (!statSync(folder).isDirectory() || !existsSync(file) || statSync(file).size > MAX_BODY * 2) continue;
+    } catch {
+      continue;
+    }
+    const { meta, body } = parseFrontMatter(readFileSync(file, "utf8"));
+    const name = typeof meta.name === "string" && /^[\w.-]{1,64}$/.test(meta.name) ? meta.name : n;
+    const description = typeof meta.description === "string" ? meta.description.slice(0, 300) : "";
+    // A skill without a description cannot be chosen by what it is for: skipped, as Claude Code does.
+    if (!description) continue;
+    const files = readdirSync(folder)
+      .filter((f) => f !== "SKILL.md")
+      .slice(0, 20)
+      .map((f) => label(join(folder, f)));
+    out.set(name, { name, description, body: body.trim().slice(0, MAX_BODY), origin, file: label(file), files });
+  }
+}
+
+export function loadSkills(workspace: string, userDir: string): Skill[] {
+  const out = new Map<string, Skill>();
+  readSkills(join(userDir, "skills"), "user", (abs) => `~config/${relative(userDir, abs)}`, out);
+  for (const d of [".claude/skills", ".weir/skills"]) readSkills(join(workspace, d), "project", (abs) => relative(workspace, abs), out);
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The index line of each skill, bounded: what the model chooses from. Pure. */
+export function skillIndex(skills: readonly Skill[], max = 1_500): string {
+  let out = "";
+  for (const s of skills) {
+    const line = `- ${s.name}: ${s.description}\n`;
+    if (out.length + line.length > max) {
+      out += `- … ${skills.length - out.split("\n").length + 1} more (use_skill with a name lists them all)\n`;
+      break;
+    }
+    out += line;
+  }
+  return out.trimEnd();
+}
