@@ -99,9 +99,10 @@ export class Disclosure {
       .filter((c) => c.ids.some((id) => !core.has(id)))
       .map((c) => {
         const open = c.ids.filter((id) => !core.has(id) && !this.loaded.has(id)).length;
-        const counts = `${c.ids.length} action${c.ids.length === 1 ? "" : "s"}${open < c.ids.length ? `, ${c.ids.length - open} already available` : ""}`;
+        // The names are listed, so a count is only worth its bytes when some are already offered.
+        const counts = open < c.ids.length ? ` (${c.ids.length - open} of ${c.ids.length} already available)` : "";
         // An MCP server's line lists its tools, so their purposes are visible before anything loads.
-        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)} (${counts})` : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)} (${counts})`;
+        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)}${counts}` : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)}${counts}`;
       })
       .join("\n");
   }
@@ -156,6 +157,8 @@ export class Disclosure {
     const docs = this.registry
       .all()
       .filter((a) => a.id !== LOAD_ACTIONS)
+      // Fanning out is the model's call, never a word's: "list the files" must not load list_agents.
+      .filter((a) => a.capability !== "agents")
       .filter((a) => !(a.source.startsWith("mcp:") && BUILTIN_TWINS.test(a.id.replace(/^mcp__.+?__/, ""))))
       .map((a) => ({ id: a.id, text: `${a.id} ${a.id} ${a.description} ${paramText(this.registry.spec(a.id)?.inputSchema)}` }));
     const ranked = rankActions(goal, docs);
@@ -186,7 +189,7 @@ export function loadActionsAction(disclosure: () => Disclosure): Action {
     capability: "discovery",
     hint: "load the full definitions of more actions",
     description:
-      "Load more actions by capability or id. Their full definitions are offered from your next turn on. Load only what the task needs.",
+      "Load more actions by capability or id; they are offered from your next turn. Load only what the task needs.",
     input: z
       .object({
         capabilities: z.array(z.string()).optional().describe("capability names from the list below"),

@@ -11,7 +11,7 @@ export const CAPABILITY_HINTS: Record<string, string> = {
   navigation: "find definitions, callers and references of a symbol",
   git: "inspect and change git state",
   discovery: "load more actions",
-  agents: "background workers on subgoals (scoped reads and writes, typed results), run in parallel",
+  agents: "background workers for independent subgoals",
 };
 
 export interface CapabilityInfo {

@@ -20,7 +20,9 @@ describe("Disclosure", () => {
     expect(names(d)).toEqual(["read_file", "edit_file", "write_file", "search", "list_files", LOAD_ACTIONS]);
     const load = d.offer().find((t) => t.name === LOAD_ACTIONS)!;
     expect(load.description).toContain("- command: run programs");
-    expect(load.description).toContain("(2 actions)");
+    expect(load.description).toMatch(/- command: run programs \(tests, builds, git\) and shell command lines: run_command, shell(\n|$)/);
+    d.load([], ["shell"]);
+    expect(d.offer().find((t) => t.name === LOAD_ACTIONS)!.description).toContain("run_command, shell (1 of 2 already available)");
   });
 
   test("loading a capability offers its full schemas from the next request, appended after the stable prefix", () => {
