@@ -81,6 +81,7 @@ export class Conversation {
     const provider: ModelProvider = {
       settings: real.settings,
       wireBody: (r) => real.wireBody(r),
+      listModels: (signal) => real.listModels(signal),
       stream(req) {
         captured = req;
         throw new CancelledError();

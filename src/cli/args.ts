@@ -89,7 +89,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -259,6 +259,8 @@ function helpRun(rows: string[]): string {
     "Usage:",
     '  weir "task"            run one task and exit',
     "  weir                   open the REPL",
+    "  weir init              set up: provider, key, model (from the endpoint's list), one test request",
+    "  weir auth login|logout|status  store a checked key (stdin or prompt), remove it, say where it comes from",
     "  weir config show       print the resolved configuration and where each value came from",
     "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",

@@ -24,6 +24,12 @@ async function main(argv: string[]): Promise<number> {
   // Eval's --provider names an eval source (learned, replay, ...), not a model vendor.
   if (args.command[0] === "eval") delete args.config.provider;
   const workspace = workspaceRoot(args);
+  // weir init sets up what the settings lack, so it must start before they resolve (its --provider only preselects).
+  if (args.command[0] === "init") {
+    const { initCommand } = await import("./commands/init.ts");
+    const { clackPrompts } = await import("../ui/setup.ts");
+    return initCommand(args, workspace, clackPrompts, process.stdin.isTTY === true && process.stdout.isTTY === true);
+  }
   const resolved = loadSettings(args, workspace);
   const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true, interactive: process.stdin.isTTY === true };
 
@@ -33,6 +39,11 @@ async function main(argv: string[]): Promise<number> {
     return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
   }
 
+  if (args.command[0] === "auth") {
+    const { authCommand } = await import("./commands/init.ts");
+    const { clackPrompts } = await import("../ui/setup.ts");
+    return authCommand(args, workspace, resolved, { out: (s) => process.stdout.write(s), ui: clackPrompts, interactive: io.interactive, stdin: () => Bun.stdin.text() });
+  }
   if (args.command[0] === "doctor") {
     const { doctorCommand } = await import("./commands/doctor.ts");
     return doctorCommand(args, workspace, resolved, (s) => process.stdout.write(s));

@@ -194,6 +194,18 @@ export function createAnthropicProvider(settings: ProviderSettings, keyHint: str
   return {
     settings,
     wireBody: (req) => buildAnthropicParams(req, settings) as unknown as Record<string, unknown>,
+    async listModels(signal) {
+      try {
+        const ids: string[] = [];
+        for await (const m of client.models.list({}, { signal })) {
+          ids.push(m.id);
+          if (ids.length >= 500) break;
+        }
+        return ids;
+      } catch (e) {
+        throw classifyError(e, label, authHint);
+      }
+    },
     stream(req) {
       const attempt = async function* () {
         const { value: pending, warnings } = withSdkWarnings(() => client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }));

@@ -151,6 +151,18 @@ export function createChatProvider(settings: ProviderSettings, keyHint: string):
   return {
     settings,
     wireBody: (req) => buildChatParams(req, settings) as unknown as Record<string, unknown>,
+    async listModels(signal) {
+      try {
+        const ids: string[] = [];
+        for await (const m of client.models.list({ signal })) {
+          ids.push(m.id);
+          if (ids.length >= 500) break;
+        }
+        return ids;
+      } catch (e) {
+        throw classifyError(e, label, authHint);
+      }
+    },
     stream(req) {
       const attempt = async function* () {
         const { data: stream, response } = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal }).withResponse();

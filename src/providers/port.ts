@@ -48,4 +48,6 @@ export interface ModelProvider {
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
   /** The exact JSON body this adapter sends for a request (`weir context` prints it). Pure. */
   wireBody(request: ModelRequest): Record<string, unknown>;
+  /** The endpoint's model ids, when it lists them (`weir init`); a ProviderError when it cannot. */
+  listModels(signal?: AbortSignal): Promise<string[]>;
 }

@@ -31,6 +31,8 @@ describe("the REPL", () => {
     await t.waitFor("/help for commands");
     t.write("/init\r");
     await t.waitFor("Wrote AGENTS.md.");
+    // The turn is over only when the status line is back (the verification floor sends the model back once).
+    await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("Wrote AGENTS.md."));
     expect(JSON.stringify(world.server.requests.at(-2)!.body.messages)).toContain("Write an AGENTS.md at the root of this repository");
     expect(readFileSync(join(world.ws, "AGENTS.md"), "utf8")).toBe("# Agents\nRun bun test.\n");
     t.write("/exit\r");

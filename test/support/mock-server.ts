@@ -253,6 +253,8 @@ function commonPrefix(a: string, b: string): number {
 export class MockServer {
   readonly requests: RecordedRequest[] = [];
   private previous: string[] = [];
+  /** What GET /v1/models lists; null answers 404 (an endpoint without a model list). */
+  models: string[] | null = ["mock-a", "mock-b"];
   /** When on, turns without scripted usage report simulated prompt-cache usage. */
   simulateCache = false;
   private server: http.Server | undefined;
@@ -332,6 +334,14 @@ export class MockServer {
 
   private async reply(method: string, url: string, headers: Record<string, string>, text: string): Promise<Reply> {
     const path = new URL(url, "http://mock").pathname;
+    // GET /v1/models in each vendor's shape (the Anthropic SDK sends anthropic-version); null: no such route.
+    if (method === "GET" && path.endsWith("/models")) {
+      this.requests.push({ wire: headers["anthropic-version"] ? "messages" : "chat", path, headers, body: null, receivedAt: performance.now() });
+      if (this.models === null) return json(404, { error: { type: "not_found_error", message: `no route GET ${path}` } });
+      return headers["anthropic-version"]
+        ? json(200, { data: this.models.map((id) => ({ type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z" })), has_more: false, first_id: this.models[0] ?? null, last_id: this.models.at(-1) ?? null })
+        : json(200, { object: "list", data: this.models.map((id) => ({ id, object: "model", created: 1_764_000_000, owned_by: "mock" })) });
+    }
     const wire = path.endsWith("/messages") ? "messages" : path.endsWith("/chat/completions") ? "chat" : undefined;
     if (!wire || method !== "POST") return json(404, { error: { type: "not_found_error", message: `no route ${method} ${path}` } });
     let body: any;
