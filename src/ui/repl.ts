@@ -118,8 +118,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     },
   };
 
-  // While a turn runs the loop below is waiting, so /calls and /stop are answered here; the loop then
-  // skips the lines already handled.
+  // While a turn runs the loop below is waiting, so /calls, /stop and /agents are answered here (the
+  // loop then skips them); anything else typed is type-ahead: the loop takes it, in order, once the
+  // turn is over.
   const handled: string[] = [];
   rl.on("line", (line) => {
     if (!running) return;
@@ -128,7 +129,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     else if (t.startsWith("/stop")) out.write(`${host.stop(t.slice(5).trim())}\n`);
     else if (t === "/agents" || t.startsWith("/agents ")) void host.agents(t.split(/\s+/).slice(1)).then((r) => out.write(`${r}\n`));
     else {
-      out.write(opts.style.dim("(a turn is running: /calls, /agents, /stop ID, or Ctrl-C to cancel it)\n"));
+      if (t !== "") out.write(opts.style.dim(`(queued for after this turn: ${t.length > 60 ? `${t.slice(0, 57)}...` : t}; Ctrl-C cancels the turn)\n`));
+      return;
     }
     handled.push(line);
   });

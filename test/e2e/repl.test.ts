@@ -139,4 +139,23 @@ describe("the REPL", () => {
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });
+  test("a line typed while an answer streams is queued and sent as the next message once the turn ends", async () => {
+    world.server.script({ turns: [{ text: "first answer, slowly", delayMs: 1500 }, { text: "answer to the queued line" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    const before = world.server.requests.length;
+    t.write("slow question\r");
+    while (world.server.requests.length === before) await Bun.sleep(20);
+    t.write("QUEUED-LINE follow up\r");
+    await t.waitFor("queued for after this turn: QUEUED-LINE follow up");
+    await t.waitFor("first answer, slowly");
+    await t.waitFor("answer to the queued line");
+    const last = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(last).toContain("slow question");
+    expect(last).toContain("QUEUED-LINE follow up");
+    // It was not mixed into the first turn.
+    expect(JSON.stringify(world.server.requests[before]!.body.messages)).not.toContain("QUEUED-LINE");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
 });
