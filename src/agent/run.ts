@@ -176,7 +176,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       const call = calls.find((c) => c.id === r.callId);
       const name = call?.name ?? "?";
       if (call) seams.observe?.(call, r);
-      emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length, content: r.content });
+      emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length, content: r.content, ...(r.details ? { details: r.details } : {}) });
     }
     const answer: UserMessage = { role: "user", content: [...results] };
     const failure = results.every((r) => r.isError) ? JSON.stringify([calls.map((c) => [c.name, c.input]), results.map((r) => r.content)]) : "";

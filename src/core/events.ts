@@ -1,4 +1,4 @@
-import type { ToolCallBlock } from "./messages.ts";
+import type { ToolCallBlock, ToolDetails } from "./messages.ts";
 import type { Usage } from "./usage.ts";
 
 export type RunStop = "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error" | "repeating";
@@ -14,7 +14,7 @@ export type AgentEvent =
   | { type: "reasoning_delta"; text: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "tool_call"; call: ToolCallBlock; summary: string }
-  | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number; content?: string }
+  | { type: "tool_result"; callId: string; name: string; isError: boolean; preview: string; bytes: number; content?: string; details?: ToolDetails }
   | { type: "turn_end"; turn: number; usage: Usage }
   | { type: "notice"; level: "info" | "warn"; message: string }
   | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown }

@@ -30,7 +30,7 @@ export interface ToolCallBlock {
  */
 export type ToolDetails =
   | { kind: "read"; path: string; sha: string; complete: boolean; lines: number }
-  | { kind: "write"; path: string; sha: string; created: boolean; how?: string }
+  | { kind: "write"; path: string; sha: string; created: boolean; how?: string; /** Unified diff for the person (never sent to the model). */ diff?: string }
   | { kind: "search"; files: string[]; hits: number }
   | { kind: "list"; paths: number }
   | { kind: "references"; symbol: string; found: number }

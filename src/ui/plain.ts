@@ -1,6 +1,31 @@
 import type { AgentEvent, Display } from "../core/events.ts";
+import type { ToolDetails } from "../core/messages.ts";
 import { promptTokens } from "../core/usage.ts";
+import { MarkdownStream } from "./markdown.ts";
 import type { Style } from "./style.ts";
+
+/** A unified diff for the log: file headers dropped, hunks coloured, at most `max` lines. Pure. */
+export function diffForLog(diff: string, style: Style, max = 40): string {
+  const lines = diff.split("\n").filter((l) => !/^(?:Index: |={10,}|--- |\+\+\+ |\\ No newline)/.test(l) && l !== "");
+  const shown = lines.slice(0, max).map((l) => `  ${l.startsWith("+") ? style.green(l) : l.startsWith("-") ? style.red(l) : l.startsWith("@@") ? style.cyan(l) : style.dim(l)}`);
+  if (lines.length > max) shown.push(style.dim(`  … ${lines.length - max} more diff lines`));
+  return shown.join("\n");
+}
+
+/** A command's result for the log: the command, the last lines of its output, and how it ended. Pure. */
+export function commandForLog(content: string, style: Style, isError: boolean, tail = 3): string {
+  const lines = content.replace(/\n+$/, "").split("\n");
+  const head = lines[0] ?? "";
+  const statusAt = lines.findLastIndex((l) => /^\[(?:exit code|timed out|stopped|ended by signal)/.test(l));
+  const status = statusAt >= 0 ? lines.slice(statusAt) : [];
+  const output = lines.slice(1, statusAt >= 0 ? statusAt : undefined).filter((l) => l.trim() !== "");
+  const cut = output.length > tail ? [style.dim(`  … ${output.length - tail} lines above`)] : [];
+  const body = output.slice(-tail).map((l) => `  ${l}`);
+  const end = status.map((l) => `  ${isError ? style.red(l) : style.dim(l)}`);
+  return [`  ${style.dim(head)}`, ...cut, ...body.map((l) => style.dim(l)), ...end].join("\n");
+}
+
+const isWrite = (d: ToolDetails | undefined): d is Extract<ToolDetails, { kind: "write" }> => d?.kind === "write";
 
 export interface Sink {
   write(s: string): void;
@@ -10,8 +35,17 @@ export interface Sink {
  * The plain line log for pipes and one-shot runs. The answer streams to `out`; tool echoes, retries
  * and notices go to `log` (stderr), so `weir "task" > answer.txt` captures just the answer.
  */
-export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolean): Display {
+export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolean, opts: { markdown?: boolean } = {}): Display {
   let midLine = false;
+  // Rendered Markdown only where a person reads colour (a terminal); a pipe gets the source.
+  const md = opts.markdown ? new MarkdownStream() : undefined;
+  const flush = () => {
+    const rest = md?.end();
+    if (rest) {
+      out.write(rest);
+      midLine = !rest.endsWith("\n");
+    }
+  };
   const line = (s: string) => {
     if (midLine) out.write("\n");
     midLine = false;
@@ -20,10 +54,13 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
   return {
     emit(e: AgentEvent) {
       switch (e.type) {
-        case "text_delta":
-          out.write(e.text);
-          midLine = !e.text.endsWith("\n");
+        case "text_delta": {
+          const shown = md ? md.push(e.text) : e.text;
+          if (shown === "") return;
+          out.write(shown);
+          midLine = !shown.endsWith("\n");
           return;
+        }
         case "reasoning_delta":
           if (verbose) log.write(style.dim(e.text));
           return;
@@ -31,20 +68,32 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
           line(style.yellow(`retrying (attempt ${e.attempt}) in ${(e.delayMs / 1000).toFixed(1)}s: ${e.reason}`));
           return;
         case "tool_call":
+          flush();
           line(style.cyan(`▸ ${e.call.name} ${e.summary}`));
           return;
         case "tool_result": {
+          // An edit shows its diff; a command its last lines and how it ended; the rest their first lines.
+          if (!e.isError && isWrite(e.details) && e.details.diff) {
+            line(`${style.dim(`  ${e.preview.split("\n")[0]!.replace(/, sha256 [0-9a-f]{64}/, "").replace(/ \(\d+ bytes, sha256 [0-9a-f]{64}\)/, "")}`)}\n${diffForLog(e.details.diff, style)}`);
+            return;
+          }
+          if (e.details?.kind === "command" && e.content) {
+            line(commandForLog(e.content, style, e.isError));
+            return;
+          }
           const head = e.preview.split("\n").map((l) => `  ${l}`).join("\n");
           line(e.isError ? style.red(head) : style.dim(head));
           return;
         }
         case "turn_end":
+          flush();
           if (verbose) line(style.dim(`turn ${e.turn}: ${promptTokens(e.usage)} in (${e.usage.cacheRead} cached), ${e.usage.output} out`));
           return;
         case "notice":
           line(e.level === "warn" ? style.yellow(e.message) : style.dim(e.message));
           return;
         case "run_end":
+          flush();
           if (midLine) out.write("\n");
           midLine = false;
           if (e.error) log.write(`${style.red(`weir: ${e.error}`)}\n`);

@@ -106,7 +106,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     );
   };
 
-  const base = plainDisplay(out, process.stderr, opts.style, opts.verbose);
+  const base = plainDisplay(out, process.stderr, opts.style, opts.verbose, { markdown: opts.style.on });
   const display: Display = {
     emit(e: AgentEvent) {
       if (e.type === "turn_end") {

@@ -5,6 +5,9 @@ export interface Style {
   yellow(s: string): string;
   cyan(s: string): string;
   bold(s: string): string;
+  green(s: string): string;
+  /** Whether any of this styles (colour is on). */
+  readonly on: boolean;
 }
 
 const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
@@ -12,7 +15,7 @@ const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\
 export function makeStyle(color: boolean): Style {
   if (!color) {
     const id = (s: string) => s;
-    return { dim: id, red: id, yellow: id, cyan: id, bold: id };
+    return { dim: id, red: id, yellow: id, cyan: id, bold: id, green: id, on: false };
   }
-  return { dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), bold: wrap(1, 22) };
+  return { dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), bold: wrap(1, 22), green: wrap(32, 39), on: true };
 }

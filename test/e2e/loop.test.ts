@@ -36,6 +36,11 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(r.stdout).toContain("Fixed add; the test passes.");
     expect(r.stderr).toContain("▸ read_file");
     expect(r.stderr).toContain("▸ edit_file");
+    // The person sees the edit as a diff and the command's end with its exit code; no SHA noise.
+    expect(r.stderr).toContain("  -export const add = (a, b) => a - b;");
+    expect(r.stderr).toContain("  +export const add = (a, b) => a + b;");
+    expect(r.stderr).toMatch(/ {2}ok\n {2}\[exit code 0 in [\d.]+s\]/);
+    expect(r.stderr).not.toMatch(/edited math\.js.*sha256 [0-9a-f]{64}/);
   });
 
   test("an ambiguous edit is answered with line numbers, then fixed with more context", async () => {

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
+import { createPatch } from "diff";
 import { z } from "zod";
 import { writeFileAtomic } from "../../workspace/atomic.ts";
 import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../../workspace/containment.ts";
@@ -69,14 +70,22 @@ export const writeFile = defineAction({
   async run(i, ctx) {
     const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope, access: "write" as const } : {}) });
     if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${i.path} is a directory`);
-    const current = p.exists ? sha256(readFileSync(p.absolute)) : undefined;
+    const old = p.exists ? readFileSync(p.absolute) : undefined;
+    const current = old ? sha256(old) : undefined;
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
     if (stale) throw new ToolFailure(stale, "sha");
     writeFileWithLedger(p.absolute, i.content, ctx);
     const sha = ctx.ledger.get(p.absolute)!;
-    return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${sha})`, details: { kind: "write", path: p.relative, sha, created: !p.exists } };
+    const diff = old && looksBinary(old) ? undefined : diffOf(p.relative, old?.toString("utf8") ?? "", i.content);
+    return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${sha})`, details: { kind: "write", path: p.relative, sha, created: !p.exists, ...(diff ? { diff } : {}) } };
   },
 });
+
+/** The change as a unified diff for the person watching (capped; the model gets its own short echo). */
+function diffOf(rel: string, before: string, after: string): string {
+  const patch = createPatch(rel, before.replace(/\r\n/g, "\n"), after.replace(/\r\n/g, "\n"), "", "", { context: 3 });
+  return patch.length > 20_000 ? `${patch.slice(0, 20_000)}\n… (diff cut)` : patch;
+}
 
 function writeFileWithLedger(absolute: string, content: string, ctx: ActionContext) {
   try {
@@ -155,7 +164,7 @@ export const editFile = defineAction({
     const sha = ctx.ledger.get(p.absolute)!;
     return {
       content: `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${sha}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`,
-      details: { kind: "write", path: p.relative, sha, created: false, how: outcome.how },
+      details: { kind: "write", path: p.relative, sha, created: false, how: outcome.how, diff: diffOf(p.relative, before, outcome.text) },
     };
   },
 });

@@ -21,7 +21,8 @@ export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "p
   if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
   if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
   if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);
-  return plainDisplay(io.stdout, io.stderr, makeStyle(s.color && io.isTTY), s.verbose);
+  const color = s.color && io.isTTY;
+  return plainDisplay(io.stdout, io.stderr, makeStyle(color), s.verbose, { markdown: color });
 }
 
 export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;

@@ -1,0 +1,89 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { createPatch } from "diff";
+import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
+import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
+import { makeStyle } from "../../src/ui/style.ts";
+
+const plain = makeStyle(false);
+const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+describe("MarkdownStream", () => {
+  test("holds a block back until it is complete, never splits a code fence, renders the rest at the end", () => {
+    const md = new MarkdownStream((s) => `<${s}>`);
+    expect(md.push("# Title\n")).toBe("");
+    expect(md.push("\nSome text")).toBe("<# Title\n\n>\n");
+    expect(md.push(" more.\n\n```ts\nconst a = 1;\n\n")).toBe("<Some text more.\n\n>\n");
+    expect(md.push("const b = 2;\n```\n")).toBe("<```ts\nconst a = 1;\n\nconst b = 2;\n```\n>\n");
+    expect(md.end()).toBe("");
+    expect(md.push("tail")).toBe("");
+    expect(md.end()).toBe("<tail>\n");
+  });
+
+  test("whatever the chunking, the blocks shown are the same text in the same order (property)", () => {
+    const doc = "# H\n\npara one\nline two\n\n- a\n- b\n\n```\ncode\n\nmore\n```\nafter\n\nlast";
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: doc.length - 1 }), { maxLength: 8 }), (cuts) => {
+        const md = new MarkdownStream((s) => s);
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        let out = "";
+        let at = 0;
+        for (const p of [...points, doc.length]) {
+          out += md.push(doc.slice(at, p));
+          at = p;
+        }
+        out += md.end();
+        expect(out.replace(/\n+/g, "\n")).toBe(`${doc}\n`.replace(/\n+/g, "\n"));
+      }),
+    );
+  });
+
+  test("a blank line inside a fence is not a block end", () => {
+    expect(lastBlockEnd("```\na\n\nb\n")).toBe(0);
+    expect(lastBlockEnd("x\n\n```\na\n\nb\n")).toBe(3);
+  });
+
+  test("Bun's renderer gives headings and code colour", () => {
+    const out = new MarkdownStream().push("# Title\n\nuse `x`\n\n");
+    expect(out).toContain("\x1b[");
+    expect(strip(out)).toContain("Title");
+    expect(strip(out)).not.toContain("# Title");
+  });
+});
+
+describe("the log's tool results", () => {
+  test("an edit shows a coloured unified diff without file headers, capped", () => {
+    const diff = createPatch("a.ts", "one\ntwo\nthree\n", "one\n2\nthree\n");
+    const shown = diffForLog(diff, makeStyle(true));
+    expect(strip(shown)).toContain("-two");
+    expect(strip(shown)).toContain("+2");
+    expect(strip(shown)).not.toContain("+++");
+    expect(shown).toContain("\x1b[32m+2");
+    expect(shown).toContain("\x1b[31m-two");
+    const long = createPatch("b.ts", Array.from({ length: 100 }, (_, i) => `l${i}`).join("\n"), Array.from({ length: 100 }, (_, i) => `m${i}`).join("\n"));
+    expect(diffForLog(long, plain, 10)).toMatch(/… \d+ more diff lines$/);
+  });
+
+  test("a command shows its line, the last lines of output and how it ended", () => {
+    const content = "$ bun test\nline 1\nline 2\nline 3\nline 4\n2 fail\n[exit code 1 in 0.4s]";
+    const shown = commandForLog(content, plain, true);
+    expect(shown.split("\n")).toEqual(["  $ bun test", "  … 2 lines above", "  line 3", "  line 4", "  2 fail", "  [exit code 1 in 0.4s]"]);
+  });
+
+  test("the plain display renders an answer's Markdown only when asked, and flushes it before a tool call", () => {
+    let out = "";
+    let log = "";
+    const d = plainDisplay({ write: (s) => (out += s) }, { write: (s) => (log += s) }, plain, false, { markdown: true });
+    d.emit({ type: "text_delta", text: "# Plan\n\nfirst " });
+    d.emit({ type: "text_delta", text: "step" });
+    d.emit({ type: "tool_call", call: { type: "tool_call", id: "c", name: "read_file", input: {} }, summary: "a.ts" });
+    expect(strip(out)).toContain("Plan");
+    expect(strip(out)).not.toContain("# Plan");
+    expect(strip(out)).toContain("first step");
+    let raw = "";
+    const p = plainDisplay({ write: (s) => (raw += s) }, { write: () => {} }, plain, false);
+    p.emit({ type: "text_delta", text: "# Plan\n" });
+    expect(raw).toBe("# Plan\n");
+    expect(log).toContain("▸ read_file a.ts");
+  });
+});
