@@ -48,6 +48,12 @@ export class Conversation {
     this.deps.provider = provider;
   }
 
+  /** Continues another stored session from the next run on (`/resume`). */
+  resume(sessionId: string): void {
+    this.history = this.deps.store.history(sessionId);
+    this.sessionId = sessionId;
+  }
+
   /** Starts a new, empty session for the next run (`/clear`). */
   clear(): void {
     this.sessionId = undefined;

@@ -118,7 +118,12 @@ const AROUND = [String.raw`(?:^|[\s\`'"(])(`, String.raw`)(?=$|[\s\`'"),:;])`];
 /** Path-like words in text (a task, a goal): files, and with `directories` also `dir/` words. Pure. */
 export function pathsIn(text: string, directories = false): string[] {
   const re = new RegExp(`${AROUND[0]}${directories ? `${FILE_PATH}|${DIR_PATH}` : FILE_PATH}${AROUND[1]}`, "g");
-  return [...text.matchAll(re)].map((m) => m[1]!.replace(/^\.\//, ""));
+  // `@src/a.ts` is a mention (the REPL completes them): the path is what follows the @ (a real
+  // path that starts with @, like @types/node/index.d.ts, is kept too).
+  return [...text.matchAll(re)].flatMap((m) => {
+    const p = m[1]!.replace(/^\.\//, "");
+    return p.startsWith("@") && !p.slice(1).startsWith("@") ? [p.slice(1).replace(/^\.\//, ""), p] : [p];
+  });
 }
 
 /** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { Approver } from "../actions/executor.ts";
 import { expandCommand, matchCommand, type SlashCommand } from "../context/commands.ts";
+import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { cacheHitRate, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
 import { terminalApprover } from "./approve.ts";
@@ -23,6 +24,12 @@ export interface ReplHost {
   calls(): string;
   /** `/stop ID` or `/stop stuck`. */
   stop(target: string): string;
+  /** Workspace files, for `@path` completion. */
+  files(): string[];
+  /** `/resume` (list) or `/resume ID` (switch to that session; returns its conversation in brief). */
+  resume(id: string | undefined): string;
+  /** `!cmd`: runs a shell line the person typed, through the same permissions and sandbox; its output. */
+  shell(line: string, signal: AbortSignal): Promise<{ output: string; ran: boolean }>;
   /** Custom slash commands (`.weir/commands/*.md`, the user's `commands/`), read when asked. */
   commands(): SlashCommand[];
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
@@ -40,11 +47,25 @@ export const REPL_HELP = [
   "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
   "/agents [stop ID]  background workers: state, calls, spend; stop one (what it wrote stays); works while a turn runs",
   "/init              ask the model to write an AGENTS.md for this repository",
+  "/resume [ID]       list this workspace's sessions, or continue one (its conversation is shown in brief)",
+  "!COMMAND           run a shell command yourself (same permissions and sandbox); the model sees it with your next message",
+  "@path              mention a file (Tab completes): it is put in the model's working set",
   "/exit              leave (or Ctrl-D)",
-  "End a line with \\ to continue on the next line. Ctrl-C cancels the running turn, or clears the line.",
+  "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/mcp", "/calls", "/stop", "/agents", "/init", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
+
+/** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
+export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
+  const m = /(?:^|\s)@([^\s@]*)$/.exec(line);
+  if (!m) return [[], line];
+  const partial = m[1]!;
+  const hits = files.filter((f) => f.startsWith(partial));
+  // Past a directory, offer the next level only, so a large tree stays navigable.
+  const next = [...new Set(hits.map((f) => { const rest = f.slice(partial.length); const slash = rest.indexOf("/"); return slash >= 0 ? f.slice(0, partial.length + slash + 1) : f; }))].sort().slice(0, max);
+  return [next.map((f) => `@${f}`), `@${partial}`];
+}
 
 /** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
 export const INIT_TASK =
@@ -71,7 +92,19 @@ const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
  */
 export async function runRepl(host: ReplHost, opts: { historyFile: string; style: Style; verbose: boolean; banner: string }): Promise<number> {
   const out = process.stdout;
-  const rl: Interface = (current = createInterface({ input: process.stdin, output: out, terminal: true, history: loadHistory(opts.historyFile), historySize: 1000, removeHistoryDuplicates: true, prompt: "› " }));
+  let files: string[] | undefined;
+  const rl: Interface = (current = createInterface({
+    input: process.stdin,
+    output: out,
+    terminal: true,
+    history: loadHistory(opts.historyFile),
+    historySize: 1000,
+    removeHistoryDuplicates: true,
+    prompt: "› ",
+    completer: (line: string) => completeMention(line, (files ??= host.files())),
+  }));
+  // The line editor's key handling, so an approval prompt can take the keys from it for a while.
+  editorKeys = process.stdin.listeners("keypress") as ((...a: unknown[]) => void)[];
   const remember = (line: string) => {
     try {
       mkdirSync(dirname(opts.historyFile), { recursive: true });
@@ -83,6 +116,15 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   out.write(`${opts.banner}\n${opts.style.dim("/help for commands, Ctrl-D to leave")}\n`);
 
   let running: AbortController | undefined;
+  // What the person ran with !cmd: shown to the model with their next message.
+  let userRan: string[] = [];
+  // Esc cancels the running turn, as Ctrl-C does (readline reports keys on its input).
+  process.stdin.on("keypress", (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name === "escape" && running && !running.signal.aborted) {
+      running.abort();
+      out.write(opts.style.yellow("\ncancelling…\n"));
+    }
+  });
   let pending: string[] = [];
   let lastUsage: Usage = emptyUsage();
   let total: Usage = emptyUsage();
@@ -123,6 +165,11 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   // turn is over.
   const handled: string[] = [];
   rl.on("line", (line) => {
+    // Keys meant for an approval prompt also reach the line editor: what it makes of them is no input.
+    if (approving) {
+      handled.push(line);
+      return;
+    }
     if (!running) return;
     const t = line.trim();
     if (t === "/calls") out.write(`${host.calls()}\n`);
@@ -155,6 +202,19 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       continue;
     }
     remember(line);
+    if (line.startsWith("!") && line.length > 1) {
+      const cmd = line.slice(1).trim();
+      running = new AbortController();
+      try {
+        const r = await host.shell(cmd, running.signal);
+        out.write(`${r.output}${r.output.endsWith("\n") ? "" : "\n"}`);
+        if (r.ran) userRan.push(`$ ${cmd}\n${r.output.length > 4_000 ? `${r.output.slice(0, 4_000)}\n[… cut]` : r.output}`);
+      } finally {
+        running = undefined;
+      }
+      rl.prompt();
+      continue;
+    }
     // /init is a task of its own: the model studies the repository and writes AGENTS.md.
     if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
     // A custom command (not shadowing a built-in one) becomes the task its template says.
@@ -177,9 +237,18 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       else if (cmd === "/calls") out.write(`${host.calls()}\n`);
       else if (cmd === "/stop") out.write(`${host.stop(rest.join(" "))}\n`);
       else if (cmd === "/agents") out.write(`${await host.agents(rest)}\n`);
+      else if (cmd === "/resume") {
+        out.write(`${host.resume(rest[0])}\n`);
+        if (rest[0]) lastUsage = emptyUsage();
+      }
       else out.write(`unknown command ${cmd}; /help lists them\n`);
       rl.prompt();
       continue;
+    }
+    // Commands the person ran go first, quoted as the data they are (their output is not theirs).
+    if (userRan.length) {
+      line = `[commands I ran myself in the terminal, with their output]\n${quoteData(userRan.join("\n\n"))}\n\n${line}`;
+      userRan = [];
     }
     running = new AbortController();
     try {
@@ -201,13 +270,27 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
 /** The REPL's line editor while it runs, so an approval prompt can take the terminal from it. */
 let current: Interface | undefined;
 
-/** Approval inside the REPL: line editing pauses while the prompt owns the terminal. */
+/** While an approval prompt owns the terminal: the line editor's lines are swallowed. */
+let approving = false;
+let editorKeys: ((...a: unknown[]) => void)[] = [];
+
+/**
+ * Approval inside the REPL: line editing pauses while the prompt owns the terminal, and what the
+ * line editor made of the prompt's keys (history recalled by the arrows, the Enter) is discarded.
+ */
 export const replApprover: Approver = async (req) => {
   const rl = current;
   rl?.pause();
+  approving = true;
+  // The prompt's arrows must not also walk the line editor's history (the editor would redraw).
+  const keys = rl ? editorKeys : [];
+  for (const l of keys) process.stdin.off("keypress", l);
   try {
     return await terminalApprover(req);
   } finally {
+    for (const l of keys) process.stdin.on("keypress", l);
+    approving = false;
+    rl?.write(null, { ctrl: true, name: "u" });
     rl?.resume();
   }
 };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { weirInPty } from "../support/pty.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -155,6 +155,71 @@ describe("the REPL", () => {
     expect(last).toContain("QUEUED-LINE follow up");
     // It was not mixed into the first turn.
     expect(JSON.stringify(world.server.requests[before]!.body.messages)).not.toContain("QUEUED-LINE");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+  test("Esc cancels the running turn", async () => {
+    world.server.script({ turns: [{ fault: "hang" }, { text: "after escape" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    const before = world.server.requests.length;
+    t.write("wait forever\r");
+    while (world.server.requests.length === before) await Bun.sleep(20);
+    t.write("\x1b");
+    await t.waitFor("cancelling");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("cancelling"));
+    t.write("next\r");
+    await t.waitFor("after escape");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
+  test("@path completes with Tab and puts the file in the working set; !cmd runs through the permission gate and reaches the model quoted", async () => {
+    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "deep", "mentioned.ts"), "export const MENTIONED_SENTINEL = 1;\n");
+    world.server.script({ turns: [{ text: "saw the file" }, { text: "saw your command" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("look at @src/d\t");
+    await t.waitFor("@src/deep/");
+    t.write("\t");
+    await t.waitFor("@src/deep/mentioned.ts");
+    t.write("\r");
+    await t.waitFor("saw the file");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages[1])).toContain("MENTIONED_SENTINEL");
+    const mark = t.text().length;
+    t.write("!echo hello-from-user\r");
+    await t.waitFor("allow once", 8000, mark); // shell asks, for the person as for the model
+    t.write("\x1b[A\x1b[A\r");
+    await t.waitFor("hello-from-user", 8000, t.text().indexOf("allow once", mark));
+    t.write("what did I run?\r");
+    await t.waitFor("saw your command");
+    const last = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    expect(last).toContain("commands I ran myself");
+    expect(last).toContain("hello-from-user");
+    expect(last).toContain("UNTRUSTED-DATA");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
+  test("/resume lists sessions and continues one, showing its conversation", async () => {
+    world.server.script({ turns: [{ text: "first answer" }, { text: "answer in the resumed session" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("RESUME-ME question\r");
+    await t.waitFor(/session ([0-9a-f]{8})/);
+    const id = /session ([0-9a-f]{8})/.exec(t.text())![1]!;
+    t.write("/clear\r");
+    await t.waitFor("new session");
+    t.write("/resume\r");
+    await t.waitFor("/resume ID continues one");
+    t.write(`/resume ${id}\r`);
+    await t.waitFor(`resumed session ${id}`);
+    await t.waitFor("you:  RESUME-ME question");
+    await t.waitFor("weir: first answer");
+    t.write("and now?\r");
+    await t.waitFor("answer in the resumed session");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("RESUME-ME question");
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { createPatch } from "diff";
 import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
 import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
+import { completeMention } from "../../src/ui/repl.ts";
 import { makeStyle } from "../../src/ui/style.ts";
 
 const plain = makeStyle(false);
@@ -85,5 +86,16 @@ describe("the log's tool results", () => {
     p.emit({ type: "text_delta", text: "# Plan\n" });
     expect(raw).toBe("# Plan\n");
     expect(log).toContain("▸ read_file a.ts");
+  });
+});
+
+describe("@path completion", () => {
+  const files = ["src/a.ts", "src/deep/b.ts", "src/deep/c.ts", "README.md"];
+  test("completes the mention being typed, one directory level at a time; nothing outside a mention", () => {
+    expect(completeMention("look at @src/d", files)).toEqual([["@src/deep/"], "@src/d"]);
+    expect(completeMention("look at @src/deep/", files)).toEqual([["@src/deep/b.ts", "@src/deep/c.ts"], "@src/deep/"]);
+    expect(completeMention("@R", files)).toEqual([["@README.md"], "@R"]);
+    expect(completeMention("email me@src", files)).toEqual([[], "email me@src"]);
+    expect(completeMention("no mention", files)).toEqual([[], "no mention"]);
   });
 });

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { loadCommands } from "../../context/commands.ts";
+import type { Message } from "../../core/messages.ts";
+import { walk } from "../../workspace/walker.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
 import { confirmProjectServer } from "../../ui/approve.ts";
@@ -13,6 +15,20 @@ import { mcpCommandLine } from "./mcp.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
 /** `weir` with no task on a terminal: the REPL over one conversation. */
+/** The last turns of a conversation, one line each, for /resume. Pure. */
+export function transcript(messages: readonly Message[], last = 8): string {
+  const lines = messages.flatMap((m) => {
+    const text = m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join(" ").replace(/\s+/g, " ").trim();
+    const calls = m.content.filter((b) => b.type === "tool_call").map((b) => (b as { name: string }).name);
+    if (m.role === "user" && text && !m.content.some((b) => b.type === "tool_result")) return [`  you:  ${text.slice(-160)}`];
+    if (m.role === "assistant") return [`  weir: ${text ? text.slice(0, 160) : ""}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`];
+    return [];
+  });
+  return lines.length > last ? [`  … ${lines.length - last} earlier`, ...lines.slice(-last)].join("\n") : lines.join("\n") || "  (empty)";
+}
+
+let typed = 0;
+
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
   const runtime = await buildRuntime(args, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer });
   const s = resolved.settings;
@@ -32,6 +48,23 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
         commands: () => loadCommands(workspace, userConfigDir()),
+        files: () => Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path),
+        resume(id) {
+          if (!id) return `${formatSessions(runtime.store.list(workspace), false)}\n/resume ID continues one (an id prefix is enough)`;
+          let row;
+          try {
+            row = runtime.store.find(id);
+          } catch (e) {
+            return (e as Error).message;
+          }
+          runtime.conversation.resume(row.id);
+          return `resumed session ${row.id.slice(0, 8)} ("${row.title}")\n${transcript(runtime.conversation.messages)}`;
+        },
+        async shell(line, signal) {
+          // The person's own line goes through the same gate as the model's: policy, sandbox, hooks.
+          const [r] = await runtime.executor.execute([{ type: "tool_call", id: `user_${++typed}`, name: "shell", input: { command: line } }], signal);
+          return { output: r!.content, ran: !r!.refused };
+        },
         mcp: (words) => mcpCommandLine(runtime.hub, words),
         calls: () =>
           [formatCalls(runtime.supervisor.list()), ...runtime.fleet.calls().map((w) => `${w.agent} (${w.label}):\n${w.calls.length ? w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`).join("\n") : "  no calls in flight"}`)].join("\n"),
