@@ -2,15 +2,14 @@ import { z } from "zod";
 import type { ToolDetails } from "../core/messages.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { CommandSandbox } from "../workspace/sandbox.ts";
-import type { PathScope } from "../workspace/scope.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { CommandRequest } from "./permissions.ts";
 
 export type Risk = "read" | "write" | "execute" | "network" | "destructive";
 
 export interface ActionContext {
-  /** Canonical workspace root. */
-  root: string;
-  home: string;
+  /** The workspace: every path goes through `workspace.resolve` (containment, protection, a worker's scope). */
+  workspace: Workspace;
   ledger: Ledger;
   signal: AbortSignal;
   /** Environment for commands, secrets already removed. */
@@ -19,8 +18,6 @@ export interface ActionContext {
   sandbox?: CommandSandbox;
   /** The model's id for this call (set by the executor): a worker started by it is attributed to it. */
   callId?: string;
-  /** A worker's read and write globs: every path is checked against them (absent for the main agent). */
-  scope?: PathScope;
   /** Called with a subprocess id when a command starts, so the supervisor can stop its tree (set by the executor per call). */
   onProcess?: (pid: number | undefined) => void;
   onOutput?: () => void;

@@ -23,6 +23,7 @@ import { workspaceRevision } from "../agent/revision.ts";
 import { type WorkerDeps, workerStarter } from "../agent/worker.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { walk } from "../workspace/walker.ts";
+import { homeDirectory, Workspace } from "../workspace/workspace.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
 import { loadSkills } from "../context/skills.ts";
 import { warmParsers } from "../context/outline.ts";
@@ -130,7 +131,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const disclosure = new Disclosure(registry, { mode: args.tools === "all" ? "all" : "auto", core: DEFAULT_CORE, unloadAfter: 12 });
   registry.register(loadActionsAction(() => disclosure));
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
-  const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
+  const home = homeDirectory();
   const sandbox = createSandbox({ mode: resolved.settings.sandbox.mode, root: workspace, home, readable: resolved.settings.sandbox.readable, writable: addDirs(args.flags["add-dir"]) });
   const env = scrubEnv(process.env);
   // The user's hooks run in the same sandbox as every command; a project's never run.
@@ -140,7 +141,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const allowNetwork = args.flags["allow-network"] === true;
   const executor = new ActionExecutor(
     registry,
-    { root: workspace, home, ledger, env, sandbox },
+    { workspace: new Workspace(workspace, home), ledger, env, sandbox },
     { policy, ...(o.approver ? { approver: o.approver } : {}), yes: args.yes, allow: args.allow, allowNetwork, onUsed: (id) => disclosure.markUsed(id), tracker: supervisor, hooks, locks },
   );
   const workerActions: WorkerDeps["actions"] = (w) => {
@@ -159,7 +160,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
     });
     const ex = new ActionExecutor(
       reg,
-      { root: workspace, home, ledger: w.ledger, env, sandbox: box, scope: w.scope },
+      { workspace: new Workspace(workspace, home, w.scope), ledger: w.ledger, env, sandbox: box },
       { policy, yes: args.yes, allow: args.allow, allowNetwork, onUsed: (id) => disc.markUsed(id), tracker: w.tracker, hooks, locks, worker: w.label },
     );
     return { registry: reg, disclosure: disc, executor: ex };
@@ -244,7 +245,7 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     await actions.close();
     throw e;
   }
-  const home = process.env.HOME ?? process.env.USERPROFILE ?? "";
+  const home = homeDirectory();
   const state = new WorkState(workspace, home, actions.ledger, actions.verification);
   const dirty = (await gitOutput(workspace, ["status", "--porcelain=v1"])) ?? "";
   state.setDirty(dirty.split("\n").filter(Boolean).map((l) => l.slice(3)));

@@ -3,6 +3,11 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
 
+/** The user's home directory, found one way everywhere: $HOME, %USERPROFILE%, else the OS's answer. */
+export function homeDirectory(env: Record<string, string | undefined> = process.env): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
 /** Why a path was refused; the message says what to do instead. */
 export class PathRefused extends Error {
   constructor(
@@ -71,7 +76,7 @@ const SECRET_DIRS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".dock
  * directories, and the user's home dot-directories when the workspace contains the home directory.
  * Returns the reason, or undefined.
  */
-export function protectedReason(rel: string, absolute: string, home = homedir()): string | undefined {
+export function protectedReason(rel: string, absolute: string, home = homeDirectory()): string | undefined {
   const parts = rel.split("/");
   if (parts.includes(".git")) return "git internals (.git/) are off limits; use git commands instead";
   // weir's own configuration in the workspace: the agent must not rewrite its permissions or add MCP servers.
@@ -98,7 +103,7 @@ export function protectedReason(rel: string, absolute: string, home = homedir())
  */
 export function resolveInWorkspace(root: string, requested: string, opts: { home?: string; scope?: PathScope; access?: Access } = {}): ResolvedPath {
   if (requested.includes("\0")) throw new PathRefused("the path contains a NUL byte", "containment");
-  const expanded = requested.startsWith("~/") || requested === "~" ? join(opts.home ?? homedir(), requested.slice(1)) : requested;
+  const expanded = requested.startsWith("~/") || requested === "~" ? join(opts.home ?? homeDirectory(), requested.slice(1)) : requested;
   const lexical = isAbsolute(expanded) ? resolve(expanded) : resolve(root, expanded);
   if (!inside(root, lexical)) throw new PathRefused(`${requested} is outside the workspace (${root}); only paths inside it can be used`, "containment");
   const real = canonical(lexical);

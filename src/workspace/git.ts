@@ -1,3 +1,4 @@
+import { homeDirectory } from "./containment.ts";
 import { bwrapArgv, detectSandbox } from "./sandbox.ts";
 
 /**
@@ -22,10 +23,10 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
     sandbox ??= detectSandbox();
     const argv = ["git", ...SAFE_GIT, ...args];
     const cmd =
-      sandbox.kind === "bwrap" ? bwrapArgv({ mode: "read-only", root, home: process.env.HOME ?? "", network: false, writable: [], readable: [], masked: [] }, argv, root, sandbox.program) : argv;
+      sandbox.kind === "bwrap" ? bwrapArgv({ mode: "read-only", root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [] }, argv, root, sandbox.program) : argv;
     const p = Bun.spawn(cmd, {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...SAFE_ENV },
+      env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",

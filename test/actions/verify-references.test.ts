@@ -5,6 +5,7 @@ import { findReferences } from "../../src/actions/builtin/references.ts";
 import { verifyAction } from "../../src/actions/builtin/verify.ts";
 import { detectChecks, VerificationLedger } from "../../src/actions/verification.ts";
 import { workspace } from "../support/workspace.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 const text = (o: string | { content: string }) => (typeof o === "string" ? o : o.content);
 
@@ -12,7 +13,7 @@ let ws: ReturnType<typeof workspace>;
 afterEach(() => ws.cleanup());
 
 function ctx() {
-  return { root: ws.root, home: ws.home, ledger: ws.ledger, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal };
+  return { workspace: new Workspace(ws.root, ws.home), ledger: ws.ledger, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal };
 }
 
 describe("detectChecks", () => {

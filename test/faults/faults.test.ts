@@ -7,6 +7,7 @@ import { runWeir, weirCommand } from "../support/cli.ts";
 import { MockServer } from "../support/mock-server.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
 import { e2eWorld } from "../support/world.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 const world = e2eWorld("ws");
 
@@ -101,7 +102,7 @@ describe("crashes and disks", () => {
       const { Ledger } = await import("../../src/workspace/ledger.ts");
       const reg = new ActionRegistry();
       for (const a of BUILTIN_ACTIONS) reg.register(a);
-      const ex = new ActionExecutor(reg, { root: realpathSync(small), home: world.home, ledger: new Ledger(), env: {} }, { policy: defaultPolicy() });
+      const ex = new ActionExecutor(reg, { workspace: new Workspace(realpathSync(small), world.home), ledger: new Ledger(), env: {} }, { policy: defaultPolicy() });
       const sig = new AbortController().signal;
       await ex.execute([{ type: "tool_call", id: "r", name: "read_file", input: { path: "keep.txt" } }], sig);
       const [r] = await ex.execute([{ type: "tool_call", id: "w", name: "write_file", input: { path: "keep.txt", content: "x".repeat(200_000) } }], sig);

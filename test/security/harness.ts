@@ -14,6 +14,7 @@ import { scrubEnv } from "../../src/workspace/process.ts";
 import type { MockServer, ScriptedToolCall } from "../support/mock-server.ts";
 import { provider, settingsFor } from "../support/providers.ts";
 import { tempDir } from "../support/temp.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 export const SECRET = "TOPSECRET-7f3a9";
 
@@ -64,7 +65,7 @@ export async function attack(server: MockServer, a: Arena, calls: ScriptedToolCa
   const registry = new ActionRegistry();
   const verification = new VerificationLedger(a.root);
   for (const x of [...BUILTIN_ACTIONS, verifyAction(verification)]) registry.register(x);
-  const executor = new ActionExecutor(registry, { root: a.root, home: a.home, ledger: new Ledger(), env: scrubEnv(process.env) }, { policy: defaultPolicy() });
+  const executor = new ActionExecutor(registry, { workspace: new Workspace(a.root, a.home), ledger: new Ledger(), env: scrubEnv(process.env) }, { policy: defaultPolicy() });
   const results = new Map<string, { content: string; isError: boolean }>();
   const notices: string[] = [];
   const context = createContextStep({ budget: 100_000 });

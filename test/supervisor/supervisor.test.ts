@@ -9,6 +9,7 @@ import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { DEFAULT_RULES, severityOf, verdictsFor } from "../../src/supervisor/verdicts.ts";
 import { tempDir } from "../support/temp.ts";
 import { workspace } from "../support/workspace.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 describe("redactPreview", () => {
   test("masks tokens, passwords, bearer headers and keys; at most 120 characters", () => {
@@ -63,7 +64,7 @@ describe("stopping one call", () => {
     const supervisor = new Supervisor({ heartbeatMs: 0 });
     const { ActionExecutor } = await import("../../src/actions/executor.ts");
     const { defaultPolicy } = await import("../../src/actions/permissions.ts");
-    const ex = new ActionExecutor(ws.registry, { root: ws.root, home: ws.home, ledger: ws.ledger, env: { PATH: process.env.PATH ?? "" } }, { policy: defaultPolicy(), yes: true, tracker: supervisor });
+    const ex = new ActionExecutor(ws.registry, { workspace: new Workspace(ws.root, ws.home), ledger: ws.ledger, env: { PATH: process.env.PATH ?? "" } }, { policy: defaultPolicy(), yes: true, tracker: supervisor });
     const marker = join(ws.root, "grandchild-was-here");
     const pending = ex.execute([ws.call("shell", { command: `(sleep 1; touch ${marker}) & sleep 30` }), ws.call("read_file", { path: "a.txt" })], ws.signal);
     let running;

@@ -9,6 +9,7 @@ import type { ToolCallBlock } from "../../src/core/messages.ts";
 import { Ledger } from "../../src/workspace/ledger.ts";
 import { scrubEnv } from "../../src/workspace/process.ts";
 import { tempDir } from "./temp.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 /** A temp workspace with files, and an executor over the built-in actions. */
 export function workspace(files: Record<string, string> = {}) {
@@ -25,7 +26,7 @@ export function workspace(files: Record<string, string> = {}) {
   const registry = new ActionRegistry();
   for (const a of BUILTIN_ACTIONS) registry.register(a);
   const executor = (opts: { policy?: Policy; approver?: Approver; yes?: boolean; allow?: string[]; outputCap?: number } = {}) =>
-    new ActionExecutor(registry, { root, home, ledger, env: scrubEnv(process.env) }, { policy: opts.policy ?? defaultPolicy(), ...opts });
+    new ActionExecutor(registry, { workspace: new Workspace(root, home), ledger, env: scrubEnv(process.env) }, { policy: opts.policy ?? defaultPolicy(), ...opts });
   let n = 0;
   const call = (name: string, input: unknown): ToolCallBlock => ({ type: "tool_call", id: `call_${++n}`, name, input });
   const signal = new AbortController().signal;

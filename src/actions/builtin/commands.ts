@@ -1,6 +1,5 @@
 import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
-import { resolveInWorkspace } from "../../workspace/containment.ts";
 import { runProgram } from "../../workspace/process.ts";
 import { widenableDir } from "../../workspace/sandbox.ts";
 import type { ToolDetails } from "../../core/messages.ts";
@@ -13,15 +12,15 @@ const MAX_TIMEOUT = 600_000;
 const PROCESS_CAP = 1_000_000;
 
 function workdir(ctx: ActionContext, cwd: string | undefined): string {
-  if (!cwd) return ctx.root;
-  const p = resolveInWorkspace(ctx.root, cwd, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
+  if (!cwd) return ctx.workspace.root;
+  const p = ctx.workspace.resolve(cwd);
   if (!p.exists || !statSync(p.absolute).isDirectory()) throw new ToolFailure(`cwd ${cwd} is not a directory in the workspace`);
   return p.absolute;
 }
 
 async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean; dir?: string }): Promise<ActionOutput> {
   // The executor approved the widening; the directory is bound as the canonical path it approved.
-  const dir = widen?.dir ? widenableDir(widen.dir, ctx.home) : undefined;
+  const dir = widen?.dir ? widenableDir(widen.dir, ctx.workspace.home) : undefined;
   const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([program, ...args], cwd, { ...(widen?.network ? { network: true } : {}), ...(dir ? { dir } : {}) }) : [program, ...args];
   const r = await runProgram({
     program: bin!,

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { createPatch } from "diff";
 import { z } from "zod";
 import { writeFileAtomic } from "../../workspace/atomic.ts";
-import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, PathRefused } from "../../workspace/containment.ts";
 import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
@@ -12,7 +12,7 @@ const MAX_LINE = 2000;
 const DEFAULT_LIMIT = 2000;
 
 function readExisting(path: string, ctx: ActionContext, access: "read" | "write" = "read") {
-  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope, access } : {}) });
+  const p = ctx.workspace.resolve(path, access);
   if (!p.exists) throw new ToolFailure(`${path} does not exist; list_files shows what is there`);
   if (statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory; use list_files for directories`);
   const bytes = readFileSync(p.absolute);
@@ -68,7 +68,7 @@ export const writeFile = defineAction({
   readOnly: false,
   summary: (i) => `${i.path} (${Buffer.byteLength(i.content)} bytes)`,
   async run(i, ctx) {
-    const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope, access: "write" as const } : {}) });
+    const p = ctx.workspace.resolve(i.path, "write");
     if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${i.path} is a directory`);
     const old = p.exists ? readFileSync(p.absolute) : undefined;
     const current = old ? sha256(old) : undefined;

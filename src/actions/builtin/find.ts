@@ -1,13 +1,12 @@
-import { join } from "node:path";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { holdsKeyMaterial, protectedReason, resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
 
 function scope(ctx: ActionContext, path: string | undefined): string {
   if (!path || path === ".") return "";
-  const p = resolveInWorkspace(ctx.root, path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
+  const p = ctx.workspace.resolve(path);
   if (!p.exists) throw new ToolFailure(`${path} does not exist`);
   return p.relative === "." ? "" : p.relative;
 }
@@ -15,7 +14,7 @@ function scope(ctx: ActionContext, path: string | undefined): string {
 function* walkUnder(ctx: ActionContext, sub: string) {
   // Walk from the root so ignore files above `sub` apply, but only yield what is below it (and, for a
   // worker, inside its scope: files outside it do not exist for the worker).
-  for (const e of walk(ctx.root)) if ((sub === "" || e.path === sub || e.path.startsWith(`${sub}/`)) && (!ctx.scope || ctx.scope.allows(e.path, "read"))) yield e;
+  for (const e of walk(ctx.workspace.root)) if ((sub === "" || e.path === sub || e.path.startsWith(`${sub}/`)) && ctx.workspace.inScope(e.path)) yield e;
 }
 
 export const listFiles = defineAction({
@@ -45,7 +44,7 @@ export const listFiles = defineAction({
     for (const e of walkUnder(ctx, sub)) {
       if (glob && !glob.match(e.path)) continue;
       // Protected files (dotenv and its variants, keys, credentials) are not listed, as they are not read.
-      if (protectedReason(e.path, join(ctx.root, e.path), ctx.home)) {
+      if (ctx.workspace.isProtected(e.path)) {
         hidden++;
         continue;
       }
@@ -89,7 +88,7 @@ export const search = defineAction({
     let target = "";
     let single: string | undefined;
     if (i.path && i.path !== ".") {
-      const p = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) });
+      const p = ctx.workspace.resolve(i.path);
       if (!p.exists) throw new ToolFailure(`${i.path} does not exist`);
       if (statSync(p.absolute).isFile()) single = p.relative;
       else target = p.relative === "." ? "" : p.relative;
@@ -105,7 +104,7 @@ export const search = defineAction({
       let bytes: Buffer;
       try {
         // Every file passes the same guards as read_file: no symlink or hard link out, nothing protected.
-        bytes = readFileSync(resolveInWorkspace(ctx.root, rel, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) }).absolute);
+        bytes = readFileSync(ctx.workspace.resolve(rel).absolute);
       } catch {
         continue;
       }

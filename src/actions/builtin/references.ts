@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { languageOf, outline } from "../../context/outline.ts";
-import { holdsKeyMaterial, resolveInWorkspace } from "../../workspace/containment.ts";
+import { holdsKeyMaterial } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 
@@ -27,19 +27,19 @@ export const findReferences = defineAction({
   async run(i, ctx) {
     const name = i.symbol.split(".").pop()!;
     let below = "";
-    if (i.path && i.path !== ".") below = resolveInWorkspace(ctx.root, i.path, { home: ctx.home, ...(ctx.scope ? { scope: ctx.scope } : {}) }).relative;
+    if (i.path && i.path !== ".") below = ctx.workspace.resolve(i.path).relative;
     const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
     const defs: string[] = [];
     const calls: string[] = [];
     const refs: string[] = [];
     let files = 0;
-    for (const e of walk(ctx.root)) {
+    for (const e of walk(ctx.workspace.root)) {
       if (below && !e.path.startsWith(`${below}/`) && e.path !== below) continue;
-      if (ctx.scope && !ctx.scope.allows(e.path, "read")) continue;
+      if (!ctx.workspace.inScope(e.path)) continue;
       if (++files > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
       let bytes: Buffer;
       try {
-        bytes = readFileSync(resolveInWorkspace(ctx.root, e.path, { home: ctx.home }).absolute);
+        bytes = readFileSync(ctx.workspace.resolve(e.path).absolute);
       } catch {
         continue;
       }

@@ -18,7 +18,7 @@ export function verifyAction(ledger: VerificationLedger) {
     readOnly: false,
     summary: (i) => `level ${i.level}`,
     async run(i, ctx) {
-      const checks = detectChecks(ctx.root).filter((c) => i.level === "full" || c.level === "quick");
+      const checks = detectChecks(ctx.workspace.root).filter((c) => i.level === "full" || c.level === "quick");
       if (checks.length === 0)
         throw new ToolFailure("no checks found (no package.json test script, Makefile test target, Cargo.toml, go.mod or pytest config); weir will not guess a command");
       const revision = await ledger.revision();
@@ -26,8 +26,8 @@ export function verifyAction(ledger: VerificationLedger) {
       const failures: { path: string; line: number; message: string }[] = [];
       let allPassed = true;
       for (const c of checks) {
-        const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([c.program, ...c.args], ctx.root) : [c.program, ...c.args];
-        const r = await runProgram({ program: bin!, args: rest, cwd: ctx.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
+        const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([c.program, ...c.args], ctx.workspace.root) : [c.program, ...c.args];
+        const r = await runProgram({ program: bin!, args: rest, cwd: ctx.workspace.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
         const complete = !r.timedOut && !r.cancelled && r.exitCode !== null;
         const passed = complete && r.exitCode === 0;
         allPassed &&= passed;

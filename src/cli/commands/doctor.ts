@@ -5,6 +5,7 @@ import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/index.ts";
 import { createSandbox } from "../../workspace/sandbox.ts";
+import { homeDirectory } from "../../workspace/workspace.ts";
 import type { ParsedArgs } from "../args.ts";
 
 export interface Check {
@@ -40,7 +41,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       checks.push({ name: "endpoint and model", ok: false, detail: (e as Error).message });
     }
   }
-  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: process.env.HOME ?? "" });
+  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory() });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
   try {
     const dir = userDataDir();

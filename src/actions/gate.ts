@@ -1,0 +1,126 @@
+import type { ToolCallBlock } from "../core/messages.ts";
+import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
+import { PathRefused } from "../workspace/containment.ts";
+import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { Action } from "./action.ts";
+import type { Approver, CallTracker } from "./executor.ts";
+import { type CommandRequest, decide, globMatch, type Policy } from "./permissions.ts";
+
+export interface GateOptions {
+  /** The layered policy: the shipped defaults, then the user's config, then the project's (stricter only). */
+  policy: Policy;
+  /** Asks a person; absent where no one can answer. */
+  approver?: Approver;
+  /** --yes: every `ask` is allowed (a `deny` stays). */
+  yes?: boolean;
+  /** --allow patterns: command lines or action ids they match are allowed instead of asked. */
+  allow?: string[];
+  /** --allow-network: a command that asks for the network gets it without asking. */
+  allowNetwork?: boolean;
+  /** A worker's gate: it can ask no one, and runs commands only inside an active OS sandbox. */
+  worker?: string;
+  /** Told while a call waits for a person (the supervisor's awaiting_approval verdict). */
+  tracker?: Pick<CallTracker, "awaiting">;
+}
+
+/**
+ * The one permission gate every call passes: the policy's verdict (defaults, user, project), then the
+ * layers that can only turn an `ask` into an answer — the session's approvals, --yes, --allow, the
+ * person — while the sandbox widenings (network, a directory outside) are the user's alone (a flag
+ * or a person, never --yes or a rule). A `deny` is never overturned. The executor only asks `check`.
+ */
+export class PermissionGate {
+  private sessionApprovals = new Set<string>();
+
+  constructor(
+    private ctx: { workspace: Workspace; sandbox?: CommandSandbox },
+    private opts: GateOptions,
+  ) {}
+
+  /**
+   * `--allow PATTERN`: an action id, or a command. A shell line is approved only when it is word-only
+   * and every simple command in it matches a pattern on its own (never the line as a whole).
+   */
+  private allowedByPattern(id: string, command: CommandRequest | undefined, subject: string, parsed: ShellParse | undefined): boolean {
+    const patterns = this.opts.allow ?? [];
+    if (patterns.includes(id)) return true;
+    if (!command?.shell) return patterns.some((p) => globMatch(p, subject) || (command?.argv ? globMatch(p, normaliseCommand(command.argv).join(" ")) : false));
+    if (!parsed?.wordOnly || parsed.commands.length === 0) return false;
+    return parsed.commands.every((c) => patterns.some((p) => globMatch(p, c.join(" ")) || globMatch(p, normaliseCommand(c).join(" "))));
+  }
+
+  /**
+   * A program's arguments can name files the file guards never see (`cat ~/.ssh/id_rsa`). An argument
+   * that resolves outside the workspace or to a protected path makes the call at least `ask`.
+   */
+  private argumentGuard(argv: string[] | undefined): string | undefined {
+    for (const raw of argv?.slice(1) ?? []) {
+      for (const arg of new Set([raw, raw.split(/[=@]/).pop()!])) {
+        if (!/^(?:\/|~|\.\.)|\/\.\.(?:\/|$)|(?:^|\/)\.(?:env|ssh|aws|git|netrc|npmrc)\b|id_rsa|id_ed25519/.test(arg)) continue;
+        try {
+          this.ctx.workspace.resolve(arg);
+        } catch (e) {
+          if (e instanceof PathRefused) return `argument "${raw}" is ${e.rule === "protected" ? "a protected path" : "outside the workspace"}`;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  async check(call: ToolCallBlock, action: Action, input: unknown): Promise<{ message: string; rule: string } | undefined> {
+    const command = action.command?.(input);
+    const parsed = command?.shell ? await parseShell(command.line) : undefined;
+    let verdict = decide(this.opts.policy, action.id, command, action.risk, parsed);
+    const argProblem = this.argumentGuard(command?.argv);
+    if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
+    const summary = action.summary(input);
+    const sandbox = this.ctx.sandbox;
+    // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
+    if (this.opts.worker && action.risk === "execute" && !sandbox?.active)
+      return { rule: "sandbox", message: `refused: a worker runs commands only inside the OS sandbox, and there is none here; ${action.id} ${summary} was not run. Report what you need run instead.` };
+    // Without an OS sandbox the kernel cannot hold a command in: every command asks instead.
+    if (command && action.risk === "execute" && sandbox && !sandbox.active && sandbox.mode !== "off" && verdict.decision === "allow")
+      verdict = { decision: "ask", rule: "no OS sandbox on this machine" };
+    // A sandbox widening is the user's to give: --allow-network or a person, never --yes or a rule.
+    if (command?.network && sandbox?.active && !this.opts.allowNetwork && verdict.decision !== "deny") {
+      if (!this.opts.approver)
+        return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks for network access, which only the user can give (rerun with --allow-network, or approve it in the REPL). Do it without the network or explain what you need.` };
+      this.opts.tracker?.awaiting(call.id, true);
+      const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+      if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
+      return undefined;
+    }
+    // A directory outside the workspace is the user's to open: --add-dir, or a person; never --yes.
+    if (command?.widenDir && sandbox?.active && verdict.decision !== "deny") {
+      const dir = widenableDir(command.widenDir, this.ctx.workspace.home);
+      if (!dir) return { rule: "sandbox", message: `refused: widen.dir ${command.widenDir} must be an existing absolute directory other than / or your home` };
+      if (!sandbox.writable.includes(dir)) {
+        if (!this.opts.approver)
+          return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks to write ${dir}, outside the workspace; only the user can allow that (rerun with --add-dir ${dir}). Do it inside the workspace or explain what you need.` };
+        this.opts.tracker?.awaiting(call.id, true);
+        const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+        if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} may not write ${dir}. Do not retry it with widen.dir.` };
+        return undefined;
+      }
+    }
+    if (verdict.decision === "allow") return undefined;
+    if (verdict.decision === "deny") {
+      return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
+    }
+    const key = `${action.id}\u0000${command?.line ?? ""}`;
+    const subject = command?.line ?? action.id;
+    if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
+    if (!this.opts.approver || this.opts.worker) {
+      if (this.opts.worker) return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}), and a worker cannot ask; report what you need and the main agent can do it.` };
+      return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
+    }
+    this.opts.tracker?.awaiting(call.id, true);
+    const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+    if (answer === "deny") {
+      return { rule: "user", message: `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.` };
+    }
+    if (answer === "session") this.sessionApprovals.add(key);
+    return undefined;
+  }
+}
