@@ -261,10 +261,14 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
   });
   const judge = await configureJudge(resolved, actions.notices);
   const policy = judge ? loadAnswerPolicy(join(workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT_V1), judge, actions.notices) : undefined;
+  const judgmentMode = judge ? (args.judgment ?? s.judgment?.mode ?? "shadow") : "off";
+  // Calibrated mode reduces work only where the pinned policy certified it; say so when it certifies nothing.
+  if (judgmentMode === "calibrated" && !Object.keys(policy?.reductions ?? {}).length)
+    actions.notices.push("--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment runs increase-only");
   const plane = new DecisionPlane({
     ...(judge ? { provider: judge } : {}),
     ...(policy ? { policy } : {}),
-    mode: judge ? (args.judgment ?? s.judgment?.mode ?? "shadow") : "off",
+    mode: judgmentMode,
     ...(s.judgment?.timeoutMs ? { timeoutMs: s.judgment.timeoutMs } : {}),
     record: (rec) => (o.preview ? undefined : store.recordDecision(conversation.sessionId, rec)),
   });

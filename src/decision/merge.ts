@@ -96,3 +96,43 @@ export function reminder(g: Guidance): string {
   else if (g.verification === "quick") parts.push("verify after editing (verify)");
   return `[weir guidance] next: ${g.next_action}.${parts.length ? ` ${parts.join("; ")}.` : ""}`;
 }
+
+/** Guidance fields a certified question may lower in calibrated mode. */
+export type ReducibleField = "retrieve" | "semantic_navigation" | "verification";
+
+/** Which guidance field each work-reducing question governs. */
+export const REDUCES: Record<string, ReducibleField> = { context_sufficient: "retrieve", continue_retrieval: "retrieve", semantic_navigation_required: "semantic_navigation", verification_escalation: "verification" };
+
+/**
+ * Calibrated mode's merge. Pure. Everything is increase-only, except the fields of questions the
+ * pinned policy certified (and whose judge answer fell inside the certified band): those follow the
+ * candidate, so it may remove work there. No floor moves: verification never drops below quick once
+ * files changed, an edit the baseline does not allow is never allowed, and SHA, containment and
+ * authorization are the runtime's, out of any guidance's reach.
+ */
+export function mergeCalibrated(base: Guidance, cand: Guidance | undefined, reducible: ReadonlySet<ReducibleField>, changed: boolean): MergeResult & { reductions: string[] } {
+  const inc = mergeIncreaseOnly(base, cand);
+  if (!cand || reducible.size === 0) return { ...inc, reductions: [] };
+  const g = { ...inc.guidance };
+  const reductions: string[] = [];
+  if (reducible.has("retrieve") && base.retrieve && !cand.retrieve) {
+    g.retrieve = false;
+    if (g.next_action === "retrieve") g.next_action = cand.next_action;
+    reductions.push("retrieve");
+  }
+  if (reducible.has("semantic_navigation") && base.semantic_navigation && !cand.semantic_navigation) {
+    g.semantic_navigation = false;
+    if (g.next_action === "semantic_navigation") g.next_action = cand.next_action;
+    reductions.push("semantic_navigation");
+  }
+  if (reducible.has("verification") && RANK[cand.verification] < RANK[g.verification]) {
+    const floor: VerificationLevel = changed ? "quick" : "none";
+    g.verification = RANK[cand.verification] >= RANK[floor] ? cand.verification : floor;
+    if (g.verification !== inc.guidance.verification) reductions.push("verification");
+  }
+  // Never widened, whatever was certified.
+  g.allow_edit = base.allow_edit && cand.allow_edit;
+  const kept = new Set(reductions);
+  const violations = inc.violations.filter((v) => !kept.has(v.split(":")[0]!));
+  return { guidance: g, violations, reductions };
+}

@@ -1,10 +1,10 @@
 import { baseline } from "./baseline.ts";
-import { type Guidance, guidanceFrom, mergeIncreaseOnly, reminder, type Thresholds } from "./merge.ts";
+import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, reminder, type Thresholds } from "./merge.ts";
 import type { JudgmentProvider } from "./providers.ts";
 import { AGENT_CONTEXT_V1, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
 import { type DecisionRequest, requestHash } from "./request.ts";
 
-export type JudgmentMode = "off" | "shadow" | "increase-only";
+export type JudgmentMode = "off" | "shadow" | "increase-only" | "calibrated";
 
 /** One compared decision: what the baseline and the candidate said about the same request. */
 export interface DecisionRecord {
@@ -23,6 +23,8 @@ export interface DecisionRecord {
   missing: string[];
   mismatched: string[];
   violations: string[];
+  /** Calibrated mode: the guidance fields the candidate lowered inside a certified band. */
+  reductions?: string[];
   error?: string;
   mode: JudgmentMode;
   /** The state the decision was made on, so a session's decisions can be captured and replayed. */
@@ -47,6 +49,10 @@ export function compare(set: QuestionSet, base: Answers, cand: Answers): Record<
 export interface AnswerPolicy {
   calibrate: (question: string, p: number) => number;
   bands: Record<string, { yes: number; no: number }>;
+  /** Certified work reductions (calibrated mode): per question, the reducing answer and its threshold. */
+  reductions?: Record<string, { reducing: "yes" | "no"; threshold: number }>;
+  /** The model the policy was fitted on; a judge that reports another gets no reductions. */
+  resolvedModel?: string | null;
 }
 
 export interface PlaneOptions {
@@ -91,6 +97,24 @@ export class DecisionPlane {
     return { guidance, reminder: reminder(guidance), baseline: base };
   }
 
+  /**
+   * The fields the candidate may lower this time: questions the pinned policy certified, whose
+   * calibrated answer lies inside the certified band, from the model the policy was fitted on.
+   */
+  private certified(answers: Answers, resolvedModel: string | undefined): { id: string; reducing: "yes" | "no" }[] {
+    const policy = this.opts.policy;
+    if (!policy?.reductions) return [];
+    if (policy.resolvedModel && resolvedModel && policy.resolvedModel !== resolvedModel) return [];
+    const out: { id: string; reducing: "yes" | "no" }[] = [];
+    for (const [id, r] of Object.entries(policy.reductions)) {
+      const a = answers[id];
+      if (a?.type !== "yes_no" || !REDUCES[id]) continue;
+      const p = policy.calibrate(id, a.p_yes);
+      if (r.reducing === "yes" ? p >= r.threshold : p <= r.threshold) out.push({ id, reducing: r.reducing });
+    }
+    return out;
+  }
+
   private async ask(provider: JudgmentProvider, request: DecisionRequest, base: Answers, baseGuidance: Guidance, changed: boolean, signal: AbortSignal): Promise<Guidance | undefined> {
     const rec: DecisionRecord = {
       request_hash: requestHash(request),
@@ -127,8 +151,15 @@ export class DecisionPlane {
           else if (p <= band.no) used[id] = { type: "yes_no", p_yes: 0 };
         } else used[id] = a;
       }
-      const merged = mergeIncreaseOnly(baseGuidance, guidanceFrom(used, this.opts.thresholds ?? { yes: 0.5 }, changed));
+      // Calibrated mode: inside a certified band the judge's work-reducing answer stands.
+      const certified = this.opts.mode === "calibrated" ? this.certified(shape.valid, j.resolvedModel) : [];
+      for (const c of certified) used[c.id] = { type: "yes_no", p_yes: c.reducing === "yes" ? 1 : 0 };
+      const candGuidance = guidanceFrom(used, this.opts.thresholds ?? { yes: 0.5 }, changed);
+      let merged: { guidance: Guidance; violations: string[]; reductions?: string[] };
+      if (this.opts.mode === "calibrated") merged = mergeCalibrated(baseGuidance, candGuidance, new Set(certified.map((c) => REDUCES[c.id]!)), changed);
+      else merged = mergeIncreaseOnly(baseGuidance, candGuidance);
       rec.violations = merged.violations;
+      if (merged.reductions?.length) rec.reductions = merged.reductions;
       this.opts.record?.(rec);
       return merged.guidance;
     } catch (e) {

@@ -114,3 +114,88 @@ export function conformal(calP: number[], calY: boolean[], alpha: number): { qha
   return { qhat, setFor: (p) => [true, false].filter((label) => 1 - (label ? p : 1 - p) <= qhat) };
 }
 
+
+/** P(X <= k) for X ~ Binomial(n, p), summed in log space. Pure. */
+export function binomialCdf(k: number, n: number, p: number): number {
+  if (k >= n) return 1;
+  if (p <= 0) return 1;
+  if (p >= 1) return k >= n ? 1 : 0;
+  let logC = 0;
+  let sum = 0;
+  const lp = Math.log(p);
+  const lq = Math.log1p(-p);
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
+    sum += Math.exp(logC + i * lp + (n - i) * lq);
+  }
+  return Math.min(1, sum);
+}
+
+/**
+ * The one-sided upper Clopper–Pearson bound on a rate from k events in n trials: the largest p
+ * still giving P(X <= k) >= alpha. Exact (no normal approximation), by bisection. Pure.
+ */
+export function clopperPearsonUpper(k: number, n: number, alpha = 0.05): number {
+  if (n <= 0) return 1;
+  if (k >= n) return 1;
+  let lo = k / n;
+  let hi = 1;
+  for (let i = 0; i < 80; i++) {
+    const mid = (lo + hi) / 2;
+    if (binomialCdf(k, n, mid) > alpha) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** A certified work reduction for one yes/no question: the band where the judge may lower the baseline's work. */
+export interface Certification {
+  /** The answer that removes work (context_sufficient: yes; the others: no). */
+  reducing: "yes" | "no";
+  /** Calibrated P(yes) at or above (reducing yes) or at or below (reducing no) which the judge may reduce. */
+  threshold: number;
+  /** Certification cases inside the band, and the false stops among them. */
+  n: number;
+  false_stops: number;
+  /** Upper one-sided Clopper–Pearson bound on the false-stop rate in the band, at `alpha`. */
+  upper_bound: number;
+  alpha: number;
+  certified: boolean;
+  /** Cases the threshold was chosen on (never the ones it was certified on). */
+  selection_n: number;
+}
+
+/**
+ * Certifies where a judge may reduce work on one question. The threshold is chosen on one half of
+ * the cases (the most permissive one whose band has at most half the allowed false-stop rate), and
+ * certified on the other half only: at least `minCases` cases in the band and an upper 95%
+ * Clopper–Pearson bound on their false-stop rate at or below `maxFalseStop`. Choosing and certifying
+ * on the same cases would let the search over thresholds flatter the bound. Pure.
+ */
+export function certifyReduction(cal: readonly number[], y: readonly boolean[], reducing: "yes" | "no", o: { maxFalseStop: number; minCases: number; alpha?: number }): Certification {
+  const alpha = o.alpha ?? 0.05;
+  const inBand = (p: number, t: number) => (reducing === "yes" ? p >= t : p <= t);
+  const falseStop = (truth: boolean) => (reducing === "yes" ? !truth : truth);
+  const select = cal.map((_, i) => i).filter((i) => i % 2 === 0);
+  const certify = cal.map((_, i) => i).filter((i) => i % 2 === 1);
+  const grid = Array.from({ length: 101 }, (_, i) => i / 100);
+  // Most permissive first: for "yes" the lowest threshold, for "no" the highest.
+  const order = reducing === "yes" ? grid : [...grid].reverse();
+  let threshold = reducing === "yes" ? 1.01 : -0.01;
+  for (const t of order) {
+    const band = select.filter((i) => inBand(cal[i]!, t));
+    if (band.length < o.minCases / 2) continue;
+    const rate = band.filter((i) => falseStop(y[i]!)).length / band.length;
+    if (rate <= o.maxFalseStop / 2) {
+      threshold = t;
+      break;
+    }
+  }
+  const band = certify.filter((i) => inBand(cal[i]!, threshold));
+  const k = band.filter((i) => falseStop(y[i]!)).length;
+  const upper = clopperPearsonUpper(k, band.length, alpha);
+  return { reducing, threshold, n: band.length, false_stops: k, upper_bound: upper, alpha, certified: band.length >= o.minCases && upper <= o.maxFalseStop, selection_n: select.length };
+}
+
+/** The answer of each yes/no question that removes work. */
+export const REDUCING_ANSWER: Record<string, "yes" | "no"> = { context_sufficient: "yes", continue_retrieval: "no", semantic_navigation_required: "no", verification_escalation: "no" };

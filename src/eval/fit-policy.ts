@@ -1,7 +1,7 @@
 import type { QuestionSet } from "../decision/questions.ts";
 import { topChoice } from "../decision/questions.ts";
 import type { CaseResult } from "./analysis.ts";
-import { applyCalibrator, chooseBand, chooseCalibrator, conformal } from "./calibrate.ts";
+import { applyCalibrator, certifyReduction, chooseBand, chooseCalibrator, conformal, REDUCING_ANSWER } from "./calibrate.ts";
 import { foldOf } from "./learned.ts";
 import { brier } from "./metrics.ts";
 import type { DecisionPolicy } from "./policy.ts";
@@ -11,7 +11,9 @@ export interface FitOptions {
   folds: number;
   maxFalseStop: number;
   maxFalseContinue: number;
-  run: { question_set: string; provider: string; model: string | null | undefined };
+  run: { question_set: string; provider: string; model: string | null | undefined; id?: string; suite_hash?: string };
+  /** Certification cases a work reduction needs inside its band (calibrated mode). */
+  minCertifyCases?: number;
   now?: Date;
 }
 
@@ -58,7 +60,11 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
           empirical_coverage: evalIdx.filter((i, k2) => sets[k2]!.includes(y[i]!)).length / (evalIdx.length || 1),
         },
         held_out: { raw_brier: brier(y, p), calibrated_brier: brier(y, cal) },
+        // Calibrated mode: where (if anywhere) the judge may reduce work on this question.
+        ...(REDUCING_ANSWER[q.id] ? { reduction: certifyReduction(cal, y, REDUCING_ANSWER[q.id]!, { maxFalseStop: maxFs, minCases: opts.minCertifyCases ?? 200 }) } : {}),
       };
+      const red = questions[q.id]!.reduction;
+      if (red) lines.push(`${"".padEnd(30)} calibrated reduction (${red.reducing}): ${red.certified ? `certified at ${red.reducing === "yes" ? ">=" : "<="}${red.threshold.toFixed(2)}` : "not certified"}: ${red.false_stops} false stops in ${red.n} certification cases, upper 95% bound ${red.upper_bound.toFixed(3)} (needs >= ${opts.minCertifyCases ?? 200} cases and <= ${maxFs})`);
       lines.push(`${q.id.padEnd(30)} ${calibrator.kind.padEnd(8)} band no<=${band.no.toFixed(2)} yes>=${band.yes.toFixed(2)} coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}${band.coverage === 0 ? "  (abstains everywhere: targets not met)" : ""}`);
     } else if (q.type === "choice" && rows.length) {
       const thresholds: Record<string, { threshold: number; coverage: number; error: number }> = {};
@@ -86,6 +92,7 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
     sample_size: withCand.length,
     created: (opts.now ?? new Date()).toISOString(),
     targets: { max_false_stop: maxFs, max_false_continue: maxFc },
+    ...(opts.run.id ? { source: { run: opts.run.id, ...(opts.run.suite_hash ? { suite_hash: opts.run.suite_hash } : {}) } } : {}),
     questions,
   };
   return { policy, lines };

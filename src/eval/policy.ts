@@ -14,6 +14,8 @@ export const DecisionPolicy = z.object({
   sample_size: z.number().int(),
   created: z.string(),
   targets: z.object({ max_false_stop: z.number(), max_false_continue: z.number() }),
+  /** The eval run (and suite content) the policy was fitted on. */
+  source: z.object({ run: z.string(), suite_hash: z.string().optional() }).optional(),
   questions: z.record(
     z.string(),
     z.object({
@@ -23,6 +25,9 @@ export const DecisionPolicy = z.object({
       conformal: z.object({ alpha: z.number(), qhat: z.number(), singleton_rate: z.number(), empirical_coverage: z.number() }).optional(),
       option_thresholds: z.record(z.string(), z.object({ threshold: z.number(), coverage: z.number(), error: z.number() })).optional(),
       held_out: z.record(z.string(), z.number()).optional(),
+      reduction: z
+        .object({ reducing: z.enum(["yes", "no"]), threshold: z.number(), n: z.number().int(), false_stops: z.number().int(), upper_bound: z.number(), alpha: z.number(), certified: z.boolean(), selection_n: z.number().int() })
+        .optional(),
     }),
   ),
 });
@@ -65,5 +70,8 @@ export function loadAnswerPolicy(file: string, questionSet: string, judge: Judgm
   return {
     calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
     bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
+    // Only certified reductions, and only for the model the policy was fitted on.
+    reductions: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.reduction?.certified ? [[q, { reducing: v.reduction.reducing, threshold: v.reduction.threshold }]] : []))),
+    resolvedModel: parsed.data.resolved_model,
   };
 }

@@ -203,7 +203,7 @@ function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
     const k = num(args, "folds", 5);
     const maxFs = num(args, "max-false-stop", 0.02);
     const maxFc = num(args, "max-false-continue", 0.2);
-    const { policy, lines } = fitPolicy(withCand, SET, { folds: k, maxFalseStop: maxFs, maxFalseContinue: maxFc, run: { question_set: run.question_set, provider: run.provider, model: run.model } });
+    const { policy, lines } = fitPolicy(withCand, SET, { folds: k, maxFalseStop: maxFs, maxFalseContinue: maxFc, run: { question_set: run.question_set, provider: run.provider, model: run.model, id: run.id, suite_hash: run.suite_hash } });
     for (const l of lines) out(`${l}\n`);
     // The workspace's policies/ (where a run looks for it), not wherever the shell happens to be.
     const file = join(workspace, "policies", "decision-policy.json");
