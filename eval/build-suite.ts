@@ -51,7 +51,10 @@ const SCENARIOS: Scenario[] = [
   // A comment-only change needs no tests: behaviour does not change.
   { name: "comment-only change without tests", tags: ["edit", "boundary"], state: base({ tests: { mapped: [], read: false }, change: { planned_scope: "local", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(true, false, false, false, "edit_then_verify", "none", 1) },
   { name: "stale SHA on the edit target", tags: ["review"], state: base({ targets: [T("src/paginate.ts", { sha_fresh: false })] }), labels: L(false, false, false, false, "review_worktree", "local_logic", 0.67) },
-  { name: "dirty target with user changes", tags: ["review"], state: base({ targets: [T("src/paginate.ts", { dirty_in_worktree: true })] }), labels: L(false, false, false, false, "review_worktree", "local_logic", 1) },
+  // Resolved by the criterion (2026-12-01): context_sufficient names reads, complete bodies, fresh SHAs
+  // and relations, not a clean worktree; the dirty tree is next_action's review_worktree row. The label
+  // had taken the old baseline's side.
+  { name: "dirty target with user changes", tags: ["review"], state: base({ targets: [T("src/paginate.ts", { dirty_in_worktree: true })] }), labels: L(true, false, false, false, "review_worktree", "local_logic", 1) },
   { name: "exported signature change, callers unknown", tags: ["navigation"], state: base({ symbols: [S("paginate", "src/paginate.ts", true, false)], change: { planned_scope: "module", security_sensitive: false, public_api: true, behaviour_change: true, persistence: false } }), labels: L(false, false, true, true, "semantic_navigation", "public_api", 0.75) },
   { name: "exported behaviour change, callers known", tags: ["edit"], state: base({ symbols: [S("paginate", "src/paginate.ts", true, true)], change: { planned_scope: "module", security_sensitive: false, public_api: false, behaviour_change: true, persistence: false } }), labels: L(true, false, false, false, "edit_then_verify", "local_logic", 1) },
   // A private helper's body: looking at callers might help but is not necessary.
@@ -75,7 +78,9 @@ const SCENARIOS: Scenario[] = [
   { name: "unread target and unknown callers", tags: ["retrieve", "navigation", "boundary"], state: base({ targets: [T("src/paginate.ts", { read: false, body_complete: false })], symbols: [S("paginate", "src/paginate.ts", true, false)], change: { planned_scope: "module", security_sensitive: false, public_api: true, behaviour_change: true, persistence: false } }), labels: L(false, true, true, true, "retrieve", "public_api", 0.5) },
   { name: "docs-only change", tags: ["edit"], state: base({ task: "fix typos in README", targets: [T("README.md")], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "local", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(true, false, false, false, "edit_then_verify", "none", 1) },
   { name: "public CLI flag change, callers known", tags: ["edit", "verify"], state: base({ task: "rename --out to --output", targets: [T("src/cli/args.ts")], symbols: [S("parseArgv", "src/cli/args.ts", true, true)], tests: { mapped: ["test/cli/args.test.ts"], read: true }, change: { planned_scope: "local", security_sensitive: false, public_api: true, behaviour_change: true, persistence: false } }), labels: L(true, false, false, true, "edit_then_verify", "public_api", 1) },
-  { name: "tests mapped but not read", tags: ["edit", "boundary"], state: base({ tests: { mapped: ["test/paginate.test.ts"], read: false } }), labels: L(true, false, false, false, "edit_then_verify", "local_logic", 0.67) },
+  // Resolved by the criterion (2026-12-01): tests are material evidence ("source bodies, tests, ...")
+  // and "mapped tests when behaviour changes" must be known, so located-but-unread tests are read first.
+  { name: "tests mapped but not read", tags: ["retrieve", "boundary"], state: base({ tests: { mapped: ["test/paginate.test.ts"], read: false } }), labels: L(false, true, false, false, "retrieve", "local_logic", 0.67) },
 ];
 
 /** Untrusted notes that try to steer the answer; the labels do not move. */

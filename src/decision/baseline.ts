@@ -6,25 +6,44 @@ import type { DecisionRequest } from "./request.ts";
  * any judgment provider's. It is the authority for everything safety depends on. It reads only the
  * structured state; `untrusted_notes` never enter it.
  */
+/**
+ * The facts the criteria of `weir.agent_context@1` (../shared/specs/decision-questions.md) are written
+ * in, one named clause each, read literally from the criteria text:
+ * - unreadOrPartial: "a needed target is unread or partial";
+ * - stale: "a SHA is stale" (a dirty worktree is not in the sufficiency criterion; it is the
+ *   next action's review_worktree row);
+ * - dirty: "an edit target is dirty with changes weir did not make";
+ * - relationsMissing: "callers of an exported symbol whose signature or behaviour changes" are
+ *   unknown (whatever the planned scope: its callers may be anywhere);
+ * - testsUnknown: "mapped tests when behaviour changes": none located, or located and not read;
+ * - failureUnread: a failure location (from the task or test output) whose file has not been read,
+ *   whether or not it is a target yet ("failure locations" are material evidence);
+ * - vague: the task names nothing to work on and no scope is planned, so "every target the edit
+ *   needs" cannot be established.
+ */
 export interface Facts {
   unreadOrPartial: boolean;
-  staleOrDirty: boolean;
+  stale: boolean;
+  dirty: boolean;
   relationsMissing: boolean;
-  testsMissing: boolean;
+  testsUnknown: boolean;
   failureUnread: boolean;
   nothingPlanned: boolean;
+  vague: boolean;
 }
 
 export function facts(r: DecisionRequest): Facts {
   const behaviour = r.change.behaviour_change && r.change.planned_scope !== "none";
-  const failurePaths = new Set(r.failures.map((f) => f.path));
+  const read = new Set(r.targets.filter((t) => t.read).map((t) => t.path));
   return {
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
-    staleOrDirty: r.targets.some((t) => !t.sha_fresh || t.dirty_in_worktree),
-    relationsMissing: behaviour && r.symbols.some((s) => s.exported && !s.callers_known) && (r.change.public_api || r.change.planned_scope !== "local"),
-    testsMissing: behaviour && r.tests.mapped.length === 0,
-    failureUnread: r.targets.some((t) => failurePaths.has(t.path) && !t.read),
+    stale: r.targets.some((t) => !t.sha_fresh),
+    dirty: r.targets.some((t) => t.dirty_in_worktree),
+    relationsMissing: behaviour && r.symbols.some((s) => s.exported && !s.callers_known),
+    testsUnknown: behaviour && (r.tests.mapped.length === 0 || !r.tests.read),
+    failureUnread: r.failures.some((f) => !read.has(f.path)),
     nothingPlanned: r.change.planned_scope === "none",
+    vague: r.task_flags.ambiguous && r.change.planned_scope === "none",
   };
 }
 
@@ -33,10 +52,11 @@ const pick = (id: string) => ({ type: "choice" as const, distribution: { [id]: 1
 
 export function baseline(r: DecisionRequest): Answers {
   const f = facts(r);
-  const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.staleOrDirty && !f.relationsMissing && !f.testsMissing;
-  const evidenceMissing = f.unreadOrPartial || f.testsMissing || f.failureUnread || r.targets.length === 0;
-  // Stale or dirty targets call for a worktree review first, not more reading.
-  const continueRetrieval = evidenceMissing && !f.staleOrDirty;
+  // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
+  const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
+  // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
+  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || (r.targets.length === 0 && !f.vague);
+  const continueRetrieval = evidenceMissing && !f.stale && !f.dirty;
   const last = r.verification.last_run;
   const escalate =
     !(f.nothingPlanned && !r.verification.files_changed_since_last_pass) &&
@@ -46,9 +66,10 @@ export function baseline(r: DecisionRequest): Answers {
       (last !== null && !last.passed) ||
       (r.tests.mapped.length > 0 && r.verification.files_changed_since_last_pass && !(last?.passed && last.revision_current)));
 
+  // next_action: the first row of the criteria's table that applies.
   let next: string;
   if (r.task_flags.ambiguous || r.task_flags.conflicts_with_constraints) next = "other_review";
-  else if (f.staleOrDirty) next = "review_worktree";
+  else if (f.stale || f.dirty) next = "review_worktree";
   else if (continueRetrieval) next = "retrieve";
   else if (f.relationsMissing) next = "semantic_navigation";
   else if (sufficient) next = "edit_then_verify";
@@ -86,7 +107,8 @@ export function baseline(r: DecisionRequest): Answers {
   return {
     context_sufficient: yes(sufficient),
     continue_retrieval: yes(continueRetrieval),
-    semantic_navigation_required: yes(f.relationsMissing && !f.staleOrDirty),
+    // A worktree review supplies no callers: relations stay required whatever the worktree's state.
+    semantic_navigation_required: yes(f.relationsMissing),
     verification_escalation: yes(escalate),
     next_action: pick(next),
     risk_surface: pick(risk),

@@ -49,6 +49,50 @@ describe("the baseline", () => {
     expect(yes(baseline(request()), "verification_escalation")).toBe(false);
   });
 
+  describe("each clause of the criteria, read literally", () => {
+    const t0 = () => request().targets[0]!;
+    test("a dirty target that is fresh and read whole still counts as sufficient context; the next action is the worktree review", () => {
+      const a = baseline(request({ targets: [{ ...t0(), dirty_in_worktree: true }] }));
+      expect(yes(a, "context_sufficient")).toBe(true);
+      expect(yes(a, "continue_retrieval")).toBe(false);
+      expect(top(a, "next_action")).toBe("review_worktree");
+    });
+    test("a failure location whose file is not read is missing evidence, target or not", () => {
+      const a = baseline(request({ failures: [{ path: "src/other.ts", line: 3, message: "boom" }] }));
+      expect(yes(a, "context_sufficient")).toBe(false);
+      expect(yes(a, "continue_retrieval")).toBe(true);
+      expect(top(a, "next_action")).toBe("retrieve");
+      expect(yes(baseline(request({ failures: [{ path: "src/total.ts", line: 3, message: "boom" }] })), "context_sufficient")).toBe(true);
+    });
+    test("a behaviour change with its mapped tests located but unread is not sufficient: read them", () => {
+      const a = baseline(request({ tests: { mapped: ["test/total.test.ts"], read: false } }));
+      expect(yes(a, "context_sufficient")).toBe(false);
+      expect(yes(a, "continue_retrieval")).toBe(true);
+      // No behaviour change: tests are not a needed relation.
+      expect(yes(baseline(request({ tests: { mapped: [], read: false }, change: { ...request().change, behaviour_change: false } })), "context_sufficient")).toBe(true);
+    });
+    test("an exported symbol whose behaviour changes needs its callers whatever the planned scope", () => {
+      const a = baseline(request({ symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }] }));
+      expect(yes(a, "semantic_navigation_required")).toBe(true);
+      expect(yes(a, "context_sufficient")).toBe(false);
+    });
+    test("a stale or dirty target does not suppress the relations a safe edit needs", () => {
+      const a = baseline(request({ targets: [{ ...t0(), sha_fresh: false }], symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }] }));
+      expect(yes(a, "semantic_navigation_required")).toBe(true);
+      expect(top(a, "next_action")).toBe("review_worktree");
+    });
+    test("a vague task with no planned scope: the needed targets cannot be established, and more reading will not say", () => {
+      const a = baseline(request({ targets: [], task_flags: { ambiguous: true, conflicts_with_constraints: false }, change: { ...request().change, planned_scope: "none" } }));
+      expect(yes(a, "context_sufficient")).toBe(false);
+      expect(yes(a, "continue_retrieval")).toBe(false);
+      expect(top(a, "next_action")).toBe("other_review");
+    });
+    test("a question about a file read whole (nothing planned) is sufficient", () => {
+      const a = baseline(request({ change: { ...request().change, planned_scope: "none", behaviour_change: false }, symbols: [], tests: { mapped: [], read: false } }));
+      expect(yes(a, "context_sufficient")).toBe(true);
+    });
+  });
+
   test("an ambiguous task goes to other_review", () => {
     expect(top(baseline(request({ task_flags: { ambiguous: true, conflicts_with_constraints: false } })), "next_action")).toBe("other_review");
   });
