@@ -70,9 +70,11 @@ export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap =
     for (const r of p.readable) if (inside(p.home, r)) a.push("--ro-bind-try", r, r);
   }
   if (p.visible) {
-    // bubblewrap creates the directories on the way to each bound file; nothing else of the tree exists.
-    a.push("--dir", p.root);
+    // A fresh tmpfs at the root holds only the bound files (bubblewrap creates the directories on the
+    // way); it is then made read-only, so a write fails loudly instead of vanishing with the sandbox.
+    a.push("--tmpfs", p.root);
     for (const f of p.visible) if (inside(p.root, f) && !p.masked.includes(f)) a.push("--ro-bind-try", f, f);
+    a.push("--remount-ro", p.root);
   } else {
     a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
     for (const g of GIT_READ_ONLY) a.push("--ro-bind-try", join(p.root, g), join(p.root, g));
@@ -140,7 +142,9 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
   }
   if (/Read-only file system|EROFS/.test(output))
-    return p.mode === "read-only"
+    return p.visible
+      ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
+      : p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
       : "blocked by the sandbox: write outside the workspace (or to .git/hooks, .git/config, a protected file); an extra directory needs --add-dir DIR";
   return undefined;
@@ -256,7 +260,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv),
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>
-      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [] }, run) : undefined,
+      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"

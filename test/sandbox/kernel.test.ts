@@ -229,6 +229,10 @@ d("a scoped worker's sandbox: only the files it may read exist, and nothing in t
     expect(run(["sh", "-c", "grep -r CANARY . ; ls -R"]).out).not.toContain(HIDDEN);
     for (const p of ["scoped/in.txt", "scoped/new.txt", "new.txt", "other/hidden.txt"])
       for (const argv of writers(p)) run(argv);
+    // A write fails loudly (the workspace inside is read-only), and the failure is explained as the sandbox's.
+    const touched = run(["touch", "new.txt"]);
+    expect(touched.code).not.toBe(0);
+    expect(box.explain(touched.out, undefined, { program: "touch", exitCode: touched.code })).toContain("a worker's commands see the workspace read-only");
     expect(readFileSync(join(root, "scoped", "in.txt"), "utf8")).toBe("IN-SCOPE\n");
     expect(existsSync(join(root, "scoped", "new.txt"))).toBe(false);
     expect(existsSync(join(root, "new.txt"))).toBe(false);
