@@ -8,6 +8,7 @@ import type { AgentEvent, Display } from "../core/events.ts";
 import { cacheHitRate, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
 import { terminalApprover } from "./approve.ts";
 import { plainDisplay } from "./plain.ts";
+import { withSpinner } from "./spinner.ts";
 import type { Style } from "./style.ts";
 
 /** What the REPL drives; the CLI supplies it so this frontend never learns about stores or providers. */
@@ -148,7 +149,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     );
   };
 
-  const base = plainDisplay(out, process.stderr, opts.style, opts.verbose, { markdown: opts.style.on });
+  // What the run waits for is on a spinner line (never over what the person is typing, held while a prompt asks).
+  const base = withSpinner((o, l) => plainDisplay(o, l, opts.style, opts.verbose, { markdown: opts.style.on }), out, process.stderr, opts.style, { typing: () => rl.line.length > 0 });
+  holdSpinner = (h) => base.hold(h);
   const display: Display = {
     emit(e: AgentEvent) {
       if (e.type === "turn_end") {
@@ -258,6 +261,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       out.write(opts.style.red(`weir: ${(e as Error).message}\n`));
     } finally {
       running = undefined;
+      base.stop();
     }
     out.write(`${statusLine()}\n`);
     rl.prompt();
@@ -273,6 +277,7 @@ let current: Interface | undefined;
 /** While an approval prompt owns the terminal: the line editor's lines are swallowed. */
 let approving = false;
 let editorKeys: ((...a: unknown[]) => void)[] = [];
+let holdSpinner: ((held: boolean) => void) | undefined;
 
 /**
  * Approval inside the REPL: line editing pauses while the prompt owns the terminal, and what the
@@ -282,6 +287,7 @@ export const replApprover: Approver = async (req) => {
   const rl = current;
   rl?.pause();
   approving = true;
+  holdSpinner?.(true);
   // The prompt's arrows must not also walk the line editor's history (the editor would redraw).
   const keys = rl ? editorKeys : [];
   for (const l of keys) process.stdin.off("keypress", l);
@@ -290,6 +296,7 @@ export const replApprover: Approver = async (req) => {
   } finally {
     for (const l of keys) process.stdin.on("keypress", l);
     approving = false;
+    holdSpinner?.(false);
     rl?.write(null, { ctrl: true, name: "u" });
     rl?.resume();
   }

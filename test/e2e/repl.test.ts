@@ -223,4 +223,15 @@ describe("the REPL", () => {
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });
+  test("while the model is slow, a spinner says what is being waited for and for how long, and the answer replaces it", async () => {
+    world.server.script({ turns: [{ text: "finally here", delayMs: 2_300 }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    const mark = t.text().length;
+    t.write("take your time\r");
+    await t.waitFor(/model thinking 2s/, 8000, mark);
+    await t.waitFor("finally here", 8000, mark);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
 });

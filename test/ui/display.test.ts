@@ -4,6 +4,7 @@ import { createPatch } from "diff";
 import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
 import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
 import { completeMention } from "../../src/ui/repl.ts";
+import { waitingFor, withSpinner } from "../../src/ui/spinner.ts";
 import { makeStyle } from "../../src/ui/style.ts";
 
 const plain = makeStyle(false);
@@ -97,5 +98,44 @@ describe("@path completion", () => {
     expect(completeMention("@R", files)).toEqual([["@README.md"], "@R"]);
     expect(completeMention("email me@src", files)).toEqual([[], "email me@src"]);
     expect(completeMention("no mention", files)).toEqual([[], "no mention"]);
+  });
+});
+
+describe("the spinner", () => {
+  const call = { type: "tool_call" as const, id: "c", name: "run_command", input: {} };
+  test("says what the run waits for, from the events", () => {
+    expect(waitingFor({ type: "turn_start", turn: 1 }, undefined)).toBe("model thinking");
+    expect(waitingFor({ type: "text_delta", text: "x" }, "model thinking")).toBeUndefined();
+    expect(waitingFor({ type: "tool_call", call, summary: "" }, undefined)).toBe("run_command running");
+    expect(waitingFor({ type: "tool_result", callId: "c", name: "run_command", isError: false, preview: "", bytes: 0 }, "run_command running")).toBe("model thinking");
+    expect(waitingFor({ type: "run_end", stop: "end_turn", text: "", turns: 1, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }, "model thinking")).toBeUndefined();
+  });
+
+  test("draws with the elapsed time, erases itself before any output, never over typing, and holds for a prompt", async () => {
+    let t = 0;
+    let log = "";
+    let out = "";
+    let typing = false;
+    const d = withSpinner((o, l) => plainDisplay(o, l, plain, false), { write: (s) => (out += s) }, { write: (s) => (log += s) }, plain, { intervalMs: 5, now: () => t, typing: () => typing });
+    d.emit({ type: "turn_start", turn: 1 });
+    t = 2_500;
+    await Bun.sleep(20);
+    expect(log).toContain("model thinking 2s");
+    d.emit({ type: "text_delta", text: "hello" });
+    expect(log.endsWith("\r\x1b[2K")).toBe(true);
+    expect(out).toBe("hello");
+    const before = log.length;
+    d.emit({ type: "tool_call", call, summary: "ls" });
+    typing = true;
+    await Bun.sleep(20);
+    expect(log.slice(before)).not.toContain("running");
+    typing = false;
+    d.hold(true);
+    await Bun.sleep(20);
+    expect(log.slice(before)).not.toContain("run_command running");
+    d.hold(false);
+    await Bun.sleep(20);
+    expect(log.slice(before)).toContain("run_command running");
+    d.stop();
   });
 });
