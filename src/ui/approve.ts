@@ -1,10 +1,23 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Approval, ApprovalRequest, Approver } from "../actions/executor.ts";
 
-/** Asks at the terminal what to do with an action that needs approval, showing exactly what would run. */
+const LABEL: Record<Approval, string> = { once: "allowed once", session: "allowed for this session", deny: "denied" };
+
+/**
+ * Terminal rows the answered prompt's frame takes: a spacer, the message lines and the answer, each
+ * line as many rows as it wraps to. Pure.
+ */
+export function answeredRows(message: string, answer: string, columns: number): number {
+  const lines = ["│", ...message.split("\n").map((l, i) => (i === 0 ? `◇  ${l}` : `│  ${l}`)), `│  ${answer}`];
+  return lines.reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / Math.max(1, columns))), 0);
+}
+
+/** Asks at the terminal what to do with an action that needs approval, showing exactly what would run; once answered, the prompt collapses to one line. */
 export const terminalApprover: Approver = async (req: ApprovalRequest): Promise<Approval> => {
+  const verb = req.action === "shell" || req.action === "run_command" ? "run" : `use ${req.action}`;
+  const message = `weir wants to ${verb}:\n  ${req.summary}\n  (${req.risk}; asked by ${req.rule})`;
   const answer = await select<Approval>({
-    message: `weir wants to ${req.action === "shell" || req.action === "run_command" ? "run" : `use ${req.action}`}:\n  ${req.summary}\n  (${req.risk}; asked by ${req.rule})`,
+    message,
     options: [
       { value: "once", label: "allow once" },
       { value: "session", label: "allow for this session" },
@@ -12,7 +25,14 @@ export const terminalApprover: Approver = async (req: ApprovalRequest): Promise<
     ],
     initialValue: "deny",
   });
-  return isCancel(answer) ? "deny" : answer;
+  const chosen: Approval = isCancel(answer) ? "deny" : answer;
+  const out = process.stdout;
+  if (out.isTTY) {
+    const optionLabel = { once: "allow once", session: "allow for this session", deny: "deny" }[chosen];
+    const rows = answeredRows(message, optionLabel, out.columns ?? 80);
+    out.write(`\x1b[${rows}A\x1b[J${chosen === "deny" ? "✗" : "✓"} ${LABEL[chosen]}: ${req.summary.split("\n")[0]!.slice(0, Math.max(20, (out.columns ?? 80) - 30))}\n`);
+  }
+  return chosen;
 };
 
 /** Asks once per workspace before a project's MCP server (from a cloned repository) may start a program. */

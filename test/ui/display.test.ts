@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { createPatch } from "diff";
 import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
 import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
+import { answeredRows } from "../../src/ui/approve.ts";
 import { completeMention } from "../../src/ui/repl.ts";
 import { waitingFor, withSpinner } from "../../src/ui/spinner.ts";
 import { makeStyle } from "../../src/ui/style.ts";
@@ -137,5 +138,13 @@ describe("the spinner", () => {
     await Bun.sleep(20);
     expect(log.slice(before)).toContain("run_command running");
     d.stop();
+  });
+});
+
+describe("the answered approval prompt", () => {
+  test("its frame's rows are counted with wrapping, so it can be replaced by one line", () => {
+    const msg = "weir wants to run:\n  touch x\n  (execute; asked by the setting for shell)";
+    expect(answeredRows(msg, "allow once", 100)).toBe(5);
+    expect(answeredRows("weir wants to run:\n  " + "x".repeat(150) + "\n  (r)", "deny", 80)).toBe(6);
   });
 });

@@ -39,7 +39,10 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
     return await runRepl(
       {
         send: (task, display, signal) => runtime.conversation.send(task, runtime.watch(display), signal),
-        clear: () => runtime.conversation.clear(),
+        clear: () => {
+          runtime.conversation.clear();
+          runtime.fleet.clear();
+        },
         async setModel(next) {
           runtime.conversation.setProvider(await createProvider({ ...providerSettings(resolved), model: next }, resolved.preset.hint));
           const was = model;
@@ -58,6 +61,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
             return (e as Error).message;
           }
           runtime.conversation.resume(row.id);
+          runtime.fleet.clear();
           return `resumed session ${row.id.slice(0, 8)} ("${row.title}")\n${transcript(runtime.conversation.messages)}`;
         },
         async shell(line, signal) {
