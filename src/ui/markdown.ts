@@ -6,14 +6,41 @@
  */
 export class MarkdownStream {
   private pending = "";
+  /** Inside a block too long to hold back: its text goes out as it comes, until the block ends. */
+  private raw = false;
 
-  constructor(private render: (md: string) => string = (md) => Bun.markdown.ansi(md)) {}
+  constructor(
+    private render: (md: string) => string = (md) => Bun.markdown.ansi(md),
+    /** Lines a block may grow to before it is shown unrendered rather than held back (a long listing). */
+    private maxHeldLines = 40,
+  ) {}
 
   /** Adds streamed text; returns what can be shown now (whole blocks), possibly "". */
   push(text: string): string {
+    if (this.raw) {
+      // Raw until a blank line ends the block; what follows is Markdown again.
+      const at = (this.pending + text).search(/\n[ \t]*\n/);
+      if (at === -1) {
+        this.pending = "";
+        return text;
+      }
+      const all = this.pending + text;
+      this.raw = false;
+      this.pending = "";
+      const head = all.slice(0, at + 1);
+      return head + this.push(all.slice(at + 1));
+    }
     this.pending += text;
     const cut = lastBlockEnd(this.pending);
-    if (cut <= 0) return "";
+    if (cut <= 0) {
+      if (this.pending.split("\n").length > this.maxHeldLines) {
+        this.raw = true;
+        const out = this.pending;
+        this.pending = "";
+        return out;
+      }
+      return "";
+    }
     const done = this.pending.slice(0, cut);
     this.pending = this.pending.slice(cut);
     return this.show(done);
@@ -23,6 +50,10 @@ export class MarkdownStream {
   end(): string {
     const rest = this.pending;
     this.pending = "";
+    if (this.raw) {
+      this.raw = false;
+      return rest;
+    }
     return rest.trim() === "" ? rest : this.show(rest);
   }
 

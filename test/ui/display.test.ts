@@ -148,3 +148,17 @@ describe("the answered approval prompt", () => {
     expect(answeredRows("weir wants to run:\n  " + "x".repeat(150) + "\n  (r)", "deny", 80)).toBe(6);
   });
 });
+
+describe("a long block", () => {
+  test("is shown as it streams (unrendered) instead of held back, and Markdown resumes after it", () => {
+    const md = new MarkdownStream((s) => `<${s}>`, 5);
+    let out = md.push("```\n1\n2\n3\n");
+    expect(out).toBe("");
+    out += md.push("4\n5\n6\n");
+    expect(out).toBe("```\n1\n2\n3\n4\n5\n6\n");
+    expect(md.push("7\n")).toBe("7\n");
+    const tail = md.push("```\n\n# Next\n\n");
+    expect(tail).toBe("```\n<\n# Next\n\n>\n");
+    expect(md.end()).toBe("");
+  });
+});
