@@ -51,8 +51,18 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
     midLine = false;
     log.write(`${s}\n`);
   };
+  // Reasoning is folded to one dim line when it closes (the whole of it with --verbose).
+  const thought: { startedAt?: number; words: number } = { words: 0 };
+  const foldThought = () => {
+    if (thought.startedAt === undefined) return;
+    const secs = Math.max(0, Math.round((Date.now() - thought.startedAt) / 1000));
+    line(style.dim(`thought for ${secs}s (${thought.words} words)`));
+    thought.startedAt = undefined;
+    thought.words = 0;
+  };
   return {
     emit(e: AgentEvent) {
+      if (e.type !== "reasoning_delta" && e.type !== "agent") foldThought();
       switch (e.type) {
         case "text_delta": {
           const shown = md ? md.push(e.text) : e.text;
@@ -63,6 +73,10 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
         }
         case "reasoning_delta":
           if (verbose) log.write(style.dim(e.text));
+          else {
+            thought.startedAt ??= Date.now();
+            thought.words += (e.text.match(/\S+/g) ?? []).length;
+          }
           return;
         case "retry":
           line(style.yellow(`retrying (attempt ${e.attempt}) in ${(e.delayMs / 1000).toFixed(1)}s: ${e.reason}`));

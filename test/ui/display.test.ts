@@ -162,3 +162,20 @@ describe("a long block", () => {
     expect(md.end()).toBe("");
   });
 });
+
+describe("reasoning", () => {
+  test("is folded to one dim line when it closes; --verbose shows it whole", () => {
+    let log = "";
+    const d = plainDisplay({ write: () => {} }, { write: (s) => (log += s) }, plain, false);
+    d.emit({ type: "reasoning_delta", text: "let me think about " });
+    d.emit({ type: "reasoning_delta", text: "the cache key" });
+    expect(log).toBe("");
+    d.emit({ type: "text_delta", text: "Answer." });
+    expect(log).toMatch(/^thought for \d+s \(7 words\)\n$/);
+    let verbose = "";
+    const v = plainDisplay({ write: () => {} }, { write: (s) => (verbose += s) }, plain, true);
+    v.emit({ type: "reasoning_delta", text: "let me think" });
+    v.emit({ type: "text_delta", text: "x" });
+    expect(verbose).toBe("let me think");
+  });
+});
