@@ -330,6 +330,19 @@ export class Fleet {
     return [...this.entries.values()].map((e) => ({ id: e.subgoal.id, label: e.subgoal.label, state: e.state, usage: e.end?.usage ?? e.handle.stats().usage }));
   }
 
+  /** Reports of finished workers nobody collected (the run ended first); marks them delivered. */
+  async uncollected(): Promise<AgentReport[]> {
+    const due = [...this.entries.values()].filter((e) => e.end && e.endRevision && !e.delivered);
+    if (!due.length) return [];
+    const current = await this.o.revision();
+    const out: AgentReport[] = [];
+    for (const e of due) {
+      e.delivered = true;
+      out.push(await this.report(e, current));
+    }
+    return out;
+  }
+
   /** Forgets finished workers (a new session in the REPL). */
   clear(): void {
     for (const [id, e] of this.entries) if (e.state !== "running") this.entries.delete(id);

@@ -25,6 +25,7 @@ import type { AgentEvent, Display } from "../core/events.ts";
 import { walk } from "../workspace/walker.ts";
 import { homeDirectory, Workspace } from "../workspace/workspace.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
+import { quoteData } from "../context/render.ts";
 import { loadSkills } from "../context/skills.ts";
 import { warmParsers } from "../context/outline.ts";
 import { Hooks } from "../actions/hooks.ts";
@@ -328,6 +329,15 @@ export async function buildRuntime(args: ParsedArgs, workspace: string, resolved
     },
     system,
   );
+  // Reports the last run did not collect (it ended first) open the next run, quoted as the data they are.
+  const open = seams.open;
+  seams.open = async (t) => {
+    const opening = await open?.(t);
+    const left = await fleet.uncollected();
+    if (!left.length) return opening;
+    const block = `[weir · reports of workers from an earlier turn that were not collected]\n${quoteData(left.map((r) => JSON.stringify({ ...r, answer: r.answer.slice(0, 1_000) })).join("\n"))}`;
+    return [opening, block].filter(Boolean).join("\n\n");
+  };
   // A run never ends with workers still going: they are stopped, and the closing event says so.
   const report = seams.report;
   seams.report = async () => {

@@ -234,4 +234,21 @@ describe("the REPL", () => {
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });
+  test("a worker's report the last turn did not collect opens the next turn", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "sp1", name: "spawn_agent", input: { goal: "GOAL-LEFT: quick look", label: "quick" } }] }, { text: "moving on without waiting", delayMs: 300 }, { text: "saw the report" }] });
+    world.server.route("GOAL-LEFT", [{ text: '{"summary": "UNCOLLECTED-REPORT"}' }]);
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("start something\r");
+    await t.waitFor("moving on without waiting");
+    await t.waitFor(/tokens · cache/);
+    t.write("anything new?\r");
+    await t.waitFor("saw the report");
+    const last = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    expect(last).toContain("not collected");
+    expect(last).toContain("UNCOLLECTED-REPORT");
+    expect(last).toContain("UNTRUSTED-DATA");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
 });
