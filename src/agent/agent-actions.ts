@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { type Action, defineAction, ToolFailure } from "../actions/action.ts";
-import type { AgentReport, AgentRow, Fleet } from "./fleet.ts";
-import { FleetRefused } from "./fleet.ts";
+import type { AgentReport, Fleet } from "./fleet.ts";
+import { FleetRefused, formatAgentRow } from "./fleet.ts";
 import { SpawnInput } from "./subgoal.ts";
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
-
-function rowLine(r: AgentRow): string {
-  return `${r.id}  ${r.label}  ${r.state}  ${secs(r.elapsedMs)}  ${r.turns} turns  ${r.calls} calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite}/${r.usage.output} tokens in/out${r.health !== "-" ? `  health: ${r.health}` : ""}  (${r.scope})`;
-}
 
 /** A report as the model reads it: a header line, then the JSON. */
 function reportText(r: AgentReport): string {
@@ -57,7 +53,7 @@ export function agentActions(fleet: Fleet): Action[] {
     async run(i, ctx) {
       const r = await fleet.wait(i.ids, i.timeout_ms, ctx.signal);
       const parts = r.reports.map(reportText);
-      if (r.running.length) parts.push(`still running:\n${r.running.map(rowLine).join("\n")}`);
+      if (r.running.length) parts.push(`still running:\n${r.running.map(formatAgentRow).join("\n")}`);
       if (r.already.length) parts.push(`already reported: ${r.already.join(", ")}`);
       if (r.unknown.length) parts.push(`no such worker: ${r.unknown.join(", ")} (list_agents shows them)`);
       return parts.join("\n\n") || "no workers to wait for";
@@ -90,7 +86,7 @@ export function agentActions(fleet: Fleet): Action[] {
     summary: () => "",
     async run() {
       const rows = fleet.list();
-      return rows.length ? rows.map(rowLine).join("\n") : "no workers";
+      return rows.length ? rows.map(formatAgentRow).join("\n") : "no workers";
     },
   });
   return [spawn, wait, stop, list];

@@ -56,6 +56,11 @@ export interface AgentReport {
   sessionId?: string;
 }
 
+/** One line per worker, for list_agents and the REPL's /agents. Pure. */
+export function formatAgentRow(r: AgentRow): string {
+  return `${r.id}  ${r.label}  ${r.state}  ${(r.elapsedMs / 1000).toFixed(1)}s  ${r.turns} turns  ${r.calls} calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite}/${r.usage.output} tokens in/out${r.health !== "-" ? `  health: ${r.health}` : ""}  (${r.scope})`;
+}
+
 export interface AgentRow {
   id: string;
   label: string;
@@ -181,9 +186,6 @@ export class Fleet {
         entry.endRevision = await this.o.revision();
       });
     this.entries.set(id, entry);
-    void startRevision.then((r) => {
-      if (subgoal.revision === "pending") subgoal.revision = r.id;
-    });
     return subgoal;
   }
 
@@ -247,21 +249,23 @@ export class Fleet {
     const aborted = new Promise<void>((r) => signal.addEventListener("abort", () => r(), { once: true }));
     await Promise.race([Promise.all(chosen.map((e) => e.settled)), timeout, aborted]);
     clearTimeout(timer);
-    const reports: AgentReport[] = [];
-    const already: string[] = [];
-    const running: AgentRow[] = [];
-    // One look at the workspace serves every report of this wait.
-    const due = chosen.filter((e) => e.end && e.endRevision && !e.delivered);
-    const current = due.length ? await this.o.revision() : undefined;
-    for (const e of chosen) {
-      if (!e.end || !e.endRevision) running.push(this.row(e));
-      else if (e.delivered) already.push(e.subgoal.id);
-      else {
-        e.delivered = true;
-        reports.push(await this.report(e, current));
-      }
-    }
+    const running = chosen.filter((e) => !e.end || !e.endRevision).map((e) => this.row(e));
+    const already = chosen.filter((e) => e.endRevision && e.delivered).map((e) => e.subgoal.id);
+    const reports = await this.deliver(chosen);
     return { reports, running, unknown, already };
+  }
+
+  /** Reports of the finished, undelivered ones among `entries`, marked delivered; one look at the workspace serves them all. */
+  private async deliver(entries: Entry[]): Promise<AgentReport[]> {
+    const due = entries.filter((e) => e.end && e.endRevision && !e.delivered);
+    if (!due.length) return [];
+    const current = await this.o.revision();
+    const out: AgentReport[] = [];
+    for (const e of due) {
+      e.delivered = true;
+      out.push(await this.report(e, current));
+    }
+    return out;
   }
 
   /**
@@ -331,16 +335,8 @@ export class Fleet {
   }
 
   /** Reports of finished workers nobody collected (the run ended first); marks them delivered. */
-  async uncollected(): Promise<AgentReport[]> {
-    const due = [...this.entries.values()].filter((e) => e.end && e.endRevision && !e.delivered);
-    if (!due.length) return [];
-    const current = await this.o.revision();
-    const out: AgentReport[] = [];
-    for (const e of due) {
-      e.delivered = true;
-      out.push(await this.report(e, current));
-    }
-    return out;
+  uncollected(): Promise<AgentReport[]> {
+    return this.deliver([...this.entries.values()]);
   }
 
   /** Forgets finished workers (a new session in the REPL). */

@@ -1,4 +1,4 @@
-import type { AgentRow } from "../agent/fleet.ts";
+import { type AgentRow, formatAgentRow } from "../agent/fleet.ts";
 import type { SessionRow } from "../store/sessions.ts";
 
 function ago(ms: number, now: number): string {
@@ -30,8 +30,5 @@ export function formatCalls(calls: { id: string; action: string; preview: string
 
 /** `/agents`: one line per worker — id, label, state, elapsed, turns, calls, tokens, health, scope. */
 export function formatAgents(rows: AgentRow[]): string {
-  if (rows.length === 0) return "no workers";
-  return rows
-    .map((r) => `${r.id}  ${r.label}  ${r.state}  ${(r.elapsedMs / 1000).toFixed(1)}s  ${r.turns} turns  ${r.calls} calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite + r.usage.output} tokens${r.health !== "-" ? `  ${r.health}` : ""}  (${r.scope})`)
-    .join("\n");
+  return rows.length === 0 ? "no workers" : rows.map(formatAgentRow).join("\n");
 }

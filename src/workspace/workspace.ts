@@ -24,11 +24,6 @@ export class Workspace {
     return resolveInWorkspace(this.root, requested, { home: this.home, ...(this.scope ? { scope: this.scope, access } : {}) });
   }
 
-  /** Whether a walked file (workspace-relative) exists for this agent: in scope, and not protected. */
-  visible(rel: string): boolean {
-    return (!this.scope || this.scope.allows(rel, "read")) && !protectedReason(rel, join(this.root, rel), this.home);
-  }
-
   /** Whether a walked file is out of scope (as opposed to protected): it is simply not there for a worker. */
   inScope(rel: string): boolean {
     return !this.scope || this.scope.allows(rel, "read");
@@ -36,10 +31,5 @@ export class Workspace {
 
   isProtected(rel: string): boolean {
     return protectedReason(rel, join(this.root, rel), this.home) !== undefined;
-  }
-
-  /** The same workspace narrowed to a worker's scope. */
-  narrowed(scope: PathScope): Workspace {
-    return new Workspace(this.root, this.home, scope);
   }
 }
