@@ -20,6 +20,24 @@ export interface HookCommand {
 
 export type HooksConfig = Partial<Record<HookEvent, { matcher?: string; hooks: HookCommand[] }[]>>;
 
+/** The user's hooks, then a project's (once approved): per event, the user's groups run first. Pure. */
+export function mergeHooks(user: HooksConfig, project: HooksConfig | undefined): HooksConfig {
+  if (!project) return user;
+  const out: HooksConfig = { ...user };
+  for (const e of HOOK_EVENTS) if (project[e]?.length) out[e] = [...(user[e] ?? []), ...project[e]!];
+  return out;
+}
+
+/** Each command a hooks config would run, as one line a person can judge. Pure. */
+export function describeHooks(config: HooksConfig): string[] {
+  return HOOK_EVENTS.flatMap((e) => (config[e] ?? []).flatMap((g) => g.hooks.map((h) => `${e}${g.matcher ? ` [${g.matcher}]` : ""}: ${h.command}`)));
+}
+
+/** What an approval of a project's hooks covers: exactly this configuration. */
+export function hooksFingerprint(config: HooksConfig): string {
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify(config)).digest("hex").slice(0, 16);
+}
+
 export interface HookOutcome {
   /** The hook asked to stop what was about to happen (exit 2, or decision "block"). */
   block: boolean;

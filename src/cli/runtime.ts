@@ -28,7 +28,7 @@ import { skillAction } from "../actions/builtin/skills.ts";
 import { quoteData } from "../context/render.ts";
 import { loadSkills } from "../context/skills.ts";
 import { warmParsers } from "../context/outline.ts";
-import { Hooks } from "../actions/hooks.ts";
+import { describeHooks, Hooks, type HooksConfig, hooksFingerprint, mergeHooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import { ActionRegistry } from "../actions/registry.ts";
 import { Conversation } from "../agent/conversation.ts";
@@ -114,6 +114,8 @@ export interface ActionOptions {
   preview?: boolean;
   /** Asks whether a project's MCP server may start; absent where no one can answer. */
   approveServer?: (entry: ServerEntry) => Promise<boolean>;
+  /** Asks whether a project's hooks may run (the file, one line per command); absent where no one can answer. */
+  approveHooks?: (file: string, commands: string[]) => Promise<boolean>;
 }
 
 /** The registry with built-ins and MCP tools, disclosure, and the executor under the permission policy. */
@@ -135,8 +137,9 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
   const home = homeDirectory();
   const sandbox = createSandbox({ mode: resolved.settings.sandbox.mode, root: workspace, home, readable: resolved.settings.sandbox.readable, writable: addDirs(args.flags["add-dir"]) });
   const env = scrubEnv(process.env);
-  // The user's hooks run in the same sandbox as every command; a project's never run.
-  const hooks = new Hooks(resolved.settings.hooks, { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
+  // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.
+  const notices: string[] = [];
+  const hooks = new Hooks(mergeHooks(resolved.settings.hooks, await approvedProjectHooks(store, workspace, resolved.settings.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
   const allowNetwork = args.flags["allow-network"] === true;
@@ -167,9 +170,7 @@ export async function buildActions(args: ParsedArgs, workspace: string, resolved
     return { registry: reg, disclosure: disc, executor: ex };
   };
   const entries = loadMcpServers(userConfigDir(), workspace, process.env);
-  const notices: string[] = [];
   if (!sandbox.active) notices.push(sandbox.describe());
-  if (resolved.settings.projectHooks) notices.push("the project config declares hooks; weir does not run a repository's hooks (put hooks you trust in your user config)");
   if (args.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   for (const e of entries)
     if (e.origin === "project" && !e.config.disabled && !store.isMcpServerApproved(workspace, e.name, e.fingerprint) && o.approveServer && (await o.approveServer(e)))
@@ -393,4 +394,18 @@ export async function judgmentFor(resolved: Resolved): Promise<{ provider: Judgm
   const provider = await configureJudge(resolved, notices);
   for (const n of notices) console.error(`weir: ${n}`);
   return provider ? { provider } : undefined;
+}
+
+/** A project's hooks if the user approved exactly these for the workspace (asked now where someone can answer); else none, said in a notice. */
+async function approvedProjectHooks(store: SessionStore, workspace: string, project: HooksConfig | undefined, ask: ActionOptions["approveHooks"], notices: string[]): Promise<HooksConfig | undefined> {
+  if (!project) return undefined;
+  const fingerprint = hooksFingerprint(project);
+  if (store.areProjectHooksApproved(workspace, fingerprint)) return project;
+  const file = join(".weir", "config.json");
+  if (ask && (await ask(file, describeHooks(project)))) {
+    store.approveProjectHooks(workspace, fingerprint);
+    return project;
+  }
+  notices.push(`${file} declares hooks that are not approved for this workspace, so they do not run (${ask ? "declined" : "run weir in a terminal to be asked"})`);
+  return undefined;
 }

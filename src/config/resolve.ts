@@ -34,10 +34,10 @@ export interface Settings {
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
   sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
-  /** The user's hooks (a project's are never run). */
+  /** The user's hooks. */
   hooks: NonNullable<ConfigFile["hooks"]>;
-  /** Whether the project config declares hooks (reported, not run). */
-  projectHooks: boolean;
+  /** The project config's hooks: run only once the user approved exactly these for the workspace. */
+  projectHooks?: NonNullable<ConfigFile["hooks"]>;
 }
 
 export interface Resolved {
@@ -177,7 +177,7 @@ export function resolveSettings(layers: Layers): Resolved {
     judgment: get("judgment", undefined),
     sandbox: sandboxSettings(layers),
     hooks: layers.user.hooks ?? {},
-    projectHooks: Object.keys(layers.project.hooks ?? {}).length > 0,
+    ...(Object.keys(layers.project.hooks ?? {}).length > 0 ? { projectHooks: layers.project.hooks } : {}),
   };
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }

@@ -25,6 +25,9 @@ const newId = () => randomBytes(8).toString("hex");
  * its messages are committed in one transaction at its end, so a killed run leaves the session at
  * its last complete run.
  */
+/** MCP server names are identifiers (`safeName`), so this can never be one. */
+const PROJECT_HOOKS = "#project-hooks";
+
 export class SessionStore {
   private constructor(
     private db: Database,
@@ -182,6 +185,18 @@ export class SessionStore {
   /** Approved only for this exact configuration: a changed command needs a new approval. */
   isMcpServerApproved(workspace: string, server: string, fingerprint: string): boolean {
     return this.guard(() => this.db.query("SELECT 1 FROM mcp_approvals WHERE workspace = ? AND server = ? AND fingerprint = ?").get(workspace, server, fingerprint) !== null);
+  }
+
+  /**
+   * A project's hooks, approved for a workspace exactly as they were shown (a changed command needs a
+   * new approval). Kept beside the MCP approvals under a name no server can have.
+   */
+  approveProjectHooks(workspace: string, fingerprint: string): void {
+    this.approveMcpServer(workspace, PROJECT_HOOKS, fingerprint);
+  }
+
+  areProjectHooksApproved(workspace: string, fingerprint: string): boolean {
+    return this.isMcpServerApproved(workspace, PROJECT_HOOKS, fingerprint);
   }
 
   /** Finds a session by id prefix; none or several is a clear error. */

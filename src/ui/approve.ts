@@ -41,3 +41,11 @@ export async function confirmProjectServer(entry: { name: string; path: string; 
   const answer = await confirm({ message: `${entry.path} wants to start the MCP server "${entry.name}":\n  ${what}\nAllow it for this workspace?`, initialValue: false });
   return answer === true;
 }
+
+/** Asks once per workspace (and again whenever they change) before a project's hooks may run. */
+export async function confirmProjectHooks(file: string, commands: string[]): Promise<boolean> {
+  const shown = commands.slice(0, 12).map((c) => `  ${c.length > 160 ? `${c.slice(0, 157)}...` : c}`);
+  if (commands.length > 12) shown.push(`  … and ${commands.length - 12} more`);
+  const answer = await confirm({ message: `${file} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, initialValue: false });
+  return answer === true;
+}

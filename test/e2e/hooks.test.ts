@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
+import { weirInPty } from "../support/pty.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /** The user's hooks in Claude Code's format, through the binary: each event, its stdin, exit 2, JSON output. */
@@ -53,14 +54,42 @@ describe("hooks", () => {
     expect(existsSync(join(world.ws, ".stopped"))).toBe(true);
   });
 
-  test("a project's hooks are never run, and weir says so", async () => {
+  test("a project's hooks run only once approved in a terminal, for exactly those commands", async () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(world.ws, ".weir"), { recursive: true });
-    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "touch PROJECT-HOOK-RAN" }] }] }, join(world.ws, ".weir", "config.json"));
+    const projectConfig = join(world.ws, ".weir", "config.json");
+    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "touch PROJECT-HOOK-RAN" }] }] }, projectConfig);
+    // No one to ask (a pipe): not run, and weir says why.
     world.server.script({ turns: [{ text: "ok" }] });
-    const r = await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home });
+    let r = await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home });
     expect(r.code).toBe(0);
     expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(false);
-    expect(r.stderr).toContain("weir does not run a repository's hooks");
+    expect(r.stderr).toContain("declares hooks that are not approved for this workspace");
+    // In a terminal the person sees the commands; declining keeps them off.
+    world.server.script({ turns: [{ text: "ok" }] });
+    let t = weirInPty([...wire(), "hello"], { home: world.home, cwd: world.ws });
+    await t.waitFor("touch PROJECT-HOOK-RAN");
+    await t.waitFor("Run them in this workspace?");
+    t.write("\r"); // the default is no
+    expect(await t.proc.exited).toBe(0);
+    expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(false);
+    // Approved: they run, and later runs need no terminal.
+    world.server.script({ turns: [{ text: "ok" }] });
+    t = weirInPty([...wire(), "hello"], { home: world.home, cwd: world.ws });
+    await t.waitFor("Run them in this workspace?");
+    t.write("y\r");
+    expect(await t.proc.exited).toBe(0);
+    expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(true);
+    rmSync(join(world.ws, "PROJECT-HOOK-RAN"));
+    world.server.script({ turns: [{ text: "ok" }] });
+    r = await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home });
+    expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(true);
+    // A changed command is a new request: not run until approved again.
+    hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "touch CHANGED-HOOK-RAN" }] }] }, projectConfig);
+    world.server.script({ turns: [{ text: "ok" }] });
+    r = await runWeir([...wire(), "hello", "--cwd", world.ws], { home: world.home });
+    expect(existsSync(join(world.ws, "CHANGED-HOOK-RAN"))).toBe(false);
+    expect(r.stderr).toContain("not approved");
+    rmSync(projectConfig);
   });
 });

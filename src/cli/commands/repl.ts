@@ -5,7 +5,7 @@ import type { Message } from "../../core/messages.ts";
 import { walk } from "../../workspace/walker.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { createProvider } from "../../providers/index.ts";
-import { confirmProjectServer } from "../../ui/approve.ts";
+import { confirmProjectHooks, confirmProjectServer } from "../../ui/approve.ts";
 import { replApprover, runRepl } from "../../ui/repl.ts";
 import { formatAgents, formatCalls, formatSessions } from "../../ui/sessions.ts";
 import { makeStyle } from "../../ui/style.ts";
@@ -30,7 +30,7 @@ export function transcript(messages: readonly Message[], last = 8): string {
 let typed = 0;
 
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
-  const runtime = await buildRuntime(args, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer });
+  const runtime = await buildRuntime(args, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
   const s = resolved.settings;
   let model = s.model;
   try {

@@ -1,6 +1,6 @@
 import type { Resolved } from "../../config/resolve.ts";
 import type { Display } from "../../core/events.ts";
-import { confirmProjectServer, terminalApprover } from "../../ui/approve.ts";
+import { confirmProjectHooks, confirmProjectServer, terminalApprover } from "../../ui/approve.ts";
 import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
 import { makeStyle } from "../../ui/style.ts";
@@ -29,7 +29,7 @@ export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, erro
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
-  const runtime = await buildRuntime(args, workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer } : {});
+  const runtime = await buildRuntime(args, workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks } : {});
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
