@@ -1,4 +1,5 @@
 import { usageError, UserError } from "../core/errors.ts";
+import type { Price } from "../core/usage.ts";
 import type { ProviderSettings } from "../providers/port.ts";
 import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
 import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
@@ -34,6 +35,8 @@ export interface Settings {
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
   sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
+  /** Model prices from the config files (the user's over the project's), by model id. */
+  prices: Record<string, Price>;
   /** The user's hooks. */
   hooks: NonNullable<ConfigFile["hooks"]>;
   /** The project config's hooks: run only once the user approved exactly these for the workspace. */
@@ -176,6 +179,8 @@ export function resolveSettings(layers: Layers): Resolved {
     verifyFloor: get("verifyFloor", "remind")!,
     judgment: get("judgment", undefined),
     sandbox: sandboxSettings(layers),
+    // A price is information, not authority: the project's table may fill in, the user's wins.
+    prices: { ...layers.project.prices, ...layers.user.prices },
     hooks: layers.user.hooks ?? {},
     ...(Object.keys(layers.project.hooks ?? {}).length > 0 ? { projectHooks: layers.project.hooks } : {}),
   };

@@ -32,3 +32,16 @@ export function cacheHitRate(u: Usage): number {
   const total = promptTokens(u);
   return total === 0 ? 0 : u.cacheRead / total;
 }
+
+/** A model's price in US dollars per million tokens (config `prices`); cache rates default to input's. */
+export interface Price {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What `u` cost at `p`, in dollars. Pure. */
+export function costOf(u: Usage, p: Price): number {
+  return (u.input * p.input + u.cacheRead * (p.cacheRead ?? p.input) + u.cacheWrite * (p.cacheWrite ?? p.input) + u.output * p.output) / 1_000_000;
+}

@@ -1,5 +1,5 @@
 import type { AgentEvent, Display, RunStop } from "../core/events.ts";
-import type { Usage } from "../core/usage.ts";
+import { costOf, type Price, type Usage } from "../core/usage.ts";
 import type { Sink } from "./plain.ts";
 
 /** `--output-format events`: weir's own events, one JSON object per line, as they happen. */
@@ -13,6 +13,8 @@ export interface RunMeta {
   cwd: string;
   provider: string;
   model: string;
+  /** The model's price, where a config file gives it. */
+  price?: Price;
 }
 
 /** Usage in the Messages API's field names, as Claude Code reports it. Pure. */
@@ -33,8 +35,8 @@ export function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, duratio
     num_turns: turns,
     result: text,
     session_id: sessionId ?? null,
-    // weir knows no price table for arbitrary models: the cost is unknown, not zero.
-    total_cost_usd: null,
+    // Without a price for the model (config `prices`) the cost is unknown, not zero.
+    total_cost_usd: meta.price ? Math.round(costOf(usage, meta.price) * 1e6) / 1e6 : null,
     usage: claudeUsage(usage),
     ...(error ? { error } : {}),
     // weir's own, richer fields (its usage ledger under its own names).

@@ -5,10 +5,12 @@ import type { Approver } from "../actions/executor.ts";
 import { expandCommand, matchCommand, type SlashCommand } from "../context/commands.ts";
 import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
-import { cacheHitRate, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
+import { cacheHitRate, costOf, emptyUsage, type Price, promptTokens, type Usage } from "../core/usage.ts";
 import { terminalApprover } from "./approve.ts";
 import { plainDisplay } from "./plain.ts";
-import { withSpinner } from "./spinner.ts";
+import { LivePane, type StatusView, statusSegments } from "./pane.ts";
+import { foldForReview, openReview, type ReviewItem } from "./review.ts";
+import { waitingFor } from "./spinner.ts";
 import type { Style } from "./style.ts";
 
 /** What the REPL drives; the CLI supplies it so this frontend never learns about stores or providers. */
@@ -35,7 +37,7 @@ export interface ReplHost {
   commands(): SlashCommand[];
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
   agents(words: string[]): Promise<string>;
-  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number };
+  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; /** The model's price, where known (config `prices`). */ price?: Price };
 }
 
 export const REPL_HELP = [
@@ -85,8 +87,6 @@ function loadHistory(path: string): string[] {
   }
 }
 
-const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
-
 /**
  * The interactive frontend: line editing and history (node:readline), multi-line input, slash
  * commands, Ctrl-C to cancel a turn, and a status line after each run.
@@ -114,52 +114,86 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       // history is a convenience; never fail a session over it
     }
   };
-  out.write(`${opts.banner}\n${opts.style.dim("/help for commands, Ctrl-D to leave")}\n`);
+  out.write(`${opts.banner}\n${opts.style.dim("/help for commands, Ctrl-O reviews what was folded, Ctrl-D to leave")}\n`);
 
   let running: AbortController | undefined;
+  let runStarted = 0;
+  let lastRunMs: number | undefined;
   // What the person ran with !cmd: shown to the model with their next message.
   let userRan: string[] = [];
-  // Esc cancels the running turn, as Ctrl-C does (readline reports keys on its input).
-  process.stdin.on("keypress", (_s: string, key: { name?: string } | undefined) => {
-    if (key?.name === "escape" && running && !running.signal.aborted) {
-      running.abort();
-      out.write(opts.style.yellow("\ncancelling…\n"));
-    }
-  });
   let pending: string[] = [];
   let lastUsage: Usage = emptyUsage();
   let total: Usage = emptyUsage();
+  const folded: ReviewItem[] = [];
+
+  const status = (): StatusView => {
+    const s = host.status();
+    return {
+      model: s.model,
+      ...(s.effort ? { effort: s.effort } : {}),
+      used: promptTokens(lastUsage) + lastUsage.output,
+      contextSize: s.contextSize,
+      cacheRate: cacheHitRate(total),
+      ...(s.workerTokens ? { workerTokens: s.workerTokens } : {}),
+      ...(s.sessionId ? { sessionId: s.sessionId } : {}),
+      ...(s.price ? { costUsd: costOf(total, s.price) } : {}),
+      ...(running ? { elapsedMs: Date.now() - runStarted } : lastRunMs !== undefined ? { elapsedMs: lastRunMs } : {}),
+    };
+  };
+  // The live pane owns the bottom rows; everything else is printed above it.
+  const pane = new LivePane(out, { prompt: () => rl.getPrompt(), line: () => rl.line, cursor: () => rl.getCursorPos() }, opts.style, () => statusSegments(status()));
+  thePane = pane;
+  const say = (s: string) => pane.print(s.endsWith("\n") ? s : `${s}\n`);
+  out.on("resize", () => pane.resized());
+
+  const cancel = () => {
+    running?.abort();
+    pane.spin(undefined);
+    say(opts.style.yellow("cancelling…"));
+  };
+  // Esc cancels the running turn, as Ctrl-C does; Ctrl-O opens the review (readline reports keys on its input).
+  process.stdin.on("keypress", (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
+    if (approving || reviewing) return;
+    if (key?.name === "escape" && running && !running.signal.aborted) cancel();
+    if (key?.ctrl && key.name === "o") void review();
+  });
+  const review = async () => {
+    reviewing = true;
+    for (const l of editorKeys) process.stdin.off("keypress", l);
+    pane.hold(true);
+    try {
+      await openReview(out, process.stdin, folded, opts.style);
+    } finally {
+      for (const l of editorKeys) process.stdin.on("keypress", l);
+      reviewing = false;
+      pane.hold(false);
+    }
+  };
   rl.on("SIGINT", () => {
-    if (running) {
-      running.abort();
-      out.write(opts.style.yellow("\ncancelling…\n"));
-    } else {
+    if (running) cancel();
+    else {
       pending = [];
       rl.write(null, { ctrl: true, name: "u" });
-      out.write("\n");
-      rl.prompt();
+      rl.setPrompt("› ");
+      pane.redraw();
     }
   });
 
-  const statusLine = () => {
-    const s = host.status();
-    const used = promptTokens(lastUsage) + lastUsage.output;
-    return opts.style.dim(
-      `${s.model}${s.effort ? ` · effort ${s.effort}` : ""} · ${k(used)}/${k(s.contextSize)} tokens · cache ${Math.round(cacheHitRate(total) * 100)}%${s.workerTokens ? ` · workers ${k(s.workerTokens)} tokens` : ""}${s.sessionId ? ` · session ${s.sessionId.slice(0, 8)}` : ""}`,
-    );
-  };
-
-  // What the run waits for is on a spinner line (never over what the person is typing, held while a prompt asks).
-  const base = withSpinner((o, l) => plainDisplay(o, l, opts.style, opts.verbose, { markdown: opts.style.on }), out, process.stderr, opts.style, { typing: () => rl.line.length > 0 });
-  holdSpinner = (h) => base.hold(h);
+  // The log as plain lines, committed above the pane; what the run waits for is the pane's spinner.
+  const sink = { write: (t: string) => pane.print(t) };
+  const base = plainDisplay(sink, sink, opts.style, opts.verbose, { markdown: opts.style.on });
+  let waiting: string | undefined;
   const display: Display = {
     emit(e: AgentEvent) {
       if (e.type === "turn_end") {
         lastUsage = e.usage;
         total = { input: total.input + e.usage.input, cacheRead: total.cacheRead + e.usage.cacheRead, cacheWrite: total.cacheWrite + e.usage.cacheWrite, output: total.output + e.usage.output };
       }
+      foldForReview(folded, e);
       if (e.type === "run_start") return;
+      if (e.type === "tool_call") pane.endLine();
       base.emit(e);
+      if (e.type !== "agent") pane.spin((waiting = waitingFor(e, waiting)));
     },
   };
 
@@ -173,19 +207,24 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       handled.push(line);
       return;
     }
-    if (!running) return;
+    const typed = `${rl.getPrompt()}${line}`;
+    if (!running) {
+      pane.submitted(typed, opts.style.dim(typed));
+      return;
+    }
     const t = line.trim();
-    if (t === "/calls") out.write(`${host.calls()}\n`);
-    else if (t.startsWith("/stop")) out.write(`${host.stop(t.slice(5).trim())}\n`);
-    else if (t === "/agents" || t.startsWith("/agents ")) void host.agents(t.split(/\s+/).slice(1)).then((r) => out.write(`${r}\n`));
+    pane.submitted(typed, t === "" ? undefined : opts.style.dim(typed));
+    if (t === "/calls") say(host.calls());
+    else if (t.startsWith("/stop")) say(host.stop(t.slice(5).trim()));
+    else if (t === "/agents" || t.startsWith("/agents ")) void host.agents(t.split(/\s+/).slice(1)).then((r) => say(r));
     else {
-      if (t !== "") out.write(opts.style.dim(`(queued for after this turn: ${t.length > 60 ? `${t.slice(0, 57)}...` : t}; Ctrl-C cancels the turn)\n`));
+      if (t !== "") say(opts.style.dim(`(queued for after this turn: ${t.length > 60 ? `${t.slice(0, 57)}...` : t}; Esc cancels the turn)`));
       return;
     }
     handled.push(line);
   });
 
-  rl.prompt();
+  pane.redraw();
   for await (const raw of rl) {
     if (handled.length && handled[0] === raw) {
       handled.shift();
@@ -210,7 +249,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       running = new AbortController();
       try {
         const r = await host.shell(cmd, running.signal);
-        out.write(`${r.output}${r.output.endsWith("\n") ? "" : "\n"}`);
+        say(r.output);
         if (r.ran) userRan.push(`$ ${cmd}\n${r.output.length > 4_000 ? `${r.output.slice(0, 4_000)}\n[… cut]` : r.output}`);
       } finally {
         running = undefined;
@@ -228,23 +267,23 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       if (cmd === "/exit" || cmd === "/quit") break;
       if (cmd === "/help") {
         const mine = host.commands();
-        out.write(`${REPL_HELP}\n${mine.length ? `\nCustom commands:\n${mine.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(19) + ` ${c.description} (${c.origin}: ${c.file})`).join("\n")}\n` : ""}`);
+        say(`${REPL_HELP}\n${mine.length ? `\nCustom commands:\n${mine.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(19) + ` ${c.description} (${c.origin}: ${c.file})`).join("\n")}\n` : ""}`);
       }
       else if (cmd === "/clear") {
         host.clear();
         lastUsage = emptyUsage();
-        out.write(opts.style.dim("new session\n"));
-      } else if (cmd === "/model") out.write(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
-      else if (cmd === "/sessions") out.write(`${host.sessions()}\n`);
-      else if (cmd === "/mcp") out.write(`${await host.mcp(rest)}\n`);
-      else if (cmd === "/calls") out.write(`${host.calls()}\n`);
-      else if (cmd === "/stop") out.write(`${host.stop(rest.join(" "))}\n`);
-      else if (cmd === "/agents") out.write(`${await host.agents(rest)}\n`);
+        say(opts.style.dim("new session\n"));
+      } else if (cmd === "/model") say(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
+      else if (cmd === "/sessions") say(`${host.sessions()}\n`);
+      else if (cmd === "/mcp") say(`${await host.mcp(rest)}\n`);
+      else if (cmd === "/calls") say(`${host.calls()}\n`);
+      else if (cmd === "/stop") say(`${host.stop(rest.join(" "))}\n`);
+      else if (cmd === "/agents") say(`${await host.agents(rest)}\n`);
       else if (cmd === "/resume") {
-        out.write(`${host.resume(rest[0])}\n`);
+        say(`${host.resume(rest[0])}\n`);
         if (rest[0]) lastUsage = emptyUsage();
       }
-      else out.write(`unknown command ${cmd}; /help lists them\n`);
+      else say(`unknown command ${cmd}; /help lists them\n`);
       rl.prompt();
       continue;
     }
@@ -254,20 +293,26 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       userRan = [];
     }
     running = new AbortController();
+    runStarted = Date.now();
+    pane.live(true);
     try {
       await host.send(line, display, running.signal);
     } catch (e) {
       // An error that escaped the run (a store failure): report it and stay up.
-      out.write(opts.style.red(`weir: ${(e as Error).message}\n`));
+      say(opts.style.red(`weir: ${(e as Error).message}\n`));
     } finally {
+      lastRunMs = Date.now() - runStarted;
       running = undefined;
-      base.stop();
+      waiting = undefined;
+      pane.live(false);
     }
-    out.write(`${statusLine()}\n`);
     rl.prompt();
   }
+  // The last status stays in the scrollback; the pane goes.
+  pane.close(opts.style.dim(statusSegments(status()).join(" · ")));
   rl.close();
   current = undefined;
+  thePane = undefined;
   return 0;
 }
 
@@ -276,8 +321,10 @@ let current: Interface | undefined;
 
 /** While an approval prompt owns the terminal: the line editor's lines are swallowed. */
 let approving = false;
+/** While Ctrl-O's review owns the terminal. */
+let reviewing = false;
 let editorKeys: ((...a: unknown[]) => void)[] = [];
-let holdSpinner: ((held: boolean) => void) | undefined;
+let thePane: LivePane | undefined;
 
 /**
  * Approval inside the REPL: line editing pauses while the prompt owns the terminal, and what the
@@ -287,7 +334,7 @@ export const replApprover: Approver = async (req) => {
   const rl = current;
   rl?.pause();
   approving = true;
-  holdSpinner?.(true);
+  thePane?.hold(true);
   // The prompt's arrows must not also walk the line editor's history (the editor would redraw).
   const keys = rl ? editorKeys : [];
   for (const l of keys) process.stdin.off("keypress", l);
@@ -296,7 +343,7 @@ export const replApprover: Approver = async (req) => {
   } finally {
     for (const l of keys) process.stdin.on("keypress", l);
     approving = false;
-    holdSpinner?.(false);
+    thePane?.hold(false);
     rl?.write(null, { ctrl: true, name: "u" });
     rl?.resume();
   }

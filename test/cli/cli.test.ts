@@ -42,6 +42,16 @@ describe.each(["messages", "chat"] as const)("weir over the %s wire", (wire) => 
     expect(r.code).toBe(0);
   });
 
+  test("a price in the config gives the result its cost in dollars", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(home.path, ".config", "weir"), { recursive: true });
+    writeFileSync(join(home.path, ".config", "weir", "config.json"), JSON.stringify({ prices: { "mock-model": { input: 3, output: 15, cacheRead: 0.3 } } }));
+    server.script({ turns: [{ text: "done", usage: { input: 1200, output: 300, cacheRead: 4000 } }] });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "json", "task"], { home: home.path });
+    // 1,200 × $3 + 4,000 × $0.30 + 300 × $15 per million tokens.
+    expect(JSON.parse(r.stdout).total_cost_usd).toBeCloseTo(0.0093, 9);
+  });
+
   test("--output-format stream-json speaks Claude Code's events, and a jq filter written for Claude Code reads the answer", async () => {
     writeFileSync(join(home.path, "n.txt"), "note\n");
     server.script({ turns: [{ toolCalls: [{ id: "t1", name: "read_file", input: { path: "n.txt" } }] }, { text: "the note says note" }] });

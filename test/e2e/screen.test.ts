@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { weirCommand } from "../support/cli.ts";
+import { expectScreenInDocs } from "../support/snapshot.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /**
@@ -11,15 +12,31 @@ import { e2eWorld } from "../support/world.ts";
 const tmux = Bun.which("tmux");
 const world = e2eWorld();
 const d = describe.skipIf(!tmux);
+const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--verify-floor", "off"];
 
-function terminal(args: string[]) {
+/** A screen as the docs show it: the temp path, session ids, spinner frames and seconds made stable; trailing blank rows gone. */
+function forDocs(screen: string): string {
+  return screen
+    .replaceAll(world.tmp, "/home/you")
+    .replace(/session [0-9a-f]{8}/g, "session 3f2a9c1e")
+    .replace(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (.*?) \d+s/gm, "⠋ $1 3s")
+    .replace(/^(─ .*) · \d+(?:m\d+)?s$/gm, "$1 · 4s")
+    .replace(/ in \d+\.\ds\]/g, " in 0.0s]")
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n+$/, "");
+}
+
+function terminal(args: string[], o: { noColor?: boolean; width?: number; height?: number } = {}) {
   const name = `weir-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const env = `HOME=${world.home} XDG_CONFIG_HOME=${join(world.home, ".config")} XDG_DATA_HOME=${join(world.home, ".local", "share")} TERM=xterm-256color`;
+  const env = `HOME=${world.home} XDG_CONFIG_HOME=${join(world.home, ".config")} XDG_DATA_HOME=${join(world.home, ".local", "share")} TERM=xterm-256color${o.noColor ? " NO_COLOR=1" : ""}`;
   const cmd = `cd ${world.ws} && env -u NO_COLOR ${env} ${weirCommand().map((a) => `'${a}'`).join(" ")} ${args.map((a) => `'${a}'`).join(" ")}`;
-  Bun.spawnSync([tmux!, "new-session", "-d", "-s", name, "-x", "100", "-y", "40", cmd]);
+  Bun.spawnSync([tmux!, "new-session", "-d", "-s", name, "-x", String(o.width ?? 100), "-y", String(o.height ?? 40), cmd]);
   const screen = () => Bun.spawnSync([tmux!, "capture-pane", "-t", name, "-p"]).stdout.toString();
   return {
     screen,
+    /** The screen with its escape sequences (colours), as tmux holds it. */
+    escaped: () => Bun.spawnSync([tmux!, "capture-pane", "-t", name, "-p", "-e"]).stdout.toString(),
+    resize: (width: number, height = o.height ?? 40) => Bun.spawnSync([tmux!, "resize-window", "-t", name, "-x", String(width), "-y", String(height)]),
     keys: (...k: string[]) => Bun.spawnSync([tmux!, "send-keys", "-t", name, ...k]),
     async waitFor(re: RegExp, ms = 8000) {
       const end = Date.now() + ms;
@@ -43,13 +60,13 @@ d("the REPL's screen", () => {
         { text: "# Done\n\nThe **edit** is in.\n" },
       ],
     });
-    const t = terminal(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--verify-floor", "off"]);
+    const t = terminal(wire());
     try {
       await t.waitFor(/\/help for commands/);
       t.keys("change it", "Enter");
       await t.waitFor(/allow once/);
       t.keys("Up", "Up", "Enter");
-      await t.waitFor(/tokens · cache/);
+      await t.waitFor(/^Done$/m);
       const s = t.screen();
       expect(s).toContain("✓ allowed once: touch made");
       expect(s).not.toContain("weir wants to run");
@@ -58,6 +75,112 @@ d("the REPL's screen", () => {
       expect(s).toMatch(/^Done$/m);
       expect(s).not.toContain("# Done");
       expect(s).not.toContain("**edit**");
+      expectScreenInDocs("diff-and-markdown", forDocs(s));
+    } finally {
+      t.close();
+    }
+  });
+
+  test("the live pane: spinner and status bar over an input line that stays live while the model works; what is typed waits there", async () => {
+    world.server.script({
+      turns: [
+        { text: "The first answer arrives after a wait.\n", delayMs: 2_500 },
+        { text: "answer to the line typed while waiting" },
+      ],
+    });
+    const t = terminal(wire());
+    try {
+      await t.waitFor(/─ mock · 0\/200\.0k tokens · cache 0%/);
+      t.keys("explain the build", "Enter");
+      await t.waitFor(/model thinking 1s · Esc cancels/);
+      t.keys("next question");
+      await t.waitFor(/^› next question$/m);
+      const waiting = t.screen();
+      // The pane from the top: the spinner, the status bar with the turn's elapsed time, the live input line.
+      expect(waiting).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] model thinking \ds · Esc cancels\n─ mock · 0\/200\.0k tokens · cache 0% · session [0-9a-f]{8} · \ds\n› next question$/m);
+      expectScreenInDocs("live-pane", forDocs(waiting));
+      await t.waitFor(/The first answer arrives after a wait\./);
+      const answered = t.screen();
+      // The answer is above the pane; the typed line was not mixed into it and is still being edited.
+      expect(answered).toMatch(/^The first answer arrives after a wait\.$/m);
+      expect(answered).toMatch(/^› next question$/m);
+      expect(answered).not.toContain("model thinking");
+      t.keys("Enter");
+      await t.waitFor(/answer to the line typed while waiting/);
+      expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("next question");
+    } finally {
+      t.close();
+    }
+  });
+
+  test("Ctrl-O opens a scrollable review of what the log folded, and closes back to the pane", async () => {
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "c1", name: "run_command", input: { program: "seq", args: ["1", "30"] } }] },
+        { text: "Counted." },
+      ],
+    });
+    const t = terminal(wire(), { height: 24 });
+    try {
+      await t.waitFor(/Ctrl-O reviews/);
+      t.keys("count to thirty", "Enter");
+      await t.waitFor(/^Counted\.$/m);
+      const log = t.screen();
+      expect(log).toContain("… 27 lines above");
+      expect(log).not.toMatch(/^ {2}12$/m);
+      t.keys("C-o");
+      await t.waitFor(/review: lines \d+-\d+ of \d+/);
+      // It opens at the end; the whole output is there to scroll to.
+      let r = t.screen();
+      expect(r).toMatch(/^ {2}30$/m);
+      t.keys("g");
+      await t.waitFor(/review: lines 1-/);
+      r = t.screen();
+      expect(r).toContain("▸ run_command {\"program\":\"seq\"");
+      expect(r).toMatch(/^ {2}1$/m);
+      t.keys("Down");
+      await t.waitFor(/review: lines 2-/);
+      expect(forDocs(t.screen())).toContain("review: lines 2-24");
+      t.keys("g");
+      await t.waitFor(/review: lines 1-/);
+      expectScreenInDocs("review", forDocs(t.screen()));
+      t.keys("q");
+      await t.waitFor(/^Counted\.$/m);
+      const back = t.screen();
+      expect(back).not.toContain("review: lines");
+      expect(back).toContain("… 27 lines above");
+      expect(back).toMatch(/^─ mock/m);
+    } finally {
+      t.close();
+    }
+  });
+
+  test("a resize redraws the pane to the new width, dropping status fields from the end; NO_COLOR leaves no colour codes", async () => {
+    world.server.script({ turns: [{ text: "# Title\n\nplain *words*\n" }, { text: "still here" }] });
+    const t = terminal(wire(), { noColor: true });
+    try {
+      await t.waitFor(/Ctrl-O reviews/);
+      t.keys("hello", "Enter");
+      await t.waitFor(/session [0-9a-f]{8}/);
+      // No colour: Markdown is left as written and nothing on the screen carries an SGR sequence.
+      expect(t.screen()).toMatch(/^# Title$/m);
+      expect(t.escaped()).not.toMatch(/\x1b\[[0-9;]*m/);
+      t.resize(40);
+      await Bun.sleep(300);
+      t.keys("x");
+      await t.waitFor(/^› x$/m);
+      const narrow = t.screen();
+      const rows = narrow.split("\n");
+      const status = rows.filter((l) => l.startsWith("─ "));
+      expect(status).toHaveLength(1);
+      expect(status[0]!.length).toBeLessThan(40);
+      expect(status[0]).toContain("mock");
+      expect(status[0]).not.toContain("session");
+      // No remnant of the wide status bar wrapped onto the narrow screen.
+      expect(narrow).not.toMatch(/^session [0-9a-f]{8}/m);
+      expect(narrow).not.toMatch(/tokens · cache.*\n.*session/);
+      t.keys("BSpace", "again", "Enter");
+      await t.waitFor(/still here/);
     } finally {
       t.close();
     }

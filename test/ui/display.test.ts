@@ -5,7 +5,9 @@ import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
 import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
 import { answeredRows } from "../../src/ui/approve.ts";
 import { completeMention } from "../../src/ui/repl.ts";
-import { waitingFor, withSpinner } from "../../src/ui/spinner.ts";
+import { cutToWidth, fitSegments, formatElapsed, LivePane, paneRows, statusSegments } from "../../src/ui/pane.ts";
+import { clampTop, foldForReview, type ReviewItem, reviewKey, reviewLines } from "../../src/ui/review.ts";
+import { waitingFor } from "../../src/ui/spinner.ts";
 import { makeStyle } from "../../src/ui/style.ts";
 
 const plain = makeStyle(false);
@@ -112,32 +114,116 @@ describe("the spinner", () => {
     expect(waitingFor({ type: "run_end", stop: "end_turn", text: "", turns: 1, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }, "model thinking")).toBeUndefined();
   });
 
-  test("draws with the elapsed time, erases itself before any output, never over typing, and holds for a prompt", async () => {
-    let t = 0;
-    let log = "";
-    let out = "";
-    let typing = false;
-    const d = withSpinner((o, l) => plainDisplay(o, l, plain, false), { write: (s) => (out += s) }, { write: (s) => (log += s) }, plain, { intervalMs: 5, now: () => t, typing: () => typing });
-    d.emit({ type: "turn_start", turn: 1 });
-    t = 2_500;
-    await Bun.sleep(20);
-    expect(log).toContain("model thinking 2s");
-    d.emit({ type: "text_delta", text: "hello" });
-    expect(log.endsWith("\r\x1b[2K")).toBe(true);
-    expect(out).toBe("hello");
-    const before = log.length;
-    d.emit({ type: "tool_call", call, summary: "ls" });
-    typing = true;
-    await Bun.sleep(20);
-    expect(log.slice(before)).not.toContain("running");
-    typing = false;
-    d.hold(true);
-    await Bun.sleep(20);
-    expect(log.slice(before)).not.toContain("run_command running");
-    d.hold(false);
-    await Bun.sleep(20);
-    expect(log.slice(before)).toContain("run_command running");
-    d.stop();
+});
+
+describe("the live pane", () => {
+  const colour = makeStyle(true);
+  test("no pane row is ever as wide as the terminal (so none wraps), whatever the status, label or partial line", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 8 }), fc.string({ maxLength: 300 }), fc.option(fc.string({ maxLength: 120 })), (cols, status, partial, label) => {
+        const rows = paneRows({ partial, status, ...(label ? { spinner: { label, secs: 3, frame: 1 } } : {}) }, cols, colour);
+        for (const r of rows) expect(Bun.stringWidth(r)).toBeLessThan(Math.max(11, cols));
+        expect(rows.at(-1)!.startsWith("\x1b[2m─ ")).toBe(true);
+      }),
+    );
+  });
+
+  test("cutting at a width keeps every character and never splits an escape sequence", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom("\x1b[2m", "\x1b[22m", "中", "é")), { maxLength: 30 }), fc.integer({ min: 0, max: 30 }), (parts, w) => {
+        const s = parts.join("");
+        const [head, rest] = cutToWidth(s, w);
+        expect(head + rest).toBe(s);
+        expect(Bun.stringWidth(head)).toBeLessThanOrEqual(w);
+        expect(head).not.toMatch(/\x1b(?:\[[0-9;]*)?$/);
+      }),
+    );
+  });
+
+  test("the status bar drops fields from the end to fit, most important first", () => {
+    const segs = statusSegments({ model: "mock", effort: "high", used: 1530, contextSize: 200_000, cacheRate: 0.834, sessionId: "3f2a9c1e77", costUsd: 0.01234, elapsedMs: 65_000 });
+    expect(segs).toEqual(["mock", "effort high", "1.5k/200.0k tokens", "cache 83%", "session 3f2a9c1e", "$0.0123", "1m05s"]);
+    expect(fitSegments(segs, 200)).toBe(segs.join(" · "));
+    expect(fitSegments(segs, 40)).toBe("mock · effort high · 1.5k/200.0k tokens");
+    expect(fitSegments(["a-very-long-model-name"], 6)).toBe("a-very");
+    expect(formatElapsed(3_999)).toBe("3s");
+    expect(formatElapsed(7_260_000)).toBe("2h01m");
+  });
+
+  function fakeTerminal(cols = 40) {
+    const input = { prompt: "› ", line: "", cursor: { rows: 0, cols: 2 } };
+    let written = "";
+    const pane = new LivePane({ write: (s) => (written += s), columns: cols }, { prompt: () => input.prompt, line: () => input.line, cursor: () => input.cursor }, plain, () => ["mock", "cache 0%"], () => 0);
+    return { pane, input, out: () => written, reset: () => (written = "") };
+  }
+
+  test("output goes above the pane: erase exactly the rows drawn, print, draw again with the cursor where the line editor had it", () => {
+    const t = fakeTerminal();
+    t.pane.redraw();
+    expect(t.out()).toBe("─ mock · cache 0%\r\n› \r\x1b[2C");
+    t.reset();
+    t.input.line = "ab";
+    t.input.cursor = { rows: 0, cols: 3 };
+    t.pane.print("hello\nwor");
+    // Up the one status row, clear, the finished line, then the pane with the unfinished "wor" on top.
+    expect(t.out()).toBe("\r\x1b[1A\x1b[Jhello\r\nwor\r\n─ mock · cache 0%\r\n› ab\r\x1b[3C");
+    t.reset();
+    t.pane.print("ld\n");
+    expect(t.out().startsWith("\r\x1b[2A\x1b[Jworld\r\n─ mock")).toBe(true);
+    // A line wider than the terminal is committed at the width instead of wrapping inside the pane.
+    t.reset();
+    t.pane.print("x".repeat(50));
+    expect(t.out()).toContain(`${"x".repeat(39)}\r\n${"x".repeat(11)}\r\n─ mock`);
+  });
+
+  test("Enter: the typed line is replaced by its echo; a held pane draws nothing until released", () => {
+    const t = fakeTerminal();
+    t.pane.redraw();
+    t.reset();
+    t.pane.submitted("› hi", "› hi");
+    expect(t.out()).toBe("\r\x1b[2A\x1b[J› hi\r\n─ mock · cache 0%\r\n› \r\x1b[2C");
+    t.reset();
+    t.pane.hold(true);
+    expect(t.out()).toBe("\r\x1b[1A\x1b[J");
+    t.pane.print("while held\n");
+    t.pane.redraw();
+    expect(t.out()).toBe("\r\x1b[1A\x1b[Jwhile held\n");
+    t.pane.hold(false);
+    expect(t.out().endsWith("─ mock · cache 0%\r\n› \r\x1b[2C")).toBe(true);
+  });
+});
+
+describe("the review (Ctrl-O)", () => {
+  const call = { type: "tool_call" as const, id: "c", name: "run_command", input: {} };
+  test("folds whole reasoning, whole tool output and diffs, in order, a worker's named", () => {
+    const items: ReviewItem[] = [];
+    foldForReview(items, { type: "reasoning_delta", text: "first " });
+    foldForReview(items, { type: "reasoning_delta", text: "thought" });
+    foldForReview(items, { type: "tool_call", call, summary: "seq 1 9" });
+    foldForReview(items, { type: "tool_result", callId: "c", name: "run_command", isError: false, preview: "1", bytes: 9, content: "1\n2\n3\n4\n5" });
+    foldForReview(items, { type: "turn_end", turn: 1, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+    foldForReview(items, { type: "reasoning_delta", text: "second" });
+    foldForReview(items, { type: "agent", agent: "w1", label: "reader", parentCallId: "s", event: { type: "tool_call", call: { ...call, name: "read_file" }, summary: "a.ts" } } as never);
+    expect(items.map((i) => i.title)).toEqual(["reasoning", "▸ run_command seq 1 9", "reasoning", "w1 reader: ▸ read_file a.ts"]);
+    expect(items[0]!.body).toBe("first thought");
+    expect(items[1]!.body).toBe("1\n2\n3\n4\n5");
+    const lines = reviewLines(items, 20, plain);
+    expect(lines).toContain("  5");
+    for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(20);
+  });
+
+  test("keys move within bounds and close", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 500 }), fc.integer({ min: 2, max: 80 }), fc.constantFrom("up", "down", "pageup", "pagedown", "home", "end", "j", "k", "space"), (top, total, rows, name) => {
+        const next = reviewKey({ name }, clampTop(top, total, rows), total, rows);
+        expect(typeof next).toBe("number");
+        expect(next as number).toBeGreaterThanOrEqual(0);
+        expect(next as number).toBeLessThanOrEqual(Math.max(0, total - (rows - 1)));
+      }),
+    );
+    expect(reviewKey({ name: "q" }, 0, 10, 5)).toBe("close");
+    expect(reviewKey({ name: "o", ctrl: true }, 0, 10, 5)).toBe("close");
+    expect(reviewKey({ name: "x" }, 0, 10, 5)).toBeUndefined();
   });
 });
 

@@ -17,7 +17,7 @@ export interface RunIO {
 
 export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
   const s = resolved.settings;
-  const full = { ...meta, provider: s.provider, model: s.model };
+  const full = { ...meta, provider: s.provider, model: s.model, ...(s.prices[s.model] ? { price: s.prices[s.model] } : {}) };
   if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
   if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
   if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);
