@@ -35,17 +35,24 @@ export const terminalApprover: Approver = async (req: ApprovalRequest): Promise<
   return chosen;
 };
 
+/** A yes/no question that collapses to one line once answered (clack leaves its frame otherwise). */
+async function confirmCollapsed(message: string, said: (yes: boolean) => string): Promise<boolean> {
+  const answer = await confirm({ message, initialValue: false });
+  const yes = answer === true;
+  const out = process.stdout;
+  if (out.isTTY) out.write(`\x1b[${answeredRows(message, yes ? "Yes" : "No", out.columns ?? 80)}A\x1b[J${yes ? "✓" : "✗"} ${said(yes)}\n`);
+  return yes;
+}
+
 /** Asks once per workspace before a project's MCP server (from a cloned repository) may start a program. */
 export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string } }): Promise<boolean> {
   const what = entry.config.command ? [entry.config.command, ...(entry.config.args ?? [])].join(" ") : entry.config.url;
-  const answer = await confirm({ message: `${entry.path} wants to start the MCP server "${entry.name}":\n  ${what}\nAllow it for this workspace?`, initialValue: false });
-  return answer === true;
+  return confirmCollapsed(`${entry.path} wants to start the MCP server "${entry.name}":\n  ${what}\nAllow it for this workspace?`, (yes) => `MCP server ${entry.name} ${yes ? "allowed for this workspace" : "not allowed"}`);
 }
 
 /** Asks once per workspace (and again whenever they change) before a project's hooks may run. */
 export async function confirmProjectHooks(file: string, commands: string[]): Promise<boolean> {
   const shown = commands.slice(0, 12).map((c) => `  ${c.length > 160 ? `${c.slice(0, 157)}...` : c}`);
   if (commands.length > 12) shown.push(`  … and ${commands.length - 12} more`);
-  const answer = await confirm({ message: `${file} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, initialValue: false });
-  return answer === true;
+  return confirmCollapsed(`${file} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, (yes) => `${file} hooks ${yes ? "allowed for this workspace" : "not run"}`);
 }

@@ -85,6 +85,8 @@ export function statusSegments(s: StatusView): string[] {
 export interface PaneView {
   /** The streamed line not yet ended. */
   partial: string;
+  /** The reasoning streaming in right now (its newest words); folded away when it closes. */
+  thinking?: string;
   spinner?: { label: string; secs: number; frame: number };
   status: string[];
 }
@@ -93,6 +95,12 @@ export interface PaneView {
 export function paneRows(v: PaneView, columns: number, style: Style): string[] {
   const width = Math.max(10, columns - 1);
   const rows: string[] = [];
+  if (v.thinking) {
+    // The newest words, so the row moves as the model thinks.
+    const flat = v.thinking.replace(/\s+/g, " ").trim();
+    const tail = Bun.stringWidth(flat) > width - 2 ? `…${flat.slice(-(width - 3))}` : flat;
+    rows.push(style.dim(cutToWidth(tail, width)[0]));
+  }
   if (v.partial) rows.push(cutToWidth(v.partial, width)[0]);
   if (v.spinner) rows.push(style.dim(cutToWidth(`${FRAMES[v.spinner.frame % FRAMES.length]} ${v.spinner.label}${v.spinner.secs >= 1 ? ` ${v.spinner.secs}s` : ""} · Esc cancels`, width)[0]));
   rows.push(style.dim(`─ ${fitSegments(v.status, width - 2)}`));
@@ -117,6 +125,7 @@ export class LivePane {
   private drawn = false;
   private held = false;
   private partial = "";
+  private thinking = "";
   private label: string | undefined;
   private since = 0;
   private frame = 0;
@@ -137,6 +146,7 @@ export class LivePane {
   private view(): PaneView {
     return {
       partial: this.partial,
+      ...(this.thinking ? { thinking: this.thinking } : {}),
       ...(this.label ? { spinner: { label: this.label, secs: Math.floor((this.now() - this.since) / 1000), frame: this.frame } } : {}),
       status: this.status(),
     };
@@ -218,6 +228,14 @@ export class LivePane {
     this.term.write(erase + (echo !== undefined ? `${echo}\r\n` : "") + this.draw());
   }
 
+  /** Reasoning as it streams (shown live in the pane, newest words); `undefined` when it closes. */
+  think(delta: string | undefined): void {
+    const next = delta === undefined ? "" : (this.thinking + delta).slice(-2000);
+    if (next === this.thinking) return;
+    this.thinking = next;
+    this.redraw();
+  }
+
   /** What the run waits for (undefined while output flows); the spinner ticks while a run is live. */
   spin(label: string | undefined): void {
     if (label === this.label) return;
@@ -238,6 +256,7 @@ export class LivePane {
       clearInterval(this.timer);
       this.timer = undefined;
       this.label = undefined;
+      this.thinking = "";
       this.endLine();
       this.redraw();
     }

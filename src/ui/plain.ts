@@ -52,13 +52,14 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
     log.write(`${s}\n`);
   };
   // Reasoning is folded to one dim line when it closes (the whole of it with --verbose).
-  const thought: { startedAt?: number; words: number } = { words: 0 };
+  // Counted when it closes: a delta may end mid-word.
+  const thought: { startedAt?: number; text: string } = { text: "" };
   const foldThought = () => {
     if (thought.startedAt === undefined) return;
     const secs = Math.max(0, Math.round((Date.now() - thought.startedAt) / 1000));
-    line(style.dim(`thought for ${secs}s (${thought.words} words)`));
+    line(style.dim(`thought for ${secs}s (${(thought.text.match(/\S+/g) ?? []).length} words)`));
     thought.startedAt = undefined;
-    thought.words = 0;
+    thought.text = "";
   };
   return {
     emit(e: AgentEvent) {
@@ -75,7 +76,7 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
           if (verbose) log.write(style.dim(e.text));
           else {
             thought.startedAt ??= Date.now();
-            thought.words += (e.text.match(/\S+/g) ?? []).length;
+            thought.text += e.text;
           }
           return;
         case "retry":

@@ -192,6 +192,11 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       foldForReview(folded, e);
       if (e.type === "run_start") return;
       if (e.type === "tool_call") pane.endLine();
+      // Reasoning streams live in the pane; the log keeps it folded to one line once it closes.
+      if (e.type === "reasoning_delta") {
+        if (!opts.verbose) pane.think(e.text);
+      }
+      else if (e.type !== "agent") pane.think(undefined);
       base.emit(e);
       if (e.type !== "agent") pane.spin((waiting = waitingFor(e, waiting)));
     },

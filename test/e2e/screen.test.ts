@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { weirCommand } from "../support/cli.ts";
+import { STDIO_SERVER } from "../support/mcp-servers.ts";
 import { expectScreenInDocs } from "../support/snapshot.ts";
 import { e2eWorld } from "../support/world.ts";
 
@@ -181,6 +183,39 @@ d("the REPL's screen", () => {
       expect(narrow).not.toMatch(/tokens · cache.*\n.*session/);
       t.keys("BSpace", "again", "Enter");
       await t.waitFor(/still here/);
+    } finally {
+      t.close();
+    }
+  });
+
+  test("a project's MCP server approval is drawn once and collapses to one line once answered", async () => {
+    writeFileSync(join(world.ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    world.server.script({ turns: [{ text: "ok" }] });
+    const t = terminal(wire());
+    try {
+      await t.waitFor(/Allow it for this workspace\?/);
+      expect(t.screen().match(/wants to start the MCP server "repo"/g)).toHaveLength(1);
+      t.keys("y", "Enter");
+      await t.waitFor(/Ctrl-O reviews/);
+      const s = t.screen();
+      expect(s).toContain("✓ MCP server repo allowed for this workspace");
+      expect(s).not.toContain("wants to start the MCP server");
+    } finally {
+      t.close();
+    }
+  });
+
+  test("reasoning streams live in the pane, then folds to one dim line in the log", async () => {
+    world.server.script({ turns: [{ thinking: { text: "First I check the build script, then the tests it runs, then what fails.", signature: "sig" }, text: "It builds.", chunkSize: 6, partDelayMs: 150 }] });
+    const t = terminal(["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "mock", "--verify-floor", "off"]);
+    try {
+      await t.waitFor(/Ctrl-O reviews/);
+      t.keys("does it build", "Enter");
+      await t.waitFor(/^First I check the build/m);
+      await t.waitFor(/^It builds\.$/m, 15_000);
+      const s = t.screen();
+      expect(s).toMatch(/^thought for \d+s \(14 words\)$/m);
+      expect(s).not.toContain("First I check");
     } finally {
       t.close();
     }

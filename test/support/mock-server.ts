@@ -25,6 +25,8 @@ export interface Turn {
   /** Seconds, sent as `retry-after` with 429/529. */
   retryAfter?: number;
   delayMs?: number;
+  /** A pause after each streamed event, so a frontend can be watched mid-stream. */
+  partDelayMs?: number;
   /** When set, the turn is only served to this wire (a mismatch is a 400, so a test notices). */
   wire?: "messages" | "chat";
   /**
@@ -226,6 +228,8 @@ interface Reply {
   cut?: boolean;
   /** Never answer; the client must time out or abort. */
   hang?: boolean;
+  /** A pause after each part (a model that streams slowly). */
+  partDelayMs?: number;
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
@@ -324,7 +328,10 @@ export class MockServer {
       return;
     }
     res.writeHead(reply.status, reply.headers);
-    for (const p of reply.parts) res.write(p);
+    for (const p of reply.parts) {
+      res.write(p);
+      if (reply.partDelayMs) await Bun.sleep(reply.partDelayMs);
+    }
     if (reply.cut) setTimeout(() => res.socket?.destroy(), 5);
     else res.end(() => {
       const last = this.requests.at(-1);
@@ -404,6 +411,7 @@ export class MockServer {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "request-id": `req_mock_${seq}` },
       parts,
       cut: turn.fault === "disconnect",
+      ...(turn.partDelayMs ? { partDelayMs: turn.partDelayMs } : {}),
     };
   }
 }
