@@ -96,3 +96,32 @@ export class Hooks {
     return context.length ? { block: false, message: context.join("\n") } : { block: false };
   }
 }
+
+/** Where approvals of a project's hooks are kept (the session store). */
+export interface HookApprovals {
+  areProjectHooksApproved(workspace: string, fingerprint: string): boolean;
+  approveProjectHooks(workspace: string, fingerprint: string): void;
+}
+
+/**
+ * A project's hooks if the user approved exactly these for the workspace (asked now where someone
+ * can answer: `ask` gets the file and one line per command); else none, said in `notices`.
+ */
+export async function approvedProjectHooks(
+  approvals: HookApprovals,
+  workspace: string,
+  project: HooksConfig | undefined,
+  ask: ((file: string, commands: string[]) => Promise<boolean>) | undefined,
+  notices: string[],
+): Promise<HooksConfig | undefined> {
+  if (!project) return undefined;
+  const fingerprint = hooksFingerprint(project);
+  if (approvals.areProjectHooksApproved(workspace, fingerprint)) return project;
+  const file = ".weir/config.json";
+  if (ask && (await ask(file, describeHooks(project)))) {
+    approvals.approveProjectHooks(workspace, fingerprint);
+    return project;
+  }
+  notices.push(`${file} declares hooks that are not approved for this workspace, so they do not run (${ask ? "declined" : "run weir in a terminal to be asked"})`);
+  return undefined;
+}

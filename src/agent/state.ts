@@ -7,6 +7,7 @@ import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
 import { walk } from "../workspace/walker.ts";
 
@@ -195,6 +196,18 @@ export class WorkState {
   /** Instruction-like text the firewall found: kept as untrusted notes, never evidence. */
   note(text: string): void {
     if (this.notes.length < 10) this.notes.push(text.slice(0, 200));
+  }
+
+  /** The firewall's verdict on a tool result: what it flagged (its first two findings) becomes untrusted notes. */
+  noteVerdict(r: { verdict: string; findings: readonly { excerpt: string }[] }): void {
+    if (r.verdict === "evidence") return;
+    for (const f of r.findings.slice(0, 2)) this.note(f.excerpt);
+  }
+
+  /** The worktree's changed files, from git (none outside a repository). */
+  async readDirty(): Promise<void> {
+    const porcelain = (await gitOutput(this.root, ["status", "--porcelain=v1"])) ?? "";
+    this.setDirty(porcelain.split("\n").filter(Boolean).map((l) => l.slice(3)));
   }
 
   private testsFor(paths: string[]): string[] {

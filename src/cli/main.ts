@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.command[0] === "eval") {
     const { evalCommand } = await import("./commands/eval.ts");
-    const { judgmentFor } = await import("./runtime.ts");
+    const { judgmentFor } = await import("../decision/configure.ts");
     return evalCommand(args, workspace, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
   }
   if (args.command[0] === "events") {
@@ -80,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
     if (verb === "approve") return mcpApprove(args.command, workspace, args.all, (s) => process.stdout.write(s));
     if (verb !== "list") throw (await import("../core/errors.ts")).usageError(`unknown command "mcp ${verb}"; use weir mcp list or weir mcp approve NAME`);
     const { buildActions } = await import("./runtime.ts");
-    const actions = await buildActions(args, workspace, resolved);
+    const { runOptions } = await import("./run-options.ts");
+    const actions = await buildActions(runOptions(args), workspace, resolved);
     try {
       process.stdout.write(`${args.json ? JSON.stringify(actions.hub.status(), null, 2) : await mcpCommandLine(actions.hub, ["list"])}
 `);

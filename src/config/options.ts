@@ -7,6 +7,7 @@ export const THINKING_MODES = ["preserve", "strip"] as const;
 export const CACHE_MODES = ["auto", "active", "off"] as const;
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
 export const JUDGMENT_MODES = ["off", "shadow", "increase-only", "calibrated"] as const;
+export type JudgmentMode = (typeof JUDGMENT_MODES)[number];
 export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;
 export const VERIFY_FLOORS = ["off", "remind", "require"] as const;
 export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;

@@ -36,3 +36,11 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
   }
 }
 
+
+/** The configured judgment provider for `weir eval run --provider judgment`; notices go to stderr. */
+export async function judgmentFor(resolved: Resolved): Promise<{ provider: JudgmentProvider } | undefined> {
+  const notices: string[] = [];
+  const provider = await configureJudge(resolved, notices);
+  for (const n of notices) console.error(`weir: ${n}`);
+  return provider ? { provider } : undefined;
+}

@@ -1,10 +1,11 @@
+import type { JudgmentMode } from "../config/options.ts";
 import { baseline } from "./baseline.ts";
 import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, reminder, type Thresholds } from "./merge.ts";
 import type { JudgmentProvider } from "./providers.ts";
 import { AGENT_CONTEXT_V1, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
 import { type DecisionRequest, requestHash } from "./request.ts";
 
-export type JudgmentMode = "off" | "shadow" | "increase-only" | "calibrated";
+export type { JudgmentMode };
 
 /** One compared decision: what the baseline and the candidate said about the same request. */
 export interface DecisionRecord {

@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import type { AnswerPolicy } from "../decision/plane.ts";
+import { join } from "node:path";
+import type { Resolved } from "../config/resolve.ts";
+import type { JudgmentMode } from "../config/options.ts";
+import { configureJudge } from "../decision/configure.ts";
+import { type AnswerPolicy, type DecisionRecord, DecisionPlane } from "../decision/plane.ts";
+import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
 import type { JudgmentProvider } from "../decision/providers.ts";
 import { applyCalibrator, type Calibrator } from "./calibrate.ts";
 
@@ -74,4 +79,20 @@ export function loadAnswerPolicy(file: string, questionSet: string, judge: Judgm
     reductions: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.reduction?.certified ? [[q, { reducing: v.reduction.reducing, threshold: v.reduction.threshold }]] : []))),
     resolvedModel: parsed.data.resolved_model,
   };
+}
+
+/**
+ * The run's decision plane: the configured judge (if any) under the policy pinned in the
+ * workspace's `policies/decision-policy.json`, in the mode the flag or config asks (shadow by
+ * default when a judge is configured, off without one). Calibrated mode says so when the policy
+ * certifies no reduction for this judge. Problems are notices; the baseline always decides.
+ */
+export async function configurePlane(resolved: Resolved, o: { mode?: JudgmentMode; workspace: string; notices: string[]; record?: (r: DecisionRecord) => void }): Promise<DecisionPlane> {
+  const judge = await configureJudge(resolved, o.notices);
+  const policy = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT_V1), judge, o.notices) : undefined;
+  const mode: JudgmentMode = judge ? (o.mode ?? resolved.settings.judgment?.mode ?? "shadow") : "off";
+  if (mode === "calibrated" && !Object.keys(policy?.reductions ?? {}).length)
+    o.notices.push("--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment runs increase-only");
+  const timeoutMs = resolved.settings.judgment?.timeoutMs;
+  return new DecisionPlane({ ...(judge ? { provider: judge } : {}), ...(policy ? { policy } : {}), mode, ...(timeoutMs ? { timeoutMs } : {}), ...(o.record ? { record: o.record } : {}) });
 }

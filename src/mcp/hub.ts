@@ -320,3 +320,38 @@ export class McpHub {
     await Promise.all([...this.servers.values()].map((l) => this.close(l)));
   }
 }
+
+/** Long enough for a cold `npx -y` download; each server may set its own `timeout`. */
+export const MCP_START_TIMEOUT_MS = 30_000;
+export const MCP_CALL_TIMEOUT_MS = 60_000;
+
+/** Where project-server approvals are kept (the session store). */
+export interface ServerApprovals {
+  isMcpServerApproved(workspace: string, server: string, fingerprint: string): boolean;
+  approveMcpServer(workspace: string, server: string, fingerprint: string): void;
+}
+
+/**
+ * Starts a session's servers: a project's server is asked about first where someone can answer
+ * (`ask`), and starts only once approved for exactly its command line. What did not start goes
+ * into `notices`.
+ */
+export async function startServers(
+  entries: ServerEntry[],
+  o: { registry: ActionRegistry; workspace: string; approvals: ServerApprovals; ask?: (entry: ServerEntry) => Promise<boolean>; clientVersion: string; notices: string[]; log: (line: string) => void },
+): Promise<McpHub> {
+  for (const e of entries)
+    if (e.origin === "project" && !e.config.disabled && !o.approvals.isMcpServerApproved(o.workspace, e.name, e.fingerprint) && o.ask && (await o.ask(e)))
+      o.approvals.approveMcpServer(o.workspace, e.name, e.fingerprint);
+  const hub = new McpHub(o.registry, {
+    workspace: o.workspace,
+    startTimeoutMs: MCP_START_TIMEOUT_MS,
+    onStarting: (name, ms) => o.log(`weir: MCP server ${name} is starting (waiting up to ${Math.round(ms / 1000)}s; its "timeout" in mcp.json sets how long)`),
+    callTimeoutMs: MCP_CALL_TIMEOUT_MS,
+    isApproved: (e) => o.approvals.isMcpServerApproved(o.workspace, e.name, e.fingerprint),
+    clientVersion: o.clientVersion,
+  });
+  await hub.start(entries);
+  for (const s of hub.status()) if (s.state === "failed" || s.state === "unapproved") o.notices.push(`MCP server ${hub.describe(s)}`);
+  return hub;
+}

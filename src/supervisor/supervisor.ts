@@ -1,3 +1,4 @@
+import type { AgentEvent, Display } from "../core/events.ts";
 import { killTree } from "../workspace/process.ts";
 import { redactPreview } from "./redact.ts";
 import { DEFAULT_RULES, type RuleConfig, severityOf, type Verdict, type VerdictId, verdictsFor } from "./verdicts.ts";
@@ -109,6 +110,17 @@ export class Supervisor {
     if (!streaming) this.model = undefined;
     else if (!this.model) this.model = { startedAt: t, lastOutputAt: t };
     else this.model.lastOutputAt = t;
+  }
+
+  /** Wraps a display so the model stream's activity reaches this supervisor (its silent verdict). */
+  watch(display: Display): Display {
+    return {
+      emit: (e: AgentEvent) => {
+        if (e.type === "turn_start" || e.type === "text_delta" || e.type === "reasoning_delta" || e.type === "retry") this.modelActivity(true);
+        else if (e.type === "turn_end" || e.type === "run_end") this.modelActivity(false);
+        display.emit(e);
+      },
+    };
   }
 
   list(): CallView[] {

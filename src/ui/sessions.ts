@@ -32,3 +32,19 @@ export function formatCalls(calls: { id: string; action: string; preview: string
 export function formatAgents(rows: AgentRow[]): string {
   return rows.length === 0 ? "no workers" : rows.map(formatAgentRow).join("\n");
 }
+
+/** What to tell the user when a session is resumed: which, on which model, and what its workers did. Pure. */
+export function resumeNotices(
+  row: Pick<SessionRow, "id" | "title" | "provider" | "model" | "workspace">,
+  last: { provider: string; model: string } | undefined,
+  workers: readonly { id: string; label: string; title: string; status: string; turns: number }[],
+  now: string,
+  workspace: string,
+): string[] {
+  const before = last ? `${last.provider}/${last.model}` : `${row.provider}/${row.model}`;
+  return [
+    `resuming session ${row.id.slice(0, 8)} ("${row.title}")${before !== now ? `, started on ${before}, now on ${now}` : ""}${row.workspace !== workspace ? `; it began in ${row.workspace}` : ""}`,
+    // Their transcripts are sessions of their own under this one.
+    ...workers.map((w) => `worker ${w.label}: ${w.status}, ${w.turns} turn${w.turns === 1 ? "" : "s"} (transcript: session ${w.id.slice(0, 8)}) — ${w.title.slice(0, 80)}`),
+  ];
+}

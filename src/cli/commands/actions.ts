@@ -1,10 +1,11 @@
 import type { Resolved } from "../../config/resolve.ts";
 import type { ParsedArgs } from "../args.ts";
+import { runOptions } from "../run-options.ts";
 import { buildActions } from "../runtime.ts";
 
 /** `weir actions [--json]`: the registry with each action's capability, risk, source and schema size. */
 export async function actionsCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
-  const actions = await buildActions(args, workspace, resolved);
+  const actions = await buildActions(runOptions(args), workspace, resolved);
   try {
     const { registry } = actions;
     const rows = registry

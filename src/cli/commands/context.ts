@@ -14,9 +14,9 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
   const started = performance.now();
   let ws: WorkingSet | undefined;
   const { buildRuntime } = await import("../runtime.ts");
-  const rt = await buildRuntime(args, workspace, resolved, {
+  const { runOptions } = await import("../run-options.ts");
+  const rt = await buildRuntime(runOptions(args), workspace, resolved, {
     preview: true,
-    ...(args.budget ? { workingSetBudget: args.budget } : {}),
     onWorkingSet: (w) => {
       ws = w;
     },

@@ -1,6 +1,6 @@
 import type { DecisionRecord } from "../../decision/plane.ts";
 import type { ParsedArgs } from "../args.ts";
-import { withExistingStore } from "../runtime.ts";
+import { withExistingStore } from "../data.ts";
 
 interface SignalSummary {
   signal: string;

@@ -57,7 +57,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
     const { McpHub } = await import("../../mcp/hub.ts");
     // A project's servers start only as a run would start them: approved for this workspace.
     const approved = new Set<string>();
-    const { databasePath } = await import("../runtime.ts");
+    const { databasePath } = await import("../data.ts");
     if (existsSync(databasePath())) {
       const { SessionStore } = await import("../../store/sessions.ts");
       const store = SessionStore.open(databasePath());

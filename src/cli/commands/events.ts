@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, renameSync, statSync } from "node:fs";
 import type { ParsedArgs } from "../args.ts";
-import { withExistingStore } from "../runtime.ts";
+import { withExistingStore } from "../data.ts";
 
 export const ROTATE_BYTES = 10 * 1024 * 1024;
 const KEEP = 5;

@@ -3,7 +3,7 @@ import { usageError } from "../../core/errors.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import type { Hub } from "../runtime.ts";
 import { SessionStore } from "../../store/sessions.ts";
-import { databasePath } from "../runtime.ts";
+import { databasePath } from "../data.ts";
 
 /** The `/mcp` words in the REPL (and `weir mcp list`): one line per server, or a change to one. */
 export async function mcpCommandLine(hub: Hub, words: string[]): Promise<string> {

@@ -10,6 +10,7 @@ import { replApprover, runRepl } from "../../ui/repl.ts";
 import { formatAgents, formatCalls, formatSessions } from "../../ui/sessions.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
+import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
 import { mcpCommandLine } from "./mcp.ts";
 import { COMMIT, VERSION } from "../version.ts";
@@ -30,7 +31,7 @@ export function transcript(messages: readonly Message[], last = 8): string {
 let typed = 0;
 
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
-  const runtime = await buildRuntime(args, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
+  const runtime = await buildRuntime(runOptions(args), workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
   const s = resolved.settings;
   let model = s.model;
   try {

@@ -5,6 +5,7 @@ import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } fro
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
+import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
 
 export interface RunIO {
@@ -29,7 +30,7 @@ export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, erro
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
-  const runtime = await buildRuntime(args, workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks } : {});
+  const runtime = await buildRuntime(runOptions(args), workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks } : {});
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });

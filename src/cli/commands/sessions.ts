@@ -1,5 +1,5 @@
 import { formatSessions } from "../../ui/sessions.ts";
-import { withExistingStore } from "../runtime.ts";
+import { withExistingStore } from "../data.ts";
 
 /** `weir --list [--all]`: this workspace's sessions (or every workspace's), newest first. */
 export function listCommand(workspace: string, all: boolean, out: (s: string) => void): number {

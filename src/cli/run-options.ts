@@ -1,0 +1,63 @@
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { JudgmentMode } from "../config/options.ts";
+import { UserError } from "../core/errors.ts";
+import type { ParsedArgs } from "./args.ts";
+
+/**
+ * What a run takes from the command line beyond the settings: read once from the parsed flags here,
+ * so nothing below the composition root sees `ParsedArgs` or the environment.
+ */
+export interface RunOptions {
+  tools: "auto" | "all";
+  /** `--yes`: approve every action that would ask (denied ones stay denied). */
+  yes: boolean;
+  /** `--allow PATTERN`: commands or action ids approved without asking. */
+  allow: string[];
+  allowNetwork: boolean;
+  /** `--add-dir`: canonical directories outside the workspace commands may write. */
+  addDirs: string[];
+  statusPort?: number;
+  maxAgents: number;
+  agentWaitMs: number;
+  /** Tokens of the compiled working set beyond its floor (`--budget`). */
+  budget?: number;
+  /** `--judgment`, over the config's `judgment.mode`. */
+  judgment?: JudgmentMode;
+  /** `-c` (the newest session) or `--resume ID`. */
+  resume?: { latest: true } | { id: string };
+  env: Record<string, string | undefined>;
+}
+
+export function runOptions(args: ParsedArgs, env: Record<string, string | undefined> = process.env): RunOptions {
+  const n = (v: unknown) => (typeof v === "number" ? v : undefined);
+  const port = args.flags["status-port"];
+  return {
+    tools: args.tools,
+    yes: args.yes,
+    allow: args.allow,
+    allowNetwork: args.flags["allow-network"] === true,
+    addDirs: addDirs(args.flags["add-dir"]),
+    ...(typeof port === "number" ? { statusPort: port } : {}),
+    maxAgents: n(args.flags["max-agents"]) ?? 4,
+    agentWaitMs: n(args.flags["agent-wait-ms"]) ?? 300_000,
+    ...(args.budget ? { budget: args.budget } : {}),
+    ...(args.judgment ? { judgment: args.judgment } : {}),
+    ...(args.resume ? { resume: { id: args.resume } } : args.continue ? { resume: { latest: true as const } } : {}),
+    env,
+  };
+}
+
+/** `--add-dir` values as canonical directories; a missing one is a usage error. */
+function addDirs(v: unknown): string[] {
+  const dirs = Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : [];
+  return dirs.map((d) => {
+    try {
+      const real = realpathSync(resolve(d));
+      if (!statSync(real).isDirectory()) throw new Error();
+      return real;
+    } catch {
+      throw new UserError(`--add-dir ${d} is not a directory`, 2);
+    }
+  });
+}
