@@ -18,21 +18,32 @@ export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Prom
  * working set before the task, guidance and updates after the newest results) and kept there, so
  * each request starts with the previous one's bytes.
  */
+/**
+ * The loop's extension points, called in this order each run: gate, open, then per turn context,
+ * decide, offer, (the model streams), observe per result, update, and when the model answers
+ * without tools beforeFinish; report once at the end.
+ *
+ * Contract for every seam: it **must not throw** — a failure of its own work is reported by
+ * returning undefined (or nothing), and the run goes on as if the seam were absent. The loop holds
+ * seams to it: a seam that throws anyway is named in a warning notice and skipped for that call
+ * (`gate` included: a broken gate does not stop the run — hooks that must block say so by exit 2).
+ */
 export interface Seams {
   /** Asked before anything else (UserPromptSubmit hooks): a reason means the run does not start. */
   gate?: (task: string) => Promise<string | undefined>;
   /** Opens a run: the compiled working set, placed before the task in the run's first message. */
   open?: (task: string) => Promise<string | undefined>;
-  /** Context step: how the conversation is rendered this turn (provenance, quoting, demotion under pressure). */
+  /** Context step, first in each turn: how the conversation is rendered (provenance, quoting, demotion under pressure). */
   context?: (messages: readonly Message[], turn: number) => readonly Message[];
   /**
-   * Decision step at a turn boundary (the decision plane plugs in here): a short trusted guidance
-   * line. It is appended to the newest user message only when it differs from the last one given.
+   * Decision step at a turn boundary, after the context step (it reads that turn's pressure): a
+   * short trusted guidance line, appended to the newest user message only when it differs from the
+   * last one given.
    */
   decide?: (messages: readonly Message[], turn: number, signal: AbortSignal) => Promise<string | undefined> | string | undefined;
   /** After a turn's tool results: working-set changes (new failure locations) appended after them as new chunks. */
   update?: (results: readonly ToolResultBlock[]) => Promise<string | undefined>;
-  /** The actions offered this turn (the action registry plugs in here). */
+  /** The actions offered this turn (the action registry plugs in here); undefined offers the run's `tools`. */
   offer?: () => readonly ToolSpec[];
   /** Learns from each finished tool call (the decision plane's state). */
   observe?: (call: ToolCallBlock, result: ToolResultBlock) => void;
@@ -43,6 +54,25 @@ export interface Seams {
   beforeFinish?: (attempt: number) => Promise<string | undefined>;
   /** Extra facts for the closing event (the evidence state). */
   report?: () => Promise<Record<string, unknown>>;
+}
+
+/** Holds a seam to its contract: a throw becomes a warning notice naming it, and the seam's absence. */
+function guarded(seams: Seams, emit: (e: AgentEvent) => void): Seams {
+  const out: Seams = {};
+  const warn = (name: string, e: unknown) => emit({ type: "notice", level: "warn", message: `the ${name} step failed (${(e as Error)?.message ?? String(e)}); the run goes on without it` });
+  for (const [name, f] of Object.entries(seams) as [keyof Seams, ((...a: unknown[]) => unknown) | undefined][]) {
+    if (typeof f !== "function") continue;
+    (out as Record<string, unknown>)[name] = (...a: unknown[]) => {
+      try {
+        const r = f.apply(seams, a);
+        return r instanceof Promise ? r.catch((e) => (warn(name, e), undefined)) : r;
+      } catch (e) {
+        warn(name, e);
+        return undefined;
+      }
+    };
+  }
+  return out;
 }
 
 export interface RunInput {
@@ -86,7 +116,7 @@ function summarise(input: unknown): string {
 export async function runTask(input: RunInput): Promise<RunResult> {
   const { provider, display, signal } = input;
   const emit = (e: AgentEvent) => display.emit(e);
-  const seams = input.seams ?? {};
+  const seams = guarded(input.seams ?? {}, emit);
   const blocked = await seams.gate?.(input.task);
   if (blocked) {
     emit({ type: "notice", level: "warn", message: blocked });
@@ -133,7 +163,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
         if (rendered && last?.role === "user") seen = [...rendered.slice(0, -1), { ...last, content: [...last.content, block] }];
       }
       const system = input.system;
-      const tools = seams.offer ? seams.offer() : input.tools;
+      const tools = seams.offer?.() ?? input.tools;
       for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
         acc.push(ev);
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
@@ -202,7 +232,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     }
   }
   if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
-  const extra = (await seams.report?.().catch(() => undefined)) ?? {};
+  const extra = (await seams.report?.()) ?? {};
   const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}), extra };
   emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...(input.sessionId ? { sessionId: input.sessionId } : {}), ...extra });
   return result;
