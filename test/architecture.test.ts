@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { importsOf } from "./support/imports.ts";
+import { importsOf, namedImportsOf } from "./support/imports.ts";
 
 /**
  * The layering of src/, bottom to top. A module may import from its own folder or from a lower
@@ -66,7 +66,68 @@ function upward(list: Edge[]): string[] {
   return bad;
 }
 
+/** What each folder's index.ts exports, by the module it re-exports from (`./mod.ts` → names). */
+function surfaceOf(folder: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  let text = "";
+  try {
+    text = readFileSync(join(SRC, folder, "index.ts"), "utf8");
+  } catch {
+    return out;
+  }
+  for (const m of text.matchAll(/^export (?:type )?\{([^}]+)\} from "(\.\/[^"]+)";$/gm)) {
+    const set = out.get(m[2]!) ?? new Set<string>();
+    for (const n of m[1]!.split(",")) set.add(n.trim());
+    out.set(m[2]!, set);
+  }
+  return out;
+}
+
+/** Cross-folder imports (static, re-exports, dynamic) that take something the target folder's index.ts does not export. */
+function offSurface(list: { file: string; source: string }[]): string[] {
+  const bad: string[] = [];
+  for (const { file, source } of list)
+    for (const imp of namedImportsOf(source)) {
+      if (!imp.spec.startsWith(".")) continue;
+      const target = resolve(dirname(join(SRC, file)), imp.spec);
+      if (!target.startsWith(SRC) || folderOf(target) === folderOf(join(SRC, file))) continue;
+      const folder = folderOf(target);
+      const mod = `./${relative(join(SRC, folder), target)}`;
+      const names = mod === "./index.ts" ? new Set([...surfaceOf(folder).values()].flatMap((s) => [...s])) : surfaceOf(folder).get(mod);
+      if (imp.opaque) bad.push(`${file}: a namespace or default import of ${imp.spec} (name what you take)`);
+      else if (!names) bad.push(`${file} -> ${folder}/${mod.slice(2)}: not part of ${folder}/index.ts`);
+      else for (const n of imp.names) if (!names.has(n)) bad.push(`${file} -> ${folder}/${mod.slice(2)}: ${n} is not exported by ${folder}/index.ts`);
+    }
+  return bad;
+}
+
+const sources = files(SRC).map((f) => ({ file: relative(SRC, f), source: readFileSync(f, "utf8") }));
+
 describe("architecture", () => {
+  test("each folder's index.ts is its public surface: only re-exports, and every cross-folder import takes only what it lists", () => {
+    for (const folder of new Set(files(SRC).map(folderOf))) {
+      if (!existsSync(join(SRC, folder, "index.ts"))) continue;
+      const lines = readFileSync(join(SRC, folder, "index.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").split("\n").filter((l) => l.trim());
+      for (const l of lines) expect(l).toMatch(/^export (?:type )?\{[^}]+\} from "\.\/[^"]+";$/);
+    }
+    expect(offSurface(sources)).toEqual([]);
+  });
+
+  test("the surface check fails a planted import of a name, or a module, the folder does not export", () => {
+    const planted = [
+      { file: "cli/planted.ts", source: 'import { protectedReason } from "../workspace/containment.ts";' },
+      { file: "cli/planted2.ts", source: 'import type { Nope } from "../core/chunk.ts";\nconst { hidden } = await import("../workspace/git.ts");' },
+      { file: "cli/planted3.ts", source: 'import * as everything from "../workspace/walker.ts";' },
+      { file: "agent/ok.ts", source: 'import { walk } from "../workspace/walker.ts";\nimport { Workspace } from "../workspace/index.ts";' },
+    ];
+    expect(offSurface(planted)).toEqual([
+      "cli/planted.ts -> workspace/containment.ts: protectedReason is not exported by workspace/index.ts",
+      "cli/planted2.ts -> core/chunk.ts: Nope is not exported by core/index.ts",
+      "cli/planted2.ts -> workspace/git.ts: hidden is not exported by workspace/index.ts",
+      "cli/planted3.ts: a namespace or default import of ../workspace/walker.ts (name what you take)",
+    ]);
+  });
+
   test("every folder under src/ has a README naming each of its modules", () => {
     for (const folder of new Set(files(SRC).map(folderOf))) {
       const readme = readFileSync(join(SRC, folder, "README.md"), "utf8");

@@ -1,5 +1,6 @@
 import type { ToolSpec } from "../core/messages.ts";
 import { type Action, jsonSchemaOf } from "./action.ts";
+import { tokensOf } from "../core/chunk.ts";
 
 /** One-line hints for the built-in capabilities; MCP servers bring their own (`mcp:<server>`). */
 export const CAPABILITY_HINTS: Record<string, string> = {
@@ -21,7 +22,6 @@ export interface CapabilityInfo {
 }
 
 /** Rough tokens of a text for budgeting and reports: about four characters a token. */
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /**
  * Every action, built-in or from an MCP server, registered once. Specs (with their generated JSON
@@ -80,7 +80,7 @@ export class ActionRegistry {
   /** Tokens the action's definition costs on the wire (name, description, schema). */
   schemaTokens(id: string): number {
     const s = this.spec(id);
-    return s ? estimateTokens(JSON.stringify(s)) : 0;
+    return s ? tokensOf(JSON.stringify(s)) : 0;
   }
 
   capabilities(): CapabilityInfo[] {

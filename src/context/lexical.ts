@@ -5,11 +5,13 @@
  * reads the files (through the context index, so a warm compile re-reads nothing).
  */
 
-const STOP = new Set(
-  "the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you if else return const let var function def class import export new true false null none self this from type int str".split(
-    " ",
-  ),
+/** Words of a task that say nothing about where the code is ("fix the file that ..."). */
+export const TASK_STOPWORDS: ReadonlySet<string> = new Set(
+  "the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you".split(" "),
 );
+
+/** Task words plus the keywords every source file repeats, for ranking file contents. */
+const STOP = new Set([...TASK_STOPWORDS, ..."if else return const let var function def class import export new true false null none self type int str".split(" ")]);
 
 /** Sub-words of identifiers: ACRONYMS before a capitalised word, Capitalised or lower runs, trailing ACRONYMS. */
 const PART = /[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]{2,}/g;

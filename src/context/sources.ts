@@ -7,6 +7,7 @@ import { sha256 } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
+import { TASK_STOPWORDS } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
@@ -85,8 +86,7 @@ export interface Gathered {
 /** How many source files a global symbol search may open: bounded so a compile stays fast on large trees. */
 const SYMBOL_SEARCH_FILES = 400;
 
-const STOP = new Set("the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you".split(" "));
-export const goalWords = (goal: string) => [...new Set((goal.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !STOP.has(w)))];
+export const goalWords = (goal: string) => [...new Set((goal.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !TASK_STOPWORDS.has(w)))];
 
 /** How many of the goal's words a path contains, as a share: the cheap score used to rank thousands of paths. Pure. */
 export function pathScore(words: string[], path: string): number {

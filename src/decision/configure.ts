@@ -1,5 +1,5 @@
 import { providerSettings, type Resolved } from "../config/resolve.ts";
-import { createProvider } from "../providers/index.ts";
+import { createProvider } from "../providers/create.ts";
 import { findPreset } from "../providers/presets.ts";
 import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "./providers.ts";
 

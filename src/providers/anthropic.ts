@@ -1,9 +1,9 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Message, ToolSpec } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
-import { classifyError, keyAdvice, noModelEvents, notAStream, ProviderError } from "./errors.ts";
+import { adapter } from "./adapter.ts";
+import { noModelEvents, notAStream, ProviderError } from "./errors.ts";
 import type { Effort, ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
-import { withRetry } from "./retry.ts";
 
 type Param = Anthropic.MessageCreateParamsStreaming;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -189,40 +189,24 @@ export function createAnthropicProvider(settings: ProviderSettings, keyHint: str
     timeout: settings.requestTimeoutMs,
     logLevel: "off",
   });
-  const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
-  const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
-  return {
-    settings,
+  return adapter(settings, keyHint, {
     wireBody: (req) => buildAnthropicParams(req, settings) as unknown as Record<string, unknown>,
-    async listModels(signal) {
-      try {
-        const ids: string[] = [];
-        for await (const m of client.models.list({}, { signal })) {
-          ids.push(m.id);
-          if (ids.length >= 500) break;
+    models: (signal) => client.models.list({}, { signal }),
+    async *attempt(req, label) {
+      const { value: pending, warnings } = withSdkWarnings(() => client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }));
+      // The SDK's own console warnings (a deprecated model) are said once, in weir's words.
+      for (const w of warnings) {
+        const message = sdkWarning(w, settings.model);
+        if (!said.has(message)) {
+          said.add(message);
+          yield { type: "notice" as const, message };
         }
-        return ids;
-      } catch (e) {
-        throw classifyError(e, label, authHint);
       }
+      const { data: stream, response } = await pending.withResponse();
+      const wrong = notAStream(response, label);
+      if (wrong) throw wrong;
+      yield* fromAnthropicStream(stream, label);
+      if (req.signal?.aborted) throw new DOMException("aborted", "AbortError");
     },
-    stream(req) {
-      const attempt = async function* () {
-        const { value: pending, warnings } = withSdkWarnings(() => client.messages.create(buildAnthropicParams(req, settings), { signal: req.signal }));
-        for (const w of warnings) {
-          const message = sdkWarning(w, settings.model);
-          if (!said.has(message)) {
-            said.add(message);
-            yield { type: "notice" as const, message };
-          }
-        }
-        const { data: stream, response } = await pending.withResponse();
-        const wrong = notAStream(response, label);
-        if (wrong) throw wrong;
-        yield* fromAnthropicStream(stream, label);
-        if (req.signal?.aborted) throw new DOMException("aborted", "AbortError");
-      };
-      return withRetry(attempt, (e) => classifyError(e, label, authHint), settings.retry, req.signal);
-    },
-  };
+  });
 }

@@ -1,14 +1,13 @@
-import type { ModelProvider, ProviderSettings } from "./port.ts";
-
 /**
- * Builds the adapter for a wire. The SDKs are imported lazily so commands that never reach a model
- * (`--version`, `--help`, `config show`) do not pay for loading them.
+ * The public surface of providers/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
-export async function createProvider(settings: ProviderSettings, keyHint: string): Promise<ModelProvider> {
-  if (settings.wire === "messages") {
-    const { createAnthropicProvider } = await import("./anthropic.ts");
-    return createAnthropicProvider(settings, keyHint);
-  }
-  const { createChatProvider } = await import("./openai.ts");
-  return createChatProvider(settings, keyHint);
-}
+export { createProvider } from "./create.ts";
+export { CancelledError, ProviderError } from "./errors.ts";
+export { logprobCompleter } from "./logprobs.ts";
+export type { TokenLogprob } from "./logprobs.ts";
+export type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
+export { PRESETS, PRESET_IDS, findPreset } from "./presets.ts";
+export type { Preset } from "./presets.ts";

@@ -2,9 +2,9 @@ import OpenAI from "openai";
 import type { Message } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
 import type { Usage } from "../core/usage.ts";
-import { classifyError, keyAdvice, noModelEvents, notAStream, ProviderError } from "./errors.ts";
+import { adapter } from "./adapter.ts";
+import { noModelEvents, notAStream, ProviderError } from "./errors.ts";
 import type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
-import { withRetry } from "./retry.ts";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type Chunk = OpenAI.Chat.ChatCompletionChunk;
@@ -146,31 +146,14 @@ export function createChatProvider(settings: ProviderSettings, keyHint: string):
     timeout: settings.requestTimeoutMs,
     logLevel: "off",
   });
-  const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
-  const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
-  return {
-    settings,
+  return adapter(settings, keyHint, {
     wireBody: (req) => buildChatParams(req, settings) as unknown as Record<string, unknown>,
-    async listModels(signal) {
-      try {
-        const ids: string[] = [];
-        for await (const m of client.models.list({ signal })) {
-          ids.push(m.id);
-          if (ids.length >= 500) break;
-        }
-        return ids;
-      } catch (e) {
-        throw classifyError(e, label, authHint);
-      }
+    models: (signal) => client.models.list({ signal }),
+    async *attempt(req, label) {
+      const { data: stream, response } = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal }).withResponse();
+      const wrong = notAStream(response, label);
+      if (wrong) throw wrong;
+      yield* fromChatStream(stream, label);
     },
-    stream(req) {
-      const attempt = async function* () {
-        const { data: stream, response } = await client.chat.completions.create(buildChatParams(req, settings), { signal: req.signal }).withResponse();
-        const wrong = notAStream(response, label);
-        if (wrong) throw wrong;
-        yield* fromChatStream(stream, label);
-      };
-      return withRetry(attempt, (e) => classifyError(e, label, authHint), settings.retry, req.signal);
-    },
-  };
+  });
 }

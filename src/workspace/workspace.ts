@@ -2,8 +2,6 @@ import { join } from "node:path";
 import { homeDirectory, protectedReason, type ResolvedPath, resolveInWorkspace } from "./containment.ts";
 import type { Access, PathScope } from "./scope.ts";
 
-export { homeDirectory };
-
 /**
  * The workspace an agent works in, as one value: the canonical root, the user's home (for `~` and
  * the home's protected dot-directories) and, for a worker, its scope. Every path an action touches is

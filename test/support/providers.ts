@@ -1,6 +1,6 @@
 import type { Message, ToolSpec } from "../../src/core/messages.ts";
 import { TurnAccumulator } from "../../src/core/stream.ts";
-import { createProvider } from "../../src/providers/index.ts";
+import { createProvider } from "../../src/providers/create.ts";
 import type { ModelProvider, ProviderSettings, Wire } from "../../src/providers/port.ts";
 
 export const WIRES: Wire[] = ["messages", "chat"];

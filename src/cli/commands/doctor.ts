@@ -3,9 +3,9 @@ import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
-import { createProvider } from "../../providers/index.ts";
+import { createProvider } from "../../providers/create.ts";
 import { createSandbox } from "../../workspace/sandbox.ts";
-import { homeDirectory } from "../../workspace/workspace.ts";
+import { homeDirectory } from "../../workspace/containment.ts";
 import type { ParsedArgs } from "../args.ts";
 
 export interface Check {

@@ -192,12 +192,20 @@ function samePolicy(file: string, policy: DecisionPolicy): boolean {
   }
 }
 
-function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
+/** Opens the results database on the run the command names (`--run`, the next word, or the newest), and closes it after. */
+function withRun<T>(args: ParsedArgs, out: Out, f: (found: ReturnType<typeof casesForRun>) => T): T {
   const store = EvalStore.open(dbPath(args));
   try {
     const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
     if (!runId) throw new UserError("no eval run yet; run weir eval run SUITE first", 2);
-    const { run, results } = casesForRun(store, runId, out);
+    return f(casesForRun(store, runId, out));
+  } finally {
+    store.close();
+  }
+}
+
+function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
+  return withRun(args, out, ({ run, results }) => {
     const withCand = results.filter((r) => r.candidate);
     if (withCand.length === 0) throw new UserError(`run ${run.id} has no candidate answers to calibrate (provider ${run.provider})`, 2);
     const k = num(args, "folds", 5);
@@ -215,17 +223,11 @@ function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
     writeFileAtomic(file, `${JSON.stringify(policy, null, 2)}\n`);
     out(`wrote ${file} (${withCand.length} cases, ${k}-fold held-out figures, provider ${run.provider})\n`);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function evalReport(args: ParsedArgs, out: Out): number {
-  const store = EvalStore.open(dbPath(args));
-  try {
-    const runId = typeof args.flags.run === "string" ? args.flags.run : args.command[2] ?? store.latestRun()?.id;
-    if (!runId) throw new UserError("no eval run yet; run weir eval run SUITE first", 2);
-    const { run, cases, results } = casesForRun(store, runId, out);
+  return withRun(args, out, ({ run, cases, results }) => {
     const report = analyse(SET, results);
     const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard };
     if (args.json) out(`${JSON.stringify({ meta, report, summary: plainSummary(report, meta) }, null, 2)}\n`);
@@ -236,9 +238,7 @@ function evalReport(args: ParsedArgs, out: Out): number {
       if (!args.json) out(`wrote ${args.flags.html}\n`);
     }
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function evalMerge(args: ParsedArgs, out: Out): number {

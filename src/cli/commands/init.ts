@@ -4,7 +4,7 @@ import { userConfigFile } from "../../config/paths.ts";
 import { maskSecret, providerSettings, type Resolved } from "../../config/resolve.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import { userText } from "../../core/messages.ts";
-import { createProvider } from "../../providers/index.ts";
+import { createProvider } from "../../providers/create.ts";
 import type { ModelProvider } from "../../providers/port.ts";
 import { findPreset, PRESETS } from "../../providers/presets.ts";
 import type { SetupPrompts } from "../../ui/setup.ts";

@@ -4,7 +4,7 @@ import { loadCommands } from "../../context/commands.ts";
 import type { Message } from "../../core/messages.ts";
 import { walk } from "../../workspace/walker.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
-import { createProvider } from "../../providers/index.ts";
+import { createProvider } from "../../providers/create.ts";
 import { confirmProjectHooks, confirmProjectServer } from "../../ui/approve.ts";
 import { replApprover, runRepl } from "../../ui/repl.ts";
 import { formatAgents, formatCalls, formatSessions } from "../../ui/sessions.ts";

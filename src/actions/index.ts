@@ -1,0 +1,19 @@
+/**
+ * The public surface of actions/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { ToolFailure, defineAction } from "./action.ts";
+export type { Action, Risk } from "./action.ts";
+export { BUILTIN_ACTIONS } from "./builtin/index.ts";
+export { findReferences } from "./builtin/references.ts";
+export { skillAction } from "./builtin/skills.ts";
+export { verifyAction } from "./builtin/verify.ts";
+export { DEFAULT_CORE, Disclosure, loadActionsAction } from "./disclosure.ts";
+export { ActionExecutor, FileLocks } from "./executor.ts";
+export type { Approval, ApprovalRequest, Approver } from "./executor.ts";
+export { Hooks, approvedProjectHooks, mergeHooks } from "./hooks.ts";
+export { defaultPolicy, layerPolicy } from "./permissions.ts";
+export { ActionRegistry } from "./registry.ts";
+export { VerificationLedger, detectChecks } from "./verification.ts";

@@ -1,0 +1,12 @@
+/**
+ * The public surface of config/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { loadConfigFiles } from "./load.ts";
+export { CACHE_MODES, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
+export type { ConfigValues, JudgmentMode } from "./options.ts";
+export { projectConfigFile, userConfigDir, userConfigFile, userDataDir } from "./paths.ts";
+export { maskSecret, providerSettings, requireKey, resolveSettings } from "./resolve.ts";
+export type { Resolved } from "./resolve.ts";

@@ -1,0 +1,22 @@
+/**
+ * The public surface of context/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { expandCommand, loadCommands, matchCommand } from "./commands.ts";
+export type { SlashCommand } from "./commands.ts";
+export { conversationTokens, createContextStep } from "./conversation.ts";
+export type { ContextStep } from "./conversation.ts";
+export { parseFailureLocations } from "./failures.ts";
+export { learnedScore } from "./firewall-model.ts";
+export { classify } from "./firewall.ts";
+export { languageOf, outline, warmParsers } from "./outline.ts";
+export { quoteData } from "./render.ts";
+export { normaliseCommand, parseShell } from "./shell.ts";
+export type { ShellParse } from "./shell.ts";
+export { loadSkills, skillIndex } from "./skills.ts";
+export type { Skill } from "./skills.ts";
+export { goalWords, isTestPath, pathsIn, testNamesFor } from "./sources.ts";
+export { ContextIndex, compileWorkingSet, failureUpdate, workingSetBudget } from "./working-set.ts";
+export type { WorkingSet } from "./working-set.ts";

@@ -1,0 +1,14 @@
+/**
+ * The public surface of decision/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { baseline } from "./baseline.ts";
+export { configureJudge, judgmentFor } from "./configure.ts";
+export { DecisionPlane } from "./plane.ts";
+export type { AnswerPolicy, DecisionRecord } from "./plane.ts";
+export type { JudgmentProvider } from "./providers.ts";
+export { AGENT_CONTEXT_V1, QuestionSet, checkShape, setKey, topChoice } from "./questions.ts";
+export type { Answers } from "./questions.ts";
+export { DecisionRequest } from "./request.ts";

@@ -1,0 +1,9 @@
+/**
+ * The public surface of store/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { EvalStore } from "./eval.ts";
+export { SessionStore } from "./sessions.ts";
+export type { SessionRow } from "./sessions.ts";

@@ -1,0 +1,8 @@
+/**
+ * The public surface of supervisor/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { startStatusServer } from "./status-server.ts";
+export { Supervisor } from "./supervisor.ts";

@@ -1,0 +1,16 @@
+/**
+ * The public surface of workspace/: the only names other folders may import (test/architecture.test.ts
+ * holds every cross-folder import to it). Other folders import them from the defining module, not
+ * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
+ * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
+ */
+export { writeFileAtomic } from "./atomic.ts";
+export { PathRefused, holdsKeyMaterial, homeDirectory, resolveInWorkspace } from "./containment.ts";
+export { gitOutput } from "./git.ts";
+export { Ledger, sha256 } from "./ledger.ts";
+export { killTree, runProgram, scrubEnv } from "./process.ts";
+export { createSandbox, widenableDir } from "./sandbox.ts";
+export type { CommandSandbox } from "./sandbox.ts";
+export { PathScope, badGlob, writeOverlap } from "./scope.ts";
+export { WalkCache, looksBinary, walk, walkFiles } from "./walker.ts";
+export { Workspace } from "./workspace.ts";
