@@ -6,13 +6,11 @@
  */
 export { ToolFailure, defineAction } from "./action.ts";
 export type { Action, Risk } from "./action.ts";
-export { BUILTIN_ACTIONS } from "./builtin/index.ts";
-export { findReferences } from "./builtin/references.ts";
+export { builtinActionSet } from "./builtin/index.ts";
 export { skillAction } from "./builtin/skills.ts";
-export { verifyAction } from "./builtin/verify.ts";
-export { DEFAULT_CORE, Disclosure, loadActionsAction } from "./disclosure.ts";
+export { Disclosure } from "./disclosure.ts";
 export { ActionExecutor, FileLocks } from "./executor.ts";
-export type { Approval, ApprovalRequest, Approver } from "./executor.ts";
+export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./executor.ts";
 export { Hooks, approvedProjectHooks, mergeHooks } from "./hooks.ts";
 export { defaultPolicy, layerPolicy } from "./permissions.ts";
 export { ActionRegistry } from "./registry.ts";

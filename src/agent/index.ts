@@ -13,5 +13,5 @@ export { systemPrompt } from "./prompt.ts";
 export { workspaceRevision } from "./revision.ts";
 export { runSeams } from "./run-seams.ts";
 export { WorkState } from "./state.ts";
-export { workerStarter } from "./worker.ts";
+export { workerActionsFor, workerStarter } from "./worker.ts";
 export type { WorkerDeps } from "./worker.ts";

@@ -1,5 +1,8 @@
+import { join } from "node:path";
 import type { Disclosure } from "../actions/disclosure.ts";
-import type { ActionExecutor } from "../actions/executor.ts";
+import type { Action } from "../actions/action.ts";
+import { builtinActionSet } from "../actions/builtin/index.ts";
+import { ActionExecutor, type ExecutorOptions } from "../actions/executor.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { VerificationLedger } from "../actions/verification.ts";
 import { createContextStep } from "../context/conversation.ts";
@@ -12,7 +15,10 @@ import type { ModelProvider } from "../providers/port.ts";
 import type { SessionStore } from "../store/sessions.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import type { Ledger } from "../workspace/ledger.ts";
+import { createSandbox } from "../workspace/sandbox.ts";
 import { PathScope } from "../workspace/scope.ts";
+import { walk } from "../workspace/walker.ts";
+import { Workspace } from "../workspace/workspace.ts";
 import { Conversation } from "./conversation.ts";
 import type { WorkerEnd, WorkerHandle, WorkerStart } from "./fleet.ts";
 import { runSeams } from "./run-seams.ts";
@@ -24,6 +30,31 @@ export interface WorkerActions {
   registry: ActionRegistry;
   disclosure: Disclosure;
   executor: ActionExecutor;
+}
+
+/**
+ * The action set every worker gets: built-ins only (never agent actions or MCP tools), paths checked
+ * against its scope, no one to ask; its commands run in a read-only sandbox whose workspace holds
+ * only the files its scope may read (a worker whose scope reads everything sees the whole
+ * workspace, read-only). Where the user turned the sandbox off, the executor refuses commands.
+ */
+export function workerActionsFor(o: {
+  workspace: string;
+  home: string;
+  sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
+  env: Record<string, string>;
+  skill: { action: Action; hint: string } | undefined;
+  tools: "auto" | "all";
+  /** The main agent's permission layers, hooks and write locks. */
+  gate: Pick<ExecutorOptions, "policy" | "yes" | "allow" | "allowNetwork" | "hooks" | "locks">;
+}): WorkerDeps["actions"] {
+  return (w) => {
+    const set = builtinActionSet(w.verification, o.skill, o.tools);
+    const visible = w.scope.readsEverything ? {} : { visible: () => Array.from(walk(o.workspace), (e) => e.path).filter((p) => w.scope.allows(p, "read")).map((p) => join(o.workspace, p)) };
+    const sandbox = createSandbox({ mode: o.sandbox.mode === "off" ? "off" : "read-only", root: o.workspace, home: o.home, readable: o.sandbox.readable, ...visible });
+    const executor = new ActionExecutor(set.registry, { workspace: new Workspace(o.workspace, o.home, w.scope), ledger: w.ledger, env: o.env, sandbox }, { ...o.gate, onUsed: (id) => set.disclosure.markUsed(id), tracker: w.tracker, worker: w.label });
+    return { ...set, executor };
+  };
 }
 
 export interface WorkerDeps {
@@ -71,9 +102,8 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
     const contextStep = createContextStep({
       budget: Math.max(8_000, d.contextSize - d.maxTokens - 6_000 - d.workingSetBudget),
       onVerdict: (call, r) => {
-        if (r.verdict === "evidence") return;
-        for (const f of r.findings.slice(0, 2)) state.note(f.excerpt);
-        if (conversation?.sessionId) d.store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
+        state.noteVerdict(r);
+        if (conversation?.sessionId && r.verdict !== "evidence") d.store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
       },
     });
     const system = workerPrompt(d.workspace, s);

@@ -1,13 +1,10 @@
-import { join } from "node:path";
-import { BUILTIN_ACTIONS } from "../actions/builtin/index.ts";
-import { findReferences } from "../actions/builtin/references.ts";
+import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
-import { verifyAction } from "../actions/builtin/verify.ts";
-import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../actions/disclosure.ts";
+import type { Disclosure } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver, FileLocks } from "../actions/executor.ts";
 import { approvedProjectHooks, Hooks, mergeHooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
-import { ActionRegistry } from "../actions/registry.ts";
+import type { ActionRegistry } from "../actions/registry.ts";
 import { VerificationLedger } from "../actions/verification.ts";
 import { agentActions } from "../agent/agent-actions.ts";
 import { Conversation } from "../agent/conversation.ts";
@@ -17,7 +14,7 @@ import { systemPrompt } from "../agent/prompt.ts";
 import { workspaceRevision } from "../agent/revision.ts";
 import { runSeams } from "../agent/run-seams.ts";
 import { WorkState } from "../agent/state.ts";
-import { type WorkerDeps, workerStarter } from "../agent/worker.ts";
+import { type WorkerDeps, workerActionsFor, workerStarter } from "../agent/worker.ts";
 import { userConfigDir } from "../config/paths.ts";
 import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
 import { createContextStep } from "../context/conversation.ts";
@@ -81,17 +78,6 @@ export interface ActionOptions {
   approveHooks?: (file: string, commands: string[]) => Promise<boolean>;
 }
 
-/** Built-ins (skills included) in a registry, with disclosure over it: the main agent's and each worker's. */
-function actionSet(verification: VerificationLedger, skill: ReturnType<typeof skillAction> | undefined, tools: RunOptions["tools"]) {
-  const registry = new ActionRegistry();
-  for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification)]) registry.register(a);
-  // Skills enter the capability index by their descriptions; their bodies load on demand.
-  if (skill) registry.register(skill.action, skill.hint);
-  const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, unloadAfter: 12 });
-  registry.register(loadActionsAction(() => disclosure));
-  return { registry, disclosure };
-}
-
 /** The registry with built-ins and MCP tools, disclosure, and the executor under the permission policy. */
 export async function buildActions(opts: RunOptions, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Actions> {
   const s = resolved.settings;
@@ -102,7 +88,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const ledger = new Ledger();
   const skills = loadSkills(workspace, userConfigDir(opts.env));
   const skill = skills.length ? skillAction(skills) : undefined;
-  const { registry, disclosure } = actionSet(verification, skill, opts.tools);
+  const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools);
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, writable: opts.addDirs });
@@ -114,14 +100,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const locks = new FileLocks();
   const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, hooks, locks };
   const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
-  const workerActions: WorkerDeps["actions"] = (w) => {
-    const set = actionSet(w.verification, skill, opts.tools);
-    // Commands see the workspace read-only, and a scoped reader only the files it may read.
-    const visible = w.scope.readsEverything ? {} : { visible: () => Array.from(walk(workspace), (e) => e.path).filter((p) => w.scope.allows(p, "read")).map((p) => join(workspace, p)) };
-    const box = createSandbox({ mode: s.sandbox.mode === "off" ? "off" : "read-only", root: workspace, home, readable: s.sandbox.readable, ...visible });
-    const executor = new ActionExecutor(set.registry, { workspace: new Workspace(workspace, home, w.scope), ledger: w.ledger, env, sandbox: box }, { ...gate, onUsed: (id) => set.disclosure.markUsed(id), tracker: w.tracker, worker: w.label });
-    return { ...set, executor };
-  };
+  const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env);
