@@ -150,11 +150,11 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         return undefined;
       }
     },
-    async decide(_messages, _turn, signal) {
+    async decide(messages, _turn, signal) {
       try {
         await evidence;
         const request = await d.state.request(task, d.questionSet);
-        const r = await d.plane.decide(request, d.verification.changed.size > 0, signal);
+        const r = await d.plane.decide(request, d.verification.changed.size > 0, signal, messages.length);
         // Guidance pre-loads the capabilities it asks for.
         const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
         if (caps.length) d.disclosure.load(caps, []);

@@ -31,7 +31,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
   { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
   { name: "list", kind: "boolean", help: "list this workspace's sessions, newest first" },
-  { name: "all", kind: "boolean", help: "with --list: every workspace's sessions" },
+  { name: "all", kind: "boolean", help: "with --list: every workspace's sessions (weir eval capture: also the states no outcome rule labelled)" },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "sandbox", kind: "enum", values: SANDBOX_MODES, arg: "MODE", help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)" },
@@ -52,7 +52,11 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "max-false-stop", kind: "number", arg: "X", help: "weir eval calibrate: largest false-stop rate allowed (default 0.02)" },
   { name: "max-false-continue", kind: "number", arg: "X", help: "weir eval calibrate: largest false-continue rate allowed (default 0.2)" },
   { name: "html", kind: "string", arg: "FILE", help: "weir eval report: also write a self-contained HTML report" },
-  { name: "session", kind: "string", arg: "ID", help: "weir decisions: only this session (id prefix)" },
+  { name: "session", kind: "string", arg: "ID", help: "weir decisions, weir eval capture: only this session (id prefix)" },
+  { name: "since", kind: "string", arg: "DATE", help: "weir eval capture: only decisions from DATE on (e.g. 2026-11-30)" },
+  { name: "output", short: "o", kind: "string", arg: "FILE", help: "weir eval capture: the suite file to write" },
+  { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
+  { name: "port", kind: "int", arg: "PORT", help: "weir eval label: serve the page on this loopback port (default: any free one)" },
   { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000)" },
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
@@ -224,7 +228,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
 const isEvalFlag = (f: FlagSpec) => /^weir eval/.test(f.help);
 
 export function helpText(topic: "run" | "eval" = "run"): string {
-  const shown = FLAGS.filter((f) => (topic === "eval" ? isEvalFlag(f) || f.name === "provider" || f.name === "resume" || f.name === "json" : !isEvalFlag(f)));
+  const shown = FLAGS.filter((f) => (topic === "eval" ? isEvalFlag(f) || ["provider", "resume", "json", "session", "all"].includes(f.name) : !isEvalFlag(f)));
   if (topic === "eval")
     return [
       "weir eval — replay labeled suites through the baseline and a judgment provider",
@@ -236,6 +240,9 @@ export function helpText(topic: "run" | "eval" = "run"): string {
       "  weir eval report [--run ID] [--html FILE] [--json]",
       "  weir eval merge A.db B.db... --db OUT.db   merge shard databases",
       "  weir eval runs                  the runs in the results database",
+      "  weir eval capture -o FILE [--since DATE] [--session ID] [--all] [--include-untrusted]",
+      "                                  this workspace's recorded decisions as a suite, labelled by what happened next",
+      "  weir eval label FILE [--port N] a loopback page to confirm or correct a suite's labels",
       "",
       "Flags:",
       ...shown.map(flagRow),

@@ -30,6 +30,8 @@ export interface DecisionRecord {
   mode: JudgmentMode;
   /** The state the decision was made on, so a session's decisions can be captured and replayed. */
   request?: DecisionRequest;
+  /** Where in the session it was made: the index of the assistant message that followed. */
+  at?: number;
 }
 
 /** Compares two answer sets signal by signal. Pure. */
@@ -79,16 +81,17 @@ export class DecisionPlane {
     this.set = opts.set ?? AGENT_CONTEXT_V1;
   }
 
-  async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
+  /** `at`: where in the session the decision was made (the index its next assistant message gets), so a capture can see what followed. */
+  async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal, at?: number): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
     const base = baseline(request);
     const baseGuidance = guidanceFrom(base, { yes: 0.5 }, changed);
     const { provider, mode } = this.opts;
     if (!provider || mode === "off") {
       // Every decision is recorded, with its state, even when no judge is configured.
-      this.opts.record?.({ request_hash: requestHash(request), question_set: setKey(this.set), provider: "baseline", baseline: base, deltas: {}, missing: [], mismatched: [], violations: [], mode: "off", request });
+      this.opts.record?.({ request_hash: requestHash(request), question_set: setKey(this.set), provider: "baseline", baseline: base, deltas: {}, missing: [], mismatched: [], violations: [], mode: "off", request, ...(at !== undefined ? { at } : {}) });
       return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
     }
-    const pending = this.ask(provider, request, base, baseGuidance, changed, signal);
+    const pending = this.ask(provider, request, base, baseGuidance, changed, signal, at);
     if (mode === "shadow") {
       void pending; // recorded when it lands; the run never waits for it
       return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
@@ -116,7 +119,7 @@ export class DecisionPlane {
     return out;
   }
 
-  private async ask(provider: JudgmentProvider, request: DecisionRequest, base: Answers, baseGuidance: Guidance, changed: boolean, signal: AbortSignal): Promise<Guidance | undefined> {
+  private async ask(provider: JudgmentProvider, request: DecisionRequest, base: Answers, baseGuidance: Guidance, changed: boolean, signal: AbortSignal, at?: number): Promise<Guidance | undefined> {
     const rec: DecisionRecord = {
       request_hash: requestHash(request),
       question_set: setKey(this.set),
@@ -129,6 +132,7 @@ export class DecisionPlane {
       violations: [],
       mode: this.opts.mode,
       request,
+      ...(at !== undefined ? { at } : {}),
     };
     const started = performance.now();
     try {

@@ -5,7 +5,10 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { analyse } from "./analysis.ts";
+export { OUTCOME_RULES, captureCases } from "./capture.ts";
 export { fitPolicy } from "./fit-policy.ts";
+export { applyLabel, labelPage, suiteText } from "./label.ts";
+export type { LabelEdit } from "./label.ts";
 export { foldOf, predictLearned, trainLearned } from "./learned.ts";
 export { DecisionPolicy, configurePlane } from "./policy.ts";
 export { groupOf, joinResults, replay, shardCases } from "./replay.ts";

@@ -13,6 +13,10 @@ export const EvalCase = z
     /** The true answer per question: boolean for yes/no, an option id for choices, 0..1 for scores. A question may be unlabeled. */
     labels: z.record(z.string(), z.union([z.boolean(), z.string(), z.number().min(0).max(1)])),
     tags: z.array(z.string()).optional(),
+    /** Where each label came from: the criteria (a person writing from the question text), an outcome rule of `weir eval capture`, or a person in `weir eval label`. */
+    label_source: z.record(z.string(), z.enum(["criteria", "outcome", "human"])).optional(),
+    /** Why the labels are what they are (the outcome rules that fired, a resolution citing the criterion). */
+    notes: z.array(z.string()).optional(),
     /** Answers recorded from real provider runs (weir eval run --record), keyed "provider/model". */
     judgments: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   })

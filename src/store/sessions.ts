@@ -156,6 +156,19 @@ export class SessionStore {
     );
   }
 
+  /** Recorded decisions with their session and time, oldest first (`weir eval capture`). */
+  decisionRows(o: { session?: string; since?: number; workspace?: string } = {}): { session_id: string; created_at: number; record: unknown }[] {
+    return this.guard(() =>
+      (
+        this.db
+          .query(
+            "SELECT d.session_id, d.created_at, d.record FROM decisions d JOIN sessions s ON s.id = d.session_id WHERE (?1 IS NULL OR d.session_id LIKE ?1) AND d.created_at >= ?2 AND (?3 IS NULL OR s.workspace = ?3) ORDER BY d.id",
+          )
+          .all(o.session ? `${o.session.replace(/[%_]/g, "")}%` : null, o.since ?? 0, o.workspace ?? null) as { session_id: string; created_at: number; record: string }[]
+      ).map((r) => ({ ...r, record: JSON.parse(r.record) })),
+    );
+  }
+
   recordCall(sessionId: string | undefined, r: { callId: string; action: string; preview: string; startedAt: number; durationMs: number; resultClass: string; errorClass?: string }): void {
     this.guard(() =>
       this.db

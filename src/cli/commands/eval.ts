@@ -68,6 +68,10 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return evalReport(args, out);
     case "merge":
       return evalMerge(args, out);
+    case "capture":
+      return (await import("./capture.ts")).evalCapture(args, workspace, out);
+    case "label":
+      return (await import("./capture.ts")).evalLabel(args, SET, out);
     case "runs": {
       const store = EvalStore.open(dbPath(args));
       try {
@@ -78,7 +82,7 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return 0;
     }
     default:
-      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge or runs`);
+      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge, runs, capture or label`);
   }
 }
 
