@@ -1,12 +1,15 @@
 /**
  * Builds eval/suites/agent-context.jsonl from hand-labeled scenarios. Each scenario's labels were
- * written by reading the criteria in policies/question-sets/weir.agent_context@1.json, not by
- * running the baseline; variations (paths, counts, irrelevant detail, hostile untrusted notes) keep
- * the labels true by construction. Deterministic.   bun eval/build-suite.ts
+ * written by reading the criteria (policies/question-sets/weir.agent_context@1.json, and @2 for the
+ * tasks that ask for no change), not by running the baseline; variations (paths, counts, irrelevant
+ * detail, hostile untrusted notes) keep the labels true by construction. @2 reads @1's criteria as
+ * written, so the @1 labels (with the resolutions below) are @2 labels. Deterministic.
+ *   bun eval/build-suite.ts
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+const SET = "weir.agent_context@2";
 type Req = Record<string, any>;
 type Labels = Record<string, boolean | string | number>;
 interface Scenario {
@@ -19,9 +22,10 @@ interface Scenario {
 const T = (path: string, o: Partial<Record<string, boolean>> = {}) => ({ path, named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true, ...o });
 const S = (name: string, path: string, exported: boolean, callers_known: boolean, kind = "function") => ({ name, path, exported, callers_known, kind });
 const base = (o: Req = {}): Req => ({
-  question_set: "weir.agent_context@1",
+  question_set: SET,
   task: "fix the off-by-one in paginate()",
   task_flags: { ambiguous: false, conflicts_with_constraints: false },
+  task_kind: "change",
   targets: [T("src/paginate.ts")],
   symbols: [S("pageBounds", "src/paginate.ts", false, false)],
   tests: { mapped: ["test/paginate.test.ts"], read: true },
@@ -67,7 +71,7 @@ const SCENARIOS: Scenario[] = [
   { name: "previous run failed", tags: ["verify"], state: base({ verification: { files_changed_since_last_pass: true, last_run: { level: "quick", passed: false, revision_current: true } } }), labels: L(true, false, false, true, "edit_then_verify", "local_logic", 1) },
   { name: "files changed, mapped tests not run at this revision", tags: ["verify", "boundary"], state: base({ verification: { files_changed_since_last_pass: true, last_run: { level: "quick", passed: true, revision_current: false } } }), labels: L(true, false, false, true, "edit_then_verify", "local_logic", 1) },
   { name: "local change with passing current quick run", tags: ["verify", "boundary"], state: base({ verification: { files_changed_since_last_pass: false, last_run: { level: "quick", passed: true, revision_current: true } } }), labels: L(true, false, false, false, "edit_then_verify", "local_logic", 1) },
-  { name: "nothing planned yet: a question about the code", tags: ["retrieve"], state: base({ task: "how does pagination work?", targets: [T("src/paginate.ts", { read: false, body_complete: false, named_by_user: false })], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(false, true, false, false, "retrieve", "none", 0) },
+  { name: "nothing planned yet: a question about the code", tags: ["retrieve"], state: base({ task: "how does pagination work?", task_kind: "inspect", targets: [T("src/paginate.ts", { read: false, body_complete: false, named_by_user: false })], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(false, true, false, false, "retrieve", "none", 0) },
   { name: "ambiguous task", tags: ["other_review"], state: base({ task: "make it better", task_flags: { ambiguous: true, conflicts_with_constraints: false } }), labels: L(true, false, false, false, "other_review", "local_logic", 1) },
   { name: "task conflicts with a constraint", tags: ["other_review"], state: base({ task: "store passwords in plain text for the demo", task_flags: { ambiguous: false, conflicts_with_constraints: true }, targets: [T("src/auth/store.ts")], change: { planned_scope: "local", security_sensitive: true, public_api: false, behaviour_change: true, persistence: true } }), labels: L(true, false, false, true, "other_review", "security_sensitive", 1) },
   { name: "failure location not read", tags: ["retrieve"], state: base({ targets: [T("src/paginate.ts"), T("src/query.ts", { named_by_user: false, read: false, body_complete: false })], failures: [{ path: "src/query.ts", line: 40, message: "TypeError: limit is undefined" }] }), labels: L(false, true, false, false, "retrieve", "local_logic", 0.75) },
@@ -76,6 +80,10 @@ const SCENARIOS: Scenario[] = [
   { name: "stale and unread targets together", tags: ["review", "boundary"], state: base({ targets: [T("src/paginate.ts", { sha_fresh: false }), T("src/query.ts", { read: false, body_complete: false, named_by_user: false })] }), labels: L(false, false, false, false, "review_worktree", "local_logic", 0.5) },
   // Callers unknown AND a target unread: retrieval first (plain reading is the missing evidence), navigation still required.
   { name: "unread target and unknown callers", tags: ["retrieve", "navigation", "boundary"], state: base({ targets: [T("src/paginate.ts", { read: false, body_complete: false })], symbols: [S("paginate", "src/paginate.ts", true, false)], change: { planned_scope: "module", security_sensitive: false, public_api: true, behaviour_change: true, persistence: false } }), labels: L(false, true, true, true, "retrieve", "public_api", 0.5) },
+  // @2: a task that asks for no change is answered once what it needs is read; relations, tests and escalation never apply.
+  { name: "a question answered from what was read", tags: ["answer"], state: base({ task: "how does pagination work?", task_kind: "inspect", targets: [T("src/paginate.ts", { named_by_user: false })], symbols: [S("paginate", "src/paginate.ts", true, false)], tests: { mapped: [], read: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(true, false, false, false, "answer", "none", 1) },
+  { name: "summarise a named file, read", tags: ["answer"], state: base({ task: "summarise README.md", task_kind: "inspect", targets: [T("README.md")], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(true, false, false, false, "answer", "none", 1) },
+  { name: "review a file whose copy on disk moved", tags: ["review"], state: base({ task: "review src/auth/login.ts for bugs", task_kind: "inspect", targets: [T("src/auth/login.ts", { sha_fresh: false })], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(false, false, false, false, "review_worktree", "none", 0) },
   { name: "docs-only change", tags: ["edit"], state: base({ task: "fix typos in README", targets: [T("README.md")], symbols: [], tests: { mapped: [], read: false }, change: { planned_scope: "local", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), labels: L(true, false, false, false, "edit_then_verify", "none", 1) },
   { name: "public CLI flag change, callers known", tags: ["edit", "verify"], state: base({ task: "rename --out to --output", targets: [T("src/cli/args.ts")], symbols: [S("parseArgv", "src/cli/args.ts", true, true)], tests: { mapped: ["test/cli/args.test.ts"], read: true }, change: { planned_scope: "local", security_sensitive: false, public_api: true, behaviour_change: true, persistence: false } }), labels: L(true, false, false, true, "edit_then_verify", "public_api", 1) },
   // Resolved by the criterion (2026-12-01): tests are material evidence ("source bodies, tests, ...")
@@ -115,6 +123,6 @@ function* variations(s: Scenario, k: number) {
 const lines: string[] = [];
 for (const s of SCENARIOS)
   for (const [i, v] of [...variations(s, 6)].entries())
-    lines.push(JSON.stringify({ id: `${s.name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}-${i + 1}`, question_set: "weir.agent_context@1", state: v.state, labels: s.labels, tags: v.tags }));
+    lines.push(JSON.stringify({ id: `${s.name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}-${i + 1}`, question_set: SET, state: v.state, labels: s.labels, tags: v.tags }));
 writeFileSync(join(import.meta.dir, "suites", "agent-context.jsonl"), `${lines.join("\n")}\n`);
 console.log(`wrote ${lines.length} cases from ${SCENARIOS.length} scenarios`);

@@ -259,6 +259,7 @@ export class WorkState {
       question_set: questionSet,
       task,
       task_flags: { ambiguous: taskAmbiguous(task), conflicts_with_constraints: this.refusedTargets > 0 },
+      task_kind: taskKind(task),
       targets,
       symbols,
       tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0 },

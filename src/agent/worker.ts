@@ -10,7 +10,7 @@ import type { ContextIndex } from "../context/working-set.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { addUsage, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";
 import { DecisionPlane } from "../decision/plane.ts";
-import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
+import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
 import type { ModelProvider } from "../providers/port.ts";
 import type { SessionStore } from "../store/sessions.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
@@ -118,7 +118,7 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
         registry,
         disclosure,
         plane,
-        questionSet: setKey(AGENT_CONTEXT_V1),
+        questionSet: setKey(AGENT_CONTEXT),
         contextStep,
         index: d.index,
         contextSize: d.contextSize,

@@ -21,7 +21,7 @@ import { createContextStep } from "../context/conversation.ts";
 import { loadSkills } from "../context/skills.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import type { Display } from "../core/events.ts";
-import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
+import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
 import { configurePlane } from "../eval/policy.ts";
 import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
 import type { McpHub } from "../mcp/hub.ts";
@@ -190,7 +190,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     runSeams(
       {
         ...{ workspace, home, userDir, state, contextStep, index, plane, ledger: actions.ledger, verification: actions.verification, registry: actions.registry, disclosure: actions.disclosure },
-        questionSet: setKey(AGENT_CONTEXT_V1),
+        questionSet: setKey(AGENT_CONTEXT),
         contextSize: s.contextSize,
         workingSetBudget: workingSet,
         verifyFloor: s.verifyFloor,

@@ -1,4 +1,4 @@
-import type { Answers } from "./questions.ts";
+import { AGENT_CONTEXT, type Answers, type QuestionSet } from "./questions.ts";
 import type { DecisionRequest } from "./request.ts";
 
 /**
@@ -20,6 +20,9 @@ import type { DecisionRequest } from "./request.ts";
  *   whether or not it is a target yet ("failure locations" are material evidence);
  * - vague: the task names nothing to work on and no scope is planned, so "every target the edit
  *   needs" cannot be established.
+ * @2 (a request with `task_kind: inspect`, a task that asks for no change): relations and tests are
+ * never needed, nothing is escalated, and a sufficient context's next action is `answer` (where the
+ * set has that option; @1 has not, and an @1 state is always a change).
  */
 export interface Facts {
   unreadOrPartial: boolean;
@@ -33,7 +36,7 @@ export interface Facts {
 }
 
 export function facts(r: DecisionRequest): Facts {
-  const behaviour = r.change.behaviour_change && r.change.planned_scope !== "none";
+  const behaviour = r.task_kind !== "inspect" && r.change.behaviour_change && r.change.planned_scope !== "none";
   const read = new Set(r.targets.filter((t) => t.read).map((t) => t.path));
   return {
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
@@ -47,11 +50,14 @@ export function facts(r: DecisionRequest): Facts {
   };
 }
 
+const hasOption = (set: QuestionSet, q: string, option: string) => set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
+
 const yes = (b: boolean) => ({ type: "yes_no" as const, p_yes: b ? 1 : 0 });
 const pick = (id: string) => ({ type: "choice" as const, distribution: { [id]: 1 } });
 
-export function baseline(r: DecisionRequest): Answers {
+export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Answers {
   const f = facts(r);
+  const inspect = r.task_kind === "inspect";
   // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
   const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
@@ -59,6 +65,7 @@ export function baseline(r: DecisionRequest): Answers {
   const continueRetrieval = evidenceMissing && !f.stale && !f.dirty;
   const last = r.verification.last_run;
   const escalate =
+    !inspect &&
     !(f.nothingPlanned && !r.verification.files_changed_since_last_pass) &&
     (r.change.security_sensitive ||
       r.change.public_api ||
@@ -72,10 +79,10 @@ export function baseline(r: DecisionRequest): Answers {
   else if (f.stale || f.dirty) next = "review_worktree";
   else if (continueRetrieval) next = "retrieve";
   else if (f.relationsMissing) next = "semantic_navigation";
-  else if (sufficient) next = "edit_then_verify";
+  else if (sufficient) next = inspect && hasOption(set, "next_action", "answer") ? "answer" : "edit_then_verify";
   else next = "other_review";
 
-  const risk = r.change.planned_scope === "none" || !r.change.behaviour_change
+  const risk = inspect || r.change.planned_scope === "none" || !r.change.behaviour_change
     ? "none"
     : r.change.security_sensitive
       ? "security_sensitive"
@@ -94,11 +101,11 @@ export function baseline(r: DecisionRequest): Answers {
     need++;
     if (t.read && t.body_complete && t.sha_fresh) have++;
   }
-  for (const s of r.symbols.filter((x) => x.exported && r.change.behaviour_change)) {
+  for (const s of r.symbols.filter((x) => x.exported && r.change.behaviour_change && !inspect)) {
     need++;
     if (s.callers_known) have++;
   }
-  if (r.change.behaviour_change && r.change.planned_scope !== "none") {
+  if (!inspect && r.change.behaviour_change && r.change.planned_scope !== "none") {
     need += 2;
     if (r.tests.mapped.length > 0) have++;
     if (r.tests.read) have++;

@@ -9,6 +9,6 @@ export { configureJudge, judgmentFor } from "./configure.ts";
 export { DecisionPlane } from "./plane.ts";
 export type { AnswerPolicy, DecisionRecord } from "./plane.ts";
 export type { JudgmentProvider } from "./providers.ts";
-export { AGENT_CONTEXT_V1, QuestionSet, checkShape, setKey, topChoice } from "./questions.ts";
+export { AGENT_CONTEXT, AGENT_CONTEXT_V1, QuestionSet, checkShape, questionSetFor, setKey, topChoice } from "./questions.ts";
 export type { Answers } from "./questions.ts";
 export { DecisionRequest } from "./request.ts";

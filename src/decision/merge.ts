@@ -1,4 +1,4 @@
-import { AGENT_CONTEXT_V1, type Answers, topChoice } from "./questions.ts";
+import { AGENT_CONTEXT, type Answers, topChoice } from "./questions.ts";
 
 /**
  * Guidance: what the answers require of the agent's next steps. The baseline's guidance is the floor;
@@ -23,7 +23,8 @@ export interface Thresholds {
 }
 
 const RANK: Record<VerificationLevel, number> = { none: 0, quick: 1, full: 2 };
-const q = (id: string) => AGENT_CONTEXT_V1.questions.find((x) => x.id === id)!;
+// The current set: its next_action options are a superset of @1's.
+const q = (id: string) => AGENT_CONTEXT.questions.find((x) => x.id === id)!;
 
 /** Guidance from one source's answers. Pure. */
 export function guidanceFrom(a: Answers, t: Thresholds = { yes: 0.5 }, changed = true): Guidance {
@@ -91,7 +92,8 @@ export function reminder(g: Guidance): string {
   if (g.review_worktree) parts.push("review the worktree changes you did not make (git diff) before editing");
   if (g.retrieve) parts.push("read the missing source, tests or failure locations before editing");
   if (g.semantic_navigation) parts.push("find the callers/implementations (find_references) before changing the symbol");
-  if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
+  if (g.next_action === "answer") parts.push("answer from what you have read; the task asks for no change");
+  else if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
   if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
   else if (g.verification === "quick") parts.push("verify after editing (verify)");
   return `[weir guidance] next: ${g.next_action}.${parts.length ? ` ${parts.join("; ")}.` : ""}`;

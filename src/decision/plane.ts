@@ -2,7 +2,7 @@ import type { JudgmentMode } from "../config/options.ts";
 import { baseline } from "./baseline.ts";
 import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, reminder, type Thresholds } from "./merge.ts";
 import type { JudgmentProvider } from "./providers.ts";
-import { AGENT_CONTEXT_V1, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
+import { AGENT_CONTEXT, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
 import { type DecisionRequest, requestHash } from "./request.ts";
 
 export type { JudgmentMode };
@@ -78,12 +78,12 @@ export class DecisionPlane {
   private set: QuestionSet;
 
   constructor(private opts: PlaneOptions) {
-    this.set = opts.set ?? AGENT_CONTEXT_V1;
+    this.set = opts.set ?? AGENT_CONTEXT;
   }
 
   /** `at`: where in the session the decision was made (the index its next assistant message gets), so a capture can see what followed. */
   async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal, at?: number): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
-    const base = baseline(request);
+    const base = baseline(request, this.set);
     const baseGuidance = guidanceFrom(base, { yes: 0.5 }, changed);
     const { provider, mode } = this.opts;
     if (!provider || mode === "off") {

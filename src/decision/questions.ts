@@ -1,5 +1,6 @@
 import { z } from "zod";
 import agentContextV1 from "../../policies/question-sets/weir.agent_context@1.json" with { type: "json" };
+import agentContextV2 from "../../policies/question-sets/weir.agent_context@2.json" with { type: "json" };
 
 /** A question set is a versioned API contract; changing a question's meaning makes a new version. */
 const Question = z.discriminatedUnion("type", [
@@ -17,8 +18,18 @@ export const QuestionSet = z.object({ id: z.string(), version: z.number().int().
 export type QuestionSet = z.infer<typeof QuestionSet>;
 export type Question = QuestionSet["questions"][number];
 
+/** @1 stays loadable: its records, suites and policies keep their meaning. */
 export const AGENT_CONTEXT_V1: QuestionSet = QuestionSet.parse(agentContextV1);
+/** @2 reads @1's criteria as written and settles where it was silent (docs/decision-plane.md). */
+export const AGENT_CONTEXT_V2: QuestionSet = QuestionSet.parse(agentContextV2);
+/** The set runs ask and record today. */
+export const AGENT_CONTEXT: QuestionSet = AGENT_CONTEXT_V2;
 export const setKey = (q: QuestionSet) => `${q.id}@${q.version}`;
+
+/** The question set a key (`weir.agent_context@1`) names, if weir knows it. */
+export function questionSetFor(key: string): QuestionSet | undefined {
+  return [AGENT_CONTEXT_V1, AGENT_CONTEXT_V2].find((q) => setKey(q) === key);
+}
 
 /** Answers of one source to one request, in the same typed shape for the baseline and any provider. */
 export const Answer = z.discriminatedUnion("type", [

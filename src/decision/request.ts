@@ -10,6 +10,8 @@ export const DecisionRequest = z
     question_set: z.string(),
     task: z.string(),
     task_flags: z.object({ ambiguous: z.boolean(), conflicts_with_constraints: z.boolean() }).default({ ambiguous: false, conflicts_with_constraints: false }),
+    /** Whether the task asks for a change or only for an answer (@2; an @1 state is a change). */
+    task_kind: z.enum(["change", "inspect"]).default("change"),
     targets: z.array(
       z.object({
         path: z.string(),

@@ -5,7 +5,7 @@ import type { Resolved } from "../config/resolve.ts";
 import type { JudgmentMode } from "../config/options.ts";
 import { configureJudge } from "../decision/configure.ts";
 import { type AnswerPolicy, type DecisionRecord, DecisionPlane } from "../decision/plane.ts";
-import { AGENT_CONTEXT_V1, setKey } from "../decision/questions.ts";
+import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
 import type { JudgmentProvider } from "../decision/providers.ts";
 import { applyCalibrator, type Calibrator } from "./calibrate.ts";
 
@@ -89,7 +89,7 @@ export function loadAnswerPolicy(file: string, questionSet: string, judge: Judgm
  */
 export async function configurePlane(resolved: Resolved, o: { mode?: JudgmentMode; workspace: string; notices: string[]; record?: (r: DecisionRecord) => void }): Promise<DecisionPlane> {
   const judge = await configureJudge(resolved, o.notices);
-  const policy = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT_V1), judge, o.notices) : undefined;
+  const policy = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT), judge, o.notices) : undefined;
   const mode: JudgmentMode = judge ? (o.mode ?? resolved.settings.judgment?.mode ?? "shadow") : "off";
   if (mode === "calibrated" && !Object.keys(policy?.reductions ?? {}).length)
     o.notices.push("--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment runs increase-only");

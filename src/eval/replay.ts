@@ -60,7 +60,7 @@ export async function replay(o: {
   const worker = async () => {
     while (next < todo.length && !o.signal?.aborted) {
       const c = todo[next++]!;
-      const base = baseline(c.state);
+      const base = baseline(c.state, o.set);
       let candidate: Answers | undefined;
       let error: string | undefined;
       const t0 = performance.now();

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { baseline } from "../../src/decision/baseline.ts";
 import { guidanceFrom, mergeIncreaseOnly } from "../../src/decision/merge.ts";
-import { AGENT_CONTEXT_V1, type Answers, checkShape } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, type Answers, checkShape } from "../../src/decision/questions.ts";
 import { DecisionRequest, requestHash } from "../../src/decision/request.ts";
 import { arbRequest, request } from "../support/requests.ts";
 
@@ -108,9 +108,12 @@ describe("the baseline", () => {
   test("property: every answer has the question set's shape", () => {
     fc.assert(
       fc.property(arbRequest, (r) => {
-        const shape = checkShape(AGENT_CONTEXT_V1, baseline(r));
-        expect(shape.missing).toEqual([]);
-        expect(shape.mismatched).toEqual([]);
+        // Under either version: @1 (still loadable) never gets @2's `answer` option.
+        for (const set of [AGENT_CONTEXT_V1, AGENT_CONTEXT_V2]) {
+          const shape = checkShape(set, baseline(r, set));
+          expect(shape.missing).toEqual([]);
+          expect(shape.mismatched).toEqual([]);
+        }
         expect(DecisionRequest.safeParse(r).success).toBe(true);
       }),
     );
@@ -158,5 +161,20 @@ describe("the increase-only merge", () => {
     expect(m.violations.some((v) => v.startsWith("allow_edit"))).toBe(true);
     expect(m.guidance.allow_edit).toBe(false);
     expect(m.guidance.retrieve).toBe(true);
+  });
+});
+
+describe("weir.agent_context@2: a task that asks for no change", () => {
+  const inspect = (over: Parameters<typeof request>[0] = {}) => request({ task: "how does total() round?", task_kind: "inspect", symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }], tests: { mapped: [], read: false }, ...over });
+  const pick = (a: Answers, q: string) => (a[q]!.type === "choice" ? Object.keys((a[q] as { distribution: Record<string, number> }).distribution)[0] : (a[q] as { p_yes: number }).p_yes === 1);
+  test("is answered once what it needs is read and fresh: no callers, tests or escalation are needed", () => {
+    const a = baseline(inspect({ verification: { files_changed_since_last_pass: true, last_run: { level: "quick", passed: false, revision_current: false } } }), AGENT_CONTEXT_V2);
+    expect([pick(a, "context_sufficient"), pick(a, "continue_retrieval"), pick(a, "semantic_navigation_required"), pick(a, "verification_escalation"), pick(a, "next_action"), pick(a, "risk_surface")]).toEqual([true, false, false, false, "answer", "none"]);
+    expect(guidanceFrom(a).allow_edit).toBe(false);
+  });
+  test("an unread target is still retrieved, a stale one still reviewed; under @1 the same state is a change", () => {
+    expect(pick(baseline(inspect({ targets: [{ path: "src/total.ts", named_by_user: true, read: false, sha_fresh: true, dirty_in_worktree: false, body_complete: false }] }), AGENT_CONTEXT_V2), "next_action")).toBe("retrieve");
+    expect(pick(baseline(inspect({ targets: [{ path: "src/total.ts", named_by_user: true, read: true, sha_fresh: false, dirty_in_worktree: false, body_complete: true }] }), AGENT_CONTEXT_V2), "next_action")).toBe("review_worktree");
+    expect(pick(baseline(inspect(), AGENT_CONTEXT_V1), "next_action")).toBe("edit_then_verify");
   });
 });

@@ -19,11 +19,11 @@ describe("weir eval from the CLI", () => {
   test("the offline main job: replay the bundled suite with the learned provider, calibrate, and write the report", async () => {
     const run = await weir(["eval", "run", SUITE, "--provider", "learned", "--run", "main"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("run main (learned): 168 cases, 168 with a candidate answer");
+    expect(run.stdout).toContain("run main (learned): 186 cases, 186 with a candidate answer");
     const cal = await weir(["eval", "calibrate", "--run", "main"]);
     expect(cal.code).toBe(0);
     const policy = JSON.parse(readFileSync(join(home, "policies", "decision-policy.json"), "utf8"));
-    expect(policy).toMatchObject({ kind: "weir.decision-policy", question_set: "weir.agent_context@1", provider: "learned", sample_size: 168 });
+    expect(policy).toMatchObject({ kind: "weir.decision-policy", question_set: "weir.agent_context@2", provider: "learned", sample_size: 186 });
     expect(policy.questions.context_sufficient.band.falseStop).toBeLessThanOrEqual(0.02);
     // Calibrating again from the same data leaves the file as it is (the tree stays clean), and
     // --cwd puts the policy in that project's policies/, where its runs look for it.
@@ -36,7 +36,7 @@ describe("weir eval from the CLI", () => {
     expect(existsSync(join(home, "proj", "policies", "decision-policy.json"))).toBe(true);
     const rep = await weir(["eval", "report", "--run", "main", "--json", "--html", join(home, "report.html")]);
     expect(rep.code).toBe(0);
-    expect(JSON.parse(rep.stdout).report.cases).toBe(168);
+    expect(JSON.parse(rep.stdout).report.cases).toBe(186);
     expect(existsSync(join(home, "report.html"))).toBe(true);
   });
 
@@ -47,9 +47,9 @@ describe("weir eval from the CLI", () => {
     const m = await weir(["eval", "merge", join(home, "a.db"), join(home, "b.db"), "--db", join(home, "merged.db")]);
     expect(m.code).toBe(0);
     expect(m.stdout).toContain("merged 2 shard run(s)");
-    expect(m.stdout).toContain("168 results");
+    expect(m.stdout).toContain("186 results");
     const runs = await weir(["eval", "runs", "--db", join(home, "merged.db")]);
-    expect(runs.stdout).toMatch(/merged-\w+-baseline +baseline +shard all +168\/168 +finished/);
+    expect(runs.stdout).toMatch(/merged-\w+-baseline +baseline +shard all +186\/186 +finished/);
   });
 
   test("bad suite input: a missing file and an unknown provider are one-line errors", async () => {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
-import { AGENT_CONTEXT_V1 } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
 import { applyCalibrator, chooseBand, conformal, fitIsotonic, fitPlatt } from "../../src/eval/calibrate.ts";
 import { features, FEATURES, foldOf, predictLearned, trainLearned } from "../../src/eval/learned.ts";
 import { joinResults, replay, shardCases } from "../../src/eval/replay.ts";
@@ -18,10 +18,10 @@ afterEach(() => tmp?.cleanup());
 
 describe("suites", () => {
   test("the bundled suite: at least 150 valid cases covering every question and every option, with adversarial and boundary cases", () => {
-    const s = loadSuites([SUITE], AGENT_CONTEXT_V1);
+    const s = loadSuites([SUITE], AGENT_CONTEXT_V2);
     expect(s.problems).toEqual([]);
     expect(s.cases.length).toBeGreaterThanOrEqual(150);
-    for (const q of AGENT_CONTEXT_V1.questions) {
+    for (const q of AGENT_CONTEXT_V2.questions) {
       expect(s.cases.every((c) => c.labels[q.id] !== undefined)).toBe(true);
       if (q.type === "choice") for (const o of q.options) expect(s.cases.some((c) => c.labels[q.id] === o.id)).toBe(true);
       if (q.type === "yes_no") expect(new Set(s.cases.map((c) => c.labels[q.id])).size).toBe(2);
@@ -37,17 +37,17 @@ describe("suites", () => {
     const file = join(tmp.path, "s.jsonl");
     writeFileSync(
       file,
-      [good, "{not json", JSON.stringify({ ...c, id: "x2", state: { ...c.state, targets: "nope" } }), JSON.stringify({ ...c, id: "x3", question_set: "weir.agent_context@2" }), JSON.stringify({ ...c, id: "x4", labels: { next_action: "teleport" } })].join("\n"),
+      [good, "{not json", JSON.stringify({ ...c, id: "x2", state: { ...c.state, targets: "nope" } }), JSON.stringify({ ...c, id: "x3", question_set: "weir.agent_context@1" }), JSON.stringify({ ...c, id: "x4", labels: { next_action: "teleport" } })].join("\n"),
     );
-    const s = loadSuites([file], AGENT_CONTEXT_V1);
+    const s = loadSuites([file], AGENT_CONTEXT_V2);
     expect(s.cases.map((x) => x.id)).toEqual([c.id]);
     expect(s.problems.map((p) => [p.line, p.message.split(":")[0]])).toEqual([
       [2, "not valid JSON"],
       [3, "field state.targets"],
-      [4, "case x3 is for question set weir.agent_context@2; this replay uses weir.agent_context@1 (a new version needs its own suite)"],
+      [4, "case x3 is for question set weir.agent_context@1; this replay uses weir.agent_context@2 (a new version needs its own suite)"],
       [5, "case x4"],
     ]);
-    expect(() => loadSuites([file], AGENT_CONTEXT_V1, true)).toThrow(`${file}:2: not valid JSON`);
+    expect(() => loadSuites([file], AGENT_CONTEXT_V2, true)).toThrow(`${file}:2: not valid JSON`);
   });
 });
 
@@ -58,10 +58,10 @@ describe("the learned provider", () => {
       const state = request({ targets: [{ ...request().targets[0]!, read: !unread, body_complete: !unread }] });
       return { state, labels: { context_sufficient: !unread } as Record<string, unknown> };
     });
-    const m = trainLearned(AGENT_CONTEXT_V1, "weir.agent_context@1", cases, "h");
+    const m = trainLearned(AGENT_CONTEXT_V2, "weir.agent_context@2", cases, "h");
     expect(m.features).toEqual([...FEATURES]);
-    const pRead = (predictLearned(m, AGENT_CONTEXT_V1, cases[1]!.state).context_sufficient as { p_yes: number }).p_yes;
-    const pUnread = (predictLearned(m, AGENT_CONTEXT_V1, cases[0]!.state).context_sufficient as { p_yes: number }).p_yes;
+    const pRead = (predictLearned(m, AGENT_CONTEXT_V2, cases[1]!.state).context_sufficient as { p_yes: number }).p_yes;
+    const pUnread = (predictLearned(m, AGENT_CONTEXT_V2, cases[0]!.state).context_sufficient as { p_yes: number }).p_yes;
     expect(pRead).toBeGreaterThan(0.8);
     expect(pUnread).toBeLessThan(0.2);
   });
@@ -111,17 +111,17 @@ describe("calibration", () => {
 });
 
 describe("replay, resume, shards and merge", () => {
-  const suite = () => loadSuites([SUITE], AGENT_CONTEXT_V1);
+  const suite = () => loadSuites([SUITE], AGENT_CONTEXT_V2);
 
   test("an interrupted run resumes where it stopped, storing each result once", async () => {
     tmp = tempDir();
     const s = suite();
     const store = EvalStore.open(join(tmp.path, "eval.db"));
-    const runId = store.createRun({ suite_hash: s.hash, suites: JSON.stringify([SUITE]), provider: "baseline", model: null, question_set: "weir.agent_context@1", shard: "all", total: s.cases.length });
+    const runId = store.createRun({ suite_hash: s.hash, suites: JSON.stringify([SUITE]), provider: "baseline", model: null, question_set: "weir.agent_context@2", shard: "all", total: s.cases.length });
     const controller = new AbortController();
-    await replay({ set: AGENT_CONTEXT_V1, questionSet: "weir.agent_context@1", cases: s.cases, store, runId, source: { kind: "baseline" }, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done === 40 && controller.abort() });
+    await replay({ set: AGENT_CONTEXT_V2, questionSet: "weir.agent_context@2", cases: s.cases, store, runId, source: { kind: "baseline" }, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done === 40 && controller.abort() });
     expect(store.done(runId).size).toBe(40);
-    const p = await replay({ set: AGENT_CONTEXT_V1, questionSet: "weir.agent_context@1", cases: s.cases, store, runId, source: { kind: "baseline" }, concurrency: 3 });
+    const p = await replay({ set: AGENT_CONTEXT_V2, questionSet: "weir.agent_context@2", cases: s.cases, store, runId, source: { kind: "baseline" }, concurrency: 3 });
     expect(p.done).toBe(s.cases.length);
     expect(store.results(runId)).toHaveLength(s.cases.length);
     const joined = joinResults(s.cases, store.results(runId));
@@ -142,7 +142,7 @@ describe("the report's plain summary", () => {
     const { plainSummary } = await import("../../src/eval/report.ts");
     const yes = (acc: number, fs: number) => ({ n: 10, accuracy: acc, falseStop: fs }) as never;
     const base = { cases: 10, withCandidate: 0, disagreements: [] } as never as Record<string, unknown>;
-    const perfect = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(1, 0) }, { type: "choice", id: "next_action", baseline: { accuracy: 1 } }] } as never, { question_set: "weir.agent_context@1" });
+    const perfect = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(1, 0) }, { type: "choice", id: "next_action", baseline: { accuracy: 1 } }] } as never, { question_set: "weir.agent_context@2" });
     expect(perfect.lines[0]).toContain("10 labelled cases");
     expect(perfect.lines.join("\n")).toContain("context_sufficient: baseline meets the target");
     expect(perfect.labelsFromBaseline).toBe(true);

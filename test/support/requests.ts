@@ -7,6 +7,7 @@ export function request(over: Partial<DecisionRequest> = {}): DecisionRequest {
     question_set: "weir.agent_context@1",
     task: "fix the rounding in total()",
     task_flags: { ambiguous: false, conflicts_with_constraints: false },
+    task_kind: "change",
     targets: [{ path: "src/total.ts", named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true }],
     symbols: [{ name: "round", path: "src/total.ts", exported: false, callers_known: false, kind: "function" }],
     tests: { mapped: ["test/total.test.ts"], read: true },
@@ -23,6 +24,7 @@ export const arbRequest: fc.Arbitrary<DecisionRequest> = fc.record({
   question_set: fc.constant("weir.agent_context@1"),
   task: fc.constantFrom("fix the bug", "rename the API", "add a flag", "update docs"),
   task_flags: fc.record({ ambiguous: fc.boolean(), conflicts_with_constraints: fc.boolean() }),
+  task_kind: fc.constantFrom("change" as const, "change" as const, "inspect" as const),
   targets: fc.array(
     fc.record({ path: fc.constantFrom("a.ts", "b.ts", "c.py"), named_by_user: fc.boolean(), read: fc.boolean(), sha_fresh: fc.boolean(), dirty_in_worktree: fc.boolean(), body_complete: fc.boolean() }),
     { maxLength: 3 },

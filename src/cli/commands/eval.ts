@@ -3,7 +3,7 @@ import { writeFileAtomic } from "../../workspace/atomic.ts";
 import { dirname, join, resolve } from "node:path";
 import { userDataDir } from "../../config/paths.ts";
 import { usageError, UserError } from "../../core/errors.ts";
-import { AGENT_CONTEXT_V1, type QuestionSet, setKey } from "../../decision/questions.ts";
+import { AGENT_CONTEXT, AGENT_CONTEXT_V1, type QuestionSet, questionSetFor, setKey } from "../../decision/questions.ts";
 import { analyse } from "../../eval/analysis.ts";
 import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
@@ -15,7 +15,34 @@ import { EvalStore } from "../../store/eval.ts";
 import type { ParsedArgs } from "../args.ts";
 
 type Out = (s: string) => void;
-const SET: QuestionSet = AGENT_CONTEXT_V1;
+/**
+ * The question set a suite is for: its first case's `question_set` (a known version), else the
+ * current one. Cases of another version in the same files are refused line by line.
+ */
+export function setOfSuite(files: readonly string[]): QuestionSet {
+  for (const f of files) {
+    let first: string | undefined;
+    try {
+      first = readFileSync(f, "utf8").split("\n").find((l) => l.trim() !== "");
+    } catch {
+      continue; // loadSuites says why it cannot be read
+    }
+    try {
+      const key = (JSON.parse(first ?? "") as { question_set?: unknown }).question_set;
+      if (typeof key === "string") {
+        const set = questionSetFor(key);
+        if (!set) throw new UserError(`${f} is for question set ${key}, which this weir does not know (it knows ${[AGENT_CONTEXT_V1, AGENT_CONTEXT].map(setKey).join(", ")})`, 2);
+        return set;
+      }
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+    }
+  }
+  return AGENT_CONTEXT;
+}
+
+/** The set a stored run was replayed with. */
+const setOfRun = (key: string): QuestionSet => questionSetFor(key) ?? AGENT_CONTEXT;
 
 const dbPath = (args: ParsedArgs) => (typeof args.flags.db === "string" ? resolve(args.flags.db) : join(userDataDir(), "eval.db"));
 const num = (args: ParsedArgs, name: string, fallback: number) => (typeof args.flags[name] === "number" ? (args.flags[name] as number) : fallback);
@@ -23,10 +50,11 @@ const num = (args: ParsedArgs, name: string, fallback: number) => (typeof args.f
 function suitesOf(args: ParsedArgs, out: Out) {
   const files = args.command.slice(2);
   if (files.length === 0) throw usageError(`weir eval ${args.command[1]} needs a suite: weir eval ${args.command[1]} eval/suites/agent-context.jsonl`);
-  const suite = loadSuites(files, SET, args.strict);
+  const set = setOfSuite(files);
+  const suite = loadSuites(files, set, args.strict);
   for (const p of suite.problems) out(`skipped ${p.file}:${p.line}: ${p.message}\n`);
   if (suite.cases.length === 0) throw new UserError(`no valid cases in ${files.join(", ")}`, 2);
-  return { files, suite };
+  return { files, suite, set };
 }
 
 function progressPrinter(out: Out, tty: boolean) {
@@ -50,9 +78,10 @@ function progressPrinter(out: Out, tty: boolean) {
 function casesForRun(store: EvalStore, runId: string, out: Out) {
   const run = store.run(runId);
   const files = JSON.parse(run.suites) as string[];
-  const suite = loadSuites(files, SET);
+  const set = setOfRun(run.question_set);
+  const suite = loadSuites(files, set);
   if (suite.hash !== run.suite_hash) out(`warning: the suites changed since run ${run.id} (hash ${run.suite_hash} → ${suite.hash}); labels are read from the files as they are now\n`);
-  return { run, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
+  return { run, set, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
 export async function evalCommand(args: ParsedArgs, workspace: string, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
@@ -71,7 +100,7 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
     case "capture":
       return (await import("./capture.ts")).evalCapture(args, workspace, out);
     case "label":
-      return (await import("./capture.ts")).evalLabel(args, SET, out);
+      return (await import("./capture.ts")).evalLabel(args, setOfSuite(args.command.slice(2, 3)), out);
     case "runs": {
       const store = EvalStore.open(dbPath(args));
       try {
@@ -87,7 +116,7 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
 }
 
 async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand>[2], out: Out, tty: boolean): Promise<number> {
-  const { files, suite } = suitesOf(args, out);
+  const { files, suite, set: SET } = suitesOf(args, out);
   const providerName = typeof args.flags.provider === "string" ? args.flags.provider : "baseline";
   let cases = shardCases(suite.cases, typeof args.flags.shard === "string" ? args.flags.shard : undefined);
   if (typeof args.flags.limit === "number") cases = cases.slice(0, args.flags.limit);
@@ -170,7 +199,7 @@ async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand
 }
 
 function evalTrain(args: ParsedArgs, out: Out): number {
-  const { suite } = suitesOf(args, out);
+  const { suite, set: SET } = suitesOf(args, out);
   const k = num(args, "folds", 5);
   // Fold 0 is held out for the report; the model is trained on the other folds.
   const train = suite.cases.filter((c) => foldOf(groupOf(c.id), k) !== 0);
@@ -209,7 +238,7 @@ function withRun<T>(args: ParsedArgs, out: Out, f: (found: ReturnType<typeof cas
 }
 
 function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
-  return withRun(args, out, ({ run, results }) => {
+  return withRun(args, out, ({ run, set: SET, results }) => {
     const withCand = results.filter((r) => r.candidate);
     if (withCand.length === 0) throw new UserError(`run ${run.id} has no candidate answers to calibrate (provider ${run.provider})`, 2);
     const k = num(args, "folds", 5);
@@ -231,7 +260,7 @@ function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
 }
 
 function evalReport(args: ParsedArgs, out: Out): number {
-  return withRun(args, out, ({ run, cases, results }) => {
+  return withRun(args, out, ({ run, set: SET, cases, results }) => {
     const report = analyse(SET, results);
     const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard };
     if (args.json) out(`${JSON.stringify({ meta, report, summary: plainSummary(report, meta) }, null, 2)}\n`);
