@@ -71,7 +71,9 @@ function generate(): State {
         ? [{ path: `${dir}/other.ts`, line: 3, message: "SyntaxError" }]
         : [];
   const lastRun = chance(0.45) ? { level: pick(["quick", "full"] as const), passed: chance(0.6), revision_current: chance(0.5) } : null;
-  const filesChanged = edited && chance(0.6);
+  // "files changed since the last pass" cannot hold when the last run passed on the current revision
+  // (the field's definition; resolved 2026-12-01: the first build drew such impossible states).
+  const filesChanged = edited && chance(0.6) && !(lastRun?.passed && lastRun.revision_current);
   return {
     question_set: SET,
     task: kind === "change" ? pick(CHANGE_TASKS) : pick(INSPECT_TASKS),

@@ -62,7 +62,9 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
   const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || (r.targets.length === 0 && !f.vague);
-  const continueRetrieval = evidenceMissing && !f.stale && !f.dirty;
+  // Not when the worktree must be reviewed first, nor for a task too vague for reading to resolve
+  // (task_flags.ambiguous means exactly that; resolved 2026-12-01 on the independent suite).
+  const continueRetrieval = evidenceMissing && !f.stale && !f.dirty && !r.task_flags.ambiguous;
   const last = r.verification.last_run;
   const escalate =
     !inspect &&
