@@ -9,7 +9,7 @@ import { CLAUSES, oracle, type State } from "../../eval/independent/oracle.ts";
 const FILE = join(import.meta.dir, "..", "..", "eval", "suites", "agent-context-independent.jsonl");
 const suite = loadSuites([FILE], AGENT_CONTEXT_V2, true);
 const scored = suite.cases.filter((c) => !c.tags?.includes("invariance"));
-const top = (a: ReturnType<typeof baseline>[string]) => (a!.type === "yes_no" ? a.p_yes >= 0.5 : a!.type === "choice" ? Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0] : a!.value);
+const top = (a: ReturnType<typeof baseline>[string] | undefined) => (a?.type === "yes_no" ? a.p_yes >= 0.5 : a?.type === "choice" ? Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0] : a?.value);
 
 describe("the independent suite", () => {
   test("at least 300 cases over at least 200 states distinct in what answers read; every clause both holds and fails; each sufficiency clause has boundary pairs", () => {
