@@ -90,7 +90,12 @@ export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { li
     `Target per yes/no question: accuracy at least 0.95 and false-stop at most 2%.`,
     ...yesNo.map((q) => `${q.id}: baseline ${verdict(q.baseline)} (accuracy ${f3(q.baseline.accuracy)}, false-stop ${f3(q.baseline.falseStop)})${q.candidate ? `; candidate ${verdict(q.candidate)} (accuracy ${f3(q.candidate.accuracy)}, false-stop ${f3(q.candidate.falseStop)})` : ""}.`),
   ];
-  if (perfect) lines.push("Caution: the baseline matches every label of every question. Labels like these were most likely written from the baseline's own rules; the figures then measure that mapping, not how right the baseline is. Score it on independently written labels.");
+  const sources = meta.label_sources as Record<string, number> | undefined;
+  if (sources && Object.values(sources).some((n) => n > 0))
+    lines.push(`Labels: ${[["criteria", "written from the criteria"], ["outcome", "from what happened next in real sessions"], ["human", "set or confirmed by a person"], ["unmarked", "with no recorded source"]].filter(([k]) => sources[k!]).map(([k, say]) => `${sources[k!]} ${say}`).join(", ")}.`);
+  if (perfect && sources?.criteria && !sources.outcome && !sources.human)
+    lines.push("Caution: the baseline matches every label of every question. These labels were written from the criteria by the team that wrote the baseline, and disagreements were resolved against the text: two readings of the criteria agree, which does not show either is right. Score it on labels written apart.");
+  else if (perfect) lines.push("Caution: the baseline matches every label of every question. Labels like these were most likely written from the baseline's own rules; the figures then measure that mapping, not how right the baseline is. Score it on independently written labels.");
   return { lines, labelsFromBaseline: perfect };
 }
 

@@ -149,5 +149,12 @@ describe("the report's plain summary", () => {
     const real = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(0.84, 0.078) }, { type: "choice", id: "next_action", baseline: { accuracy: 0.79 } }] } as never, {});
     expect(real.lines.join("\n")).toContain("context_sufficient: baseline misses the target (accuracy 0.840, false-stop 0.078)");
     expect(real.labelsFromBaseline).toBe(false);
+    // Where the labels came from is said, and the caution fits it.
+    const perfectQs = [{ type: "yes_no", id: "context_sufficient", baseline: yes(1, 0) }];
+    const fromCriteria = plainSummary({ ...base, questions: perfectQs } as never, { label_sources: { criteria: 30, outcome: 0, human: 0, unmarked: 0 } }).lines.join("\n");
+    expect(fromCriteria).toContain("Labels: 30 written from the criteria.");
+    expect(fromCriteria).toContain("two readings of the criteria agree");
+    const mixed = plainSummary({ ...base, questions: perfectQs } as never, { label_sources: { criteria: 0, outcome: 4, human: 2, unmarked: 1 } }).lines.join("\n");
+    expect(mixed).toContain("Labels: 4 from what happened next in real sessions, 2 set or confirmed by a person, 1 with no recorded source.");
   });
 });

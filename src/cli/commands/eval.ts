@@ -262,7 +262,10 @@ function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
 function evalReport(args: ParsedArgs, out: Out): number {
   return withRun(args, out, ({ run, set: SET, cases, results }) => {
     const report = analyse(SET, results);
-    const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard };
+    // Where the labels came from, so the summary can say what the figures measure.
+    const label_sources: Record<string, number> = { criteria: 0, outcome: 0, human: 0, unmarked: 0 };
+    for (const c of cases) for (const q of Object.keys(c.labels)) label_sources[c.label_source?.[q] ?? "unmarked"]!++;
+    const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard, label_sources };
     if (args.json) out(`${JSON.stringify({ meta, report, summary: plainSummary(report, meta) }, null, 2)}\n`);
     else out(`${plainSummary(report, meta).lines.join("\n")}\n\n${terminalReport(report, `run ${run.id} (${run.provider})`)}\n`);
     if (typeof args.flags.html === "string") {
