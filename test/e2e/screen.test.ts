@@ -20,6 +20,8 @@ const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.se
 function forDocs(screen: string): string {
   return screen
     .replaceAll(world.tmp, "/home/you")
+    // The compiled binary names its commit where the source says "source".
+    .replace(/^(weir \S+) \((?:[0-9a-f]{12}(?:-dirty)?|unknown)\)/m, "$1 (source)")
     .replace(/session [0-9a-f]{8}/g, "session 3f2a9c1e")
     .replace(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (.*?) \d+s/gm, "⠋ $1 3s")
     .replace(/^(─ .*) · \d+(?:m\d+)?s$/gm, "$1 · 4s")
@@ -163,7 +165,7 @@ d("the REPL's screen", () => {
     try {
       await t.waitFor(/Ctrl-O reviews/);
       t.keys("hello", "Enter");
-      await t.waitFor(/session [0-9a-f]{8}/);
+      await t.waitFor(/^plain \*words\*$/m);
       // No colour: Markdown is left as written and nothing on the screen carries an SGR sequence.
       expect(t.screen()).toMatch(/^# Title$/m);
       expect(t.escaped()).not.toMatch(/\x1b\[[0-9;]*m/);
