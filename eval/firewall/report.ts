@@ -1,8 +1,10 @@
 /**
- * The firewall's figures on the TEST split (template families and READMEs the rules and the model
- * were not fitted to): recall per attack class and per carrier, false positives on generated benign
- * texts, and the share of real documentation flagged (the test half of installed packages' READMEs,
- * and weir's own README and docs). Train figures are printed apart, for contrast only.
+ * The firewall's figures on the second held-out set (eval/firewall/holdout.ts: new phrasings and new
+ * carriers, written after the first test split had been read and never tuned on) and on the TEST
+ * split (template families and READMEs the rules and the model were not fitted to): recall per
+ * attack class and per carrier (held-out set), false positives on generated benign texts, and the
+ * share of real documentation flagged (the test half of installed packages' READMEs, and weir's own
+ * README and docs). Train figures are printed apart, for contrast only.
  *   bun eval/firewall/report.ts
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,6 +12,7 @@ import { join } from "node:path";
 import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
+import { buildHoldout } from "./holdout.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it (the rules), and the learned layer alone and in union, which run in shadow. */
@@ -29,12 +32,14 @@ export function figures(corpus: FirewallText[], docs: FirewallText[], split: "tr
 if (import.meta.main) {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
+  const holdout = buildHoldout();
   for (const [mode, fn] of Object.entries(MODES))
-  for (const split of ["test", "train"] as const) {
+  for (const split of ["holdout", "test", "train"] as const) {
     flagged = fn;
-    const f = figures(corpus, docs, split);
+    // The second held-out set is its own corpus; its documentation figure is the test READMEs'.
+    const f = split === "holdout" ? figures(holdout, docs, "test") : figures(corpus, docs, split);
     console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; real READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
-    if (split === "train") continue;
+    if (split !== "holdout") continue;
     console.log("  by class:");
     for (const cls of [...new Set(f.inj.map((t) => t.cls))].sort()) {
       const xs = f.inj.filter((t) => t.cls === cls);
