@@ -54,6 +54,7 @@ export const REPL_HELP = [
   "!COMMAND           run a shell command yourself (same permissions and sandbox); the model sees it with your next message",
   "@path              mention a file (Tab completes): it is put in the model's working set",
   "/exit              leave (or Ctrl-D)",
+  "Ctrl-O             review everything the log folded (whole reasoning, command output, diffs); q closes",
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { homeDirectory, protectedReason, type ResolvedPath, resolveInWorkspace } from "./containment.ts";
+import { protectedReason, type ResolvedPath, resolveInWorkspace } from "./containment.ts";
 import type { Access, PathScope } from "./scope.ts";
 
 /**
