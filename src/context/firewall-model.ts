@@ -1,12 +1,17 @@
 import shipped from "../../policies/firewall-model.json" with { type: "json" };
-import { visible } from "./firewall.ts";
+import { classify, visible } from "./firewall.ts";
 
 /**
- * The firewall's learned layer: a logistic regression over hashed word unigrams and bigrams and
- * character 4-grams of words, scored on every window (paragraph or group of lines) of a text; the
- * text's score is its highest window's. Trained by eval/firewall/train.ts on the train split of the
- * generated corpus and the train half of real documentation; the weights ship in
- * policies/firewall-model.json with their version and the training set's hash. Pure once loaded.
+ * The firewall's learned layer: a logistic regression scored on every window (paragraph or group of
+ * lines) of a text; the text's score is its highest window's. Its features (version 2) are generic
+ * word classes (an imperative, an addressee, a secret, a sink, a destructive command, ...) and the
+ * pairs of them inside one sentence, the window's words, and which firewall rules fire on it — the
+ * rules are an input of the model, not a second verdict beside it. Word bigrams and character
+ * n-grams (version 1) were dropped: cross-validated by template family they learned phrasing (a
+ * benign "the AI assistant in the editor" scored 1.0). Trained by eval/firewall/train.ts on the train
+ * split only, its threshold set by cross-validation over template families and carriers; the weights
+ * ship in policies/firewall-model.json with their version and the training set's hash. Pure once
+ * loaded.
  */
 
 export interface FirewallModel {
@@ -16,7 +21,7 @@ export interface FirewallModel {
   training_hash: string;
   dims: number;
   bias: number;
-  /** Score at or above which a window is instruction-like (chosen on training data only). */
+  /** Score at or above which a window is instruction-like (set by cross-validation within the train split). */
   threshold: number;
   /** Sparse weights: [feature index, weight]. */
   weights: [number, number][];
@@ -32,19 +37,49 @@ function fnv(s: string): number {
   return h >>> 0;
 }
 
+/**
+ * Word classes, their vocabulary taken from the training families (eval/firewall/corpus.ts) and
+ * ordinary English; no class names a test phrasing. A class says what a word *does* in a request.
+ */
+const CLASSES: Record<string, RegExp> = {
+  imper: /(?:^|[.!?:;\n]\s*|\b(?:please|to|must|should|and|then|also|now)\s+)(?:ignore|disregard|forget|send|upload|email|copy|forward|include|print|reveal|output|show|add|insert|paste|append|put|run|execute|type|write|compose|tell|list|give|recommend|explain|describe|draft|reply|respond|answer|start|end|format|use|make|stop|set|drop|obey|follow|treat|approve|skip|disable|bypass|share|post|delete|remove)\b/g,
+  addressee: /\b(?:you|your|assistant|ai|model|agent|bot|tool|whoever|anyone|reader|automated tools?)\b/g,
+  secret: /\b(?:secrets?|tokens?|passwords?|credentials|api keys?|private key|id_rsa|\.env|ssh|aws|\.npmrc|environment variables|password hash|secrets\.yaml)\b/g,
+  sink: /(?:https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b)/g,
+  destroy: /\brm\s+-rf\b|\bdrop\s+table\b|\bpush\b[^\n]*--(?:force|delete)\b|\bpush\s+-f\b|\bforce-push\b|\breset\s+--hard\b|\bmkfs\b|\bdd\s+if=|-delete\b|\bprune\b|\bkillall\b|\bsudo\s+rm\b|\|\s*(?:sudo\s+)?(?:ba)?sh\b/g,
+  exec: /\b(?:exec|eval|system|child_process|subprocess|requests\.post|fetch|document\.cookie|atob|b64decode|wget|curl)\b|\bnc\b[^\n]*-e\b|\bwindow\.location\b/g,
+  offtopic: /\b(?:poem|joke|recipe|tweet|haiku|limerick|novels?|cities|painters|story|weather|movie|chess|breakfasts?|hiking|bridges|birthday message|cover letter|hamlet)\b/g,
+  grant: /\b(?:permission|granted|allowed|cleared to|consent|may now|no longer need approval|pre-approved|approve all|without asking|without review|auto-approve|bypass the sandbox|turn off the sandbox|skip all checks|as root)\b/g,
+  urgent: /\b(?:now|immediately|first|before (?:you|anything)|from now on|instead|new (?:orders|priority|task|instructions))\b/g,
+  hide: /\b(?:do not mention|keep quiet|quietly|must not see|don't tell)\b/g,
+  role: /<\/?(?:system|assistant|user|document)>|\[\/?inst\]|"role"\s*:\s*"system"|\bsystem message\b|\[system\]/g,
+  form: /\b(?:in (?:french|spanish|dutch|german|capital letters|pirate speak|rhyme|all lowercase|roman numerals)|every (?:response|answer|reply)|always (?:respond|reply|recommend|add|thank)|end every|ends with|start your answer|powered by|output rule)\b/g,
+  dismiss: /\b(?:ignore|disregard|forget|void|cancelled|outdated|no longer apply|replaced|set aside|drop whatever)\b/g,
+};
+
 /** Hashed feature indexes of one window (repeats kept: term frequency). Pure. */
 export function features(text: string, dims: number): number[] {
-  const words = text.toLowerCase().match(/[a-z0-9_$'./~-]+|[^\s\w]/g) ?? [];
+  const low = text.toLowerCase();
   const out: number[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    out.push(fnv(`w:${w}`) % dims);
-    if (i + 1 < words.length) out.push(fnv(`b:${w} ${words[i + 1]}`) % dims);
-    if (w.length > 3) {
-      const padded = `^${w}$`;
-      for (let k = 0; k + 4 <= padded.length; k++) out.push(fnv(`c:${padded.slice(k, k + 4)}`) % dims);
-    }
+  const h = (s: string) => fnv(s) % dims;
+  // Classes count twice: they are the part that carries over to phrasings the training never saw.
+  for (const [k, re] of Object.entries(CLASSES)) {
+    const n = (low.match(re) ?? []).length;
+    for (let i = 0; i < Math.min(3, n); i++) out.push(h(`L:${k}:${i}`), h(`L:${k}:${i}`));
   }
+  for (const sentence of low.split(/(?<=[.!?])\s+|\n+/)) {
+    const hit = Object.entries(CLASSES)
+      .filter(([, re]) => {
+        re.lastIndex = 0;
+        const found = re.test(sentence);
+        re.lastIndex = 0;
+        return found;
+      })
+      .map(([k]) => k);
+    for (let i = 0; i < hit.length; i++) for (let j = i + 1; j < hit.length; j++) out.push(h(`P:${hit[i]}+${hit[j]}`), h(`P:${hit[i]}+${hit[j]}`));
+  }
+  for (const w of low.match(/[a-z0-9_$'./~-]+/g) ?? []) out.push(h(`w:${w}`));
+  for (const f of classify(text).findings) out.push(h(`R:${f.rule}`), h(`R:${f.rule}`), h("R:any"));
   return out;
 }
 
@@ -105,9 +140,10 @@ function model(): LoadedModel {
 
 /**
  * The learned layer's opinion, in shadow: its highest window score and whether it reaches the
- * shipped threshold. It does not change a verdict yet: on the test split it found what the rules
- * miss but also flagged 14% of benign texts and out-of-distribution text (eval/firewall/report.ts),
- * so it is reported (`weir firewall check`, the eval report) until it earns the gate.
+ * shipped threshold. It does not change a verdict: on the second held-out set (new phrasings in new
+ * carriers) it catches 9% of injections, and it flags 3 of 52 held-out READMEs, over the 2% the
+ * documentation may cost (eval/firewall/report.ts), so it is reported (`weir firewall check`) until
+ * it earns the gate.
  */
 export function learnedScore(text: string): { p: number; flagged: boolean; window: string } {
   const m = model();

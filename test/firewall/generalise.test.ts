@@ -43,7 +43,7 @@ describe("the firewall on text it was not written from", () => {
 
 describe("the learned layer (shadow)", () => {
   test("the shipped model names its version, training hash and threshold", () => {
-    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 1, dims: 1 << 18 });
+    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 2, dims: 1 << 18 });
     expect(shipped.training_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(shipped.threshold).toBeGreaterThan(0.5);
   });
