@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { baseline } from "../../src/decision/baseline.ts";
+import { baseline, facts } from "../../src/decision/baseline.ts";
 import { guidanceFrom, mergeIncreaseOnly } from "../../src/decision/merge.ts";
 import { AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, type Answers, checkShape } from "../../src/decision/questions.ts";
 import { DecisionRequest, requestHash } from "../../src/decision/request.ts";
@@ -177,4 +177,33 @@ describe("weir.agent_context@2: a task that asks for no change", () => {
     expect(pick(baseline(inspect({ targets: [{ path: "src/total.ts", named_by_user: true, read: true, sha_fresh: false, dirty_in_worktree: false, body_complete: true }] }), AGENT_CONTEXT_V2), "next_action")).toBe("review_worktree");
     expect(pick(baseline(inspect(), AGENT_CONTEXT_V1), "next_action")).toBe("edit_then_verify");
   });
+});
+
+describe("every clause of the criteria is a named branch (facts), each flipped alone", () => {
+  // From the ready state, one change at a time; each must flip exactly its fact, and the answers the criterion says.
+  const ready = () => request({ symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: true, kind: "function" }] });
+  const t0 = ready().targets[0]!;
+  const cases: { fact: keyof ReturnType<typeof facts>; state: ReturnType<typeof request>; expect: Partial<Record<string, boolean | string>> }[] = [
+    { fact: "unreadOrPartial", state: request({ ...ready(), targets: [{ ...t0, body_complete: false }] }), expect: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" } },
+    { fact: "stale", state: request({ ...ready(), targets: [{ ...t0, sha_fresh: false }] }), expect: { context_sufficient: false, continue_retrieval: false, next_action: "review_worktree" } },
+    { fact: "dirty", state: request({ ...ready(), targets: [{ ...t0, dirty_in_worktree: true }] }), expect: { context_sufficient: true, continue_retrieval: false, next_action: "review_worktree" } },
+    { fact: "relationsMissing", state: request({ ...ready(), symbols: [{ name: "total", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }] }), expect: { context_sufficient: false, semantic_navigation_required: true, continue_retrieval: false, next_action: "semantic_navigation" } },
+    { fact: "testsUnknown", state: request({ ...ready(), tests: { mapped: ["test/total.test.ts"], read: false } }), expect: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" } },
+    { fact: "failureUnread", state: request({ ...ready(), failures: [{ path: "src/other.ts", line: 3, message: "boom" }] }), expect: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" } },
+    { fact: "nothingPlanned", state: request({ ...ready(), change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), expect: { context_sufficient: true, verification_escalation: false, next_action: "edit_then_verify" } },
+    { fact: "vague", state: request({ ...ready(), task_flags: { ambiguous: true, conflicts_with_constraints: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), expect: { context_sufficient: false, continue_retrieval: false, next_action: "other_review" } },
+  ];
+  const value = (a: Answers, q: string) => (a[q]!.type === "choice" ? Object.keys((a[q] as { distribution: Record<string, number> }).distribution)[0] : (a[q] as { p_yes: number }).p_yes === 1);
+  test("the ready state has every fact false", () => {
+    expect(Object.values(facts(ready())).every((v) => v === false)).toBe(true);
+  });
+  for (const c of cases)
+    test(`${c.fact}`, () => {
+      const f = facts(c.state);
+      // `vague` implies `nothingPlanned` (it is defined on an unplanned scope); every other flip is alone.
+      const on = Object.entries(f).filter(([, v]) => v).map(([k]) => k);
+      expect(on).toEqual(c.fact === "vague" ? ["nothingPlanned", "vague"] : [c.fact]);
+      const a = baseline(c.state, AGENT_CONTEXT_V2);
+      for (const [q, v] of Object.entries(c.expect)) expect([q, value(a, q)]).toEqual([q, v]);
+    });
 });
