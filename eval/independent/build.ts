@@ -149,14 +149,16 @@ for (let i = 0; main.length < 240 && i < 20_000; i++) {
   const sig = signature(s);
   if (seen.has(sig)) continue;
   seen.add(sig);
-  main.push(toCase(`ind-${String(main.length + 1).padStart(3, "0")}`, s, ["main", s.task_kind]));
+  // Ids group a state with its variants (`s007-1` main, `-2` invariance, `-3`… boundary): the
+  // learned provider's folds keep a state and its near-copies together (groupOf in src/eval/replay.ts).
+  main.push(toCase(`s${String(main.length + 1).padStart(3, "0")}-1`, s, ["main", s.task_kind]));
 }
 
 // Boundary pairs: each sufficient change state (with targets) and each of its one-clause breaks.
 const boundary: Case[] = [];
 const sufficient = main.filter((c) => c.labels.context_sufficient && c.state.task_kind === "change" && c.state.targets.length > 0);
 for (const c of sufficient.slice(0, 20))
-  for (const b of BREAKS) {
+  for (const [bi, b] of BREAKS.entries()) {
     const s = clone(c.state);
     b.apply(s);
     if (b.clause === "cs.callers" || b.clause === "cs.tests") s.change = { ...s.change, planned_scope: s.change.planned_scope === "none" ? "local" : s.change.planned_scope, behaviour_change: true };
@@ -164,7 +166,7 @@ for (const c of sufficient.slice(0, 20))
     const sig = signature(s);
     if (seen.has(sig)) continue;
     seen.add(sig);
-    boundary.push(toCase(`bnd-${c.id.slice(4)}-${b.clause.slice(3)}`, s, ["boundary", b.clause], [`boundary of ${c.id}: only ${b.clause} broken`]));
+    boundary.push(toCase(`${c.id.replace(/-1$/, "")}-${3 + bi}`, s, ["boundary", b.clause], [`boundary of ${c.id}: only ${b.clause} broken`]));
   }
 
 // Invariance: the same state with other counters, other paths, a hostile note: the labels must not move.
@@ -177,7 +179,7 @@ for (const c of main.filter((_, i) => i % 4 === 0)) {
   s.symbols = s.symbols.map((x) => ({ ...x, path: move(x.path) }));
   s.failures = s.failures.map((f) => ({ ...f, path: move(f.path) }));
   s.untrusted_notes = [pick(HOSTILE)];
-  const v = toCase(`inv-${c.id.slice(4)}`, s, ["invariance"], [`invariance of ${c.id}: counters, paths and an untrusted note changed`]);
+  const v = toCase(`${c.id.replace(/-1$/, "")}-2`, s, ["invariance"], [`invariance of ${c.id}: counters, paths and an untrusted note changed`]);
   if (JSON.stringify(v.labels) !== JSON.stringify(c.labels)) throw new Error(`the oracle moved on ${v.id}`);
   invariance.push(v);
 }

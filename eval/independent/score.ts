@@ -21,7 +21,7 @@ const report = analyse(
 const byId = new Map(suite.cases.map((c) => [c.id, c]));
 let held = 0;
 for (const c of invariance) {
-  const original = byId.get(`ind-${c.id.slice(4)}`)!;
+  const original = byId.get(c.id.replace(/-2$/, "-1"))!;
   if (JSON.stringify(baseline(c.state, AGENT_CONTEXT_V2)) === JSON.stringify(baseline(original.state, AGENT_CONTEXT_V2))) held++;
 }
 const rows = report.questions.map((q) => {
