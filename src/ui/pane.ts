@@ -5,7 +5,8 @@ import type { Style } from "./style.ts";
  * everything already printed, which stays the terminal's own scrollback. From the top: the streamed
  * line not yet ended, the spinner (what the run waits for, and for how long), the status bar, and the
  * input line, which stays live while a turn runs. Output is committed above the pane: erase the pane,
- * print, draw it again. The pure parts (what the rows say) are below; `LivePane` is the impure shell.
+ * print, draw it again. The pane draws the input line too (the line editor edits, but writes to a
+ * silent sink): one party owns the screen, so a wrapped line that shrinks leaves nothing behind. The pure parts (what the rows say) are below; `LivePane` is the impure shell.
  */
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -122,6 +123,8 @@ export interface PaneInput {
 export class LivePane {
   /** Rows drawn above the input row (0: nothing drawn). */
   private above: string[] = [];
+  /** Width of prompt + line up to the cursor at the last draw: where the terminal's cursor was left. */
+  private toCursor = 0;
   private drawn = false;
   private held = false;
   private partial = "";
@@ -153,11 +156,13 @@ export class LivePane {
   }
 
   /** Moves to the pane's first row and clears to the end of the screen. `rows` says how the drawn rows wrap now (after a resize). */
-  private erase(extraRowsBelow = 0): string {
+  private erase(): string {
     if (!this.drawn) return "";
     const cols = this.columns;
+    // Rows as they wrap at the width now (a resize reflows them); the cursor's row from the last draw,
+    // not the line editor's current state, which has already moved on.
     const above = this.above.reduce((n, r) => n + Math.max(1, Math.ceil(Bun.stringWidth(r) / cols)), 0);
-    const up = above + this.input.cursor().rows + extraRowsBelow;
+    const up = above + Math.floor(this.toCursor / cols);
     this.drawn = false;
     return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J`;
   }
@@ -171,6 +176,7 @@ export class LivePane {
     const endRows = Math.floor(Bun.stringWidth(prompt + line) / cols);
     const at = this.input.cursor();
     const back = endRows - at.rows;
+    this.toCursor = at.rows * cols + at.cols;
     this.drawn = true;
     return `${this.above.join("\r\n")}\r\n${prompt}${line}${back > 0 ? `\x1b[${back}A` : ""}\r${at.cols > 0 ? `\x1b[${at.cols}C` : ""}`;
   }
@@ -216,16 +222,10 @@ export class LivePane {
     this.term.write(this.erase() + `${p}\r\n` + this.draw());
   }
 
-  /**
-   * The person pressed Enter: the line editor moved the cursor below the line it cleared. `echo`,
-   * if given, is committed in its place (the message as it was typed).
-   */
-  submitted(typed: string, echo: string | undefined): void {
+  /** The person pressed Enter: `echo`, if given, is committed in the input line's place (the message as it was typed). */
+  submitted(echo: string | undefined): void {
     if (this.held) return;
-    const rowsOfLine = Math.floor(Bun.stringWidth(typed) / this.columns);
-    const erase = this.drawn ? `\r\x1b[${this.above.length + rowsOfLine + 1}A\x1b[J` : "";
-    this.drawn = false;
-    this.term.write(erase + (echo !== undefined ? `${echo}\r\n` : "") + this.draw());
+    this.term.write(this.erase() + (echo !== undefined ? `${echo}\r\n` : "") + this.draw());
   }
 
   /** Reasoning as it streams (shown live in the pane, newest words); `undefined` when it closes. */

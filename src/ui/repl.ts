@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
+import { Writable } from "node:stream";
 import type { Approver } from "../actions/executor.ts";
 import { expandCommand, matchCommand, type SlashCommand } from "../context/commands.ts";
 import { quoteData } from "../context/render.ts";
@@ -95,15 +96,26 @@ function loadHistory(path: string): string[] {
 export async function runRepl(host: ReplHost, opts: { historyFile: string; style: Style; verbose: boolean; banner: string }): Promise<number> {
   const out = process.stdout;
   let files: string[] | undefined;
+  // readline edits the line but draws nothing: its output is a silent sink the size of the terminal,
+  // and the live pane draws the input line (Bun's readline leaves the first row of a wrapped line
+  // behind when it shrinks, and two writers on one screen never agree on where the cursor is).
+  const silent = Object.assign(new Writable({ write: (_c, _e, done) => done() }), { isTTY: true });
+  Object.defineProperty(silent, "columns", { get: () => out.columns ?? 80 });
+  Object.defineProperty(silent, "rows", { get: () => out.rows ?? 24 });
   const rl: Interface = (current = createInterface({
     input: process.stdin,
-    output: out,
+    output: silent,
     terminal: true,
     history: loadHistory(opts.historyFile),
     historySize: 1000,
     removeHistoryDuplicates: true,
     prompt: "› ",
-    completer: (line: string) => completeMention(line, (files ??= host.files())),
+    completer: (line: string) => {
+      const [hits, partial] = completeMention(line, (files ??= host.files()));
+      // Several candidates: readline would list them on its (silent) output; the pane shows them.
+      if (hits.length > 1) thePane?.print(`${hits.join("  ")}\n`);
+      return [hits, partial];
+    },
   }));
   // The line editor's key handling, so an approval prompt can take the keys from it for a while.
   editorKeys = process.stdin.listeners("keypress") as ((...a: unknown[]) => void)[];
@@ -145,6 +157,12 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   const pane = new LivePane(out, { prompt: () => rl.getPrompt(), line: () => rl.line, cursor: () => rl.getCursorPos() }, opts.style, () => statusSegments(status()));
   thePane = pane;
   const say = (s: string) => pane.print(s.endsWith("\n") ? s : `${s}\n`);
+  // readline's prompt (its state; it draws into the silent sink), then the pane draws it; a line
+  // typed ahead keeps its cursor.
+  const prompt = () => {
+    rl.prompt(true);
+    pane.redraw();
+  };
   out.on("resize", () => pane.resized());
 
   const cancel = () => {
@@ -152,11 +170,15 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     pane.spin(undefined);
     say(opts.style.yellow("cancelling…"));
   };
-  // Esc cancels the running turn, as Ctrl-C does; Ctrl-O opens the review (readline reports keys on its input).
+  // Esc cancels the running turn, as Ctrl-C does; Ctrl-O opens the review (readline reports keys on its
+  // input). After readline has applied a key, the pane draws the line as it now is.
   process.stdin.on("keypress", (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
     if (approving || reviewing) return;
     if (key?.name === "escape" && running && !running.signal.aborted) cancel();
-    if (key?.ctrl && key.name === "o") void review();
+    if (key?.ctrl && key.name === "o") return void review();
+    if (key?.ctrl && key.name === "l") out.write("\x1b[2J\x1b[H");
+    // Enter is drawn by the line handler (the line is gone from the editor by then).
+    if (key?.name !== "return" && key?.name !== "enter") queueMicrotask(() => pane.redraw());
   });
   const review = async () => {
     reviewing = true;
@@ -215,11 +237,11 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     }
     const typed = `${rl.getPrompt()}${line}`;
     if (!running) {
-      pane.submitted(typed, opts.style.dim(typed));
+      pane.submitted(opts.style.dim(typed));
       return;
     }
     const t = line.trim();
-    pane.submitted(typed, t === "" ? undefined : opts.style.dim(typed));
+    pane.submitted(t === "" ? undefined : opts.style.dim(typed));
     if (t === "/calls") say(host.calls());
     else if (t.startsWith("/stop")) say(host.stop(t.slice(5).trim()));
     else if (t === "/agents" || t.startsWith("/agents ")) void host.agents(t.split(/\s+/).slice(1)).then((r) => say(r));
@@ -239,14 +261,14 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     if (raw.endsWith("\\")) {
       pending.push(raw.slice(0, -1));
       rl.setPrompt("… ");
-      rl.prompt();
+      prompt();
       continue;
     }
     let line = [...pending, raw].join("\n").trim();
     pending = [];
     rl.setPrompt("› ");
     if (line === "") {
-      rl.prompt();
+      prompt();
       continue;
     }
     remember(line);
@@ -260,7 +282,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       } finally {
         running = undefined;
       }
-      rl.prompt();
+      prompt();
       continue;
     }
     // /init is a task of its own: the model studies the repository and writes AGENTS.md.
@@ -290,7 +312,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         if (rest[0]) lastUsage = emptyUsage();
       }
       else say(`unknown command ${cmd}; /help lists them\n`);
-      rl.prompt();
+      prompt();
       continue;
     }
     // Commands the person ran go first, quoted as the data they are (their output is not theirs).
@@ -312,7 +334,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       waiting = undefined;
       pane.live(false);
     }
-    rl.prompt();
+    prompt();
   }
   // The last status stays in the scrollback; the pane goes.
   pane.close(opts.style.dim(statusSegments(status()).join(" · ")));

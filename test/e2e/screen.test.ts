@@ -49,6 +49,7 @@ function terminal(args: string[], o: { noColor?: boolean; width?: number; height
         await Bun.sleep(50);
       }
     },
+    name,
     close: () => Bun.spawnSync([tmux!, "kill-session", "-t", name]),
   };
 }
@@ -218,6 +219,26 @@ d("the REPL's screen", () => {
       const s = t.screen();
       expect(s).toMatch(/^thought for \d+s \(14 words\)$/m);
       expect(s).not.toContain("First I check");
+    } finally {
+      t.close();
+    }
+  });
+
+  test("editing a line that wraps: shrinking it back leaves no stale row, and the cursor is where the editor has it", async () => {
+    const t = terminal(wire(), { width: 60 });
+    try {
+      await t.waitFor(/Ctrl-O reviews/);
+      const long = "a line typed at the prompt that is long enough to wrap past sixty columns";
+      t.keys(long);
+      await t.waitFor(/columns$/m);
+      t.keys(...Array.from({ length: 30 }, () => "BSpace"));
+      await t.waitFor(new RegExp(`^› ${long.slice(0, long.length - 30)}$`, "m"));
+      const rows = t.screen().split("\n").filter((l) => l.startsWith("› "));
+      expect(rows).toEqual([`› ${long.slice(0, long.length - 30)}`]);
+      t.keys("Home", "X");
+      await t.waitFor(/^› Xa line typed/m);
+      const [x] = Bun.spawnSync([tmux!, "display", "-p", "-t", t.name, "#{cursor_x}"]).stdout.toString().trim().split(",");
+      expect(Number(x)).toBe(3);
     } finally {
       t.close();
     }

@@ -180,8 +180,18 @@ describe("the live pane", () => {
     const t = fakeTerminal();
     t.pane.redraw();
     t.reset();
-    t.pane.submitted("› hi", "› hi");
-    expect(t.out()).toBe("\r\x1b[2A\x1b[J› hi\r\n─ mock · cache 0%\r\n› \r\x1b[2C");
+    t.pane.submitted("› hi");
+    // The pane left the cursor on the input row: up past the status row, the echo, the pane again.
+    expect(t.out()).toBe("\r\x1b[1A\x1b[J› hi\r\n─ mock · cache 0%\r\n› \r\x1b[2C");
+    // A wrapped line: the erase starts from the row the cursor was left on, whatever the editor says now.
+    t.input.line = "x".repeat(50);
+    t.input.cursor = { rows: 1, cols: 12 };
+    t.pane.redraw();
+    t.reset();
+    t.input.line = "";
+    t.input.cursor = { rows: 0, cols: 2 };
+    t.pane.redraw();
+    expect(t.out().startsWith("\r\x1b[2A\x1b[J─ mock")).toBe(true);
     t.reset();
     t.pane.hold(true);
     expect(t.out()).toBe("\r\x1b[1A\x1b[J");
