@@ -378,13 +378,18 @@ export const replApprover: Approver = async (req) => {
   // The prompt's arrows must not also walk the line editor's history (the editor would redraw).
   const keys = rl ? editorKeys : [];
   for (const l of keys) process.stdin.off("keypress", l);
+  // What the person had typed ahead survives the prompt; anything the editor made of the prompt's keys does not.
+  const typed = rl?.line ?? "";
   try {
     return await terminalApprover(req);
   } finally {
     for (const l of keys) process.stdin.on("keypress", l);
     approving = false;
-    thePane?.hold(false);
-    rl?.write(null, { ctrl: true, name: "u" });
+    if (rl && rl.line !== typed) {
+      rl.write(null, { ctrl: true, name: "u" });
+      rl.write(typed);
+    }
     rl?.resume();
+    thePane?.hold(false);
   }
 };

@@ -69,9 +69,12 @@ d("the REPL's screen", () => {
     try {
       await t.waitFor(/\/help for commands/);
       t.keys("change it", "Enter");
+      // Typed ahead while the model works: it must survive the approval prompt that comes next.
+      t.keys("next: tests");
       await t.waitFor(/allow once/);
       t.keys("Up", "Up", "Enter");
       await t.waitFor(/^Done$/m);
+      await t.waitFor(/^› next: tests$/m);
       const s = t.screen();
       expect(s).toContain("✓ allowed once: touch made");
       expect(s).not.toContain("weir wants to run");
