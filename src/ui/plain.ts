@@ -96,7 +96,9 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
             line(commandForLog(e.content, style, e.isError));
             return;
           }
-          const head = e.preview.split("\n").map((l) => `  ${l}`).join("\n");
+          // A read shows its first lines; the SHA is for the model and the ledger, not for the person.
+          const preview = e.details?.kind === "read" ? e.preview.replace(/^(.*?) \(sha256 [0-9a-f]{64}, /, "$1 (").replace(/^(.*?) \(1 lines\)/, "$1 (1 line)") : e.preview;
+          const head = preview.split("\n").map((l) => `  ${l}`).join("\n");
           line(e.isError ? style.red(head) : style.dim(head));
           return;
         }
