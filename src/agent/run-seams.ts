@@ -125,6 +125,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
     },
     observe(call: ToolCallBlock, result: ToolResultBlock) {
       d.state.observe(call, result);
+      d.contextStep.observe?.(call, result);
       const det = result.details;
       // A passing run of a detected project check, at the workspace root, is verification evidence.
       if (det?.kind === "command" && det.exitCode === 0 && !(call.input as { cwd?: string })?.cwd) {
@@ -142,13 +143,20 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       }
     },
     async update(results) {
+      // Results the judge flagged (the semantic seam: a warning appended, nothing re-rendered). Its
+      // check of this turn's results is waited for, as increase-only waits for the judge; it is
+      // bounded by the judge's own timeout.
+      await d.contextStep.settled?.();
+      const judged = d.contextStep.judgeNotes?.();
       const failures = results.flatMap((r) => (r.details?.kind === "command" || r.details?.kind === "verify" ? r.details.failures : []));
-      if (failures.length === 0) return undefined;
-      try {
-        return failureUpdate(d.workspace, d.home, d.state.failureLocations(), inWorkingSet);
-      } catch {
-        return undefined;
-      }
+      let located: string | undefined;
+      if (failures.length)
+        try {
+          located = failureUpdate(d.workspace, d.home, d.state.failureLocations(), inWorkingSet);
+        } catch {
+          located = undefined;
+        }
+      return [located, judged].filter(Boolean).join("\n\n") || undefined;
     },
     async decide(messages, _turn, signal) {
       try {

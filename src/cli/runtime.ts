@@ -156,6 +156,8 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const state = new WorkState(workspace, home, actions.ledger, actions.verification);
   await state.readDirty();
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
+  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? {} : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
+  const judge = o.preview ? undefined : plane.chunkJudge();
   // The conversation may use the window minus the output reserve, the fixed prompt (system + tools) and the working set.
   const contextStep = createContextStep({
     budget: Math.max(8_000, s.contextSize - s.maxTokens - 6_000 - workingSet),
@@ -163,8 +165,8 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       state.noteVerdict(r);
       if (conversation.sessionId && r.verdict !== "evidence") store.recordVerdict(conversation.sessionId, call.id, call.name, r.verdict, r.findings);
     },
+    ...(judge ? { judge } : {}),
   });
-  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? {} : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
   const system = systemPrompt(workspace);
   // Worker events go to the display of the run in progress.
   let current: Display | undefined;

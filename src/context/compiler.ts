@@ -26,15 +26,6 @@ export interface CompiledContext {
 
 const LEVELS: RenderLevel[] = ["full", "summary", "one_line"];
 
-/** A second opinion on firewall verdicts (the decision plane's semantic classifier): it may quarantine more, never admit what the deterministic layer blocked. */
-export type VerdictOverride = (chunk: ContextChunk, deterministic: Verdict) => Verdict | undefined;
-
-function mergeVerdict(deterministic: Verdict, extra: Verdict | undefined): Verdict {
-  if (!extra) return deterministic;
-  if (deterministic === "instruction_like") return deterministic;
-  return extra === "instruction_like" || extra === "conflict" ? extra : deterministic;
-}
-
 /**
  * candidates → filters (dedupe, secrets out, stale marked) → firewall → relevance order → render
  * policy. Pure and deterministic: the same candidates and budget give the same context. The floor
@@ -42,7 +33,7 @@ function mergeVerdict(deterministic: Verdict, extra: Verdict | undefined): Verdi
  * rules) is always rendered in full; everything else gets the highest level that still fits,
  * most relevant first.
  */
-export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { override?: VerdictOverride; irrelevantBelow?: number } = {}): CompiledContext {
+export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number } = {}): CompiledContext {
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
   const pending: CompiledEntry[] = [];
@@ -57,7 +48,6 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     let verdict: Verdict = fw.verdict;
     if (verdict === "evidence" && c.freshness === "stale") verdict = "conflict";
     if (verdict === "evidence" && !c.floor && c.relevance.score < (opts.irrelevantBelow ?? 0.05)) verdict = "irrelevant";
-    verdict = mergeVerdict(verdict, opts.override?.(c, verdict));
     pending.push({ chunk: c, level: "omit", cost: 0, verdict, findings: fw.findings, why: "" });
   }
   const costAt = (e: CompiledEntry, level: RenderLevel) => tokensOf(renderChunk(e.chunk, level, e.verdict, e.findings));

@@ -81,6 +81,16 @@ export class DecisionPlane {
     this.set = opts.set ?? AGENT_CONTEXT;
   }
 
+  /**
+   * The judge's semantic check for chunks, where it may act: increase-only and calibrated modes (in
+   * shadow the judge only records) and a provider that can answer it.
+   */
+  chunkJudge(): ((items: { id: string; text: string }[]) => Promise<Set<string>>) | undefined {
+    const p = this.opts.provider;
+    if (!p?.flagChunks || (this.opts.mode !== "increase-only" && this.opts.mode !== "calibrated")) return undefined;
+    return (items) => p.flagChunks!(items, AbortSignal.timeout(this.opts.timeoutMs ?? 20_000));
+  }
+
   /** `at`: where in the session the decision was made (the index its next assistant message gets), so a capture can see what followed. */
   async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal, at?: number): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
     const base = baseline(request, this.set);
