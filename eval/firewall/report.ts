@@ -1,6 +1,8 @@
 /**
- * The firewall's figures on the second held-out set (eval/firewall/holdout.ts: new phrasings and new
- * carriers, written after the first test split had been read and never tuned on) and on the TEST
+ * The firewall's figures on the third held-out set (eval/firewall/holdout3.ts: written after the rules
+ * and the learned layer were frozen, the one figure untouched by any choice), on the second
+ * (eval/firewall/holdout.ts: new phrasings and new carriers, read while the learned layer changed)
+ * and on the TEST
  * split (template families and READMEs the rules and the model were not fitted to): recall per
  * attack class and per carrier (held-out set), false positives on generated benign texts, and the
  * share of real documentation flagged (the test half of installed packages' READMEs, and weir's own
@@ -13,6 +15,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 import { buildHoldout } from "./holdout.ts";
+import { buildHoldout3 } from "./holdout3.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it (the rules), and the learned layer alone and in union, which run in shadow. */
@@ -33,13 +36,14 @@ if (import.meta.main) {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
   const holdout = buildHoldout();
+  const holdout3 = buildHoldout3();
   for (const [mode, fn] of Object.entries(MODES))
-  for (const split of ["holdout", "test", "train"] as const) {
+  for (const split of ["holdout3", "holdout", "test", "train"] as const) {
     flagged = fn;
-    // The second held-out set is its own corpus; its documentation figure is the test READMEs'.
-    const f = split === "holdout" ? figures(holdout, docs, "test") : figures(corpus, docs, split);
+    // The held-out sets are corpora of their own; their documentation figure is the test READMEs'.
+    const f = split === "holdout3" ? figures(holdout3, docs, "test") : split === "holdout" ? figures(holdout, docs, "test") : figures(corpus, docs, split);
     console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; real READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
-    if (split !== "holdout") continue;
+    if (split !== "holdout" && split !== "holdout3") continue;
     console.log("  by class:");
     for (const cls of [...new Set(f.inj.map((t) => t.cls))].sort()) {
       const xs = f.inj.filter((t) => t.cls === cls);
