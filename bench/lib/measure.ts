@@ -1,5 +1,5 @@
 /** Shared figures for benchmarks: medians, spreads and peak RSS of whole processes. */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,10 +41,25 @@ export function summary(label: string, samples: Sample[]): string {
 }
 
 /** The host's compiled binary, built first if missing. */
+/** The newest modification time of the files a build reads (src/, policies/, package.json). */
+function newestSource(root: string): number {
+  let newest = statSync(join(root, "package.json")).mtimeMs;
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const d of ["src", "policies"]) walk(join(root, d));
+  return newest;
+}
+
 export function hostBinary(root: string): string {
   const os = process.platform === "win32" ? "windows" : process.platform;
   const bin = join(root, "dist", `weir-${os}-${process.arch}${os === "windows" ? ".exe" : ""}`);
-  if (!existsSync(bin)) {
+  // A binary older than the source would measure the last build, not this one: rebuild it.
+  if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(root)) {
     const r = Bun.spawnSync([process.execPath, "run", "build.ts", "--target", "host"], { cwd: root, stdout: "inherit", stderr: "inherit" });
     if (r.exitCode !== 0) throw new Error("host build failed");
   }
