@@ -9,7 +9,7 @@
  * clause broken: the minimal pair that decides it) and `invariance` (a main state again with other
  * counters, paths and hostile untrusted notes, which no criterion reads: reported apart).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { taskKind } from "../../src/agent/state.ts";
 import { CLAUSES, oracle, type State, type Target } from "./oracle.ts";
@@ -200,13 +200,7 @@ const answers = (q: string) => {
   return [...counts].sort().map(([k, v]) => `${k} ${v}`).join(", ");
 };
 const notesFile = join(import.meta.dir, "..", "suites", "agent-context-independent.md");
-const previous = (() => {
-  try {
-    return (require("node:fs") as typeof import("node:fs")).readFileSync(notesFile, "utf8");
-  } catch {
-    return "";
-  }
-})();
+const previous = existsSync(notesFile) ? readFileSync(notesFile, "utf8") : "";
 // The resolutions are written by hand after the baseline was run: kept across rebuilds.
 const resolutions = previous.includes("## Resolutions") ? previous.slice(previous.indexOf("## Resolutions")) : "## Resolutions\n\n(none yet)\n";
 writeFileSync(

@@ -112,7 +112,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${token ? " (token required)" : ""}`);
   return {
-    ...{ supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, notices },
+    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, notices,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },
@@ -181,7 +181,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       for (const p of end.wrote) actions.verification.markChanged(p);
     },
     start: workerStarter({
-      ...{ workspace, home, userDir, store, state, index, contextSize: s.contextSize, maxTokens: s.maxTokens, workingSetBudget: workingSet, actions: actions.workerActions, ledger: actions.ledger },
+      workspace, home, userDir, store, state, index, contextSize: s.contextSize, maxTokens: s.maxTokens, workingSetBudget: workingSet, actions: actions.workerActions, ledger: actions.ledger,
       provider: () => conversation.provider,
       parentSession: () => conversation.sessionId,
       emit: (e) => current?.emit(e),
@@ -191,7 +191,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const seams = withFleet(
     runSeams(
       {
-        ...{ workspace, home, userDir, state, contextStep, index, plane, ledger: actions.ledger, verification: actions.verification, registry: actions.registry, disclosure: actions.disclosure },
+        workspace, home, userDir, state, contextStep, index, plane, ledger: actions.ledger, verification: actions.verification, registry: actions.registry, disclosure: actions.disclosure,
         questionSet: setKey(AGENT_CONTEXT),
         contextSize: s.contextSize,
         workingSetBudget: workingSet,
@@ -208,7 +208,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   );
   const conversation: Conversation = new Conversation(
     {
-      ...{ store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens },
+      store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens,
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,

@@ -96,8 +96,12 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
             line(commandForLog(e.content, style, e.isError));
             return;
           }
-          // A read shows its first lines; the SHA is for the model and the ledger, not for the person.
-          const preview = e.details?.kind === "read" ? e.preview.replace(/^(.*?) \(sha256 [0-9a-f]{64}, /, "$1 (").replace(/^(.*?) \(1 lines\)/, "$1 (1 line)") : e.preview;
+          // A read is said from its details (the SHA is for the model and the ledger, not the person), then its first lines.
+          const d = e.details;
+          const preview =
+            d?.kind === "read" && !e.isError
+              ? [`${d.path} (${d.complete || !d.shown ? `${d.lines} line${d.lines === 1 ? "" : "s"}` : `lines ${d.shown[0]}-${d.shown[1]} of ${d.lines}`})`, ...e.preview.split("\n").slice(1)].join("\n")
+              : e.preview;
           const head = preview.split("\n").map((l) => `  ${l}`).join("\n");
           line(e.isError ? style.red(head) : style.dim(head));
           return;

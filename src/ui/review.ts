@@ -30,7 +30,7 @@ export function foldForReview(items: ReviewItem[], e: AgentEvent, who = ""): voi
     case "tool_result": {
       const diff = e.details?.kind === "write" ? e.details.diff : undefined;
       const body = [e.content ?? e.preview, ...(diff ? ["", diff] : [])].join("\n");
-      const call = [...items].reverse().find((i) => i.title.startsWith(`${who}▸ ${e.name} `) && i.body === "");
+      const call = items.findLast((i) => i.title.startsWith(`${who}▸ ${e.name} `) && i.body === "");
       if (call) call.body = body;
       else items.push({ title: `${who}${e.name} result`, body });
       break;

@@ -52,7 +52,7 @@ export const readFile = defineAction({
     const width = String(from + shown.length).length;
     const body = shown.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
     const range = shown.length === lines.length ? `${lines.length} lines` : `lines ${from + 1}-${from + shown.length} of ${lines.length}`;
-    return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length } };
+    return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length, shown: [from + 1, from + shown.length] } };
   },
 });
 

@@ -46,7 +46,7 @@ export async function evalLabel(args: ParsedArgs, set: QuestionSet, out: Out): P
   if (suite.problems.length) throw new UserError(`${file}:${suite.problems[0]!.line}: ${suite.problems[0]!.message}; fix it before labelling (nothing was changed)`, 2);
   let cases: EvalCase[] = suite.cases;
   let edits = 0;
-  const token = new Bun.CryptoHasher("sha256").update(crypto.getRandomValues(new Uint8Array(16))).digest("hex").slice(0, 24);
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
   const port = typeof args.flags.port === "number" ? args.flags.port : 0;
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   const server = Bun.serve({
