@@ -1,0 +1,59 @@
+/**
+ * Held-out documentation: the READMEs of 80 widely used npm packages that weir does not depend on,
+ * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
+ * never used for training or thresholds. They are real text written for people, by other people, so
+ * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
+ * fetches each package's tarball from the npm registry (`npm pack`) into a cache outside the
+ * repository (WEIR_DOCS_CACHE, else the system temp dir) and keeps only the README.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FirewallText } from "./corpus.ts";
+
+export const DOC_PACKAGES = [
+  "react", "vue", "lodash", "axios", "webpack", "vite", "eslint", "prettier", "jest", "mocha",
+  "chai", "moment", "dayjs", "date-fns", "uuid", "commander", "yargs", "inquirer", "ora", "dotenv",
+  "jsonwebtoken", "bcrypt", "mongoose", "pg", "mysql2", "redis", "ioredis", "sequelize", "knex", "socket.io",
+  "ws", "node-fetch", "got", "cheerio", "puppeteer", "sharp", "multer", "passport", "helmet", "morgan",
+  "nodemon", "pm2", "rimraf", "mkdirp", "fs-extra", "semver", "minimist", "rxjs", "redux", "zustand",
+  "immer", "classnames", "tailwindcss", "postcss", "sass", "husky", "lint-staged", "concurrently", "cross-env", "yup",
+  "joi", "nanoid", "marked", "highlight.js", "handlebars", "ejs", "pug", "bluebird", "async", "underscore",
+  "ramda", "three", "d3", "chart.js", "langchain", "openai-edge", "ollama", "@google/generative-ai", "ai", "llamaindex",
+];
+
+export const docsCache = () => process.env.WEIR_DOCS_CACHE ?? join(tmpdir(), "weir-firewall-docs");
+const fileOf = (pkg: string) => join(docsCache(), `${pkg.replace(/[@/]/g, "_")}.md`);
+
+/** The held-out READMEs found in the cache (missing ones are skipped; `fetched` says how many). */
+export function heldOutDocs(): FirewallText[] {
+  return DOC_PACKAGES.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `doc:${p}`, injection: false, split: "test" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
+}
+
+async function fetchAll() {
+  mkdirSync(docsCache(), { recursive: true });
+  for (const pkg of DOC_PACKAGES) {
+    if (existsSync(fileOf(pkg))) continue;
+    const work = join(docsCache(), ".work");
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    const pack = Bun.spawnSync(["npm", "pack", pkg, "--silent"], { cwd: work, stderr: "pipe" });
+    const tgz = readdirSync(work).find((n) => n.endsWith(".tgz"));
+    if (pack.exitCode !== 0 || !tgz) {
+      console.error(`${pkg}: npm pack failed`);
+      continue;
+    }
+    Bun.spawnSync(["tar", "-xzf", tgz], { cwd: work });
+    const dir = join(work, "package");
+    const readme = existsSync(dir) ? readdirSync(dir).find((n) => /^readme(\.md|\.markdown)?$/i.test(n)) : undefined;
+    if (!readme) {
+      console.error(`${pkg}: no README in the package`);
+      continue;
+    }
+    writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
+  }
+  rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
+  console.log(`${heldOutDocs().length}/${DOC_PACKAGES.length} READMEs in ${docsCache()}`);
+}
+
+if (import.meta.main) await fetchAll();
