@@ -7,33 +7,39 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { features, type FirewallModel, windows } from "../../src/context/firewall-model.ts";
+import { type FirewallModel, textUnits } from "../../src/context/firewall-model.ts";
 import { rng } from "../../src/eval/metrics.ts";
-import { buildFirewallCorpus, type FirewallText, payloadKeys, realReadmes } from "./corpus.ts";
+import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
+import { grammarTexts } from "./grammar.ts";
 
-const DIMS = 1 << 18;
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
-/** Training windows: the window holding the payload is positive; every other window is negative. */
-function samples(texts: FirewallText[]): { f: number[]; y: number }[] {
-  const out: { f: number[]; y: number }[] = [];
-  for (const t of texts) {
-    const ws = windows(t.text);
-    const keys = t.payload ? payloadKeys(t.payload) : [];
-    for (const w of t.cls === "real-readme" ? ws.slice(0, 120) : ws) out.push({ f: features(w, DIMS), y: keys.some((k) => w.includes(k)) ? 1 : 0 });
-    // The payload alone too: the model must know the request, not its carrier.
-    if (t.payload) out.push({ f: features(t.payload, DIMS), y: 1 });
+const norm = (s: string) => s.replace(/\\n/g, " ").replace(/\\(["'])/g, "$1").replace(/[\s|#/*>"`-]+/g, " ").trim().toLowerCase();
+
+/** A text's units with their keys, computed once: training and cross-validation reuse them. */
+const cache = new Map<string, { keys: string[]; y: number }[]>();
+function samplesOf(t: FirewallText): { keys: string[]; y: number }[] {
+  let s = cache.get(t.id);
+  if (!s) {
+    const payload = t.payload ? norm(t.payload) : "";
+    const us = textUnits(t.text);
+    s = (t.cls === "real-readme" ? us.slice(0, 400) : us).map(({ unit, keys }) => {
+      const u = norm(unit.text);
+      // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
+      return { keys, y: payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0 };
+    });
+    cache.set(t.id, s);
   }
-  return out;
+  return s;
 }
 
-export function train(texts: FirewallText[], epochs = 3): { w: Float32Array; b: number } {
-  const data = samples(texts);
+const L2 = Number(process.env.L2 ?? 1e-4);
+export function train(texts: FirewallText[], epochs = 6): { w: Map<string, number>; b: number } {
+  const data = texts.flatMap(samplesOf);
   const pos = data.filter((d) => d.y === 1).length;
   const neg = data.length - pos;
-  // Positives weighted up, but not to parity: parity made every imperative look like an attack.
   const cw = [1, 0.5 * Math.sqrt(neg / Math.max(1, pos))];
-  const w = new Float32Array(DIMS);
+  const w = new Map<string, number>();
   let b = 0;
   const r = rng(7);
   const order = data.map((_, i) => i);
@@ -42,25 +48,25 @@ export function train(texts: FirewallText[], epochs = 3): { w: Float32Array; b: 
       const j = Math.floor(r() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    const lr = 0.1 / (1 + e);
+    const lr = 0.05 / (1 + e);
     for (const i of order) {
       const d = data[i]!;
       let z = b;
-      for (const f of d.f) z += w[f]!;
+      for (const k of d.keys) z += w.get(k) ?? 0;
       const p = 1 / (1 + Math.exp(-z));
       const g = (p - d.y) * cw[d.y]! * lr;
-      for (const f of d.f) w[f] = w[f]! * (1 - 1e-5) - g;
+      for (const k of d.keys) w.set(k, (w.get(k) ?? 0) * (1 - L2) - g);
       b -= g;
     }
   }
   return { w, b };
 }
 
-function scoreOf(w: Float32Array, b: number, text: string): number {
+function scoreOf(w: Map<string, number>, b: number, t: FirewallText): number {
   let best = 0;
-  for (const win of windows(text)) {
+  for (const { keys } of samplesOf(t)) {
     let z = b;
-    for (const f of features(win, DIMS)) z += w[f]!;
+    for (const k of keys) z += w.get(k) ?? 0;
     best = Math.max(best, 1 / (1 + Math.exp(-z)));
   }
   return best;
@@ -86,7 +92,7 @@ export function outOfFoldScores(texts: FirewallText[], k: number, carriers: bool
     const carrierHeld = (t: FirewallText) => carriers && t.cls !== "real-readme" && foldOf(carrierOf(t), k) === f;
     const held = (t: FirewallText) => foldOf(familyOf(t), k) === f || carrierHeld(t);
     const { w, b } = train(texts.filter((t) => !held(t)));
-    for (const t of texts.filter((x) => foldOf(familyOf(x), k) === f && (!carriers || x.cls === "real-readme" || carrierHeld(x)))) scores.set(t.id, scoreOf(w, b, t.text));
+    for (const t of texts.filter((x) => foldOf(familyOf(x), k) === f && (!carriers || x.cls === "real-readme" || carrierHeld(x)))) scores.set(t.id, scoreOf(w, b, t));
   }
   return scores;
 }
@@ -106,19 +112,19 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 if (import.meta.main) {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
-  const trainSet = [...corpus.filter((t) => t.split === "train"), ...docs.filter((t) => t.split === "train")];
+  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...docs.filter((t) => t.split === "train")];
   const t0 = performance.now();
   const byFamily = thresholdOf(trainSet, outOfFoldScores(trainSet, 4, false));
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
   const { w, b } = train(trainSet);
-  const weights: [number, number][] = [];
-  for (let i = 0; i < DIMS; i++) if (Math.abs(w[i]!) >= 0.02) weights.push([i, Math.round(w[i]! * 1000) / 1000]);
+  const weights: Record<string, number> = {};
+  for (const [k, v] of [...w].sort(([x], [y]) => (x < y ? -1 : 1))) if (Math.abs(v) >= 0.01) weights[k] = Math.round(v * 1000) / 1000;
   const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify(trainSet.map((t) => [t.id, t.injection, t.text]))).digest("hex");
   // The harder cross-validation sets the shipped threshold: new carriers are what the held-out sets showed it misses.
-  const model: FirewallModel = { kind: "weir.firewall-model", version: 2, training_hash: hash, dims: DIMS, bias: Math.round(b * 1000) / 1000, threshold: Math.round(byBoth.threshold * 10000) / 10000, weights };
+  const model: FirewallModel = { kind: "weir.firewall-model", version: 3, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(byBoth.threshold * 10000) / 10000, weights };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   const pc = (x: number) => `${(100 * x).toFixed(1)}%`;
-  console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${weights.length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
+  console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
 }

@@ -1,16 +1,18 @@
 import shipped from "../../policies/firewall-model.json" with { type: "json" };
-import { classify, visible } from "./firewall.ts";
+import type { Finding } from "./firewall.ts";
+import { ruleFindings, visible } from "./firewall-rules.ts";
+import { describeText, type Unit } from "./requests.ts";
 
 /**
- * The firewall's learned layer: a logistic regression scored on every window (paragraph or group of
- * lines) of a text; the text's score is its highest window's. Its features (version 2) are generic
- * word classes (an imperative, an addressee, a secret, a sink, a destructive command, ...) and the
- * pairs of them inside one sentence, the window's words, and which firewall rules fire on it — the
- * rules are an input of the model, not a second verdict beside it. Word bigrams and character
- * n-grams (version 1) were dropped: cross-validated by template family they learned phrasing (a
- * benign "the AI assistant in the editor" scored 1.0). Trained by eval/firewall/train.ts on the train
- * split only, its threshold set by cross-validation over template families and carriers; the weights
- * ship in policies/firewall-model.json with their version and the training set's hash. Pure once
+ * The firewall's learned layer: a logistic regression scored on every unit (sentence, table cell,
+ * comment line) of a text; the text's score is its highest unit's. Version 3 reads no words at all:
+ * its inputs are the unit's description by requests.ts (a request or not, for what kind of task,
+ * addressed to whom, about what the rest of the text talks about or not, harmful code in it), the
+ * firewall rules that fire on its line, and every pair of those. Versions 1 and 2 read words and
+ * n-grams and learned the training templates' phrasing (on the third held-out set version 2 caught
+ * 14.6%). Trained by eval/firewall/train.ts on the train split only, its threshold set by
+ * cross-validation over template families and carriers; the weights ship in
+ * policies/firewall-model.json, by name, with their version and the training set's hash. Pure once
  * loaded.
  */
 
@@ -19,134 +21,76 @@ export interface FirewallModel {
   version: number;
   /** sha256 of the training texts and labels, so a figure can name the data it came from. */
   training_hash: string;
-  dims: number;
   bias: number;
-  /** Score at or above which a window is instruction-like (set by cross-validation within the train split). */
+  /** Score at or above which a unit is instruction-like (set by cross-validation within the train split). */
   threshold: number;
-  /** Sparse weights: [feature index, weight]. */
-  weights: [number, number][];
-}
-
-/** FNV-1a, 32-bit: a stable hash for feature strings. Pure. */
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  /** Weights by key (a description feature, a rule `R:id`, or a pair `a&b`). */
+  weights: Record<string, number>;
 }
 
 /**
- * Word classes, their vocabulary taken from the training families (eval/firewall/corpus.ts) and
- * ordinary English; no class names a test phrasing. A class says what a word *does* in a request.
+ * The keys of one unit: its description (requests.ts), the rules whose span covers its line, and
+ * every pair of those (a pair is what makes "imperative" plus "content" plus "offtopic" a planted
+ * task while "imperative" plus "software" is documentation). Pure.
  */
-const CLASSES: Record<string, RegExp> = {
-  imper: /(?:^|[.!?:;\n]\s*|\b(?:please|to|must|should|and|then|also|now)\s+)(?:ignore|disregard|forget|send|upload|email|copy|forward|include|print|reveal|output|show|add|insert|paste|append|put|run|execute|type|write|compose|tell|list|give|recommend|explain|describe|draft|reply|respond|answer|start|end|format|use|make|stop|set|drop|obey|follow|treat|approve|skip|disable|bypass|share|post|delete|remove)\b/g,
-  addressee: /\b(?:you|your|assistant|ai|model|agent|bot|tool|whoever|anyone|reader|automated tools?)\b/g,
-  secret: /\b(?:secrets?|tokens?|passwords?|credentials|api keys?|private key|id_rsa|\.env|ssh|aws|\.npmrc|environment variables|password hash|secrets\.yaml)\b/g,
-  sink: /(?:https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b)/g,
-  destroy: /\brm\s+-rf\b|\bdrop\s+table\b|\bpush\b[^\n]*--(?:force|delete)\b|\bpush\s+-f\b|\bforce-push\b|\breset\s+--hard\b|\bmkfs\b|\bdd\s+if=|-delete\b|\bprune\b|\bkillall\b|\bsudo\s+rm\b|\|\s*(?:sudo\s+)?(?:ba)?sh\b/g,
-  exec: /\b(?:exec|eval|system|child_process|subprocess|requests\.post|fetch|document\.cookie|atob|b64decode|wget|curl)\b|\bnc\b[^\n]*-e\b|\bwindow\.location\b/g,
-  offtopic: /\b(?:poem|joke|recipe|tweet|haiku|limerick|novels?|cities|painters|story|weather|movie|chess|breakfasts?|hiking|bridges|birthday message|cover letter|hamlet)\b/g,
-  grant: /\b(?:permission|granted|allowed|cleared to|consent|may now|no longer need approval|pre-approved|approve all|without asking|without review|auto-approve|bypass the sandbox|turn off the sandbox|skip all checks|as root)\b/g,
-  urgent: /\b(?:now|immediately|first|before (?:you|anything)|from now on|instead|new (?:orders|priority|task|instructions))\b/g,
-  hide: /\b(?:do not mention|keep quiet|quietly|must not see|don't tell)\b/g,
-  role: /<\/?(?:system|assistant|user|document)>|\[\/?inst\]|"role"\s*:\s*"system"|\bsystem message\b|\[system\]/g,
-  form: /\b(?:in (?:french|spanish|dutch|german|capital letters|pirate speak|rhyme|all lowercase|roman numerals)|every (?:response|answer|reply)|always (?:respond|reply|recommend|add|thank)|end every|ends with|start your answer|powered by|output rule)\b/g,
-  dismiss: /\b(?:ignore|disregard|forget|void|cancelled|outdated|no longer apply|replaced|set aside|drop whatever)\b/g,
-};
+/** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
+const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-code"]);
 
-/** Hashed feature indexes of one window (repeats kept: term frequency). Pure. */
-export function features(text: string, dims: number): number[] {
-  const low = text.toLowerCase();
-  const out: number[] = [];
-  const h = (s: string) => fnv(s) % dims;
-  // Classes count twice: they are the part that carries over to phrasings the training never saw.
-  for (const [k, re] of Object.entries(CLASSES)) {
-    const n = (low.match(re) ?? []).length;
-    for (let i = 0; i < Math.min(3, n); i++) out.push(h(`L:${k}:${i}`), h(`L:${k}:${i}`));
-  }
-  for (const sentence of low.split(/(?<=[.!?])\s+|\n+/)) {
-    const hit = Object.entries(CLASSES)
-      .filter(([, re]) => {
-        re.lastIndex = 0;
-        const found = re.test(sentence);
-        re.lastIndex = 0;
-        return found;
-      })
-      .map(([k]) => k);
-    for (let i = 0; i < hit.length; i++) for (let j = i + 1; j < hit.length; j++) out.push(h(`P:${hit[i]}+${hit[j]}`), h(`P:${hit[i]}+${hit[j]}`));
-  }
-  for (const w of low.match(/[a-z0-9_$'./~-]+/g) ?? []) out.push(h(`w:${w}`));
-  for (const f of classify(text).findings) out.push(h(`R:${f.rule}`), h(`R:${f.rule}`), h("R:any"));
-  return out;
+export function unitKeys(features: string[], rules: string[]): string[] {
+  const keys = [...features, ...rules.map((r) => `R:${r}`)];
+  const base = keys.filter((k) => !POSITION.has(k));
+  for (let i = 0; i < base.length; i++) for (let j = i + 1; j < base.length; j++) keys.push(base[i]! < base[j]! ? `${base[i]}&${base[j]}` : `${base[j]}&${base[i]}`);
+  return keys;
 }
 
-/** A text's windows: paragraphs, long ones cut into groups of lines of about `size` characters. Pure. */
-export function windows(text: string, size = 320): string[] {
-  const out: string[] = [];
-  for (const para of text.split(/\n\s*\n/)) {
-    const lines = para.split("\n");
-    let cur = "";
-    for (const l of lines) {
-      if (cur && cur.length + l.length > size) {
-        out.push(cur);
-        cur = "";
-      }
-      cur = cur ? `${cur}\n${l}` : l;
-    }
-    if (cur.trim()) out.push(cur);
-  }
-  return out;
+/** Every unit of a text with its keys. Pure. */
+export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[] }[] {
+  const clean = visible(text);
+  const findings = found ?? ruleFindings(clean);
+  return describeText(clean).map(({ unit, features }) => ({
+    unit,
+    keys: unitKeys(features, [...new Set(findings.filter((f) => f.startLine <= unit.line && unit.line <= f.endLine).map((f) => f.rule))]),
+  }));
 }
 
 export interface LoadedModel {
   model: FirewallModel;
-  weights: Float32Array;
+  weights: Map<string, number>;
 }
 
 export function loadModel(m: FirewallModel): LoadedModel {
-  const weights = new Float32Array(m.dims);
-  for (const [i, w] of m.weights) weights[i] = w;
-  return { model: m, weights };
+  return { model: m, weights: new Map(Object.entries(m.weights)) };
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** The probability one window is instruction-like. Pure. */
-export function scoreWindow(lm: LoadedModel, text: string): number {
+/** The probability a unit with these keys is instruction-like. Pure. */
+export function scoreKeys(lm: LoadedModel, keys: string[]): number {
   let z = lm.model.bias;
-  for (const f of features(text, lm.model.dims)) z += lm.weights[f]!;
+  for (const k of keys) z += lm.weights.get(k) ?? 0;
   return sigmoid(z);
 }
 
-/** The highest window score of a text, with that window. Pure. */
-export function scoreText(lm: LoadedModel, text: string): { p: number; window: string; index: number } {
-  let best = { p: 0, window: "", index: -1 };
-  windows(text).forEach((w, i) => {
-    const p = scoreWindow(lm, w);
-    if (p > best.p) best = { p, window: w, index: i };
-  });
+/** The highest unit score of a text, with that unit. Pure. */
+export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit } {
+  let best: { p: number; unit?: Unit } = { p: 0 };
+  for (const { unit, keys } of textUnits(text, found)) {
+    const p = scoreKeys(lm, keys);
+    if (p > best.p) best = { p, unit };
+  }
   return best;
 }
 
 let loaded: LoadedModel | undefined;
 /** The shipped model (policies/firewall-model.json), loaded once. */
 function model(): LoadedModel {
-  loaded ??= loadModel(shipped as FirewallModel);
+  loaded ??= loadModel(shipped as unknown as FirewallModel);
   return loaded;
 }
 
-/**
- * The learned layer's opinion, in shadow: its highest window score and whether it reaches the
- * shipped threshold. It does not change a verdict: on the second held-out set (new phrasings in new
- * carriers) it catches 9% of injections, and it flags 3 of 52 held-out READMEs, over the 2% the
- * documentation may cost (eval/firewall/report.ts), so it is reported (`weir firewall check`) until
- * it earns the gate.
- */
-export function learnedScore(text: string): { p: number; flagged: boolean; window: string } {
+/** The learned layer's opinion: its highest unit score, whether it reaches the shipped threshold, and that unit. */
+export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit } {
   const m = model();
-  const s = scoreText(m, visible(text));
-  return { p: s.p, flagged: s.p >= m.model.threshold, window: s.window };
+  const s = scoreText(m, text, found);
+  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit };
 }

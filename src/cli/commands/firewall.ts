@@ -20,15 +20,15 @@ export async function firewallCommand(args: ParsedArgs, out: (s: string) => void
       throw new UserError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
     }
   }
-  // The learned layer runs in shadow: shown, never deciding the verdict or the exit code.
+  // The verdict is both layers'; the learned layer's own score is shown beside it (its finding, if any, is "learned").
   const results = inputs.map((i) => {
     const l = learnedScore(i.text);
-    return { file: i.name, ...classify(i.text), learned: { p: Math.round(l.p * 1000) / 1000, flagged: l.flagged, shadow: true } };
+    return { file: i.name, ...classify(i.text), learned: { p: Math.round(l.p * 1000) / 1000, flagged: l.flagged } };
   });
   if (args.json) out(`${JSON.stringify(results, null, 2)}\n`);
   else
     for (const r of results) {
-      out(`${r.file}: ${r.verdict}  (learned layer, shadow: ${r.learned.p.toFixed(2)}${r.learned.flagged ? ", would flag" : ""})\n`);
+      out(`${r.file}: ${r.verdict}  (learned layer: ${r.learned.p.toFixed(2)}${r.learned.flagged ? ", flags" : ""})\n`);
       for (const f of r.findings) out(`  lines ${f.startLine}-${f.endLine}  ${f.rule}: ${f.excerpt}\n`);
     }
   return results.some((r) => r.verdict === "instruction_like") ? 1 : 0;

@@ -1,0 +1,188 @@
+/**
+ * What a sentence asks of its reader, described by its grammar and by word classes rather than by
+ * phrasing: the firewall's learned layer reads these descriptions, not the words. A planted
+ * instruction is a *request* (an imperative, "can you", "you must", a question put to the reader)
+ * for a *task of its own* (write a story, answer in Italian, add this code, send that file) that the
+ * text around it does not talk about; documentation is full of requests too, but they are about the
+ * software and share its words. Pure.
+ */
+
+/** One sentence of a text, with its carrier's markup (comment leaders, table pipes, JSON quotes) taken off. */
+export interface Unit {
+  text: string;
+  /** Index of the unit in its text (0-based) and how many units the text has. */
+  index: number;
+  /** Where the unit sat: a table cell, a comment or quote, a code line, or prose. */
+  place: "cell" | "comment" | "code" | "prose";
+  /** 1-based line of the text the unit starts on. */
+  line: number;
+}
+
+const FENCE = /^\s*(?:```|~~~)/;
+
+/** The units of a text. Pure. */
+const SENTENCE = /(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9])|\s+[—–]\s+|;\s+(?=[a-z])/;
+const worded = (s: string) => /[a-z]{2}/i.test(s);
+
+export function units(text: string): Unit[] {
+  const out: Omit<Unit, "index">[] = [];
+  let inFence = false;
+  text.split("\n").forEach((physical, n) => {
+    // A JSON string's escaped newlines are lines too; they keep the physical line's number.
+    for (let raw of physical.split("\\n")) {
+      if (FENCE.test(raw)) {
+        inFence = !inFence;
+        continue;
+      }
+      raw = raw.replace(/\\(["'])/g, "$1");
+      if (/^\s*\|.*\|\s*$/.test(raw)) {
+        if (/^\s*\|[\s:|-]+\|\s*$/.test(raw)) continue;
+        for (const cell of raw.split("|")) for (const s of cell.split(SENTENCE)) if (worded(s)) out.push({ text: s.trim(), place: "cell", line: n + 1 });
+        continue;
+      }
+      const lead = raw.match(/^\s*(?:\/\/+|#+|\*+|\/\*+|--|;+|>+|<!--|-|\+|\d+[.)])\s+/);
+      let line = lead ? raw.slice(lead[0].length) : raw;
+      const json = /^\s*"[\w$/.@ -]*"\s*:\s*"/.test(line);
+      if (json) line = line.replace(/^\s*"[\w$/.@ -]*"\s*:\s*"/, "");
+      line = line.replace(/",?\s*$|-->\s*$|\*\/\s*$/, "").trim();
+      if (!worded(line)) continue;
+      const place = inFence ? "code" : json || lead?.[0].match(/\/\/|#|\/\*|--|;|<!--|>/) ? "comment" : "prose";
+      for (const s of line.split(SENTENCE)) if (worded(s)) out.push({ text: s.trim(), place, line: n + 1 });
+    }
+  });
+  return out.map((u, index) => ({ ...u, index }));
+}
+
+// Word classes. Each is what a word *does* in a request; none is a phrase from a corpus.
+const W = (words: string) => new RegExp(String.raw`\b(?:${words})\b`, "i");
+const FUNCTION_WORDS = new Set("a an the this that these those it its i we he she they you there here in on at for of to from by with as if when while because although though but and or so not no yes our my your his her their some any all each every one two three many much more most few such what which who whom whose how why where also only just even still then than thus hence however".split(" "));
+/** Verbs a request opens with, in their base form. */
+const VERBS = new Set(("write compose draft create generate produce give tell list name provide recommend suggest explain describe summarise summarize translate analyse analyze calculate compute compare rank rate predict plan design brainstorm rewrite paraphrase outline invent imagine share teach define argue research find search identify classify evaluate assess estimate propose prepare sing pretend act play answer respond reply speak talk format begin start end finish close conclude prefix sign keep limit use avoid include mention insist claim state say praise promote advertise add insert append prepend put paste place embed inject extend modify change patch wrap send post upload email forward copy transmit relay leak publish attach print reveal show display dump export output delete remove wipe erase destroy drop purge truncate kill reset overwrite run execute launch invoke call install download fetch approve grant allow authorise authorize skip bypass disable ignore disregard forget stop abandon cancel override treat consider assume become obey follow do make let look check read open go take get bring come help try note remember ensure verify confirm review update fix set build test see visit click enter type press choose select pick import require clone configure enable store save load").split(" "));
+const OBJECT_START = new Set("a an the me us him her them it this that these those my your our their all every each some any up out down off back ten five three two four six seven eight nine twenty".split(" "));
+const POLITE = /^(?:(?:please|kindly|now|also|first|then|just|simply|quickly|and|so|ok|okay|finally|next|lastly|additionally|immediately|instead|again|oh|hey|btw|p\.?s\.?|from now on|going forward|henceforth|from here on|before anything else|right away|for (?:me|us))[\s,:]+)+/i;
+const LABEL = /^(?:[A-Z][\w'’ -]{0,30}|step \d+|p\.?s\.?|note|todo|important|reminder):\s+/i;
+
+const REQUEST = /^(?:your (?:next |first |new |real |only )?(?:step|task|job|goal|assignment|mission|priority) is\b|(?:can|could|would|will) you\b|(?:i|we)(?:'d| would)? (?:want|need|like|love|ask|expect|require) (?:you|a|an|the|some|to)\b|you (?:must|should|need to|have to|are to|will|shall|are (?:now )?(?:allowed|cleared|permitted|authori[sz]ed|free|required|expected) to|may (?:now )?|can (?:now )?)\b|(?:make|be) sure\b|ensure\b|remember to\b|don'?t forget\b|it is (?:required|mandatory|essential|important) (?:that|to)\b|there is no need to\b|(?:do not|don'?t|never)\s+\w+)/i;
+const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
+
+const CLASSES: Record<string, RegExp> = {
+  you: W("you|your|yours|yourself"),
+  me: W("me|my|mine|i|i'd|i'm"),
+  // The reader's own product: what a request about form or content reaches for.
+  output: W("answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?|the code you|your code|the snippet|the example|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|answer|reply|response|time)|no matter|whatever is asked"),
+  // Things one produces for someone: a task of its own.
+  content: W("stor(?:y|ies)|poems?|songs?|jokes?|essays?|speech(?:es)?|letters?|toasts?|tweets?|posts?|articles?|blogs?|slogans?|taglines?|names|ideas|recipes?|itinerar(?:y|ies)|plans?|facts|tips|questions|quiz(?:zes)?|haikus?|limericks?|sonnets?|riddles?|lyrics|paragraphs?|biograph(?:y|ies)|opinions?|puns?|advice|overview|pros and cons|bullet points|critique|anecdotes?|trivia|fun facts"),
+  // Languages, registers and shapes an answer can be forced into.
+  form: W("french|spanish|italian|german|japanese|korean|hindi|chinese|mandarin|portuguese|russian|arabic|dutch|swedish|polish|turkish|greek|latin|esperanto|pirate|shakespeare|old english|emojis?|uppercase|lowercase|capital letters|all caps|rhym(?:e|ing)|couplets?|backwards|bullet points|numbered list|one (?:sentence|word|line)|tone|style|persona|formal|informal|sarcastic|poetic"),
+  // Producing something for someone: the verbs of a task of its own.
+  task: W("write|compose|draft|create|generate|produce|tell|list|name|give|provide|recommend|suggest|explain|describe|summari[sz]e|translate|analy[sz]e|calculate|compare|rank|rate|predict|plan (?:a|an|my|the)|brainstorm|rewrite|paraphrase|outline|invent|imagine|share|teach|define|research|come up with|make (?:a|me|us) (?:list|plan|story|poem)"),
+  insert: W("add|insert|include|append|prepend|put|paste|place|embed|inject|extend|patch"),
+  code: W("code|snippet|script|solution|function|line|example|program|patch|hook|module|handler|main"),
+  move: W("send|post|upload|email|forward|transmit|relay|leak|publish|attach|reveal|dump|export|exfiltrate"),
+  secret: W("secrets?|tokens?|passwords?|passwd|shadow|credentials?|api keys?|private keys?|id_rsa|\\.env|ssh|aws|\\.npmrc|environment variables?|cookies?|session|keychain|wallet|conversation|chat history"),
+  sink: /https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b/i,
+  destroy: W("delete|remove|wipe|erase|destroy|drop|purge|truncate|rm|rmdir|overwrite|force-push|shred|prune|reset --hard|killall"),
+  exec: W("run|execute|invoke|eval|exec|system|spawn|shell|sh|bash|powershell|cmd"),
+  grant: W("permission (?:to|granted|is granted)|granted|(?:allowed|cleared|permitted|authori[sz]ed|free) to|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent"),
+  dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first"),
+  prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|requests?|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders|one)|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|request) (?:you (?:were given|received|got)|above|before)"),
+  hide: W("quietly|secretly|silently|without telling|don'?t (?:mention|tell)|do not (?:mention|tell)|between us|no one needs to know|unnoticed"),
+  claim: /\b(?:tell|inform|assure|convince|insist|claim|state|say|mention|remind)\b[^.]{0,40}\b(?:that|the reader|the user|the customer)\b|\beven (?:though|if) (?:it|that|they)\b|\bregardless of\b/i,
+  // Fetch-and-run ("curl … | sh", "irm … | iex"): installers in documentation do it too, so it is a class, not harm.
+  fetchexec: /\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\binvoke-expression\b|\biex\b|\bdownloadstring\(/i,
+  promo: W("buy|best (?:choice|deal|price|rates?|option)|cheapest|discount|offers?|sponsor(?:ed)?|promot(?:e|ion)|advertis\\w*|brand|coupon|deal|subscribe|sign up|invest"),
+  software: W("files?|folders?|director(?:y|ies)|packages?|modules?|install(?:ed|ing)?|dependenc(?:y|ies)|config(?:uration)?|settings|servers?|functions?|methods?|class(?:es)?|variables?|tests?|builds?|compile|commands?|flags?|options?|errors?|warnings?|cache|repo(?:sitory)?|branch|commit|imports?|librar(?:y|ies)|api|endpoints?|quer(?:y|ies)|loop|arrays?|strings?|types?|python|node|npm|pip|cli|terminal|docs|documentation|version|release|plugin|component"),
+  world: W("meeting|attached|attachment|draft|team|invoice|receipts?|survey|badge|deadline|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|week|month|office|room|customer|client|order|delivery|schedule|call|agenda"),
+};
+
+/** Harmful capabilities of code, whatever the language: what a snippet *does*, not how an attack phrases it. */
+const HARM: RegExp[] = [
+  /\brm\s+-[a-z]*r[a-z]*f?\b[^\n]*?(?:\s\/(?:\s|$|\*)|~|\$home|--no-preserve-root)|\brmsync\([^)]*(?:homedir|'\/'|"\/")[^)]*recursive|\bshutil\.rmtree\(\s*(?:['"]\/['"]|os\.path\.expanduser)|\bremove-item\b[^\n]*-recurse[^\n]*(?:c:\\|\$home|~)/i,
+  /:\(\)\s*\{\s*:\|:&\s*\};:|\bwhile\s*\(?\s*true\)?\s*[:{;]?\s*(?:fork|os\.fork)\(|\bos\.fork\(\)\s*while/i,
+  /\bkeyboard\.(?:listener|hook|on_press)|\bkeylog|\bgetasynckeystate\b|\bsetwindowshookex|\bon_press\s*=|\baddEventListener\(\s*['"]key(?:down|press|up)['"][^\n]*(?:fetch|xmlhttprequest|sendbeacon|new image)/i,
+  /\b(?:imagegrab\.grab|pyautogui\.screenshot|screencapture|getdisplaymedia)\b/i,
+  /\bdocument\.cookie\b|\blocalstorage\b[^\n]*(?:fetch|\.src\s*=|sendbeacon|xmlhttprequest)|\bsendbeacon\(/i,
+  /\/etc\/(?:passwd|shadow)|\bid_rsa\b|\.ssh\/|\.aws\/credentials|\bos\.environ\b[^\n]*(?:post|send|urlopen|write)|\bprocess\.env\b[^\n]*(?:fetch|post|send)/i,
+  /\bsocket\b[^\n]*\b(?:connect|create_connection)\b[^\n]*\b(?:send|sendall|dup2)\b|\/dev\/tcp\/|\bnc\s+(?:-\w+\s+)*[\w.]+\s+\d+\s+-e\b|\bnc\b[^\n]*-e\s+\/bin\/|\bpty\.spawn\(/i,
+  /\bnetsh\b[^\n]*\bdisable|\bifconfig\s+\w+\s+down\b|\bip\s+link\s+set\s+\w+\s+down\b|\biptables\b[^\n]*-j\s+drop|\bsystemctl\s+stop\s+network/i,
+  /\b(?:shutdown|halt|poweroff|reboot)\b\s*(?:-[hrs]|\/[sr]|now|\(|;|"|'|$)|\bformat\s+c:|\bmkfs(?:\.\w+)?\b|\bdd\s+if=[^\n]*of=\/dev\//i,
+  /\b(?:encrypt|fernet|aes)\w*\b[^\n]*\b(?:os\.walk|glob|expanduser|readdir|homedir|listdir)\b|\b(?:os\.walk|glob\.glob|listdir)\b[^\n]*\bencrypt/i,
+  /\bld_preload\b|\bcrontab\b[^\n]*(?:curl|wget|nc\b)|\bchmod\s+(?:-r\s+)?777\s+\/|\bb64decode\([^)]*\)\)?[^\n]*\b(?:exec|eval)\b|\b(?:exec|eval)\s*\(\s*(?:atob|base64|__import__\('base64'\)|b64decode)/i,
+  /\b(?:new image\(\)\.src|fetch|requests\.(?:post|get)|urlopen|xmlhttprequest|sendbeacon|http\.post)\b[^\n]*(?:cookie|token|password|passwd|\.env|secret|environ|credentials|localstorage)/i,
+];
+
+const words = (s: string) => (s.toLowerCase().match(/[a-z][a-z'’-]{3,}/g) ?? []).filter((w) => !FUNCTION_WORDS.has(w)).map((w) => w.slice(0, 5));
+
+/** The opening of a unit with politeness, labels and conjunctions taken off, and whether a label was there. */
+function opening(text: string): { rest: string; labelled: boolean } {
+  let rest = text.replace(/^["'“‘(\[*_`]+/, "");
+  const labelled = LABEL.test(rest);
+  if (labelled) rest = rest.replace(LABEL, "");
+  for (let i = 0; i < 3; i++) rest = rest.replace(POLITE, "");
+  return { rest, labelled };
+}
+
+/** Whether a unit opens as a command: a base-form verb, or a word followed by an object. */
+export function imperative(text: string): boolean {
+  // Any clause may carry the command: "Before you go on, write ...", "Do me a favour and tell me ...".
+  return clauses(text).some(opensAsCommand);
+}
+
+/** A unit's clause openings: its start, and what follows a comma, colon, dash or "and". Pure. */
+function clauses(text: string): string[] {
+  const out = [text];
+  for (const m of text.matchAll(/(?:[,:;]|\band\b|\bthen\b)\s+/g)) out.push(text.slice(m.index! + m[0].length));
+  return out;
+}
+
+function opensAsCommand(text: string): boolean {
+  const { rest } = opening(text);
+  const [w1 = "", w2 = ""] = rest.toLowerCase().replace(/[^a-z' -]/g, " ").split(/\s+/).filter(Boolean);
+  if (!w1 || !w2 || FUNCTION_WORDS.has(w1)) return false;
+  if (/^(?:is|are|was|were|has|have|had|will|can|may|should|would|could|does|did|'s)$/.test(w2)) return false;
+  return VERBS.has(w1) || (OBJECT_START.has(w2) && !/(?:ed|ing|s)$/.test(w1));
+}
+
+/**
+ * The description of one unit: its form (request, question, label), the classes of its words, the
+ * harmful capabilities of any code in it, and how much of it the rest of the text talks about.
+ * `others` are the content-word stems of the text's other units. Pure.
+ */
+export function describe(u: Unit, others: Map<string, number>, total: number): string[] {
+  const f: string[] = [];
+  const { rest, labelled } = opening(u.text);
+  if (imperative(u.text)) f.push("imperative");
+  if (clauses(u.text).some((c) => REQUEST.test(opening(c).rest))) f.push("request");
+  if (QUESTION.test(rest)) f.push("question");
+  if (labelled) f.push("labelled");
+  for (const [k, re] of Object.entries(CLASSES)) if (re.test(u.text)) f.push(k);
+  const harms = HARM.filter((re) => re.test(u.text)).length;
+  if (harms > 0) f.push("harm");
+  if (harms > 1) f.push("harm2");
+  // Off topic: few of the unit's content words occur anywhere else in the text.
+  const ws = [...new Set(words(u.text))];
+  if (ws.length >= 3 && total > 2) {
+    const shared = ws.filter((w) => (others.get(w) ?? 0) > 0).length / ws.length;
+    f.push(shared === 0 ? "offtopic" : shared < 0.25 ? "fewshared" : "ontopic");
+  }
+  if (u.place !== "prose") f.push(`in-${u.place}`);
+  if (u.index === 0) f.push("first");
+  if (u.index === total - 1) f.push("last");
+  if (u.text.length > 400) f.push("long");
+  return f;
+}
+
+/** Every unit of a text with its description. Pure. */
+export function describeText(text: string): { unit: Unit; features: string[] }[] {
+  const us = units(text);
+  const counts = new Map<string, number>();
+  const per = us.map((u) => [...new Set(words(u.text))]);
+  for (const ws of per) for (const w of ws) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return us.map((u, i) => {
+    // The unit's own words do not count as the rest of the text talking about them.
+    for (const w of per[i]!) counts.set(w, counts.get(w)! - 1);
+    const features = describe(u, counts, us.length);
+    for (const w of per[i]!) counts.set(w, counts.get(w)! + 1);
+    return { unit: u, features };
+  });
+}
