@@ -24,7 +24,7 @@ interface Rule {
 /** Line rules: each is tried against every line (and, for multi-line spans, against the whole text). */
 export const RULES: Rule[] = [
   // Override families, several languages.
-  { id: "override", test: /\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|rules|directives|system prompt|context)\b/i },
+  { id: "override", test: /(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|rules|directives|system prompt|context)\b/i },
   { id: "override", test: /\b(?:instructions|guidance|prompt) (?:you (?:received|were given)|above) (?:earlier |before )?(?:are|is) (?:outdated|void|cancel+ed|no longer valid)/i },
   // At least one word between a dismissal and what it dismisses, but for words that are only ever
   // orders: "ignore rules" and "Override rules" are how .gitignore and CSS docs name things.
@@ -61,7 +61,7 @@ export const RULES: Rule[] = [
   { id: "output-steering", test: new RegExp(String.raw`\b(?:in|with|to|at the end of|before) your (?:response|reply|answer|output|summary)\b`, "i") },
   { id: "output-steering", test: new RegExp(String.raw`\b(?:the )?${OUTPUT} (?:you give|you write|you generate|you produce)\b|\bthe code you (?:write|generate)\b`, "i") },
   { id: "output-steering", test: /\b(?:when|whenever|while) (?:summari[sz]ing|answering|responding|replying|writing code|you answer|you respond|you summari[sz]e|you reply)\b/i },
-  { id: "output-steering", test: /\b(?:translate|write) (?:your|the) (?:answer|response|reply|output)\b|\b(?:respond|reply|answer) (?:only )?in (?:uppercase|lowercase|french|spanish|german|english|chinese|japanese|portuguese|[a-z]+ only)\b|\b(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?)\b[^.\n]{0,40}\b(?:written|given) (?:entirely |only )?in [A-Z]?[a-z]+\b/i },
+  { id: "output-steering", test: /\btranslate (?:your|the) (?:answer|response|reply|output)\b|\bwrite (?:your|the) (?:answer|response|reply)\b|\b(?:respond|reply|answer) (?:only )?in (?:uppercase|lowercase|french|spanish|german|english|chinese|japanese|portuguese|[a-z]+ only)\b|\b(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?)\b[^.\n]{0,40}\b(?:written|given) (?:entirely |only )?in [A-Z]?[a-z]+\b/i },
   // A product of the agent (summaries, answers, generated code) told what it must contain.
   { id: "output-steering", test: /\b(?:summar(?:y|ies)|answers?|repl(?:y|ies)|responses?|outputs?|code suggestions?|suggestions?|(?:code|anything|everything|whatever) (?:you )?(?:generate|generated|write|written|produce)[ds]?)\b[^.\n]{0,50}\b(?:must|should|needs? to|has to|shall|always)\b[^.\n]{0,20}\b(?:begin|start|end|include|contain|mention|omit|say|state|recommend|be written)\b/i },
   { id: "output-steering", test: /\b(?:whatever|anything|everything) you (?:generate|write|produce|answer)\b|\b(?:be|make) sure (?:that )?(?:any|every|all|each) (?:code|answer|reply|response|suggestion|output)/i },
@@ -76,10 +76,10 @@ export const RULES: Rule[] = [
   { id: "permission-change", test: /\b(?:auto-?approve|pre-?approved|yolo mode|without (?:asking|confirmation)|approve every|skip (?:the )?(?:approval|confirmation))\b/i },
   { id: "permission-change", test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
   { id: "permission-change", test: /(?:permissions\.json|\.weir\/config\.json|\.config\/weir|"shell"\s*:\s*"allow")[^\n]{0,80}|\b(?:add|write|append|put|insert|register)\b[^.\n]{0,40}(?:\.mcp\.json|mcpServers)|\b(?:add|register|install)\b[^.\n]{0,30}\bmcp server\b/i },
-  { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bmaintenance mode\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },
+  { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },
   { id: "permission-change", test: /(?:pass|use|add) --(?:yes|dangerously[\w-]*|no-verify)\b[^.\n]{0,40}\b(?:every|all|always|from now on)|\ballow[-_ ]?all\b|"decision"\s*:\s*"allow"|\b(?:remove|delete|drop)\b[^.\n]{0,20}\bdeny rules\b/i },
   // Commands that carry secrets or the workspace somewhere else.
-  { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|http(?:ie)?(?=\s)|fetch)\b[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
+  { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|fetch)\b[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
   { id: "exfiltration", test: /\bexfiltrat\w*|\bsend a copy of your answer\b|\breverse shell\b/i },
   // A secret source and a network sink on one line, in either order.
@@ -101,14 +101,14 @@ export const RULES: Rule[] = [
 ];
 
 const HIDDEN: { id: string; re: RegExp }[] = [
-  { id: "hidden-zero-width", re: /[\u200B\u200C\u2060\u2062-\u2064\u180E]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|(?!^)\uFEFF/u },
+  { id: "hidden-zero-width", re: /[\u200B\u200C\u2060\u2062-\u2064\u180E]|(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|(?!^)\uFEFF/u },
   { id: "hidden-unicode-tags", re: /[\u{E0000}-\u{E007F}]/u },
   { id: "hidden-bidi-override", re: /[\u202A-\u202E\u2066-\u2069]/ },
 ];
 
 /** HTML and markdown comments: instructions hidden from people who read the rendered page. */
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
-const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+)\s*$/i;
+const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|(?:note:\s*)?(?:this (?:section|file) is )?auto-?generated\b[^\n]*|(?:please )?do not (?:manually )?edit\b[^\n]*)\s*$/i;
 const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
 
 function lineOf(text: string, index: number): number {
