@@ -1,5 +1,5 @@
 /**
- * Held-out documentation: the READMEs of 80 widely used npm packages that weir does not depend on,
+ * Held-out documentation: the READMEs of 80 (and 80 more) widely used npm packages that weir does not depend on,
  * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
  * never used for training or thresholds. They are real text written for people, by other people, so
  * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
@@ -22,17 +22,32 @@ export const DOC_PACKAGES = [
   "ramda", "three", "d3", "chart.js", "langchain", "openai-edge", "ollama", "@google/generative-ai", "ai", "llamaindex",
 ];
 
+/**
+ * A second list, written after the first was scored (fifth session) and before the changes that
+ * followed, fetched and scored once at the end: its figure is the untouched one for those changes.
+ */
+export const DOC_PACKAGES_2 = [
+  "next", "svelte", "jquery", "bootstrap", "graphql", "@apollo/client", "typeorm", "drizzle-orm", "kysely", "better-sqlite3",
+  "mongodb", "@aws-sdk/client-s3", "firebase", "stripe", "twilio", "nodemailer", "bcryptjs", "crypto-js", "validator", "luxon",
+  "qs", "query-string", "superagent", "ky", "msw", "nock", "supertest", "sinon", "vitest", "playwright",
+  "cypress", "ava", "esbuild", "rollup", "parcel", "ts-node", "tsx", "turbo", "lerna", "react-router",
+  "@tanstack/react-query", "swr", "formik", "react-hook-form", "styled-components", "@emotion/react", "framer-motion", "gsap", "winston", "pino",
+  "chokidar", "minimatch", "micromatch", "execa", "shelljs", "zx", "boxen", "figlet", "cli-table3", "ink",
+  "meow", "cac", "enquirer", "prompts", "@langchain/openai", "cohere-ai", "@mistralai/mistralai", "groq-sdk", "replicate", "@huggingface/inference",
+  "gpt-tokenizer", "js-tiktoken", "@ai-sdk/openai", "openai-agents", "@openai/agents", "mcp-remote", "fastmcp", "@vercel/og", "llm-guard", "promptfoo",
+];
+
 export const docsCache = () => process.env.WEIR_DOCS_CACHE ?? join(tmpdir(), "weir-firewall-docs");
 const fileOf = (pkg: string) => join(docsCache(), `${pkg.replace(/[@/]/g, "_")}.md`);
 
-/** The held-out READMEs found in the cache (missing ones are skipped; `fetched` says how many). */
-export function heldOutDocs(): FirewallText[] {
-  return DOC_PACKAGES.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `doc:${p}`, injection: false, split: "test" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
+/** The held-out READMEs found in the cache (missing ones are skipped). */
+export function heldOutDocs(list: string[] = DOC_PACKAGES): FirewallText[] {
+  return list.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `doc:${p}`, injection: false, split: "test" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
 }
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of DOC_PACKAGES) {
+  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
@@ -53,7 +68,7 @@ async function fetchAll() {
     writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
   }
   rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
-  console.log(`${heldOutDocs().length}/${DOC_PACKAGES.length} READMEs in ${docsCache()}`);
+  console.log(`${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} READMEs in ${docsCache()}`);
 }
 
 if (import.meta.main) await fetchAll();
