@@ -37,8 +37,22 @@ export const DOC_PACKAGES_2 = [
   "gpt-tokenizer", "js-tiktoken", "@ai-sdk/openai", "openai-agents", "@openai/agents", "mcp-remote", "fastmcp", "@vercel/og", "llm-guard", "promptfoo",
 ];
 
+/**
+ * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
+ * a seed list, none installed here and none on the held-out lists, each pinned to the version named
+ * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
+ * documentation asks of its reader. Train only.
+ */
+import trainList from "./train-docs.json" with { type: "json" };
+export const TRAIN_DOC_PACKAGES: string[] = trainList;
+
 export const docsCache = () => process.env.WEIR_DOCS_CACHE ?? join(tmpdir(), "weir-firewall-docs");
 const fileOf = (pkg: string) => join(docsCache(), `${pkg.replace(/[@/]/g, "_")}.md`);
+
+/** The training READMEs found in the cache, split by nothing: all are train. */
+export function trainingDocs(): FirewallText[] {
+  return TRAIN_DOC_PACKAGES.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `tdoc:${p}`, injection: false, split: "train" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
+}
 
 /** The held-out READMEs found in the cache (missing ones are skipped). */
 export function heldOutDocs(list: string[] = DOC_PACKAGES): FirewallText[] {
@@ -47,7 +61,7 @@ export function heldOutDocs(list: string[] = DOC_PACKAGES): FirewallText[] {
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2]) {
+  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...TRAIN_DOC_PACKAGES]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
@@ -68,7 +82,7 @@ async function fetchAll() {
     writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
   }
   rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
-  console.log(`${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} READMEs in ${docsCache()}`);
+  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
 }
 
 if (import.meta.main) await fetchAll();

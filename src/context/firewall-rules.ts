@@ -24,7 +24,7 @@ interface Rule {
 /** Line rules: each is tried against every line (and, for multi-line spans, against the whole text). */
 export const RULES: Rule[] = [
   // Override families, several languages.
-  { id: "override", test: /(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|rules|directives|system prompt|context)\b/i },
+  { id: "override", test: /(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|directives|system prompt)\b|(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|your)\b[^.\n]{0,30}\b(?:rules|context)\b/i },
   { id: "override", test: /\b(?:instructions|guidance|prompt) (?:you (?:received|were given)|above) (?:earlier |before )?(?:are|is) (?:outdated|void|cancel+ed|no longer valid)/i },
   // At least one word between a dismissal and what it dismisses, but for words that are only ever
   // orders: "ignore rules" and "Override rules" are how .gitignore and CSS docs name things.
@@ -44,7 +44,7 @@ export const RULES: Rule[] = [
   // Role lines, also behind comment or quote prefixes (`# `, ` * `, `> `, `| `).
   { id: "role-marker", test: /^[\s#*/>|-]*(?:<\/?(?:system|assistant|tool_result|system-reminder|instructions?)>|#{2,}\s*(?:system|instruction)s?\s*$)/im },
   // A role label only counts when what follows speaks as or to the agent.
-  { id: "role-marker", test: /^[\s#*/>|-]*(?:system|assistant)\s*:\s+[^\n]*\b(?:you|I will|I'll|must|now|always|never|approve|execute|run|ignore|permission|granted)\b/im },
+  { id: "role-marker", test: /^[\s#*/>|-]*(?:system|assistant)\s*:\s+(?!['"`])[^\n]*\b(?:you|I will|I'll|must|now|always|never|approve|execute|run|ignore|permission|granted)\b/im },
   { id: "role-marker", test: /^[\s#*/>|-]*(?:human|user)\s*:.*\n[\s#*/>|-]*assistant\s*:|^[\s#*/>|-]*assistant\s*:.*\n[\s#*/>|-]*(?:human|user)\s*:/im },
   // Text that addresses the agent or model.
   { id: "addresses-agent", test: new RegExp(String.raw`\b(?:note|message|instructions?|attention|notice|reminder|hint|p\.?s\.?)\s+(?:to|for)\s+(?:the |any |all )?${ADJ}${AGENT}\b`, "i") },
@@ -81,7 +81,8 @@ export const RULES: Rule[] = [
   // Commands that carry secrets or the workspace somewhere else.
   { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|fetch)\b[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
-  { id: "exfiltration", test: /\bexfiltrat\w*|\bsend a copy of your answer\b|\breverse shell\b/i },
+  // Not the bare words "exfiltration" or "reverse shell": security documentation names them; the asking is what counts.
+  { id: "exfiltration", test: /\bexfiltrate (?:the|all|any|every|your|my|this|these)\b|\bsend a copy of your answer\b|\b(?:open|start|spawn|give me) a reverse shell\b/i },
   // A secret source and a network sink on one line, in either order.
   { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\s|urlopen|requests\.post|\bsend\b[^\n]{0,40}https?:\/\/|\bpost\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/im },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },

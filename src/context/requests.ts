@@ -165,6 +165,9 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
     const shared = ws.filter((w) => (others.get(w) ?? 0) > 0).length / ws.length;
     f.push(shared === 0 ? "offtopic" : shared < 0.25 ? "fewshared" : "ontopic");
   }
+  // A task asked for about nothing the software or the correspondence is about: a task of its own.
+  const asks = f.includes("imperative") || f.includes("request") || (f.includes("question") && f.includes("you"));
+  if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   if (u.place !== "prose") f.push(`in-${u.place}`);
   if (u.index === 0) f.push("first");
   if (u.index === total - 1) f.push("last");
