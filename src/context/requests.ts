@@ -111,6 +111,8 @@ const HARM: RegExp[] = [
   /\b(?:new image\(\)\.src|fetch|requests\.(?:post|get)|urlopen|xmlhttprequest|sendbeacon|http\.post)\b[^\n]*(?:cookie|token|password|passwd|\.env|secret|environ|credentials|localstorage)/i,
 ];
 
+const MAYBE_HARM = /[()/|:;$=\\]|\b(?:rm|shutdown|halt|poweroff|reboot|mkfs|format|netsh|iptables|ifconfig|encrypt|fernet|aes|crontab|chmod|ld_preload|keylog\w*|socket|nc|dd)\b/i;
+
 const words = (s: string) => (s.toLowerCase().match(/[a-z][a-z'’-]{3,}/g) ?? []).filter((w) => !FUNCTION_WORDS.has(w)).map((w) => w.slice(0, 5));
 
 /** The opening of a unit with politeness, labels and conjunctions taken off, and whether a label was there. */
@@ -125,18 +127,23 @@ function opening(text: string): { rest: string; labelled: boolean } {
 /** Whether a unit opens as a command: a base-form verb, or a word followed by an object. */
 export function imperative(text: string): boolean {
   // Any clause may carry the command: "Before you go on, write ...", "Do me a favour and tell me ...".
-  return clauses(text).some(opensAsCommand);
+  return openings(text).some(opensAsCommand);
 }
 
-/** A unit's clause openings: its start, and what follows a comma, colon, dash or "and". Pure. */
-function clauses(text: string): string[] {
-  const out = [text];
-  for (const m of text.matchAll(/(?:[,:;]|\band\b|\bthen\b)\s+/g)) out.push(text.slice(m.index! + m[0].length));
+/**
+ * A unit's clause openings, politeness and labels taken off: its start, and what follows a comma,
+ * colon, semicolon, "and" or "then" (the first eight: a long code line has dozens of commas). Pure.
+ */
+function openings(text: string): string[] {
+  const out = [opening(text).rest];
+  for (const m of text.matchAll(/(?:[,:;]|\band\b|\bthen\b)\s+/g)) {
+    if (out.length >= 8) break;
+    out.push(opening(text.slice(m.index! + m[0].length)).rest);
+  }
   return out;
 }
 
-function opensAsCommand(text: string): boolean {
-  const { rest } = opening(text);
+function opensAsCommand(rest: string): boolean {
   const [w1 = "", w2 = ""] = rest.toLowerCase().replace(/[^a-z' -]/g, " ").split(/\s+/).filter(Boolean);
   if (!w1 || !w2 || FUNCTION_WORDS.has(w1)) return false;
   if (/^(?:is|are|was|were|has|have|had|will|can|may|should|would|could|does|did|'s)$/.test(w2)) return false;
@@ -151,12 +158,14 @@ function opensAsCommand(text: string): boolean {
 export function describe(u: Unit, others: Map<string, number>, total: number): string[] {
   const f: string[] = [];
   const { rest, labelled } = opening(u.text);
-  if (imperative(u.text)) f.push("imperative");
-  if (clauses(u.text).some((c) => REQUEST.test(opening(c).rest))) f.push("request");
+  const opens = openings(u.text);
+  if (opens.some(opensAsCommand)) f.push("imperative");
+  if (opens.some((c) => REQUEST.test(c))) f.push("request");
   if (QUESTION.test(rest)) f.push("question");
   if (labelled) f.push("labelled");
   for (const [k, re] of Object.entries(CLASSES)) if (re.test(u.text)) f.push(k);
-  const harms = HARM.filter((re) => re.test(u.text)).length;
+  // Every harmful capability needs code punctuation or one of a few words; most units have neither.
+  const harms = MAYBE_HARM.test(u.text) ? HARM.filter((re) => re.test(u.text)).length : 0;
   if (harms > 0) f.push("harm");
   if (harms > 1) f.push("harm2");
   // Off topic: few of the unit's content words occur anywhere else in the text.
@@ -168,6 +177,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
   // A task asked for about nothing the software or the correspondence is about: a task of its own.
   const asks = f.includes("imperative") || f.includes("request") || (f.includes("question") && f.includes("you"));
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
+  // A secret put where it leaves: into the reply, or to an address.
+  if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   if (u.place !== "prose") f.push(`in-${u.place}`);
   if (u.index === 0) f.push("first");
   if (u.index === total - 1) f.push("last");
