@@ -87,7 +87,8 @@ const CLASSES: Record<string, RegExp> = {
   dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first"),
   prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|requests?|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders|one)|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|request) (?:you (?:were given|received|got)|above|before)"),
   hide: W("quietly|secretly|silently|without telling|don'?t (?:mention|tell)|do not (?:mention|tell)|between us|no one needs to know|unnoticed"),
-  claim: /\b(?:tell|inform|assure|convince|insist|claim|state|say|mention|remind)\b[^.]{0,40}\b(?:that|the reader|the user|the customer)\b|\beven (?:though|if) (?:it|that|they)\b|\bregardless of\b/i,
+  // Words put into someone else's mouth, or the reader told to work on the user: "tell the user to call ...".
+  claim: /\b(?:tell|inform|assure|convince|insist|claim|state|say|mention|remind)\b[^.]{0,40}\b(?:that|the reader|the user|the customer)\b|\beven (?:though|if) (?:it|that|they)\b|\bregardless of\b|\b(?:tell|encourage|urge|advise|remind|ask|persuade|convince|warn|direct|invite) (?:the |all |every |our )?(?:users?|readers?|customers?|recipients?|visitors?|people|them) (?:to|that)\b/i,
   // Fetch-and-run ("curl … | sh", "irm … | iex"): installers in documentation do it too, so it is a class, not harm.
   fetchexec: /\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\binvoke-expression\b|\biex\b|\bdownloadstring\(/i,
   promo: W("buy|best (?:choice|deal|price|rates?|option)|cheapest|discount|offers?|sponsor(?:ed)?|promot(?:e|ion)|advertis\\w*|brand|coupon|deal|subscribe|sign up|invest"),
