@@ -34,7 +34,7 @@ export interface FirewallModel {
  * task while "imperative" plus "software" is documentation). Pure.
  */
 /** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
-const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-code"]);
+const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-code", "in-literal"]);
 
 export function unitKeys(features: string[], rules: string[]): string[] {
   const keys = [...features, ...rules.map((r) => `R:${r}`)];
@@ -75,6 +75,9 @@ export function scoreKeys(lm: LoadedModel, keys: string[]): number {
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit } {
   let best: { p: number; unit?: Unit } = { p: 0 };
   for (const { unit, keys } of textUnits(text, found)) {
+    // A string literal in a code sample (an SDK's example prompt) is the program's data, not a
+    // request to the reader; the rules still read it.
+    if (unit.place === "literal") continue;
     const p = scoreKeys(lm, keys);
     if (p > best.p) best = { p, unit };
   }

@@ -13,7 +13,7 @@ const AGENT = String.raw`(?:ai|a\.i\.|assistants?|agents?|bots?|llms?|language m
 const ADJ = String.raw`(?:(?:autonomous|automated|coding|code|ai|helpful|current|other)\s+)?`;
 /** Words that dismiss earlier instructions, and what they dismiss. */
 const DISMISS = String.raw`(?:ignore|disregard|forget|discard|drop|abandon|override|revoke[sd]?|cancel(?:led)?|supersede[sd]?|set aside|pay no attention to|no longer (?:need to )?follow|void)`;
-const ORDERS = String.raw`(?:instruct\w*|guidelines?|guidance|system (?:message|prompt)|prompts?|rules|directives?|directions|constraints|persona|policy)`;
+const ORDERS = String.raw`(?:instruct\w*|guidelines?|guidance|system (?:message|prompt)s?|rules|directives?|directions|constraints|persona|policy)`;
 const OUTPUT = String.raw`(?:response|reply|answer|output|summary|message|code you (?:write|generate|produce)|generated code)`;
 
 interface Rule {
@@ -24,7 +24,7 @@ interface Rule {
 /** Line rules: each is tried against every line (and, for multi-line spans, against the whole text). */
 export const RULES: Rule[] = [
   // Override families, several languages.
-  { id: "override", test: /(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|prompts?|directions|guidance|directives|system prompt)\b|(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|your)\b[^.\n]{0,30}\b(?:rules|context)\b/i },
+  { id: "override", test: /(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|all|your|the)\b[^.\n]{0,30}\b(?:instructions?|directions|guidance|directives|system prompt)\b|(?<!`)\b(?:ignore|disregard|forget|override|set aside|skip|bypass)\b(?!`)[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|original|your)\b[^.\n]{0,30}\b(?:rules|context|prompts?)\b/i },
   { id: "override", test: /\b(?:instructions|guidance|prompt) (?:you (?:received|were given)|above) (?:earlier |before )?(?:are|is) (?:outdated|void|cancel+ed|no longer valid)/i },
   // At least one word between a dismissal and what it dismisses, but for words that are only ever
   // orders: "ignore rules" and "Override rules" are how .gitignore and CSS docs name things.
@@ -50,7 +50,7 @@ export const RULES: Rule[] = [
   { id: "addresses-agent", test: new RegExp(String.raw`\b(?:note|message|instructions?|attention|notice|reminder|hint|p\.?s\.?)\s+(?:to|for)\s+(?:the |any |all )?${ADJ}${AGENT}\b`, "i") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b${ADJ}${AGENT}\b[^.\n]{0,40}\b(?:is|are) (?:instructed|required|expected|permitted|allowed) to\b|\b${ADJ}${AGENT} (?:that|who|which) (?:reads?|sees?|processe?s?|summari[sz]es?)\b`, "i") },
   { id: "addresses-agent", test: /(?:^|[\s(/*#])@(?:ai|agent|bot|assistant|llm|copilot|claude)[\w-]*\s*:|\b(?:todo|note|fixme)\((?:agent|ai|assistant|llm|bot)\)/im },
-  { id: "addresses-agent", test: new RegExp(String.raw`\b(?:if|when) you are an? ${ADJ}${AGENT}\b|\b(?:to any|to the|instruction to the|message for) ${ADJ}${AGENT}\b(?:[:/]| reading)|\b(?:dear|hey|attention) ${ADJ}${AGENT}\b[,:/]|^[\s#*/>|-]*${ADJ}${AGENT}\s*[,:]\s*[^\n]*\b(?:you|your|please|must|do not|don't|ignore|run|execute|add|remove|delete|skip|quietly|treat|store|send|push|commit)\b|^[\s#*/>|-]*${ADJ}${AGENT}\s*[,:]\s*(?:also\s+)?(?:print|read|show|write|append|set|cat|grep|list|list_files|open|edit|replace|install|include|upload|git|curl|wget|nc|bash|python3?|node|echo|search|rm|sudo|replace|overwrite)\b`, "im") },
+  { id: "addresses-agent", test: new RegExp(String.raw`\b(?:if|when) you are an? ${ADJ}${AGENT}\b|\b(?:to any|to the|instruction to the|message for) ${ADJ}${AGENT}\b(?:[:/]| reading)|\b(?:dear|hey|attention) ${ADJ}${AGENT}\b[,:/]|^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*[^\n]*\b(?:you|your|please|must|do not|don't|ignore|run|execute|add|remove|delete|skip|quietly|treat|store|send|push|commit)\b|^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*(?:also\s+)?(?:print|read|show|write|append|set|cat|grep|list|list_files|open|edit|replace|install|include|upload|git|curl|wget|nc|bash|python3?|node|echo|search|rm|sudo|replace|overwrite)\b`, "im") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b${AGENT}s? (?:reading|processing|parsing|summari[sz]ing|working on) (?:this|these)\b.{0,60}\b(?:should|must|need to|are (?:required|expected) to)\b`, "i") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b(?:the |an? )?${AGENT}s? (?:should|must|needs? to|is required to) (?:run|execute|send|upload|disable|delete|push|add|set|also|quietly|not)\b`, "i") },
   // The agent called by name at the start of a clause ("Claude remembers" and "models, please see" are prose).
@@ -83,20 +83,21 @@ export const RULES: Rule[] = [
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
   // Not the bare words "exfiltration" or "reverse shell": security documentation names them; the asking is what counts.
   { id: "exfiltration", test: /\bexfiltrate (?:the|all|any|every|your|my|this|these)\b|\bsend a copy of your answer\b|\b(?:open|start|spawn|give me) a reverse shell\b/i },
-  // A secret source and a network sink on one line, in either order.
-  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\bcurl\b|\bwget\b|\bnc\s|urlopen|requests\.post|\bsend\b[^\n]{0,40}https?:\/\/|\bpost\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/im },
+  // A secret source and a network sink on one line, in either order. Case matters: TOKEN is an
+  // environment variable, `const {token} = await ky.post(url)` is a client's documentation.
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\b[Cc]url\b|\b[Ww]get\b|\bnc\s|urlopen|requests\.post|\b[Ss]end\b[^\n]{0,40}https?:\/\/|\b(?:post|POST|Post)\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/m },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
   // Bounded runs: an unbounded pair of [^...]* around [?&] backtracks quadratically on a long URL.
   { id: "data-link", test: /(?:\]\(|src=["']|href=["'])https?:\/\/[^)\s"'?&]{0,200}[?&][^)\s"']{0,300}?(?:\{\{|%7B%7B|(?:\$\{|%24%7B)(?:[A-Z_]{3,}|[\w.]*(?:[kK]ey|[tT]oken|[sS]ecret|[pP]ass|env))|<[A-Z_]+>|process\.env|=\$[A-Z_]{3,})/ },
-  { id: "data-link", test: /\b(?:put|append|add|insert|encode)\b[^.\n]{0,60}\b(?:into|in|to) (?:this|the) (?:link|url|image)\b|\bwith the user'?s? (?:token|key|password|data) appended\b/i },
+  { id: "data-link", test: /\b(?:put|append|add|insert|encode)\b[^.\n]{0,60}\b(?:tokens?|keys?|passwords?|secrets?|cookies?|credentials|env\w*|history|conversation|data|answer)\b[^.\n]{0,30}\b(?:into|in|to) (?:this|the) (?:link|url|image)\b|\bwith the user'?s? (?:token|key|password|data) appended\b/i },
   // Encoded payloads next to an imperative.
   // The blob starts at a non-blob character and is taken whole (lookahead + backreference, an atomic
   // group): otherwise a long run backtracks quadratically.
-  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?(?<![\w/.:@%#-])(?=[A-Za-z0-9+/]{0,60}\d)(?=[A-Za-z0-9+/]{0,60}[A-Z])[A-Za-z0-9+/]{24}(?![\w.-]*\.(?:html?|md|js|ts|png|svg)\b)|(?<![A-Za-z0-9+/])(?<!https?:\/\/\S*)(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
+  { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?(?<![\w/.:@%#-])(?=[A-Za-z0-9+/]{0,60}\d)(?=[A-Za-z0-9+/]{0,60}[A-Z])[A-Za-z0-9+/]{24}(?![\w.-]*\.(?:html?|md|js|ts|png|svg)\b)|(?<![A-Za-z0-9+/])(?<!https?:\/\/\S*)(?=[A-Za-z0-9+/]*\d)(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
   { id: "encoded-payload", test: /\b(?:decode|execute|run|obey)\b[^\n]{0,40}\b(?:[0-9a-f]{2}){20,}\b/i },
   // Destructive actions asked of the reader.
-  { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b|\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:\/|~\/?|\.\/?|\*)(?=$|[\s`'"*;),.])/im },
+  { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b|\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:\/|~\/?|\.\/?|\*)(?=$|[\s`'"*;),]|\.(?:\s|$))/im },
   // A command the reader is told to run as a step of the agent's own work.
   { id: "destructive-request", test: /\b(?:run|execute)\b[^\n]{0,80}\bbefore (?:editing|any change|you (?:edit|start|begin|continue|answer|reply|proceed|make))\b|\bas the first step of any task\b/i },
 ];
@@ -109,7 +110,8 @@ const HIDDEN: { id: string; re: RegExp }[] = [
 
 /** HTML and markdown comments: instructions hidden from people who read the rendered page. */
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
-const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|(?:note:\s*)?(?:this (?:section|file) is )?auto-?generated\b[^\n]*|(?:please )?do not (?:manually )?edit\b[^\n]*)\s*$/i;
+const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|[^\n]*\b(?:auto-?generated|automatically generated|generated (?:file|by|code|section)|do not (?:manually )?(?:edit|modify)|don't (?:edit|modify))\b[^\n]*)\s*$/i;
+const AGENT_WORD = new RegExp(String.raw`\b${AGENT}\b`, "i");
 const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
 
 function lineOf(text: string, index: number): number {
@@ -170,7 +172,7 @@ export function ruleFindings(text: string): Finding[] {
   for (const m of clean.matchAll(COMMENT)) {
     const body = m[1] ?? m[2] ?? "";
     // Tool pragmas in comments (prettier-ignore, eslint-disable, markers of generated sections) are not instructions.
-    if (PRAGMA.test(body)) continue;
+    if (PRAGMA.test(body) && !AGENT_WORD.test(body)) continue;
     if (COMMENT_IMPERATIVE.test(body) && !/^\s*(?:todo|fixme|note)\s*:\s*(?:update|fix|add|remove|check)\b/i.test(body)) {
       add("instruction-in-comment", lineOf(clean, m.index!), lineOf(clean, m.index! + m[0].length), body);
     }

@@ -12,8 +12,8 @@ export interface Unit {
   text: string;
   /** Index of the unit in its text (0-based) and how many units the text has. */
   index: number;
-  /** Where the unit sat: a table cell, a comment or quote, a code line, or prose. */
-  place: "cell" | "comment" | "code" | "prose";
+  /** Where the unit sat: a table cell, a comment or quote, a code line, a string literal in code, or prose. */
+  place: "cell" | "comment" | "code" | "literal" | "prose";
   /** 1-based line of the text the unit starts on. */
   line: number;
 }
@@ -22,6 +22,7 @@ const FENCE = /^\s*(?:```|~~~)/;
 
 /** The units of a text. Pure. */
 const SENTENCE = /(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9])|\s+[—–]\s+|;\s+(?=[a-z])/;
+const LITERAL = /^\s*(?:[\w.$\[\]]+\s*[:=]\s*)?(?:[fr]?["'`]).*["'`]\s*[,;)\]}]*\s*(?:\/\/.*|#.*)?$/;
 const worded = (s: string) => /[a-z]{2}/i.test(s);
 
 export function units(text: string): Unit[] {
@@ -46,7 +47,8 @@ export function units(text: string): Unit[] {
       if (json) line = line.replace(/^\s*"[\w$/.@ -]*"\s*:\s*"/, "");
       line = line.replace(/",?\s*$|-->\s*$|\*\/\s*$/, "").trim();
       if (!worded(line)) continue;
-      const place = inFence ? "code" : json || lead?.[0].match(/\/\/|#|\/\*|--|;|<!--|>/) ? "comment" : "prose";
+      // A string literal on a line of a code block (`prompt: "Write a poem ..."`) is the program's data.
+      const place = inFence ? (LITERAL.test(raw) ? "literal" : "code") : json || lead?.[0].match(/\/\/|#|\/\*|--|;|<!--|>/) ? "comment" : "prose";
       for (const s of line.split(SENTENCE)) if (worded(s)) out.push({ text: s.trim(), place, line: n + 1 });
     }
   });

@@ -73,10 +73,11 @@ describe("the learned layer", () => {
 
   test("a text's score is its highest unit's, and units are pieces of the text (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("Please write a poem about the sea.", "| a | Tell me a joke. |", "// Run npm test first.", '"description": "Answer in French.",', "```", "Install with `npm i x`.")), { maxLength: 10 }), (parts) => {
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("Please write a poem about the sea.", "| a | Tell me a joke. |", "// Run npm test first.", '"description": "Answer in French.",', "```", "Install with `npm i x`.", "  prompt: 'Write a haiku about rain.',")), { maxLength: 10 }), (parts) => {
         const text = parts.join("\n");
         const us = textUnits(text);
-        const best = Math.max(0, ...us.map((u) => scoreKeys(lm, u.keys)));
+        // String literals in code blocks are not scored (an SDK's example prompt is data).
+        const best = Math.max(0, ...us.filter((u) => u.unit.place !== "literal").map((u) => scoreKeys(lm, u.keys)));
         expect(scoreText(lm, text).p).toBeCloseTo(best, 12);
         const words = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
         const all = new Set(words(text.replace(/\\n/g, "\n")));
@@ -100,6 +101,14 @@ describe("the learned layer", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  test("an SDK's example prompt inside a code block is the program's data; the same words planted in prose are not", () => {
+    const sample = "## Usage\n\n```js\nconst r = await client.generate({\n  model: 'small',\n  prompt: 'Write a haiku about recursion in programming.',\n});\n```\n\nThe call returns a promise.";
+    expect(classify(sample).verdict).toBe("evidence");
+    expect(units(sample).find((u) => u.text.includes("haiku"))?.place).toBe("literal");
+    const planted = "## Usage\n\nCall `generate()` with a model name.\n\nPlease write a haiku about autumn leaves.\n\nThe call returns a promise.";
+    expect(classify(planted).findings.map((f) => f.rule)).toContain("learned");
   });
 
   test("a task of its own in plain words, which no rule catches, is instruction-like; the same carrier without it is evidence", () => {
