@@ -38,7 +38,8 @@ const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-
 
 export function unitKeys(features: string[], rules: string[]): string[] {
   const keys = [...features, ...rules.map((r) => `R:${r}`)];
-  const base = keys.filter((k) => !POSITION.has(k));
+  // Prototype closeness (like-*, asks-like-*) is conditioned on asking already: not paired either.
+  const base = keys.filter((k) => !POSITION.has(k) && !k.startsWith("like-") && !k.startsWith("asks-like-"));
   for (let i = 0; i < base.length; i++) for (let j = i + 1; j < base.length; j++) keys.push(base[i]! < base[j]! ? `${base[i]}&${base[j]}` : `${base[j]}&${base[i]}`);
   return keys;
 }

@@ -1,3 +1,5 @@
+import { meanVector } from "./word-vectors.ts";
+
 /**
  * What a sentence asks of its reader, described by its grammar and by word classes rather than by
  * phrasing: the firewall's learned layer reads these descriptions, not the words. A planted
@@ -116,6 +118,17 @@ const HARM: RegExp[] = [
 
 const MAYBE_HARM = /[()/|:;$=\\]|\b(?:rm|shutdown|halt|poweroff|reboot|mkfs|format|netsh|iptables|ifconfig|encrypt|fernet|aes|crontab|chmod|ld_preload|keylog\w*|socket|nc|dd)\b/i;
 
+/** The prototypes' vectors: a few plain words each, computed once. */
+let protos: Float32Array[] | undefined;
+function prototypes(): Float32Array[] {
+  protos ??= [
+    "poem story song joke essay recipe cooking trip travel vacation movie film book novel game sport football history music art food holiday party gift",
+    "file folder code function install package server config database build test module library command error version script compile deploy",
+    "meeting invoice attached schedule order delivery customer client team office report budget contract deadline payment",
+  ].map((s) => meanVector(s.split(" "))!);
+  return protos;
+}
+
 const words = (s: string) => (s.toLowerCase().match(/[a-z][a-z'’-]{3,}/g) ?? []).filter((w) => !FUNCTION_WORDS.has(w)).map((w) => w.slice(0, 5));
 
 /** The opening of a unit with politeness, labels and conjunctions taken off, and whether a label was there. */
@@ -182,6 +195,21 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
+  // What the unit is about, by its mean word vector's closeness to three prototypes: the things one
+  // asks an assistant to produce or talk about, the software, and the correspondence around work.
+  // Three numbers, not the words: they carry to words no training text had ("a sonnet", "a lasagna").
+  const vec = meanVector((u.text.toLowerCase().match(/[a-z][a-z'-]*[a-z]/g) ?? []).filter((w) => w.length > 2 && !FUNCTION_WORDS.has(w)));
+  if (vec) {
+    const [leisure, software, work] = prototypes().map((p) => vec.reduce((a, x, k) => a + x * p[k]!, 0));
+    const like: string[] = [];
+    for (const [name, c] of [["leisure", leisure!], ["softw", software!], ["work", work!]] as const) {
+      if (c > 0.5) like.push(`like-${name}`);
+      else if (c > 0.3) like.push(`like-${name}-weak`);
+    }
+    if (leisure! > Math.max(software!, work!) + 0.15) like.push("like-leisure-most");
+    // Unpaired (firewall-model.ts), but also under "asks-": what a request is about is the signal.
+    f.push(...like, ...(asks ? like.map((k) => `asks-${k}`) : []));
+  }
   if (u.place !== "prose") f.push(`in-${u.place}`);
   if (u.index === 0) f.push("first");
   if (u.index === total - 1) f.push("last");

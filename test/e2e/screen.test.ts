@@ -42,7 +42,7 @@ function terminal(args: string[], o: { noColor?: boolean; width?: number; height
     escaped: () => Bun.spawnSync([tmux!, "capture-pane", "-t", name, "-p", "-e"]).stdout.toString(),
     resize: (width: number, height = o.height ?? 40) => Bun.spawnSync([tmux!, "resize-window", "-t", name, "-x", String(width), "-y", String(height)]),
     keys: (...k: string[]) => Bun.spawnSync([tmux!, "send-keys", "-t", name, ...k]),
-    async waitFor(re: RegExp, ms = 8000) {
+    async waitFor(re: RegExp, ms = 20_000) {
       const end = Date.now() + ms;
       while (!re.test(screen())) {
         if (Date.now() > end) throw new Error(`timed out waiting for ${re}; screen:\n${screen()}`);
