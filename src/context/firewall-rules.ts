@@ -57,14 +57,16 @@ export const RULES: Rule[] = [
   { id: "addresses-agent", test: new RegExp(String.raw`(?:^|[.!?:]\s+|\n\s*)(?:hey |dear )?${ADJ}${AGENT},\s+(?:remember|please|you must|while you are here|make sure|execute|do not)\b`, "im") },
   { id: "addresses-agent", test: /\b(?:todo|note|fixme)\((?:agent|ai|assistant|llm|bot)\)|\bfor (?:ai|llm|agent|coding) tools\b/i },
   // Quiet attempts to change what the agent outputs.
-  { id: "output-steering", test: new RegExp(String.raw`\b(?:add|append|insert|include|put|prepend|end)\b[^.\n]{0,60}\b(?:to|in|into|at the end of|with)\s+(?:your|the)\s+${OUTPUT}`, "i") },
+  // "Your" answer: "insert white space into the output" and "headers to include with the message" are a
+  // serializer's and a messaging client's documentation.
+  { id: "output-steering", test: new RegExp(String.raw`\b(?:add|append|insert|include|put|prepend|end)\b[^.\n]{0,60}\b(?:to|in|into|at the end of|with)\s+your\s+${OUTPUT}`, "i") },
   { id: "output-steering", test: new RegExp(String.raw`\b(?:in|with|to|at the end of|before) your (?:response|reply|answer|output|summary)\b`, "i") },
   { id: "output-steering", test: new RegExp(String.raw`\b(?:the )?${OUTPUT} (?:you give|you write|you generate|you produce)\b|\bthe code you (?:write|generate)\b`, "i") },
   { id: "output-steering", test: /\b(?:when|whenever|while) (?:summari[sz]ing|answering|responding|replying|writing code|you answer|you respond|you summari[sz]e|you reply)\b/i },
   { id: "output-steering", test: /\btranslate (?:your|the) (?:answer|response|reply|output)\b|\bwrite (?:your|the) (?:answer|response|reply)\b|\b(?:respond|reply|answer) (?:only )?in (?:uppercase|lowercase|french|spanish|german|english|chinese|japanese|portuguese|[a-z]+ only)\b|\b(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?)\b[^.\n]{0,40}\b(?:written|given) (?:entirely |only )?in [A-Z]?[a-z]+\b/i },
   // A product of the agent (summaries, answers, generated code) told what it must contain.
   { id: "output-steering", test: /\b(?:summar(?:y|ies)|answers?|repl(?:y|ies)|responses?|outputs?|code suggestions?|suggestions?|(?:code|anything|everything|whatever) (?:you )?(?:generate|generated|write|written|produce)[ds]?)\b[^.\n]{0,50}\b(?:must|should|needs? to|has to|shall|always)\b[^.\n]{0,20}\b(?:begin|start|end|include|contain|mention|omit|say|state|recommend|be written)\b/i },
-  { id: "output-steering", test: /\b(?:whatever|anything|everything) you (?:generate|write|produce|answer)\b|\b(?:be|make) sure (?:that )?(?:any|every|all|each) (?:code|answer|reply|response|suggestion|output)/i },
+  { id: "output-steering", test: /\b(?:whatever|anything|everything) you (?:generate|produce|answer)\b|\b(?:whatever|anything|everything) you write (?:next|back|in (?:your|the) (?:reply|answer|response))\b|\b(?:be|make) sure (?:that )?(?:any|every|all|each) (?:code|answer|reply|response|suggestion|output)/i },
   { id: "output-steering", test: /\bkeep (?:this|it) between us\b[^\n]{0,80}\b(?:write|answer|reply|add|output|say)\b|\bnever explain why\b|\b(?:quietly|silently|secretly) (?:add|state|say|mention|include|run|insert)\b/i },
   { id: "output-steering", test: /\b(?:do not|don't|never|without) (?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|let(?:ting)?)\b[^.\n]{0,20}\b(?:the user|the reviewer|anyone|this (?:note|instruction))|\bdo not mention (?:this|that you)/i },
   { id: "output-steering", test: /\b(?:say|report|claim|tell the (?:user|reviewer)) that\b[^.\n]{0,60}\b(?:pass|safe|approved|succeeded|success)\b|\breport success anyway\b|\bmark the task (?:as )?done\b/i },
@@ -77,7 +79,7 @@ export const RULES: Rule[] = [
   { id: "permission-change", test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
   { id: "permission-change", test: /(?:permissions\.json|\.weir\/config\.json|\.config\/weir|"shell"\s*:\s*"allow")[^\n]{0,80}|\b(?:add|write|append|put|insert|register)\b[^.\n]{0,40}(?:\.mcp\.json|mcpServers)|\b(?:add|register|install)\b[^.\n]{0,30}\bmcp server\b/i },
   { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },
-  { id: "permission-change", test: /(?:pass|use|add) --(?:yes|dangerously[\w-]*|no-verify)\b[^.\n]{0,40}\b(?:every|all|always|from now on)|\ballow[-_ ]?all\b|"decision"\s*:\s*"allow"|\b(?:remove|delete|drop)\b[^.\n]{0,20}\bdeny rules\b/i },
+  { id: "permission-change", test: /(?:pass|use|add) --(?:yes|dangerously[\w-]*|no-verify)\b[^.\n]{0,40}\b(?:every|all|always|from now on)|\ballow[-_]all\b|\ballow all (?:commands|actions|tools|writes|edits|shell|permissions|operations)\b|"decision"\s*:\s*"allow"|\b(?:remove|delete|drop)\b[^.\n]{0,20}\bdeny rules\b/i },
   // Commands that carry secrets or the workspace somewhere else.
   { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|fetch)\b[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}\b(?:to|@)\b/i },
