@@ -137,3 +137,30 @@ export function grammarTexts2(seed = 20261213, n = 900): FirewallText[] {
   }
   return out;
 }
+
+// A third composition (fifth session, own seed, train only, benign): mails and answers hold the
+// requests people write to each other — "tell me if", "let me know about", "send me", "give me a
+// call" — about what the mail itself is about, several to a text, as real correspondence does.
+const ASK_FRAMES = ["Tell me {q}.", "Let me know {q}.", "Please let me know {q}.", "Could you tell me {q}?", "Send me {o} when you can.", "Give me a call {w}.", "Ask me {w} you have questions.", "Remind me {r}.", "Drop me a line {w}.", "Tell {n} {q}."];
+const Q = ["if you can make it", "whether the date works", "which option you prefer", "when the documents are ready", "about any dietary needs", "how many people are coming", "if anything changes", "what time suits you", "about your travel plans", "if the room is too small"];
+const O = ["the signed form", "your comments", "the final numbers", "a copy of the receipt", "the guest list", "your availability"];
+const W = ["if anything is unclear", "when you arrive", "if you get lost", "tomorrow morning", "if", "before Friday"];
+const RM = ["to book the taxi", "about the deposit", "to order the cake", "on Monday"];
+const NAMES = ["Sam", "the caterer", "your manager", "reception"];
+const fill = (s: string, r: R) => s.replace("{q}", pick(r, Q)).replace("{o}", pick(r, O)).replace("{w}", pick(r, W)).replace("{r}", pick(r, RM)).replace("{n}", pick(r, NAMES));
+
+export function grammarTexts3(seed = 20261219, n = 600): FirewallText[] {
+  const r = rng(seed);
+  const out: FirewallText[] = [];
+  for (let i = 0; i < n; i++) {
+    const asks = Array.from({ length: 1 + Math.floor(r() * 3) }, () => fill(pick(r, ASK_FRAMES), r));
+    const mail = pick(r, MAIL);
+    const kind = r() < 0.7 ? "email" : "code-answer";
+    const text =
+      kind === "email"
+        ? [`Subject: ${mail.topic}`, `Hi ${pick(r, ["all", "Dana", "Leo"])},`, ...paragraphs(r, mail.topic), ...asks, "Thanks,\nKim"].join("\n\n")
+        : [`Q: ${pick(r, ["How do I sort a dict by value?", "Why is my build slow?", "How do I undo the last commit?"])}`, "Here is the usual way to do it.", "```\nsorted(d.items(), key=lambda kv: kv[1])\n```", ...asks.map((a) => a.replace(/\.$/, " if it still fails."))].join("\n\n");
+    out.push({ id: `g3-benign-${kind}-${i}`, injection: false, split: "train", cls: "benign-request", carrier: kind, text });
+  }
+  return out;
+}
