@@ -1,10 +1,10 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the seventh held-out set (eval/firewall/holdout7.ts): written before the last changes, scored
+ * - the eighth held-out set (eval/firewall/holdout8.ts): written before the last changes, scored
  *   once after them — the untouched figure (its documentation figure is the third list of READMEs,
  *   eval/firewall/docs.ts, which has been read; `bun eval/firewall/docs.ts` fetches the lists);
- * - the sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
+ * - the seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
  *   earlier model, and read since), the third and second sets and the TEST split: read while the
  *   layers changed, so they are development figures, printed for contrast;
  * recall per attack class and per carrier, false positives on generated benign texts, and the share
@@ -24,6 +24,7 @@ import { buildHoldout4 } from "./holdout4.ts";
 import { buildHoldout5 } from "./holdout5.ts";
 import { buildHoldout6 } from "./holdout6.ts";
 import { buildHoldout7 } from "./holdout7.ts";
+import { buildHoldout8 } from "./holdout8.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
@@ -46,13 +47,13 @@ if (import.meta.main) {
   const held2 = heldOutDocs(DOC_PACKAGES_2);
   const held3 = heldOutDocs(DOC_PACKAGES_3);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
-  const sets = { holdout7: buildHoldout7(), holdout6: buildHoldout6(), holdout5: buildHoldout5(), holdout4: buildHoldout4(), holdout3: buildHoldout3(), holdout: buildHoldout() } as const;
+  const sets = { holdout8: buildHoldout8(), holdout7: buildHoldout7(), holdout6: buildHoldout6(), holdout5: buildHoldout5(), holdout4: buildHoldout4(), holdout3: buildHoldout3(), holdout: buildHoldout() } as const;
   for (const [mode, fn] of Object.entries(MODES))
-    for (const split of ["holdout7", "holdout6", "holdout5", "holdout4", "holdout3", "holdout", "test", "train"] as const) {
+    for (const split of ["holdout8", "holdout7", "holdout6", "holdout5", "holdout4", "holdout3", "holdout", "test", "train"] as const) {
       flagged = fn;
       // Each held-out set is a corpus of its own; its documentation figure is the held-out READMEs' (set 4) or the test READMEs'.
-      const f = split === "holdout7" || split === "holdout6" ? figures(sets[split], held3, "test") : split === "holdout5" ? figures(sets.holdout5, held2, "test") : split === "holdout4" ? figures(sets.holdout4, held, "test") : split === "holdout3" || split === "holdout" ? figures(sets[split], docs, "test") : figures(corpus, docs, split);
-      console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; ${split === "holdout7" || split === "holdout6" ? "third held-out list of" : split === "holdout5" ? "second held-out list of" : split === "holdout4" ? "first held-out list of" : "installed"} READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
+      const f = split === "holdout8" || split === "holdout7" || split === "holdout6" ? figures(sets[split], held3, "test") : split === "holdout5" ? figures(sets.holdout5, held2, "test") : split === "holdout4" ? figures(sets.holdout4, held, "test") : split === "holdout3" || split === "holdout" ? figures(sets[split], docs, "test") : figures(corpus, docs, split);
+      console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; ${split === "holdout8" || split === "holdout7" || split === "holdout6" ? "third held-out list of" : split === "holdout5" ? "second held-out list of" : split === "holdout4" ? "first held-out list of" : "installed"} READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
       if (mode !== "verdict" || split === "test" || split === "train") continue;
       console.log("  by class:");
       for (const cls of [...new Set(f.inj.map((t) => t.cls))].sort()) {
