@@ -270,6 +270,43 @@ export function heldOutSet(r: R, o: { attacks: Family[]; benign: Family[]; carri
   return out;
 }
 
+/** Inserts `x` at a random position of `xs` (nothing when it is undefined). Draws one number only when it inserts. */
+export function insertAt<T>(xs: T[], x: T | undefined, r: R): T[] {
+  if (x === undefined) return xs;
+  const i = Math.floor(r() * (xs.length + 1));
+  return [...xs.slice(0, i), x, ...xs.slice(i)];
+}
+
+/** A carrier of the later held-out sets: its name, and the text it makes, with a sentence planted or without. */
+export type PlantingCarrier = [string, (r: R, planted?: string) => string];
+
+/**
+ * A held-out set of separately written sentences (sets 5 to 8): each attack sentence and each benign
+ * sentence `placements` times in a carrier drawn at random, then `plain` carriers with nothing
+ * planted. The order the random numbers are drawn in is part of each set's identity.
+ */
+export function plantedSet(r: R, o: { prefix: string; attacks: Record<string, string[]>; benign: string[]; carriers: PlantingCarrier[]; placements: number; plain: number }): FirewallText[] {
+  const out: FirewallText[] = [];
+  for (const [cls, sentences] of Object.entries(o.attacks))
+    sentences.forEach((s, k) => {
+      for (let i = 0; i < o.placements; i++) {
+        const [name, make] = pick(r, o.carriers);
+        out.push({ id: `${o.prefix}-${cls}-${k}-${i}`, injection: true, split: "test", cls, carrier: name, text: make(r, s), payload: s });
+      }
+    });
+  o.benign.forEach((s, k) => {
+    for (let i = 0; i < o.placements; i++) {
+      const [name, make] = pick(r, o.carriers);
+      out.push({ id: `${o.prefix}-benign-${k}-${i}`, injection: false, split: "test", cls: "benign-request", carrier: name, text: make(r, s) });
+    }
+  });
+  for (let i = 0; i < o.plain; i++) {
+    const [name, make] = pick(r, o.carriers);
+    out.push({ id: `${o.prefix}-plain-${i}`, injection: false, split: "test", cls: "benign-plain", carrier: name, text: make(r) });
+  }
+  return out;
+}
+
 export function buildFirewallCorpus(seed = 20261201, perFamily = 45): FirewallText[] {
   const r = rng(seed);
   const out: FirewallText[] = [];
