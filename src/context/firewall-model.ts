@@ -28,14 +28,14 @@ export interface FirewallModel {
   weights: Record<string, number>;
 }
 
+/** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
+const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-code", "in-literal"]);
+
 /**
  * The keys of one unit: its description (requests.ts), the rules whose span covers its line, and
  * every pair of those (a pair is what makes "imperative" plus "content" plus "offtopic" a planted
  * task while "imperative" plus "software" is documentation). Pure.
  */
-/** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
-const POSITION = new Set(["first", "last", "long", "in-cell", "in-comment", "in-code", "in-literal"]);
-
 export function unitKeys(features: string[], rules: string[]): string[] {
   const keys = [...features, ...rules.map((r) => `R:${r}`)];
   // Prototype closeness (like-*, asks-like-*) is conditioned on asking already: not paired either.

@@ -12,7 +12,7 @@ import { meanVector } from "./word-vectors.ts";
 /** One sentence of a text, with its carrier's markup (comment leaders, table pipes, JSON quotes) taken off. */
 export interface Unit {
   text: string;
-  /** Index of the unit in its text (0-based) and how many units the text has. */
+  /** Index of the unit in its text (0-based). */
   index: number;
   /** Where the unit sat: a table cell, a comment or quote, a code line, a string literal in code, or prose. */
   place: "cell" | "comment" | "code" | "literal" | "prose";
@@ -22,11 +22,11 @@ export interface Unit {
 
 const FENCE = /^\s*(?:```|~~~)/;
 
-/** The units of a text. Pure. */
 const SENTENCE = /(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9])|\s+[—–]\s+|;\s+(?=[a-z])/;
 const LITERAL = /^\s*(?:[\w.$\[\]]+\s*[:=]\s*)?(?:[fr]?["'`]).*["'`]\s*[,;)\]}]*\s*(?:\/\/.*|#.*)?$/;
 const worded = (s: string) => /[a-z]{2}/i.test(s);
 
+/** The units of a text: its sentences, table cells, comment lines and JSON strings. Pure. */
 export function units(text: string): Unit[] {
   const out: Omit<Unit, "index">[] = [];
   let inFence = false;
@@ -168,7 +168,8 @@ function opensAsCommand(rest: string): boolean {
 
 /**
  * The description of one unit: its form (request, question, label), the classes of its words, the
- * harmful capabilities of any code in it, and how much of it the rest of the text talks about.
+ * harmful capabilities of any code in it, how much of it the rest of the text talks about, and how
+ * close its words lie to the three prototypes.
  * `others` are the content-word stems of the text's other units. Pure.
  */
 export function describe(u: Unit, others: Map<string, number>, total: number): string[] {
