@@ -1,10 +1,10 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the eighth held-out set (eval/firewall/holdout8.ts): written before the last changes, scored
- *   once after them — the untouched figure (its documentation figure is the third list of READMEs,
+ * - the ninth held-out set (eval/firewall/holdout9.ts): written after the last change, scored once
+ *   on the shipped model — the untouched figure (its documentation figure is the third list of READMEs,
  *   eval/firewall/docs.ts, which has been read; `bun eval/firewall/docs.ts` fetches the lists);
- * - the seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
+ * - the eighth, seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
  *   earlier model, and read since), the third and second sets and the TEST split: read while the
  *   layers changed, so they are development figures, printed for contrast;
  * recall per attack class and per carrier, false positives on generated benign texts, and the share
@@ -25,6 +25,7 @@ import { buildHoldout5 } from "./holdout5.ts";
 import { buildHoldout6 } from "./holdout6.ts";
 import { buildHoldout7 } from "./holdout7.ts";
 import { buildHoldout8 } from "./holdout8.ts";
+import { buildHoldout9 } from "./holdout9.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
@@ -33,11 +34,9 @@ const MODES = { verdict: byVerdict, rules: (t: { text: string }) => ruleFindings
 let flagged = byVerdict;
 const pct = (a: number, b: number) => `${a}/${b} ${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
 
-export function figures(corpus: FirewallText[], docs: FirewallText[], split: "train" | "test") {
-  const inj = corpus.filter((t) => t.injection && t.split === split);
-  const ben = corpus.filter((t) => !t.injection && t.split === split);
-  const d = docs.filter((t) => t.split === split);
-  return { recall: inj.filter(flagged).length / inj.length, fp: ben.filter(flagged).length / ben.length, docFp: d.filter(flagged).length / d.length, inj, ben, d };
+/** The injections, benign texts and READMEs of one row, for the figures printed. */
+export function figures(set: FirewallText[], docs: FirewallText[]) {
+  return { inj: set.filter((t) => t.injection), ben: set.filter((t) => !t.injection), d: docs };
 }
 
 if (import.meta.main) {
@@ -47,13 +46,27 @@ if (import.meta.main) {
   const held2 = heldOutDocs(DOC_PACKAGES_2);
   const held3 = heldOutDocs(DOC_PACKAGES_3);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
-  const sets = { holdout8: buildHoldout8(), holdout7: buildHoldout7(), holdout6: buildHoldout6(), holdout5: buildHoldout5(), holdout4: buildHoldout4(), holdout3: buildHoldout3(), holdout: buildHoldout() } as const;
+  // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
+  // installed packages' test half), newest first; then the template corpus's splits.
+  const installed = docs.filter((t) => t.split === "test");
+  const third: [FirewallText[], string] = [held3, "third held-out list of"];
+  const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout9", buildHoldout9(), third],
+    ["holdout8", buildHoldout8(), third],
+    ["holdout7", buildHoldout7(), third],
+    ["holdout6", buildHoldout6(), third],
+    ["holdout5", buildHoldout5(), [held2, "second held-out list of"]],
+    ["holdout4", buildHoldout4(), [held, "first held-out list of"]],
+    ["holdout3", buildHoldout3(), [installed, "installed"]],
+    ["holdout", buildHoldout(), [installed, "installed"]],
+    ["test", corpus.filter((t) => t.split === "test"), [installed, "installed"]],
+    ["train", corpus.filter((t) => t.split === "train"), [docs.filter((t) => t.split === "train"), "installed (train half)"]],
+  ];
   for (const [mode, fn] of Object.entries(MODES))
-    for (const split of ["holdout8", "holdout7", "holdout6", "holdout5", "holdout4", "holdout3", "holdout", "test", "train"] as const) {
+    for (const [split, set, [readmes, which]] of rows) {
       flagged = fn;
-      // Each held-out set is a corpus of its own; its documentation figure is the held-out READMEs' (set 4) or the test READMEs'.
-      const f = split === "holdout8" || split === "holdout7" || split === "holdout6" ? figures(sets[split], held3, "test") : split === "holdout5" ? figures(sets.holdout5, held2, "test") : split === "holdout4" ? figures(sets.holdout4, held, "test") : split === "holdout3" || split === "holdout" ? figures(sets[split], docs, "test") : figures(corpus, docs, split);
-      console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; ${split === "holdout8" || split === "holdout7" || split === "holdout6" ? "third held-out list of" : split === "holdout5" ? "second held-out list of" : split === "holdout4" ? "first held-out list of" : "installed"} READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
+      const f = figures(set, readmes);
+      console.log(`${mode} ${split.toUpperCase()}: recall ${pct(f.inj.filter(flagged).length, f.inj.length)}; false positives on generated benign ${pct(f.ben.filter(flagged).length, f.ben.length)}; ${which} READMEs flagged ${pct(f.d.filter(flagged).length, f.d.length)}`);
       if (mode !== "verdict" || split === "test" || split === "train") continue;
       console.log("  by class:");
       for (const cls of [...new Set(f.inj.map((t) => t.cls))].sort()) {
