@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { weirCommand } from "../support/cli.ts";
@@ -34,7 +34,15 @@ function terminal(args: string[], o: { noColor?: boolean; width?: number; height
   const name = `weir-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const env = `HOME=${world.home} XDG_CONFIG_HOME=${join(world.home, ".config")} XDG_DATA_HOME=${join(world.home, ".local", "share")} TERM=xterm-256color${o.noColor ? " NO_COLOR=1" : ""}`;
   const cmd = `cd ${world.ws} && env -u NO_COLOR ${env} ${weirCommand().map((a) => `'${a}'`).join(" ")} ${args.map((a) => `'${a}'`).join(" ")}`;
-  Bun.spawnSync([tmux!, "new-session", "-d", "-s", name, "-x", String(o.width ?? 100), "-y", String(o.height ?? 40), cmd]);
+  // Killing the previous test's last session makes the tmux server exit, asynchronously; a session
+  // started in that moment can land on the dying server and fail (the screen then stays blank). So
+  // a failed start is retried, and a start that never succeeds fails the test saying so.
+  for (let attempt = 0; ; attempt++) {
+    const started = Bun.spawnSync([tmux!, "new-session", "-d", "-s", name, "-x", String(o.width ?? 100), "-y", String(o.height ?? 40), cmd], { stderr: "pipe" });
+    if (started.exitCode === 0) break;
+    if (attempt === 20) throw new Error(`tmux new-session failed: ${started.stderr.toString().trim()}`);
+    Bun.sleepSync(100);
+  }
   const screen = () => Bun.spawnSync([tmux!, "capture-pane", "-t", name, "-p"]).stdout.toString();
   return {
     screen,
@@ -45,7 +53,10 @@ function terminal(args: string[], o: { noColor?: boolean; width?: number; height
     async waitFor(re: RegExp, ms = 20_000) {
       const end = Date.now() + ms;
       while (!re.test(screen())) {
-        if (Date.now() > end) throw new Error(`timed out waiting for ${re}; screen:\n${screen()}`);
+        if (Date.now() > end) {
+          const alive = Bun.spawnSync([tmux!, "has-session", "-t", name]).exitCode === 0;
+          throw new Error(`timed out waiting for ${re} (session ${alive ? "alive" : "gone: the program exited or never started"}); screen:\n${screen()}`);
+        }
         await Bun.sleep(50);
       }
     },
@@ -55,6 +66,12 @@ function terminal(args: string[], o: { noColor?: boolean; width?: number; height
 }
 
 d("the REPL's screen", () => {
+  // One idle session for the whole file keeps the tmux server up: when a test kills the last session
+  // the server exits, asynchronously, and the next test's session could start on the dying server.
+  const keepalive = `weir-keepalive-${process.pid}`;
+  beforeAll(() => void Bun.spawnSync([tmux!, "new-session", "-d", "-s", keepalive, "sleep 3600"]));
+  afterAll(() => void Bun.spawnSync([tmux!, "kill-session", "-t", keepalive]));
+
   test("an answered approval is one line; the spinner leaves nothing; the edit is a diff; the answer's Markdown is rendered", async () => {
     await Bun.write(join(world.ws, "notes.txt"), "alpha\nbeta\n");
     world.server.script({
