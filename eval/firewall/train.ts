@@ -14,7 +14,7 @@ import { type FirewallModel, textUnits } from "../../src/context/firewall-model.
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 import { trainingDocs } from "./docs.ts";
-import { grammarTexts, grammarTexts2, grammarTexts3 } from "./grammar.ts";
+import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
@@ -117,7 +117,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 if (import.meta.main) {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
-  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
+  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
   const t0 = performance.now();
   const byFamily = thresholdOf(trainSet, outOfFoldScores(trainSet, 4, false));
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
