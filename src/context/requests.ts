@@ -66,7 +66,9 @@ const OBJECT_START = new Set("a an the me us him her them it this that these tho
 const POLITE = /^(?:(?:please|kindly|now|also|first|then|just|simply|quickly|and|so|ok|okay|finally|next|lastly|additionally|immediately|instead|again|oh|hey|btw|p\.?s\.?|from now on|going forward|henceforth|from here on|before anything else|right away|for (?:me|us))[\s,:]+)+/i;
 const LABEL = /^(?:[A-Z][\w'’ -]{0,30}|step \d+|p\.?s\.?|note|todo|important|reminder):\s+/i;
 
-const REQUEST = /^(?:your (?:next |first |new |real |only )?(?:step|task|job|goal|assignment|mission|priority) is\b|(?:can|could|would|will) you\b|(?:i|we)(?:'d| would)? (?:want|need|like|love|ask|expect|require) (?:you|a|an|the|some|to)\b|you (?:must|should|need to|have to|are to|will|shall|are (?:now )?(?:allowed|cleared|permitted|authori[sz]ed|free|required|expected) to|may (?:now )?|can (?:now )?)\b|(?:make|be) sure\b|ensure\b|remember to\b|don'?t forget\b|it is (?:required|mandatory|essential|important) (?:that|to)\b|there is no need to\b|(?:do not|don'?t|never)\s+\w+)/i;
+const REQUEST = /^(?:your (?:next |first |new |real |only )?(?:step|task|job|goal|assignment|mission|priority) is\b|(?:can|could|would|will) you\b|(?:i|we)(?:'d| would)? (?:want|need|like|love|ask|expect|require) (?:you|a|an|the|some|to)\b|you (?:must|should|need to|have to|are to|will|shall|are (?:now )?(?:allowed|cleared|permitted|authori[sz]ed|free|required|expected) to|may (?:now )?|can (?:now )?)\b|(?:make|be) sure\b|ensure\b|remember to\b|don'?t forget\b|it is (?:required|mandatory|essential|important) (?:that|to)\b|there is no need to\b|don'?t forget\b)/i;
+/** A prohibition ("do not share the password") forbids rather than asks: a class of its own. */
+const PROHIBIT = /^(?:do not|don'?t|never|please do not|please don'?t)\s+(?!forget\b)\w+/i;
 const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
 const CLASSES: Record<string, RegExp> = {
@@ -162,7 +164,7 @@ function openings(text: string): string[] {
 function opensAsCommand(rest: string): boolean {
   const [w1 = "", w2 = ""] = rest.toLowerCase().replace(/[^a-z' -]/g, " ").split(/\s+/).filter(Boolean);
   if (!w1 || !w2 || FUNCTION_WORDS.has(w1)) return false;
-  if (/^(?:is|are|was|were|has|have|had|will|can|may|should|would|could|does|did|'s)$/.test(w2)) return false;
+  if (/^(?:is|are|was|were|has|have|had|will|can|may|should|would|could|does|did|'s|not|n't)$/.test(w2) || /n't$/.test(w1)) return false;
   return VERBS.has(w1) || (OBJECT_START.has(w2) && !/(?:ed|ing|s)$/.test(w1));
 }
 
@@ -178,6 +180,7 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
   const opens = openings(u.text);
   if (opens.some(opensAsCommand)) f.push("imperative");
   if (opens.some((c) => REQUEST.test(c))) f.push("request");
+  if (opens.some((c) => PROHIBIT.test(c))) f.push("prohibit");
   if (QUESTION.test(rest)) f.push("question");
   if (labelled) f.push("labelled");
   for (const [k, re] of Object.entries(CLASSES)) if (re.test(u.text)) f.push(k);
