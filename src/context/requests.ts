@@ -75,7 +75,9 @@ const CLASSES: Record<string, RegExp> = {
   you: W("you|your|yours|yourself"),
   me: W("me|my|mine|i|i'd|i'm"),
   // The reader's own product: what a request about form or content reaches for.
-  output: W("answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?|the code you|your code|the snippet|the example|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|answer|reply|response|time)|no matter|whatever is asked"),
+  // The reader's product as a noun, with its determiner ("the response", "your answer"), not the
+  // verb ("reply by Friday", "answer the survey").
+  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)|in (?:the |your )?(?:answer|reply|response|summary)|the code you|your code|the snippet|the example|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
   // Things one produces for someone: a task of its own.
   content: W("stor(?:y|ies)|poems?|songs?|jokes?|essays?|speech(?:es)?|letters?|toasts?|tweets?|posts?|articles?|blogs?|slogans?|taglines?|names|ideas|recipes?|itinerar(?:y|ies)|plans?|facts|tips|questions|quiz(?:zes)?|haikus?|limericks?|sonnets?|riddles?|lyrics|paragraphs?|biograph(?:y|ies)|opinions?|puns?|advice|overview|pros and cons|bullet points|critique|anecdotes?|trivia|fun facts"),
   // Languages, registers and shapes an answer can be forced into.
