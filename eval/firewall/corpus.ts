@@ -277,6 +277,21 @@ export function insertAt<T>(xs: T[], x: T | undefined, r: R): T[] {
   return [...xs.slice(0, i), x, ...xs.slice(i)];
 }
 
+/**
+ * A data table as a carrier: a header row and its rule, then the rows; a planted sentence goes, by a
+ * coin toss, into a row of its own (first cell) or into the last cell of `partialRow`, at a random
+ * position among the rows.
+ */
+export function tableCarrier(head: string[], rows: string[], partialRow: string): (r: R, planted?: string) => string {
+  return (r, p) => {
+    if (!p) return [...head, ...rows].join("\n");
+    const cell = p.replace(/\n/g, " ");
+    const cols = head[0]!.split("|").length - 2;
+    const line = r() < 0.5 ? `| ${cell} |${" |".repeat(cols - 1)}` : `${partialRow} ${cell} |`;
+    return [...head, ...insertAt(rows, line, r)].join("\n");
+  };
+}
+
 /** A carrier of the later held-out sets: its name, and the text it makes, with a sentence planted or without. */
 export type PlantingCarrier = [string, (r: R, planted?: string) => string];
 

@@ -64,15 +64,16 @@ export const TRAIN_DOC_PACKAGES: string[] = trainList;
 export const docsCache = () => process.env.WEIR_DOCS_CACHE ?? join(tmpdir(), "weir-firewall-docs");
 const fileOf = (pkg: string) => join(docsCache(), `${pkg.replace(/[@/]/g, "_")}.md`);
 
-/** The training READMEs found in the cache, split by nothing: all are train. */
-export function trainingDocs(): FirewallText[] {
-  return TRAIN_DOC_PACKAGES.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `tdoc:${p}`, injection: false, split: "train" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
+/** The READMEs of `list` found in the cache (missing ones are skipped), as benign texts of `split`. */
+function cachedDocs(list: string[], prefix: string, split: "train" | "test"): FirewallText[] {
+  return list.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `${prefix}:${p}`, injection: false, split, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
 }
 
-/** The held-out READMEs found in the cache (missing ones are skipped). */
-export function heldOutDocs(list: string[] = DOC_PACKAGES): FirewallText[] {
-  return list.filter((p) => existsSync(fileOf(p))).map((p) => ({ id: `doc:${p}`, injection: false, split: "test" as const, cls: "real-readme", carrier: "real-readme", text: readFileSync(fileOf(p), "utf8").slice(0, 60_000) }));
-}
+/** The training READMEs found in the cache: all train. */
+export const trainingDocs = (): FirewallText[] => cachedDocs(TRAIN_DOC_PACKAGES, "tdoc", "train");
+
+/** The held-out READMEs of a list found in the cache. */
+export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => cachedDocs(list, "doc", "test");
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });

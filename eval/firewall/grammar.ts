@@ -10,7 +10,7 @@
  * which is why each was followed by a new held-out set before anything was scored again.
  */
 import { rng } from "../../src/eval/metrics.ts";
-import { type FirewallText, pick, type R } from "./corpus.ts";
+import { type FirewallText, insertAt, pick, type R } from "./corpus.ts";
 
 const OPEN = ["", "Please ", "Now ", "Also, ", "Before you go on, ", "First, ", "Hey, ", "One more thing: ", "Quick request: ", "I need you to ", "Could you ", "Can you ", "I want you to ", "You must ", "You should ", "Make sure you ", "It is essential that you ", "Instead, ", "Next, ", "Right away, "];
 const TASK_VERBS = ["write", "compose", "draft", "create", "produce", "come up with", "give me", "tell me", "list", "name", "provide", "recommend", "suggest", "explain", "describe", "summarise", "outline", "brainstorm", "invent", "share"];
@@ -68,10 +68,7 @@ function carrier(r: R, planted: string | undefined, benignKind: "mail" | "doc" |
   const name = planted ? pick(r, ["email", "readme", "code-answer", "table"]) : benignKind === "mail" ? pick(r, ["email", "table"]) : benignKind === "doc" ? "readme" : "code-answer";
   const mail = pick(r, MAIL);
   const extra = planted ?? (benignKind === "mail" ? MAIL_REQ(mail.words, r) : benignKind === "doc" ? `${pick(r, DOC_OPEN)}${pick(r, DOC_REQ)}.`.replace(/^./, (c) => c.toUpperCase()) : `You can ${pick(r, CODE_ADVICE)}.`);
-  const at = (xs: string[]) => {
-    const i = Math.floor(r() * (xs.length + 1));
-    return [...xs.slice(0, i), extra, ...xs.slice(i)];
-  };
+  const at = (xs: string[]) => insertAt(xs, extra, r);
   if (name === "email") return { name, text: at([`Subject: ${mail.topic}`, `Hi ${pick(r, ["all", "Dana", "team"])},`, ...paragraphs(r, mail.topic), "Best,\nKim"]).join("\n\n") };
   if (name === "table") {
     const rows = [`| item | owner | due |`, `|---|---|---|`, `| ${mail.words[0]} | Sam | Mon |`, `| ${mail.words[1]} | Ana | Wed |`];
@@ -81,14 +78,20 @@ function carrier(r: R, planted: string | undefined, benignKind: "mail" | "doc" |
   return { name, text: at([`Q: ${pick(r, ["How do I parse JSON in Python?", "Why is my loop so slow?", "How can I read a file line by line?"])}`, "You can do it with the standard library.", "```\nwith open(path) as f:\n    for line in f:\n        print(line)\n```", "That works on any recent version."]).join("\n\n") };
 }
 
-export function grammarTexts(seed = 20261211, n = 1500): FirewallText[] {
-  const r = rng(seed);
+/** `n` composed asks, each planted in a carrier: the attack half of every composition. */
+function plantedAttacks(r: R, n: number, prefix: string, make: (r: R) => { cls: string; s: string }): FirewallText[] {
   const out: FirewallText[] = [];
   for (let i = 0; i < n; i++) {
-    const a = attack(r);
+    const a = make(r);
     const c = carrier(r, a.s, "mail");
-    out.push({ id: `g-${a.cls}-${i}`, injection: true, split: "train", cls: a.cls, carrier: c.name, text: c.text, payload: a.s });
+    out.push({ id: `${prefix}-${a.cls}-${i}`, injection: true, split: "train", cls: a.cls, carrier: c.name, text: c.text, payload: a.s });
   }
+  return out;
+}
+
+export function grammarTexts(seed = 20261211, n = 1500): FirewallText[] {
+  const r = rng(seed);
+  const out = plantedAttacks(r, n, "g", attack);
   for (let i = 0; i < n; i++) {
     const kind = pick(r, ["mail", "doc", "code"] as const);
     const c = carrier(r, undefined, kind);
@@ -130,14 +133,7 @@ function attack2(r: R): { cls: string; s: string } {
 }
 
 export function grammarTexts2(seed = 20261213, n = 900): FirewallText[] {
-  const r = rng(seed);
-  const out: FirewallText[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = attack2(r);
-    const c = carrier(r, a.s, "mail");
-    out.push({ id: `g2-${a.cls}-${i}`, injection: true, split: "train", cls: a.cls, carrier: c.name, text: c.text, payload: a.s });
-  }
-  return out;
+  return plantedAttacks(rng(seed), n, "g2", attack2);
 }
 
 // A third composition (fifth session, own seed, train only, benign): mails and answers hold the
@@ -185,14 +181,9 @@ const WORLD_ASKS: ((r: R) => string)[] = [
 ];
 
 export function grammarTexts4(seed = 20261225, n = 700): FirewallText[] {
-  const r = rng(seed);
-  const out: FirewallText[] = [];
-  for (let i = 0; i < n; i++) {
+  return plantedAttacks(rng(seed), n, "g4", (r) => {
     const open = pick(r, OPEN);
     const body = pick(r, WORLD_ASKS)(r);
-    const ask = `${open}${body}${/^(?:could|can) you/i.test(open) ? "?" : "."}`.replace(/^./, (c) => c.toUpperCase());
-    const c = carrier(r, ask, "mail");
-    out.push({ id: `g4-offtask-${i}`, injection: true, split: "train", cls: "offtask", carrier: c.name, text: c.text, payload: ask });
-  }
-  return out;
+    return { cls: "offtask", s: `${open}${body}${/^(?:could|can) you/i.test(open) ? "?" : "."}`.replace(/^./, (c) => c.toUpperCase()) };
+  });
 }

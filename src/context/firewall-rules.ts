@@ -122,7 +122,8 @@ function lineOf(text: string, index: number): number {
   return n;
 }
 
-const clip = (s: string) => {
+/** One line of at most 120 characters: how a finding quotes its span. Pure. */
+export const clip = (s: string) => {
   const one = s.replace(/\s+/g, " ").trim();
   return one.length > 120 ? `${one.slice(0, 117)}...` : one;
 };

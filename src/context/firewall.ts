@@ -6,7 +6,7 @@
  * is instruction-like when either finds something; each finding names its rule and lines.
  */
 import { learnedScore } from "./firewall-model.ts";
-import { ruleFindings, visible } from "./firewall-rules.ts";
+import { clip, ruleFindings, visible } from "./firewall-rules.ts";
 
 export { visible };
 
@@ -27,7 +27,11 @@ export interface FirewallResult {
 
 /** Classifies one text. Trusted text (the user's task, weir's policies) is never instruction-like. */
 export function classify(text: string, trust: "trusted" | "untrusted" = "untrusted"): FirewallResult {
-  if (trust === "trusted") return { verdict: "evidence", findings: [] };
+  return trust === "trusted" ? { verdict: "evidence", findings: [] } : scored(text).result;
+}
+
+/** The verdict of an untrusted text with the learned layer's own score, from one pass over it. */
+export function scored(text: string): { result: FirewallResult; learned: { p: number; flagged: boolean } } {
   const findings = ruleFindings(text);
   const learned = learnedScore(text, findings);
   if (learned.flagged && learned.unit && !findings.some((f) => f.startLine === learned.unit!.line)) {
@@ -35,10 +39,5 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
     findings.push({ rule: "learned", startLine: line, endLine: line, excerpt: clip(learned.unit.text) });
     findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   }
-  return { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings };
+  return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
 }
-
-const clip = (s: string) => {
-  const one = s.replace(/\s+/g, " ").trim();
-  return one.length > 120 ? `${one.slice(0, 117)}...` : one;
-};

@@ -10,7 +10,7 @@ export { conversationTokens, createContextStep } from "./conversation.ts";
 export type { ContextStep } from "./conversation.ts";
 export { parseFailureLocations } from "./failures.ts";
 export { learnedScore } from "./firewall-model.ts";
-export { classify } from "./firewall.ts";
+export { classify, scored } from "./firewall.ts";
 export { languageOf, outline, warmParsers } from "./outline.ts";
 export { quoteData } from "./render.ts";
 export { normaliseCommand, parseShell } from "./shell.ts";

@@ -147,18 +147,18 @@ function opening(text: string): { rest: string; labelled: boolean } {
 /** Whether a unit opens as a command: a base-form verb, or a word followed by an object. */
 export function imperative(text: string): boolean {
   // Any clause may carry the command: "Before you go on, write ...", "Do me a favour and tell me ...".
-  return openings(text).some(opensAsCommand);
+  return openings(text).some((o) => opensAsCommand(o.rest));
 }
 
 /**
  * A unit's clause openings, politeness and labels taken off: its start, and what follows a comma,
  * colon, semicolon, "and" or "then" (the first eight: a long code line has dozens of commas). Pure.
  */
-function openings(text: string): string[] {
-  const out = [opening(text).rest];
+function openings(text: string): { rest: string; labelled: boolean }[] {
+  const out = [opening(text)];
   for (const m of text.matchAll(/(?:[,:;]|\band\b|\bthen\b)\s+/g)) {
     if (out.length >= 8) break;
-    out.push(opening(text.slice(m.index! + m[0].length)).rest);
+    out.push(opening(text.slice(m.index! + m[0].length)));
   }
   return out;
 }
@@ -178,8 +178,9 @@ function opensAsCommand(rest: string): boolean {
  */
 export function describe(u: Unit, others: Map<string, number>, total: number): string[] {
   const f: string[] = [];
-  const { rest, labelled } = opening(u.text);
-  const opens = openings(u.text);
+  const all = openings(u.text);
+  const opens = all.map((o) => o.rest);
+  const { rest, labelled } = all[0]!;
   if (opens.some(opensAsCommand)) f.push("imperative");
   if (opens.some((c) => REQUEST.test(c))) f.push("request");
   if (opens.some((c) => PROHIBIT.test(c))) f.push("prohibit");

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { classify } from "../../context/firewall.ts";
-import { learnedScore } from "../../context/firewall-model.ts";
+import { scored } from "../../context/firewall.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 
@@ -22,8 +21,8 @@ export async function firewallCommand(args: ParsedArgs, out: (s: string) => void
   }
   // The verdict is both layers'; the learned layer's own score is shown beside it (its finding, if any, is "learned").
   const results = inputs.map((i) => {
-    const l = learnedScore(i.text);
-    return { file: i.name, ...classify(i.text), learned: { p: Math.round(l.p * 1000) / 1000, flagged: l.flagged } };
+    const { result, learned } = scored(i.text);
+    return { file: i.name, ...result, learned: { p: Math.round(learned.p * 1000) / 1000, flagged: learned.flagged } };
   });
   if (args.json) out(`${JSON.stringify(results, null, 2)}\n`);
   else
