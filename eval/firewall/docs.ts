@@ -1,5 +1,5 @@
 /**
- * Held-out documentation: the READMEs of 80 (and 80 more) widely used npm packages that weir does not depend on,
+ * Held-out documentation: the READMEs of 80 (and three lists of 80 more) widely used npm packages that weir does not depend on,
  * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
  * never used for training or thresholds. They are real text written for people, by other people, so
  * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
@@ -53,6 +53,23 @@ export const DOC_PACKAGES_3 = [
 ];
 
 /**
+ * A fourth list, written on 2026-12-01 (sixth session) before any change of that session to the
+ * firewall: packages of the kinds the other lists miss (web servers, view libraries, validators,
+ * stores, queues, schedulers, documents, colours, numbers, parsers), checked against every other list,
+ * the training list and the installed packages, taken evenly from 138 candidates; scored once at the end.
+ */
+export const DOC_PACKAGES_4 = [
+  "koa", "koa-router", "fastify", "@hapi/hapi", "restify", "h3", "itty-router", "compression", "nunjucks", "handlebars-layouts",
+  "preact", "solid-js", "alpinejs", "petite-vue", "inferno", "riot", "stimulus", "valibot", "runtypes", "class-validator",
+  "reflect-metadata", "tsyringe", "typedi", "lowdb", "pouchdb", "idb", "localforage", "quick-lru", "level", "rocksdb",
+  "sqlite3", "alasql", "mikro-orm", "objection", "waterline", "pg-promise", "postgres", "tedious", "cassandra-driver", "bull",
+  "bee-queue", "agenda", "cron", "later", "croner", "jimp", "pdfkit", "jspdf", "exceljs", "papaparse",
+  "csv-stringify", "fast-csv", "fast-xml-parser", "yaml", "ini", "color", "tinycolor2", "kleur", "ansi-colors", "colorette",
+  "progress", "log-update", "cli-spinners", "accounting", "big.js", "decimal.js", "mathjs", "simple-statistics", "react-i18next", "intl-messageformat",
+  "globalize", "p-retry", "backoff", "exponential-backoff", "opossum", "happy-dom", "parse5", "htmlparser2", "archiver", "yauzl",
+];
+
+/**
  * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
  * a seed list, none installed here and none on the held-out lists, each pinned to the version named
  * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
@@ -77,7 +94,7 @@ export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => ca
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...TRAIN_DOC_PACKAGES]) {
+  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...TRAIN_DOC_PACKAGES]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
@@ -98,7 +115,7 @@ async function fetchAll() {
     writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
   }
   rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
-  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} and ${heldOutDocs(DOC_PACKAGES_3).length}/${DOC_PACKAGES_3.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
+  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} and ${heldOutDocs(DOC_PACKAGES_3).length}/${DOC_PACKAGES_3.length} and ${heldOutDocs(DOC_PACKAGES_4).length}/${DOC_PACKAGES_4.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
 }
 
 if (import.meta.main) await fetchAll();
