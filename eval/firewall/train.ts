@@ -11,26 +11,38 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FirewallModel, textUnits } from "../../src/context/firewall-model.ts";
+import { vectorDims } from "../../src/context/word-vectors.ts";
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { trainingDocs } from "./docs.ts";
-import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4 } from "./grammar.ts";
+import { DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, heldOutDocs, trainingDocs } from "./docs.ts";
+import { buildHoldout4 } from "./holdout4.ts";
+import { buildHoldout5 } from "./holdout5.ts";
+import { buildHoldout6 } from "./holdout6.ts";
+import { buildHoldout7 } from "./holdout7.ts";
+import { buildHoldout8 } from "./holdout8.ts";
+import { buildHoldout9 } from "./holdout9.ts";
+import { buildHoldout10 } from "./holdout10.ts";
+import { buildHoldout11 } from "./holdout11.ts";
+import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
 const norm = (s: string) => s.replace(/\\n/g, " ").replace(/\\(["'])/g, "$1").replace(/[\s|#/*>"`-]+/g, " ").trim().toLowerCase();
 
 /** A text's units with their keys, computed once: training and cross-validation reuse them. */
-const cache = new Map<string, { keys: string[]; y: number }[]>();
-function samplesOf(t: FirewallText): { keys: string[]; y: number }[] {
+type Sample = { keys: string[]; y: number; v?: Float32Array };
+const cache = new Map<string, Sample[]>();
+function samplesOf(t: FirewallText): Sample[] {
   let s = cache.get(t.id);
   if (!s) {
     const payload = t.payload ? norm(t.payload) : "";
     const us = textUnits(t.text);
-    s = (t.cls === "real-readme" ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).map(({ unit, keys }) => {
+    // A string literal in a code block is never scored (firewall-model.ts), so it is not trained on either.
+    s = (t.cls === "real-readme" ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector }) => {
       const u = norm(unit.text);
       // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
-      return { keys, y: payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0 };
+      const y = payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0;
+      return vector ? { keys, y, v: vector } : { keys, y };
     });
     cache.set(t.id, s);
   }
@@ -38,12 +50,17 @@ function samplesOf(t: FirewallText): { keys: string[]; y: number }[] {
 }
 
 const L2 = 1e-4;
-export function train(texts: FirewallText[], epochs = 6): { w: Map<string, number>; b: number } {
+/** The vector term learns faster than a key: a unit vector's components are ~0.1 each. */
+const VECTOR_RATE = 100;
+const VECTOR_L2 = 1e-4;
+export interface Trained { w: Map<string, number>; b: number; v: Float64Array }
+export function train(texts: FirewallText[], epochs = 6): Trained {
   const data = texts.flatMap(samplesOf);
   const pos = data.filter((d) => d.y === 1).length;
   const neg = data.length - pos;
   const cw = [1, 0.5 * Math.sqrt(neg / Math.max(1, pos))];
   const w = new Map<string, number>();
+  const v = new Float64Array(vectorDims());
   let b = 0;
   const r = rng(7);
   const order = data.map((_, i) => i);
@@ -55,24 +72,27 @@ export function train(texts: FirewallText[], epochs = 6): { w: Map<string, numbe
     const lr = 0.05 / (1 + e);
     for (const i of order) {
       const d = data[i]!;
-      let z = b;
-      for (const k of d.keys) z += w.get(k) ?? 0;
+      const z = logit({ w, b, v }, d);
       const p = 1 / (1 + Math.exp(-z));
       const g = (p - d.y) * cw[d.y]! * lr;
       for (const k of d.keys) w.set(k, (w.get(k) ?? 0) * (1 - L2) - g);
+      if (d.v) for (let k = 0; k < v.length; k++) v[k] = v[k]! * (1 - VECTOR_L2) - g * VECTOR_RATE * d.v[k]!;
       b -= g;
     }
   }
-  return { w, b };
+  return { w, b, v };
 }
 
-function scoreOf(w: Map<string, number>, b: number, t: FirewallText): number {
+function logit(m: Trained, d: Sample): number {
+  let z = m.b;
+  for (const k of d.keys) z += m.w.get(k) ?? 0;
+  if (d.v) for (let k = 0; k < m.v.length; k++) z += m.v[k]! * d.v[k]!;
+  return z;
+}
+
+function scoreOf(m: Trained, t: FirewallText): number {
   let best = 0;
-  for (const { keys } of samplesOf(t)) {
-    let z = b;
-    for (const k of keys) z += w.get(k) ?? 0;
-    best = Math.max(best, 1 / (1 + Math.exp(-z)));
-  }
+  for (const d of samplesOf(t)) best = Math.max(best, 1 / (1 + Math.exp(-logit(m, d))));
   return best;
 }
 
@@ -95,8 +115,8 @@ export function outOfFoldScores(texts: FirewallText[], k: number, carriers: bool
     // READMEs are documentation, the one carrier always seen in practice: held out by package only.
     const carrierHeld = (t: FirewallText) => carriers && t.cls !== "real-readme" && foldOf(carrierOf(t), k) === f;
     const held = (t: FirewallText) => foldOf(familyOf(t), k) === f || carrierHeld(t);
-    const { w, b } = train(texts.filter((t) => !held(t)));
-    for (const t of texts.filter((x) => foldOf(familyOf(x), k) === f && (!carriers || x.cls === "real-readme" || carrierHeld(x)))) scores.set(t.id, scoreOf(w, b, t));
+    const m = train(texts.filter((t) => !held(t)));
+    for (const t of texts.filter((x) => foldOf(familyOf(x), k) === f && (!carriers || x.cls === "real-readme" || carrierHeld(x)))) scores.set(t.id, scoreOf(m, t));
   }
   return scores;
 }
@@ -114,22 +134,47 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
   return { threshold, n: scored.length, recall: inj.filter((t) => oof.get(t.id)! >= threshold).length / Math.max(1, inj.length), fp: benign.filter((p) => p >= threshold).length / Math.max(1, benign.length) };
 }
 
+/**
+ * The validation texts (sixth session): the held-out sets 4 to 11 and the three lists of held-out
+ * READMEs, each scored untouched once and read since, so no longer fit to report but fit to choose a
+ * threshold on: text the training never saw, written like the sets still untouched. Never trained on.
+ */
+function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11].flatMap((b) => b());
+  return { benign: sets.filter((t) => !t.injection), injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3].flatMap((l) => heldOutDocs(l)) };
+}
+
+/** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
+function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
+  const score = (t: FirewallText) => scoreOf(m, t);
+  const benign = v.benign.map(score);
+  const readmes = v.readmes.map(score);
+  const threshold = Math.min(0.995, Math.max(0.5, quantile(benign, 0.98), quantile(readmes, 0.99)) + 1e-4);
+  const inj = v.injections.map(score);
+  return { threshold, recall: inj.filter((p) => p >= threshold).length / Math.max(1, inj.length), fp: benign.filter((p) => p >= threshold).length / Math.max(1, benign.length), docs: readmes.filter((p) => p >= threshold).length / Math.max(1, readmes.length), n: benign.length + inj.length, d: readmes.length };
+}
+
 if (import.meta.main) {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
-  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
+  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...grammarTexts5(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
   const t0 = performance.now();
   const byFamily = thresholdOf(trainSet, outOfFoldScores(trainSet, 4, false));
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
-  const { w, b } = train(trainSet);
+  const trained = train(trainSet);
+  const { w, b, v } = trained;
+  const val = validatedThreshold(trained, validation());
+  if (val.d === 0) throw new Error("no held-out READMEs cached: run `bun eval/firewall/docs.ts` first");
   const weights: Record<string, number> = {};
   for (const [k, v] of [...w].sort(([x], [y]) => (x < y ? -1 : 1))) if (Math.abs(v) >= 0.01) weights[k] = Math.round(v * 1000) / 1000;
   const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify(trainSet.map((t) => [t.id, t.injection, t.text]))).digest("hex");
-  // The harder cross-validation sets the shipped threshold: new carriers are what the held-out sets showed it misses.
-  const model: FirewallModel = { kind: "weir.firewall-model", version: 3, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(byBoth.threshold * 10000) / 10000, weights };
+  // The validation texts set the shipped threshold: the training's own hard benign families, which
+  // cross-validation reads, are harder than any text written apart from them (docs/firewall.md).
+  const model: FirewallModel = { kind: "weir.firewall-model", version: 4, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(val.threshold * 10000) / 10000, weights, vector: [...v].map((x) => Math.round(x * 1000) / 1000) };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   const pc = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
+  console.log(`validation (held-out sets 4-11 and READMEs lists 1-3, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

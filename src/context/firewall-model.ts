@@ -10,10 +10,12 @@ import { describeText, type Unit } from "./requests.ts";
  * addressed to whom, about what the rest of the text talks about or not, harmful code in it), the
  * firewall rules that fire on its line, and every pair of those. Versions 1 and 2 read words and
  * n-grams and learned the training templates' phrasing (on the third held-out set version 2 caught
- * 14.6%). Trained by eval/firewall/train.ts on the train split only, its threshold set by
- * cross-validation over template families and carriers; the weights ship in
- * policies/firewall-model.json, by name, with their version and the training set's hash. Pure once
- * loaded.
+ * 14.6%). Version 4 adds one weight per dimension of the mean word vector of a unit that asks: what
+ * the ask is about ("which planet has the most moons" against "how many people are coming"), which
+ * word classes cannot say. Trained by eval/firewall/train.ts on the train split only, its threshold
+ * set on validation text it never saw (the held-out sets already scored, docs/firewall.md); the
+ * weights ship in policies/firewall-model.json, by name, with their version and the training set's
+ * hash. Pure once loaded.
  */
 
 export interface FirewallModel {
@@ -26,6 +28,11 @@ export interface FirewallModel {
   threshold: number;
   /** Weights by key (a description feature, a rule `R:id`, or a pair `a&b`). */
   weights: Record<string, number>;
+  /**
+   * Version 4: weights of the mean word vector (word-vectors.ts) of a unit that asks, added to its
+   * score: what the ask is about, in a space that carries to words no training text had.
+   */
+  vector?: number[];
 }
 
 /** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
@@ -44,42 +51,45 @@ export function unitKeys(features: string[], rules: string[]): string[] {
   return keys;
 }
 
-/** Every unit of a text with its keys. Pure. */
-export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[] }[] {
+/** Every unit of a text with its keys and, when it asks, its word vector. Pure. */
+export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; vector?: Float32Array }[] {
   const clean = visible(text);
   const findings = found ?? ruleFindings(clean);
-  return describeText(clean).map(({ unit, features }) => ({
+  return describeText(clean).map(({ unit, features, vector }) => ({
     unit,
     keys: unitKeys(features, [...new Set(findings.filter((f) => f.startLine <= unit.line && unit.line <= f.endLine).map((f) => f.rule))]),
+    ...(vector ? { vector } : {}),
   }));
 }
 
 export interface LoadedModel {
   model: FirewallModel;
   weights: Map<string, number>;
+  vector?: Float32Array;
 }
 
 export function loadModel(m: FirewallModel): LoadedModel {
-  return { model: m, weights: new Map(Object.entries(m.weights)) };
+  return { model: m, weights: new Map(Object.entries(m.weights)), ...(m.vector ? { vector: Float32Array.from(m.vector) } : {}) };
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** The probability a unit with these keys is instruction-like. Pure. */
-export function scoreKeys(lm: LoadedModel, keys: string[]): number {
+/** The probability a unit with these keys (and, when it asks, this word vector) is instruction-like. Pure. */
+export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array): number {
   let z = lm.model.bias;
   for (const k of keys) z += lm.weights.get(k) ?? 0;
+  if (vector && lm.vector) for (let k = 0; k < lm.vector.length; k++) z += lm.vector[k]! * (vector[k] ?? 0);
   return sigmoid(z);
 }
 
 /** The highest unit score of a text, with that unit. Pure. */
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit } {
   let best: { p: number; unit?: Unit } = { p: 0 };
-  for (const { unit, keys } of textUnits(text, found)) {
+  for (const { unit, keys, vector } of textUnits(text, found)) {
     // A string literal in a code sample (an SDK's example prompt) is the program's data, not a
     // request to the reader; the rules still read it.
     if (unit.place === "literal") continue;
-    const p = scoreKeys(lm, keys);
+    const p = scoreKeys(lm, keys, vector);
     if (p > best.p) best = { p, unit };
   }
   return best;

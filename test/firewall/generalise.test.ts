@@ -6,7 +6,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore, loadModel, scoreKeys, scoreText, textUnits, type FirewallModel } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { units } from "../../src/context/requests.ts";
-import { meanVector } from "../../src/context/word-vectors.ts";
+import { meanVector, vectorDims } from "../../src/context/word-vectors.ts";
 
 const corpus = buildFirewallCorpus();
 
@@ -91,8 +91,22 @@ describe("the word vectors", () => {
 describe("the learned layer", () => {
   const lm = loadModel(shipped as unknown as FirewallModel);
 
+  test("what an ask is about moves its score: the same request for a task of its own outranks one about the carrier", () => {
+    // Same grammar, same word classes; only the vector term differs between the two asks.
+    const ask = (topic: string) => textUnits(`Subject: Venue for the offsite\n\nThe venue holds forty people.\n\nTell me ${topic}.`).at(-1)!;
+    const offTask = ask("which planet has the most moons");
+    const onTopic = ask("how many people the venue holds");
+    expect(offTask.vector && onTopic.vector).toBeTruthy();
+    const vz = (v: Float32Array) => v.reduce((a, x, k) => a + x * lm.vector![k]!, 0);
+    expect(vz(offTask.vector!)).toBeGreaterThan(vz(onTopic.vector!));
+    // A sentence that asks nothing carries no vector.
+    expect(textUnits("The venue holds forty people.")[0]!.vector).toBeUndefined();
+  });
+
   test("the shipped model names its version, training hash and threshold, and reads no words", () => {
-    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 3 });
+    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 4 });
+    // Version 4 weighs an asking unit's word vector: one weight per dimension of the shipped table.
+    expect(shipped.vector).toHaveLength(vectorDims());
     expect(shipped.training_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(shipped.threshold).toBeGreaterThan(0.5);
     // Its keys are descriptions, rules and their pairs: no key is a word of a corpus.
@@ -105,7 +119,9 @@ describe("the learned layer", () => {
         const text = parts.join("\n");
         const us = textUnits(text);
         // String literals in code blocks are not scored (an SDK's example prompt is data).
-        const best = Math.max(0, ...us.filter((u) => u.unit.place !== "literal").map((u) => scoreKeys(lm, u.keys)));
+        const best = Math.max(0, ...us.filter((u) => u.unit.place !== "literal").map((u) => scoreKeys(lm, u.keys, u.vector)));
+        // Only a unit that asks carries its word vector into the score.
+        for (const u of us) if (u.vector) expect(u.keys.some((k) => k === "imperative" || k === "request" || k === "question")).toBe(true);
         expect(scoreText(lm, text).p).toBeCloseTo(best, 12);
         const words = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
         const all = new Set(words(text.replace(/\\n/g, "\n")));
