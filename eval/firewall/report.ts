@@ -1,10 +1,10 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the eleventh held-out set (eval/firewall/holdout11.ts): written before the last change, scored
- *   once after it — the untouched figure (its documentation figure is the third list of READMEs,
- *   eval/firewall/docs.ts, which has been read; `bun eval/firewall/docs.ts` fetches the lists);
- * - the tenth, ninth, eighth, seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
+ * - the twelfth held-out set (eval/firewall/holdout12.ts) and the fourth list of READMEs
+ *   (eval/firewall/docs.ts): written before the sixth session's changes, scored once after them —
+ *   the untouched figures (`bun eval/firewall/docs.ts` fetches the lists);
+ * - the eleventh, tenth, ninth, eighth, seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
  *   earlier model, and read since), the third and second sets and the TEST split: read while the
  *   layers changed, so they are development figures, printed for contrast;
  * recall per attack class and per carrier, false positives on generated benign texts, and the share
@@ -17,7 +17,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -28,6 +28,7 @@ import { buildHoldout8 } from "./holdout8.ts";
 import { buildHoldout9 } from "./holdout9.ts";
 import { buildHoldout10 } from "./holdout10.ts";
 import { buildHoldout11 } from "./holdout11.ts";
+import { buildHoldout12 } from "./holdout12.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
@@ -47,12 +48,14 @@ if (import.meta.main) {
   const held = heldOutDocs();
   const held2 = heldOutDocs(DOC_PACKAGES_2);
   const held3 = heldOutDocs(DOC_PACKAGES_3);
+  const held4 = heldOutDocs(DOC_PACKAGES_4);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout12", buildHoldout12(), [held4, "fourth held-out list of"]],
     ["holdout11", buildHoldout11(), third],
     ["holdout10", buildHoldout10(), third],
     ["holdout9", buildHoldout9(), third],
