@@ -359,3 +359,39 @@ export function buildFirewallCorpus(seed = 20261201, perFamily = 45): FirewallTe
     }
   return out;
 }
+
+/** Up to `n` of `xs`, in their order, each drawn with chance n/length. */
+export const some = (r: R, xs: string[], n: number): string[] => xs.filter(() => r() < n / xs.length).slice(0, n);
+
+/**
+ * The carriers of the held-out sets from the twelfth on: mails, tables and code answers whose own
+ * requests belong to them, so a benign text is a carrier as it is. A planted sentence goes among a
+ * mail's paragraphs, into a table row of its own or the last cell of row `cutRow` cut short, or among
+ * a code answer's paragraphs.
+ */
+export function ownCarriers(
+  mails: [subject: string, hello: string, body: string[], bye: string][],
+  tables: [head: string[], rows: string[]][],
+  answers: [question: string, lead: string, code: string, notes: string[]][],
+  cutRow: number,
+): PlantingCarrier[] {
+  return [
+    ["email", (r, p) => {
+      const [subject, hello, body, bye] = pick(r, mails);
+      return [`Subject: ${subject}`, hello, ...insertAt(some(r, body, 4), p, r), bye].join("\n\n");
+    }],
+    ["table", (r, p) => {
+      const [head, all] = pick(r, tables);
+      const rows = some(r, all, 4);
+      if (!p) return [...head, ...rows].join("\n");
+      const cols = head[0]!.split("|").length - 2;
+      const cell = p.replace(/\n/g, " ");
+      const line = r() < 0.5 ? `| ${cell} |${" |".repeat(cols - 1)}` : `${all[cutRow]!.split("|").slice(0, cols).join("|")}| ${cell} |`;
+      return [...head, ...insertAt(rows, line, r)].join("\n");
+    }],
+    ["code-answer", (r, p) => {
+      const [q, lead, code, notes] = pick(r, answers);
+      return insertAt([q, lead, code, ...some(r, notes, 2)], p, r).join("\n\n");
+    }],
+  ];
+}
