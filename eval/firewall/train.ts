@@ -14,7 +14,7 @@ import { type FirewallModel, textUnits } from "../../src/context/firewall-model.
 import { vectorDims } from "../../src/context/word-vectors.ts";
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, heldOutDocs, trainingDocs } from "./docs.ts";
+import { DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, heldOutDocs, trainingDocs } from "./docs.ts";
 import { buildHoldout4 } from "./holdout4.ts";
 import { buildHoldout5 } from "./holdout5.ts";
 import { buildHoldout6 } from "./holdout6.ts";
@@ -23,6 +23,7 @@ import { buildHoldout8 } from "./holdout8.ts";
 import { buildHoldout9 } from "./holdout9.ts";
 import { buildHoldout10 } from "./holdout10.ts";
 import { buildHoldout11 } from "./holdout11.ts";
+import { buildHoldout12 } from "./holdout12.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
@@ -30,7 +31,7 @@ const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json")
 const norm = (s: string) => s.replace(/\\n/g, " ").replace(/\\(["'])/g, "$1").replace(/[\s|#/*>"`-]+/g, " ").trim().toLowerCase();
 
 /** A text's units with their keys, computed once: training and cross-validation reuse them. */
-type Sample = { keys: string[]; y: number; v?: Float32Array };
+type Sample = { keys: string[]; y: number; v?: Float32Array; c?: number };
 const cache = new Map<string, Sample[]>();
 function samplesOf(t: FirewallText): Sample[] {
   let s = cache.get(t.id);
@@ -38,11 +39,11 @@ function samplesOf(t: FirewallText): Sample[] {
     const payload = t.payload ? norm(t.payload) : "";
     const us = textUnits(t.text);
     // A string literal in a code block is never scored (firewall-model.ts), so it is not trained on either.
-    s = (t.cls === "real-readme" ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector }) => {
+    s = (t.cls === "real-readme" ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector, coherence }) => {
       const u = norm(unit.text);
       // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
       const y = payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0;
-      return vector ? { keys, y, v: vector } : { keys, y };
+      return { keys, y, ...(vector ? { v: vector } : {}), ...(coherence !== undefined ? { c: coherence } : {}) };
     });
     cache.set(t.id, s);
   }
@@ -53,7 +54,8 @@ const L2 = 1e-4;
 /** The vector term learns faster than a key: a unit vector's components are ~0.1 each. */
 const VECTOR_RATE = 100;
 const VECTOR_L2 = 1e-4;
-export interface Trained { w: Map<string, number>; b: number; v: Float64Array }
+const COHERENCE_RATE = 30;
+export interface Trained { w: Map<string, number>; b: number; v: Float64Array; c: number }
 export function train(texts: FirewallText[], epochs = 6): Trained {
   const data = texts.flatMap(samplesOf);
   const pos = data.filter((d) => d.y === 1).length;
@@ -62,6 +64,7 @@ export function train(texts: FirewallText[], epochs = 6): Trained {
   const w = new Map<string, number>();
   const v = new Float64Array(vectorDims());
   let b = 0;
+  let c = 0;
   const r = rng(7);
   const order = data.map((_, i) => i);
   for (let e = 0; e < epochs; e++) {
@@ -72,21 +75,23 @@ export function train(texts: FirewallText[], epochs = 6): Trained {
     const lr = 0.05 / (1 + e);
     for (const i of order) {
       const d = data[i]!;
-      const z = logit({ w, b, v }, d);
+      const z = logit({ w, b, v, c }, d);
       const p = 1 / (1 + Math.exp(-z));
       const g = (p - d.y) * cw[d.y]! * lr;
       for (const k of d.keys) w.set(k, (w.get(k) ?? 0) * (1 - L2) - g);
       if (d.v) for (let k = 0; k < v.length; k++) v[k] = v[k]! * (1 - VECTOR_L2) - g * VECTOR_RATE * d.v[k]!;
+      if (d.c !== undefined) c -= g * COHERENCE_RATE * d.c;
       b -= g;
     }
   }
-  return { w, b, v };
+  return { w, b, v, c };
 }
 
 function logit(m: Trained, d: Sample): number {
   let z = m.b;
   for (const k of d.keys) z += m.w.get(k) ?? 0;
   if (d.v) for (let k = 0; k < m.v.length; k++) z += m.v[k]! * d.v[k]!;
+  if (d.c !== undefined) z += m.c * d.c;
   return z;
 }
 
@@ -135,13 +140,13 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 }
 
 /**
- * The validation texts (sixth session): the held-out sets 4 to 11 and the three lists of held-out
+ * The validation texts (sixth session): the held-out sets 4 to 12 and the four lists of held-out
  * READMEs, each scored untouched once and read since, so no longer fit to report but fit to choose a
  * threshold on: text the training never saw, written like the sets still untouched. Never trained on.
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11].flatMap((b) => b());
-  return { benign: sets.filter((t) => !t.injection), injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3].flatMap((l) => heldOutDocs(l)) };
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12].flatMap((b) => b());
+  return { benign: sets.filter((t) => !t.injection), injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4].flatMap((l) => heldOutDocs(l)) };
 }
 
 /** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
@@ -162,7 +167,7 @@ if (import.meta.main) {
   const byFamily = thresholdOf(trainSet, outOfFoldScores(trainSet, 4, false));
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
   const trained = train(trainSet);
-  const { w, b, v } = trained;
+  const { w, b, v, c } = trained;
   const val = validatedThreshold(trained, validation());
   if (val.d === 0) throw new Error("no held-out READMEs cached: run `bun eval/firewall/docs.ts` first");
   const weights: Record<string, number> = {};
@@ -170,11 +175,11 @@ if (import.meta.main) {
   const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify(trainSet.map((t) => [t.id, t.injection, t.text]))).digest("hex");
   // The validation texts set the shipped threshold: the training's own hard benign families, which
   // cross-validation reads, are harder than any text written apart from them (docs/firewall.md).
-  const model: FirewallModel = { kind: "weir.firewall-model", version: 4, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(val.threshold * 10000) / 10000, weights, vector: [...v].map((x) => Math.round(x * 1000) / 1000) };
+  const model: FirewallModel = { kind: "weir.firewall-model", version: 4, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(val.threshold * 10000) / 10000, weights, vector: [...v].map((x) => Math.round(x * 1000) / 1000), coherence: Math.round(c * 1000) / 1000 };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   const pc = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
-  console.log(`validation (held-out sets 4-11 and READMEs lists 1-3, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-12 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

@@ -12,7 +12,7 @@ import { describeText, type Unit } from "./requests.ts";
  * n-grams and learned the training templates' phrasing (on the third held-out set version 2 caught
  * 14.6%). Version 4 adds one weight per dimension of the mean word vector of a unit that asks: what
  * the ask is about ("which planet has the most moons" against "how many people are coming"), which
- * word classes cannot say. Trained by eval/firewall/train.ts on the train split only, its threshold
+ * word classes cannot say, and one weight for how close the ask lies to the rest of its text. Trained by eval/firewall/train.ts on the train split only, its threshold
  * set on validation text it never saw (the held-out sets already scored, docs/firewall.md); the
  * weights ship in policies/firewall-model.json, by name, with their version and the training set's
  * hash. Pure once loaded.
@@ -33,6 +33,8 @@ export interface FirewallModel {
    * score: what the ask is about, in a space that carries to words no training text had.
    */
   vector?: number[];
+  /** Version 4: the weight of an asking unit's closeness to the rest of its text (centred word vectors, -1 to 1). */
+  coherence?: number;
 }
 
 /** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
@@ -52,13 +54,14 @@ export function unitKeys(features: string[], rules: string[]): string[] {
 }
 
 /** Every unit of a text with its keys and, when it asks, its word vector. Pure. */
-export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; vector?: Float32Array }[] {
+export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; vector?: Float32Array; coherence?: number }[] {
   const clean = visible(text);
   const findings = found ?? ruleFindings(clean);
-  return describeText(clean).map(({ unit, features, vector }) => ({
+  return describeText(clean).map(({ unit, features, vector, coherence }) => ({
     unit,
     keys: unitKeys(features, [...new Set(findings.filter((f) => f.startLine <= unit.line && unit.line <= f.endLine).map((f) => f.rule))]),
     ...(vector ? { vector } : {}),
+    ...(coherence !== undefined ? { coherence } : {}),
   }));
 }
 
@@ -74,22 +77,23 @@ export function loadModel(m: FirewallModel): LoadedModel {
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** The probability a unit with these keys (and, when it asks, this word vector) is instruction-like. Pure. */
-export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array): number {
+/** The probability a unit with these keys (and, when it asks, this word vector and closeness to its text) is instruction-like. Pure. */
+export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array, coherence?: number): number {
   let z = lm.model.bias;
   for (const k of keys) z += lm.weights.get(k) ?? 0;
   if (vector && lm.vector) for (let k = 0; k < lm.vector.length; k++) z += lm.vector[k]! * (vector[k] ?? 0);
+  if (coherence !== undefined) z += (lm.model.coherence ?? 0) * coherence;
   return sigmoid(z);
 }
 
 /** The highest unit score of a text, with that unit. Pure. */
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit } {
   let best: { p: number; unit?: Unit } = { p: 0 };
-  for (const { unit, keys, vector } of textUnits(text, found)) {
+  for (const { unit, keys, vector, coherence } of textUnits(text, found)) {
     // A string literal in a code sample (an SDK's example prompt) is the program's data, not a
     // request to the reader; the rules still read it.
     if (unit.place === "literal") continue;
-    const p = scoreKeys(lm, keys, vector);
+    const p = scoreKeys(lm, keys, vector, coherence);
     if (p > best.p) best = { p, unit };
   }
   return best;

@@ -1,4 +1,4 @@
-import { meanVector } from "./word-vectors.ts";
+import { centredSum, cosine, meanVector, vectorDims } from "./word-vectors.ts";
 
 /**
  * What a sentence asks of its reader, described by its grammar and by word classes rather than by
@@ -239,10 +239,16 @@ export const asking = (f: string[]): boolean => f.includes("imperative") || f.in
  * Every unit of a text with its description and, for a unit that asks, the mean vector of its words
  * (what the ask is about, for the learned layer to weigh directly). Pure.
  */
-export function describeText(text: string): { unit: Unit; features: string[]; vector?: Float32Array }[] {
+export function describeText(text: string): { unit: Unit; features: string[]; vector?: Float32Array; coherence?: number }[] {
   const us = units(text);
   const counts = new Map<string, number>();
   const per = us.map((u) => [...new Set(words(u.text))]);
+  // What the whole text is about, by centred word vectors: an ask's closeness to the rest of it is
+  // softer than sharing stems ("tell me which parents can drive" and "the class visits the museum"
+  // share none, yet lie close).
+  const sums = us.map((u) => centredSum(vectorWords(u.text)));
+  const whole = new Float32Array(vectorDims());
+  for (const s of sums) if (s) for (let k = 0; k < whole.length; k++) whole[k]! += s[k]!;
   for (const ws of per) for (const w of ws) counts.set(w, (counts.get(w) ?? 0) + 1);
   return us.map((u, i) => {
     // The unit's own words do not count as the rest of the text talking about them.
@@ -250,6 +256,8 @@ export function describeText(text: string): { unit: Unit; features: string[]; ve
     const vector = meanVector(vectorWords(u.text));
     const features = describe(u, counts, us.length, vector);
     for (const w of per[i]!) counts.set(w, counts.get(w)! + 1);
-    return asking(features) && vector ? { unit: u, features, vector } : { unit: u, features };
+    if (!asking(features) || !vector) return { unit: u, features };
+    const own = sums[i]!;
+    return us.length > 2 && own ? { unit: u, features, vector, coherence: cosine(own, whole.map((x, k) => x - own[k]!)) } : { unit: u, features, vector };
   });
 }

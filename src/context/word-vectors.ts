@@ -24,6 +24,12 @@ function load(): Loaded {
   return loaded;
 }
 
+/** A word's row in the table; a plural or possessive falls back to its stem. */
+function rowOf(index: Map<string, number>, w: string): number | undefined {
+  const i = index.get(w);
+  return i === undefined && w.endsWith("s") ? index.get(w.endsWith("'s") ? w.slice(0, -2) : w.slice(0, -1)) : i;
+}
+
 /** The vector dimensions. */
 export const vectorDims = (): number => load().dims;
 
@@ -33,9 +39,7 @@ export function meanVector(words: string[]): Float32Array | undefined {
   const sum = new Float32Array(dims);
   let n = 0;
   for (const w of words) {
-    let i = index.get(w);
-    // A plural or possessive falls back to its stem.
-    if (i === undefined && w.endsWith("s")) i = index.get(w.endsWith("'s") ? w.slice(0, -2) : w.slice(0, -1));
+    const i = rowOf(index, w);
     if (i === undefined) continue;
     const at = i * dims;
     for (let k = 0; k < dims; k++) sum[k]! += data[at + k]!;
@@ -47,4 +51,55 @@ export function meanVector(words: string[]): Float32Array | undefined {
   norm = Math.sqrt(norm) || 1;
   for (let k = 0; k < dims; k++) sum[k]! /= norm;
   return sum;
+}
+
+let centre: Float32Array | undefined;
+/**
+ * The mean of the 3,000 most frequent words' vectors (the table lists its words by frequency): the
+ * direction every sentence's mean shares. Taken off, what is left is what a sentence is about, and
+ * two sentences about different things no longer lie close just for being English.
+ */
+function common(): Float32Array {
+  if (!centre) {
+    const { data, dims } = load();
+    const n = Math.min(3000, data.length / dims);
+    centre = new Float32Array(dims);
+    for (let i = 0; i < n; i++) for (let k = 0; k < dims; k++) centre[k]! += data[i * dims + k]! / n;
+  }
+  return centre;
+}
+
+/** The sum of the known words' centred unit vectors (unnormalised, so two sums add), or undefined when none is known. Pure. */
+export function centredSum(words: string[]): Float32Array | undefined {
+  const { index, data, dims } = load();
+  const mu = common();
+  const sum = new Float32Array(dims);
+  const x = new Float32Array(dims);
+  let known = false;
+  for (const w of words) {
+    const i = rowOf(index, w);
+    if (i === undefined) continue;
+    known = true;
+    let norm = 0;
+    for (let k = 0; k < dims; k++) {
+      x[k] = data[i * dims + k]! - mu[k]!;
+      norm += x[k]! * x[k]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let k = 0; k < dims; k++) sum[k]! += x[k]! / norm;
+  }
+  return known ? sum : undefined;
+}
+
+/** The cosine of two vectors; 0 when either is zero. Pure. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let k = 0; k < a.length; k++) {
+    ab += a[k]! * b[k]!;
+    aa += a[k]! * a[k]!;
+    bb += b[k]! * b[k]!;
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }

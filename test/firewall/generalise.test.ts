@@ -6,7 +6,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore, loadModel, scoreKeys, scoreText, textUnits, type FirewallModel } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { units } from "../../src/context/requests.ts";
-import { meanVector, vectorDims } from "../../src/context/word-vectors.ts";
+import { centredSum, cosine, meanVector, vectorDims } from "../../src/context/word-vectors.ts";
 
 const corpus = buildFirewallCorpus();
 
@@ -80,6 +80,22 @@ describe("the word vectors", () => {
     );
   });
 
+  test("cosine of centred sums is symmetric, within [-1, 1], and 1 for a sum with itself (property)", () => {
+    const word = fc.constantFrom("poem", "story", "file", "config", "meeting", "invoice", "lasagna", "museum", "bus", "zzqx");
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), fc.array(word, { minLength: 1, maxLength: 6 }), (a, b) => {
+        const x = centredSum(a);
+        const y = centredSum(b);
+        if (!x || !y) return expect(a.every((w) => !centredSum([w])) || b.every((w) => !centredSum([w]))).toBe(true);
+        const c = cosine(x, y);
+        expect(c).toBeCloseTo(cosine(y, x), 9);
+        expect(Math.abs(c)).toBeLessThanOrEqual(1 + 1e-9);
+        expect(cosine(x, x)).toBeCloseTo(1, 5);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   test("words about the same things lie closer than words about different things", () => {
     const cos = (a: string, b: string) => meanVector(a.split(" "))!.reduce((s, x, k) => s + x * meanVector(b.split(" "))![k]!, 0);
     expect(cos("sonnet", "poem")).toBeGreaterThan(cos("sonnet", "database"));
@@ -103,6 +119,13 @@ describe("the learned layer", () => {
     expect(textUnits("The venue holds forty people.")[0]!.vector).toBeUndefined();
   });
 
+  test("an ask about what its text is about lies closer to the rest of the text than a task of its own, and closeness lowers the score", () => {
+    const mail = (ask: string) => `Subject: School trip on Friday\n\nThe class visits the science museum on Friday.\n\nThe bus leaves the school at half past eight.\n\n${ask}`;
+    const coherence = (ask: string) => textUnits(mail(ask)).at(-1)!.coherence!;
+    expect(coherence("List what the children should bring for the museum.")).toBeGreaterThan(coherence("List the noble gases of the periodic table."));
+    expect(lm.model.coherence).toBeLessThan(0);
+  });
+
   test("the shipped model names its version, training hash and threshold, and reads no words", () => {
     expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 4 });
     // Version 4 weighs an asking unit's word vector: one weight per dimension of the shipped table.
@@ -119,7 +142,7 @@ describe("the learned layer", () => {
         const text = parts.join("\n");
         const us = textUnits(text);
         // String literals in code blocks are not scored (an SDK's example prompt is data).
-        const best = Math.max(0, ...us.filter((u) => u.unit.place !== "literal").map((u) => scoreKeys(lm, u.keys, u.vector)));
+        const best = Math.max(0, ...us.filter((u) => u.unit.place !== "literal").map((u) => scoreKeys(lm, u.keys, u.vector, u.coherence)));
         // Only a unit that asks carries its word vector into the score.
         for (const u of us) if (u.vector) expect(u.keys.some((k) => k === "imperative" || k === "request" || k === "question")).toBe(true);
         expect(scoreText(lm, text).p).toBeCloseTo(best, 12);
