@@ -1,9 +1,12 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the twelfth held-out set (eval/firewall/holdout12.ts) and the fourth list of READMEs
- *   (eval/firewall/docs.ts): written before the sixth session's changes, scored once after them —
- *   the untouched figures (`bun eval/firewall/docs.ts` fetches the lists);
+ * - the thirteenth held-out set (eval/firewall/holdout13.ts): written after the twelfth was scored
+ *   and before the changes that followed, scored once after them — the untouched figure (its
+ *   documentation row is the fourth list of READMEs, which has been read; `bun
+ *   eval/firewall/docs.ts` fetches the lists);
+ * - the twelfth held-out set and the fourth list of READMEs (eval/firewall/docs.ts): untouched once
+ *   for the model of 1b6d9e2;
  * - the eleventh, tenth, ninth, eighth, seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
  *   earlier model, and read since), the third and second sets and the TEST split: read while the
  *   layers changed, so they are development figures, printed for contrast;
@@ -29,6 +32,7 @@ import { buildHoldout9 } from "./holdout9.ts";
 import { buildHoldout10 } from "./holdout10.ts";
 import { buildHoldout11 } from "./holdout11.ts";
 import { buildHoldout12 } from "./holdout12.ts";
+import { buildHoldout13 } from "./holdout13.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
@@ -55,6 +59,7 @@ if (import.meta.main) {
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout13", buildHoldout13(), [held4, "fourth held-out list of"]],
     ["holdout12", buildHoldout12(), [held4, "fourth held-out list of"]],
     ["holdout11", buildHoldout11(), third],
     ["holdout10", buildHoldout10(), third],
