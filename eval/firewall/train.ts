@@ -15,6 +15,7 @@ import { vectorDims } from "../../src/context/word-vectors.ts";
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 import { DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, heldOutDocs, trainingDocs } from "./docs.ts";
+import { buildCorpus } from "../../test/firewall/corpus.ts";
 import { buildHoldout4 } from "./holdout4.ts";
 import { buildHoldout5 } from "./holdout5.ts";
 import { buildHoldout6 } from "./holdout6.ts";
@@ -24,6 +25,7 @@ import { buildHoldout9 } from "./holdout9.ts";
 import { buildHoldout10 } from "./holdout10.ts";
 import { buildHoldout11 } from "./holdout11.ts";
 import { buildHoldout12 } from "./holdout12.ts";
+import { buildHoldout13 } from "./holdout13.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
@@ -140,13 +142,16 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 }
 
 /**
- * The validation texts (sixth session): the held-out sets 4 to 12 and the four lists of held-out
- * READMEs, each scored untouched once and read since, so no longer fit to report but fit to choose a
+ * The validation texts (sixth session): the held-out sets 4 to 13, the benign half of the first
+ * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and read since, so no longer fit to report but fit to choose a
  * threshold on: text the training never saw, written like the sets still untouched. Never trained on.
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12].flatMap((b) => b());
-  return { benign: sets.filter((t) => !t.injection), injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4].flatMap((l) => heldOutDocs(l)) };
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13].flatMap((b) => b());
+  // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
+  // install by `curl | bash`, talk of approvals — seen for long, never trained on.
+  const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
+  return { benign: [...sets.filter((t) => !t.injection), ...lookAlikes], injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4].flatMap((l) => heldOutDocs(l)) };
 }
 
 /** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
@@ -181,5 +186,5 @@ if (import.meta.main) {
   console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
-  console.log(`validation (held-out sets 4-12 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-13 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

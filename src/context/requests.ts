@@ -78,7 +78,7 @@ const CLASSES: Record<string, RegExp> = {
   // The reader's product as a noun, with its determiner ("the response", "your answer"), not the
   // verb ("reply by Friday", "answer the survey").
   // A compound ("the response body", "the output file") names a thing of the software, not the answer.
-  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|from|is|was|ends|will)\b)|in (?:the |your )?(?:answer|reply|response|summary)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
+  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|from|is|was|ends|will)\\b)|in (?:the |your )?(?:answer|reply|response|summary)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
   // The reader's code as a product ("the code you return"): documentation says "your code" on every
   // page, so it is a class of its own rather than the reader's answer.
   codeout: W("the code you|your code|the snippet|the example code|the example"),
@@ -94,8 +94,10 @@ const CLASSES: Record<string, RegExp> = {
   secret: W("secrets?|tokens?|passwords?|passwd|shadow|credentials?|api keys?|private keys?|id_rsa|\\.env|ssh|aws|\\.npmrc|environment variables?|cookies?|session|keychain|wallet|conversation|chat history"),
   sink: /https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b/i,
   destroy: W("delete|remove|wipe|erase|destroy|drop|purge|truncate|rm|rmdir|overwrite|force-push|shred|prune|reset --hard|killall"),
+  // What is costly to lose: a repository's history, a live database, backups, a home or system folder.
+  valuable: new RegExp(String.raw`(?:\.git\b|~/|/etc\b|/usr\b)|\b(?:git history|(?:production|prod|staging|live) (?:database|db|server|data|bucket)|databases?|backups?|home (?:directory|folder)|system32|(?:all|every|entire|whole) (?:the )?(?:files?|repositor(?:y|ies)|project|disk|drive|history))\b`, "i"),
   exec: W("run|execute|invoke|eval|exec|system|spawn|shell|sh|bash|powershell|cmd"),
-  grant: W("permission (?:to|granted|is granted)|granted|(?:allowed|cleared|permitted|authori[sz]ed|free) to|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent"),
+  grant: W("permission (?:to|granted|is granted)|granted|no longer (?:need|require)s? (?:any )?(?:confirmation|approval|permission)|(?:has|have) approved|(?:allowed|cleared|permitted|authori[sz]ed|free) to|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent"),
   dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first"),
   prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|requests?|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders)|(?:previous|prior|earlier|original|above|preceding) one|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|request) (?:you (?:were given|received|got)|above|before)"),
   hide: W("quietly|secretly|silently|without telling|don'?t (?:mention|tell)|do not (?:mention|tell)|between us|no one needs to know|unnoticed"),
@@ -111,6 +113,7 @@ const CLASSES: Record<string, RegExp> = {
 /** Harmful capabilities of code, whatever the language: what a snippet *does*, not how an attack phrases it. */
 const HARM: RegExp[] = [
   /\brm\s+-[a-z]*r[a-z]*f?\b[^\n]*?(?:\s\/(?:\s|$|\*)|~|\$home|--no-preserve-root)|\brmsync\([^)]*(?:homedir|'\/'|"\/")[^)]*recursive|\bshutil\.rmtree\(\s*(?:['"]\/['"]|os\.path\.expanduser)|\bremove-item\b[^\n]*-recurse[^\n]*(?:c:\\|\$home|~)/i,
+  /\bfind\s+\/(?:\s|$)[^\n]*-delete\b/i,
   /:\(\)\s*\{\s*:\|:&\s*\};:|\bwhile\s*\(?\s*true\)?\s*[:{;]?\s*(?:fork|os\.fork)\(|\bos\.fork\(\)\s*while/i,
   /\bkeyboard\.(?:listener|hook|on_press)|\bkeylog|\bgetasynckeystate\b|\bsetwindowshookex|\bon_press\s*=|\baddEventListener\(\s*['"]key(?:down|press|up)['"][^\n]*(?:fetch|xmlhttprequest|sendbeacon|new image)/i,
   /\b(?:imagegrab\.grab|pyautogui\.screenshot|screencapture|getdisplaymedia)\b/i,
@@ -124,7 +127,7 @@ const HARM: RegExp[] = [
   /\b(?:new image\(\)\.src|fetch|requests\.(?:post|get)|urlopen|xmlhttprequest|sendbeacon|http\.post)\b[^\n]*(?:cookie|token|password|passwd|\.env|secret|environ|credentials|localstorage)/i,
 ];
 
-const MAYBE_HARM = /[()/|:;$=\\]|\b(?:rm|shutdown|halt|poweroff|reboot|mkfs|format|netsh|iptables|ifconfig|encrypt|fernet|aes|crontab|chmod|ld_preload|keylog\w*|socket|nc|dd)\b/i;
+const MAYBE_HARM = /[()/|:;$=\\]|\b(?:rm|find|shutdown|halt|poweroff|reboot|mkfs|format|netsh|iptables|ifconfig|encrypt|fernet|aes|crontab|chmod|ld_preload|keylog\w*|socket|nc|dd)\b/i;
 
 /** The prototypes' vectors: a few plain words each, computed once. */
 let protos: Float32Array[] | undefined;
@@ -212,6 +215,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
+  // Destruction asked for of something costly to lose.
+  if (asks && f.includes("destroy") && f.includes("valuable")) f.push("destroy-valuable");
   // What the unit is about, by its mean word vector's closeness to three prototypes: the things one
   // asks an assistant to produce or talk about, the software, and the correspondence around work.
   // Three numbers, not the words: they carry to words no training text had ("a sonnet", "a lasagna").
