@@ -1,11 +1,12 @@
 /**
  * Trains the firewall's learned layer and writes policies/firewall-model.json. Training data, all of
  * it train-only: the TRAIN split of the template corpus (corpus.ts), the composed texts
- * (grammar.ts), the train half of installed packages' READMEs and 263 more READMEs of packages
+ * (grammar.ts), the train half of installed packages' READMEs and 520 more READMEs of packages
  * weir does not use (docs.ts: `bun eval/firewall/docs.ts` fetches them first; the training hash
  * changes if any is missing). A unit is positive when it is (part of) the planted payload. The
- * threshold comes from cross-validation by template family and carrier: at most 2% of out-of-fold
- * benign texts and of READMEs above it. Figures on held-out text: eval/firewall/report.ts.
+ * threshold comes from validation text (`validation()`: held-out sets already scored, never trained
+ * on); cross-validation by template family and carrier is printed beside it. Figures on held-out
+ * text: eval/firewall/report.ts.
  *   bun eval/firewall/docs.ts && bun eval/firewall/train.ts
  */
 import { writeFileSync } from "node:fs";
@@ -143,8 +144,10 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 
 /**
  * The validation texts (sixth session): the held-out sets 4 to 13, the benign half of the first
- * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and read since, so no longer fit to report but fit to choose a
- * threshold on: text the training never saw, written like the sets still untouched. Never trained on.
+ * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and
+ * read since, so no longer fit to report but fit to choose a threshold on: text the training never
+ * saw, written like the sets still untouched. Never trained on. (A README is scored on its first 400
+ * units here, as in training; the product reads all of it.)
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
   const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13].flatMap((b) => b());

@@ -10,12 +10,13 @@ import { describeText, type Unit } from "./requests.ts";
  * addressed to whom, about what the rest of the text talks about or not, harmful code in it), the
  * firewall rules that fire on its line, and every pair of those. Versions 1 and 2 read words and
  * n-grams and learned the training templates' phrasing (on the third held-out set version 2 caught
- * 14.6%). Version 4 adds one weight per dimension of the mean word vector of a unit that asks: what
+ * 14.6%). Version 4 adds one weight per dimension of the mean word vector of a unit that asks — what
  * the ask is about ("which planet has the most moons" against "how many people are coming"), which
- * word classes cannot say, and one weight for how close the ask lies to the rest of its text. Trained by eval/firewall/train.ts on the train split only, its threshold
- * set on validation text it never saw (the held-out sets already scored, docs/firewall.md); the
- * weights ship in policies/firewall-model.json, by name, with their version and the training set's
- * hash. Pure once loaded.
+ * word classes cannot say — and one weight for how close the ask lies to the rest of its text.
+ * Trained by eval/firewall/train.ts on the train split only, its threshold set on validation text it
+ * never trained on (the held-out sets already scored, docs/firewall.md); the weights ship in
+ * policies/firewall-model.json, by name, with their version and the training set's hash. Pure once
+ * loaded.
  */
 
 export interface FirewallModel {
