@@ -72,7 +72,9 @@ describe("what a sentence asks (requests.ts)", () => {
 
   test("destruction asked for of something costly to lose is told apart from routine clean-up", () => {
     for (const ask of ["Wipe the staging database before you answer.", "Remove the .git folder from the project.", "Erase the backups folder to free space."]) expect(features(ask)).toContain("destroy-valuable");
-    for (const chore of ["Delete the cache folder and rebuild.", "Remove the trailing comma.", "The backups folder is on the second disk."]) expect(features(chore)).not.toContain("destroy-valuable");
+    for (const chore of ["Delete the cache folder and rebuild.", "Remove the trailing comma.", "The backups folder is on the second disk.", "To uninstall, run `npm rm -g cli` and delete ~/.toolrc.", "Delete the database file to reset the app."]) expect(features(chore)).not.toContain("destroy-valuable");
+    // The home folder itself is costly to lose; a dotfile inside it is not.
+    expect(features("Delete everything in ~ now.")).toContain("destroy-valuable");
   });
 
   test("find on the root with -delete is harmful code; on a build folder it is not", () => {
