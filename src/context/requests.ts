@@ -249,21 +249,29 @@ export function describeText(text: string): { unit: Unit; features: string[]; ve
   const us = units(text);
   const counts = new Map<string, number>();
   const per = us.map((u) => [...new Set(words(u.text))]);
+  const vws = us.map((u) => vectorWords(u.text));
   // What the whole text is about, by centred word vectors: an ask's closeness to the rest of it is
   // softer than sharing stems ("tell me which parents can drive" and "the class visits the museum"
-  // share none, yet lie close).
-  const sums = us.map((u) => centredSum(vectorWords(u.text)));
-  const whole = new Float32Array(vectorDims());
-  for (const s of sums) if (s) for (let k = 0; k < whole.length; k++) whole[k]! += s[k]!;
+  // share none, yet lie close). Summed once, and only when some unit asks.
+  let centred: { sums: (Float32Array | undefined)[]; whole: Float32Array } | undefined;
+  const centredOf = () => {
+    if (centred) return centred;
+    const sums = vws.map(centredSum);
+    const whole = new Float32Array(vectorDims());
+    for (const s of sums) if (s) for (let k = 0; k < whole.length; k++) whole[k]! += s[k]!;
+    return (centred = { sums, whole });
+  };
   for (const ws of per) for (const w of ws) counts.set(w, (counts.get(w) ?? 0) + 1);
   return us.map((u, i) => {
     // The unit's own words do not count as the rest of the text talking about them.
     for (const w of per[i]!) counts.set(w, counts.get(w)! - 1);
-    const vector = meanVector(vectorWords(u.text));
+    const vector = meanVector(vws[i]!);
     const features = describe(u, counts, us.length, vector);
     for (const w of per[i]!) counts.set(w, counts.get(w)! + 1);
     if (!asking(features) || !vector) return { unit: u, features };
-    const own = sums[i]!;
-    return us.length > 2 && own ? { unit: u, features, vector, coherence: cosine(own, whole.map((x, k) => x - own[k]!)) } : { unit: u, features, vector };
+    if (us.length <= 2) return { unit: u, features, vector };
+    const { sums, whole } = centredOf();
+    const own = sums[i];
+    return own ? { unit: u, features, vector, coherence: cosine(own, whole.map((x, k) => x - own[k]!)) } : { unit: u, features, vector };
   });
 }
