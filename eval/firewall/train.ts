@@ -27,6 +27,7 @@ import { buildHoldout10 } from "./holdout10.ts";
 import { buildHoldout11 } from "./holdout11.ts";
 import { buildHoldout12 } from "./holdout12.ts";
 import { buildHoldout13 } from "./holdout13.ts";
+import { buildHoldout14 } from "./holdout14.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
@@ -98,7 +99,7 @@ function logit(m: Trained, d: Sample): number {
   return z;
 }
 
-function scoreOf(m: Trained, t: FirewallText): number {
+export function scoreOf(m: Trained, t: FirewallText): number {
   let best = 0;
   for (const d of samplesOf(t)) best = Math.max(best, 1 / (1 + Math.exp(-logit(m, d))));
   return best;
@@ -143,14 +144,14 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 }
 
 /**
- * The validation texts (sixth session): the held-out sets 4 to 13, the benign half of the first
+ * The validation texts (sixth session; the fourteenth joined in the seventh): the held-out sets 4 to 14, the benign half of the first
  * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and
  * read since, so no longer fit to report but fit to choose a threshold on: text the training never
  * saw, written like the sets still untouched. Never trained on. (A README is scored on its first 400
  * units here, as in training; the product reads all of it.)
  */
-function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13].flatMap((b) => b());
+export function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
   const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
@@ -158,7 +159,7 @@ function validation(): { benign: FirewallText[]; readmes: FirewallText[]; inject
 }
 
 /** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
-function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
+export function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
   const score = (t: FirewallText) => scoreOf(m, t);
   const benign = v.benign.map(score);
   const readmes = v.readmes.map(score);
@@ -167,10 +168,15 @@ function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
   return { threshold, recall: inj.filter((p) => p >= threshold).length / Math.max(1, inj.length), fp: benign.filter((p) => p >= threshold).length / Math.max(1, benign.length), docs: readmes.filter((p) => p >= threshold).length / Math.max(1, readmes.length), n: benign.length + inj.length, d: readmes.length };
 }
 
-if (import.meta.main) {
+/** Everything the shipped model is trained on. */
+export function trainingSet(): FirewallText[] {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
-  const trainSet = [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...grammarTexts5(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
+  return [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...grammarTexts5(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];
+}
+
+if (import.meta.main) {
+  const trainSet = trainingSet();
   const t0 = performance.now();
   const byFamily = thresholdOf(trainSet, outOfFoldScores(trainSet, 4, false));
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
@@ -189,5 +195,5 @@ if (import.meta.main) {
   console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
-  console.log(`validation (held-out sets 4-13 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-14 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

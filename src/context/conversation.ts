@@ -139,9 +139,14 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
   const verdictOf = (call: ToolCallBlock | undefined, b: ToolResultBlock): FirewallResult => {
     let fw = verdicts.get(b.callId);
     if (fw) return fw;
-    // read_file numbers its lines ("12\tcode"); the firewall reads the text as written.
-    const text = b.content.replace(/^ *\d+\t/gm, "");
+    // read_file numbers its lines ("12\tcode") under a header line; the firewall reads the text as
+    // written, and a finding names the file's own line numbers, not the result's.
+    const raw = b.content.split("\n");
+    const numbers = raw.map((l) => /^ *(\d+)\t/.exec(l)?.[1]);
+    const text = raw.map((l) => l.replace(/^ *\d+\t/, "")).join("\n");
+    const fileLine = (n: number) => Number(numbers[n - 1] ?? n);
     fw = fromWeir(call, b) ? { verdict: "evidence", findings: [] } : classify(text, "untrusted");
+    if (numbers.some(Boolean)) fw = { ...fw, findings: fw.findings.map((f) => ({ ...f, startLine: fileLine(f.startLine), endLine: fileLine(f.endLine) })) };
     verdicts.set(b.callId, fw);
     if (call) opts.onVerdict?.(call, fw);
     if (opts.judge && call && !fromWeir(call, b) && fw.verdict === "evidence" && text.trim()) toJudge.push({ id: b.callId, text, call });

@@ -7,6 +7,7 @@
  * shape; what asks for a task of its own in plain words is the learned layer's (firewall-model.ts).
  */
 import type { Finding } from "./firewall.ts";
+import { plantedCode } from "./planted-code.ts";
 
 const AGENT = String.raw`(?:ai|a\.i\.|assistants?|agents?|bots?|llms?|language models?|models?|copilot|claude|chatgpt|gpt|gemini|reviewers? and ai tools|(?:coding|code|ai|automated|autonomous) (?:agents?|assistants?|tools?|reviewers?))`;
 /** An optional adjective before the agent noun ("the autonomous agent", "any AI model"). */
@@ -171,6 +172,9 @@ export function ruleFindings(text: string): Finding[] {
       add(rule.id, start, end, view === clean ? (lines[start - 1] ?? m[0]) : m[0]);
     }
   }
+
+  // Code offered for the reader's own code or answer that does harm (planted-code.ts).
+  for (const f of plantedCode(clean)) add(f.rule, f.startLine, f.endLine, f.excerpt);
 
   for (const m of clean.matchAll(COMMENT)) {
     const body = m[1] ?? m[2] ?? "";
