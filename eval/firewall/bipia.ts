@@ -49,6 +49,18 @@ export function plant(context: string, attack: string, where: "start" | "middle"
 }
 
 /**
+ * What of an attack string training calls the payload: all of a text attack; of a code attack, its
+ * framing sentence and the code lines that act, not its imports or fences (`import requests` is in
+ * every benign answer too).
+ */
+function labelled(attack: string): string {
+  return attack
+    .split("\n")
+    .filter((l) => l.trim() && !/^\s*(```|import\s|from\s+\S+\s+import\s)/.test(l))
+    .join("\n");
+}
+
+/**
  * One split of BIPIA as firewall texts: every text attack planted in mails and tables and every code
  * attack in code answers, once in each of the three places; and every context as it is (benign).
  */
@@ -57,6 +69,12 @@ export function bipiaSet(split: "train" | "test", seed: number, prefix: string):
   const text = load<Attacks>(`text_attack_${split}.json`);
   const code = load<Attacks>(`code_attack_${split}.json`);
   const ctx = load<Contexts>(`contexts_${split}.json`);
+  if (split === "train") {
+    // BIPIA's train and test mails share templates, some verbatim: a test context is never trained on.
+    const test = load<Contexts>("contexts_test.json");
+    const seen = new Set([...test.email, ...test.table, ...test.code]);
+    for (const k of ["email", "table", "code"] as const) ctx[k] = ctx[k].filter((c) => !seen.has(c));
+  }
   const out: FirewallText[] = [];
   const places = ["start", "middle", "end"] as const;
   const add = (attacks: Attacks, carriers: [string, string[]][]) => {
@@ -64,7 +82,7 @@ export function bipiaSet(split: "train" | "test", seed: number, prefix: string):
       strings.forEach((s, k) => {
         for (const where of places) {
           const [carrier, contexts] = pick(r, carriers);
-          out.push({ id: `${prefix}-${slug(category)}-${k}-${where}`, injection: true, split: "test", cls: slug(category), carrier, text: plant(pick(r, contexts), s, where, r), payload: s });
+          out.push({ id: `${prefix}-${slug(category)}-${k}-${where}`, injection: true, split: "test", cls: slug(category), carrier, text: plant(pick(r, contexts), s, where, r), payload: labelled(s) });
         }
       });
   };

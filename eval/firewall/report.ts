@@ -35,6 +35,9 @@ import { buildHoldout11 } from "./holdout11.ts";
 import { buildHoldout12 } from "./holdout12.ts";
 import { buildHoldout13 } from "./holdout13.ts";
 import { buildHoldout14 } from "./holdout14.ts";
+import { buildHoldout15 } from "./holdout15.ts";
+import { buildHoldout16 } from "./holdout16.ts";
+import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
@@ -61,6 +64,9 @@ if (import.meta.main) {
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout16", buildHoldout16(), [held4, "fourth held-out list of"]],
+    ["holdout15", buildHoldout15(), [held4, "fourth held-out list of"]],
+    ["bipia-train", bipiaSet("train", 20261241, "bipia-tr"), [held4, "fourth held-out list of"]],
     ["holdout14", buildHoldout14(), [held4, "fourth held-out list of"]],
     ["holdout13", buildHoldout13(), [held4, "fourth held-out list of"]],
     ["holdout12", buildHoldout12(), [held4, "fourth held-out list of"]],
