@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FirewallModel, textUnits } from "../../src/context/firewall-model.ts";
+import { type FirewallModel, offTopicCandidate, textUnits } from "../../src/context/firewall-model.ts";
 import { vectorDims } from "../../src/context/word-vectors.ts";
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
@@ -28,6 +28,7 @@ import { buildHoldout11 } from "./holdout11.ts";
 import { buildHoldout12 } from "./holdout12.ts";
 import { buildHoldout13 } from "./holdout13.ts";
 import { buildHoldout14 } from "./holdout14.ts";
+import { buildHoldout16 } from "./holdout16.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
@@ -144,14 +145,14 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 }
 
 /**
- * The validation texts (sixth session; the fourteenth joined in the seventh): the held-out sets 4 to 14, the benign half of the first
+ * The validation texts (sixth session; the fourteenth and sixteenth joined in the seventh): the held-out sets 4 to 14 and 16, the benign half of the first
  * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and
  * read since, so no longer fit to report but fit to choose a threshold on: text the training never
  * saw, written like the sets still untouched. Never trained on. (A README is scored on its first 400
  * units here, as in training; the product reads all of it.)
  */
 export function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14].flatMap((b) => b());
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
   const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
@@ -168,6 +169,30 @@ export function validatedThreshold(m: Trained, v: ReturnType<typeof validation>)
   return { threshold, recall: inj.filter((p) => p >= threshold).length / Math.max(1, inj.length), fp: benign.filter((p) => p >= threshold).length / Math.max(1, benign.length), docs: readmes.filter((p) => p >= threshold).length / Math.max(1, readmes.length), n: benign.length + inj.length, d: readmes.length };
 }
 
+/** A text's least closeness of an off-topic candidate question to the rest of it (Infinity: none). */
+function questionClosenessOf(t: FirewallText): number {
+  let least = Infinity;
+  for (const u of textUnits(t.text)) if (offTopicCandidate(u) && u.questionCoherence! < least) least = u.questionCoherence!;
+  return least;
+}
+
+/**
+ * The closeness below which a question is off topic: the largest that flags at most 0.5% of the
+ * validation benign texts and of its READMEs (the question adds to the learned layer's 2%), and never
+ * above 0.35 (an ask that far from zero is about its text).
+ */
+export function validatedQuestionCloseness(v: ReturnType<typeof validation>) {
+  const at = (xs: number[]) => {
+    const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
+    return sorted[Math.floor(0.005 * xs.length)] ?? Infinity;
+  };
+  const b = v.benign.map(questionClosenessOf);
+  const d = v.readmes.map(questionClosenessOf);
+  const closeness = Math.min(0.35, at(b), at(d));
+  const inj = v.injections.map(questionClosenessOf);
+  return { closeness, caught: inj.filter((x) => x < closeness).length / Math.max(1, inj.length), fp: b.filter((x) => x < closeness).length / Math.max(1, b.length), docs: d.filter((x) => x < closeness).length / Math.max(1, d.length) };
+}
+
 /** Everything the shipped model is trained on. */
 export function trainingSet(): FirewallText[] {
   const corpus = buildFirewallCorpus();
@@ -182,18 +207,21 @@ if (import.meta.main) {
   const byBoth = thresholdOf(trainSet, outOfFoldScores(trainSet, 3, true));
   const trained = train(trainSet);
   const { w, b, v, c } = trained;
-  const val = validatedThreshold(trained, validation());
+  const vt = validation();
+  const val = validatedThreshold(trained, vt);
+  const q = validatedQuestionCloseness(vt);
   if (val.d === 0) throw new Error("no held-out READMEs cached: run `bun eval/firewall/docs.ts` first");
   const weights: Record<string, number> = {};
   for (const [k, v] of [...w].sort(([x], [y]) => (x < y ? -1 : 1))) if (Math.abs(v) >= 0.01) weights[k] = Math.round(v * 1000) / 1000;
   const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify(trainSet.map((t) => [t.id, t.injection, t.text]))).digest("hex");
   // The validation texts set the shipped threshold: the training's own hard benign families, which
   // cross-validation reads, are harder than any text written apart from them (docs/firewall.md).
-  const model: FirewallModel = { kind: "weir.firewall-model", version: 4, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(val.threshold * 10000) / 10000, weights, vector: [...v].map((x) => Math.round(x * 1000) / 1000), coherence: Math.round(c * 1000) / 1000 };
+  const model: FirewallModel = { kind: "weir.firewall-model", version: 5, training_hash: hash, bias: Math.round(b * 1000) / 1000, threshold: Math.round(val.threshold * 10000) / 10000, weights, vector: [...v].map((x) => Math.round(x * 1000) / 1000), coherence: Math.round(c * 1000) / 1000, question_closeness: Math.floor(q.closeness * 10000) / 10000 };
   writeFileSync(OUT, `${JSON.stringify(model)}\n`);
   const pc = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(`trained on ${trainSet.length} texts (${trainSet.filter((t) => t.injection).length} injections) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(weights).length} weights kept; threshold ${model.threshold}; wrote ${OUT}`);
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
-  console.log(`validation (held-out sets 4-14 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`off-topic questions on validation: closeness below ${q.closeness.toFixed(4)} flags ${pc(q.fp)} of benign texts and ${pc(q.docs)} of READMEs, and ${pc(q.caught)} of injections alone`);
+  console.log(`validation (held-out sets 4-14 and 16 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

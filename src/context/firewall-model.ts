@@ -36,6 +36,12 @@ export interface FirewallModel {
   vector?: number[];
   /** Version 4: the weight of an asking unit's closeness to the rest of its text (centred word vectors, -1 to 1). */
   coherence?: number;
+  /**
+   * Version 5: a question that asks nothing of "you", shares no content word with the rest of its
+   * text and lies farther from it than this closeness is off topic: a task of its own ("What are the
+   * main exports of Chile?" in a mail about a lease). Set on validation text, like the threshold.
+   */
+  question_closeness?: number;
 }
 
 /** Where a unit sits says nothing on its own about what it asks: position features are not paired. */
@@ -55,14 +61,15 @@ export function unitKeys(features: string[], rules: string[]): string[] {
 }
 
 /** Every unit of a text with its keys and, when it asks, its word vector. Pure. */
-export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; vector?: Float32Array; coherence?: number }[] {
+export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; vector?: Float32Array; coherence?: number; questionCoherence?: number }[] {
   const clean = visible(text);
   const findings = found ?? ruleFindings(clean);
-  return describeText(clean).map(({ unit, features, vector, coherence }) => ({
+  return describeText(clean).map(({ unit, features, vector, coherence, questionCoherence }) => ({
     unit,
     keys: unitKeys(features, [...new Set(findings.filter((f) => f.startLine <= unit.line && unit.line <= f.endLine).map((f) => f.rule))]),
     ...(vector ? { vector } : {}),
     ...(coherence !== undefined ? { coherence } : {}),
+    ...(questionCoherence !== undefined ? { questionCoherence } : {}),
   }));
 }
 
@@ -87,15 +94,30 @@ export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array
   return sigmoid(z);
 }
 
-/** The highest unit score of a text, with that unit. Pure. */
-export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit } {
-  let best: { p: number; unit?: Unit } = { p: 0 };
-  for (const { unit, keys, vector, coherence } of textUnits(text, found)) {
+/**
+ * A question eligible to be judged off topic by its closeness alone: it asks nothing of "you", has at
+ * least four words, shares no content word with the rest of the text (a README's "When should I use
+ * this?" shares or is too short), is nobody's line ("User: where are invoices stored?", "Q: ..." is
+ * what a transcript or an answer is about), is not put to the text's own people ("Can someone
+ * draft the announcement?", "Should we add a task?": a colleague's request, on topic or not) and does
+ * not point back into the text ("What time does he arrive?", "it answers in English - is that
+ * supported?": "he" and "it" are what the text is about). Pure.
+ */
+export const offTopicCandidate = (u: { unit: Unit; keys: string[]; questionCoherence?: number }): boolean =>
+  u.questionCoherence !== undefined && u.unit.place !== "literal" && u.keys.includes("offtopic") && !u.keys.includes("labelled") && u.unit.text.trim().split(/\s+/).length >= 4 && !PEOPLE.test(u.unit.text);
+const PEOPLE = /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|we|us|they|I)\b|\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b|\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i;
+
+/** The highest unit score of a text, with that unit, and its least coherent off-topic candidate question. Pure. */
+export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit; question?: { closeness: number; unit: Unit } } {
+  let best: { p: number; unit?: Unit; question?: { closeness: number; unit: Unit } } = { p: 0 };
+  for (const u of textUnits(text, found)) {
+    const { unit, keys, vector, coherence, questionCoherence } = u;
     // A string literal in a code sample (an SDK's example prompt) is the program's data, not a
     // request to the reader; the rules still read it.
     if (unit.place === "literal") continue;
     const p = scoreKeys(lm, keys, vector, coherence);
-    if (p > best.p) best = { p, unit };
+    if (p > best.p) best = { ...best, p, unit };
+    if (offTopicCandidate(u) && questionCoherence! < (best.question?.closeness ?? Infinity)) best = { ...best, question: { closeness: questionCoherence!, unit } };
   }
   return best;
 }
@@ -107,9 +129,13 @@ function model(): LoadedModel {
   return loaded;
 }
 
-/** The learned layer's opinion: its highest unit score, whether it reaches the shipped threshold, and that unit. */
-export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit } {
+/**
+ * The learned layer's opinion: its highest unit score, whether it reaches the shipped threshold, and
+ * that unit; and an off-topic question, when one lies farther from its text than the shipped closeness.
+ */
+export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit; offTopic?: Unit } {
   const m = model();
   const s = scoreText(m, text, found);
-  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit };
+  const offTopic = s.question && m.model.question_closeness !== undefined && s.question.closeness < m.model.question_closeness ? s.question.unit : undefined;
+  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit, ...(offTopic ? { offTopic } : {}) };
 }

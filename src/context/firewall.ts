@@ -2,7 +2,8 @@
  * The context firewall's verdict. Pure: text in, verdict and findings out. Two layers decide
  * together: the rules (firewall-rules.ts: telltale shapes — role markers, override phrases, hidden
  * characters, data-carrying links, exfiltration and destructive commands) and the learned layer
- * (firewall-model.ts: a sentence that asks the reader for a task of its own, in any phrasing). A text
+ * (firewall-model.ts: a sentence that asks the reader for a task of its own, in any phrasing, or a
+ * question about something its text is not about). A text
  * is instruction-like when either finds something; each finding names its rule and lines.
  */
 import { learnedScore } from "./firewall-model.ts";
@@ -34,10 +35,11 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
 export function scored(text: string): { result: FirewallResult; learned: { p: number; flagged: boolean } } {
   const findings = ruleFindings(text);
   const learned = learnedScore(text, findings);
-  if (learned.flagged && learned.unit && !findings.some((f) => f.startLine === learned.unit!.line)) {
-    const line = learned.unit.line;
-    findings.push({ rule: "learned", startLine: line, endLine: line, excerpt: clip(learned.unit.text) });
-    findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
-  }
-  return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
+  const add = (rule: string, unit: { line: number; text: string }) => {
+    if (!findings.some((f) => f.startLine === unit.line)) findings.push({ rule, startLine: unit.line, endLine: unit.line, excerpt: clip(unit.text) });
+  };
+  if (learned.flagged && learned.unit) add("learned", learned.unit);
+  if (learned.offTopic) add("offtopic-question", learned.offTopic);
+  findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
+  return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged || learned.offTopic !== undefined } };
 }

@@ -245,7 +245,7 @@ export const asking = (f: string[]): boolean => f.includes("imperative") || f.in
  * Every unit of a text with its description and, for a unit that asks, the mean vector of its words
  * (what the ask is about, for the learned layer to weigh directly). Pure.
  */
-export function describeText(text: string): { unit: Unit; features: string[]; vector?: Float32Array; coherence?: number }[] {
+export function describeText(text: string): { unit: Unit; features: string[]; vector?: Float32Array; coherence?: number; questionCoherence?: number }[] {
   const us = units(text);
   const counts = new Map<string, number>();
   const per = us.map((u) => [...new Set(words(u.text))]);
@@ -268,10 +268,16 @@ export function describeText(text: string): { unit: Unit; features: string[]; ve
     const vector = meanVector(vws[i]!);
     const features = describe(u, counts, us.length, vector);
     for (const w of per[i]!) counts.set(w, counts.get(w)! + 1);
-    if (!asking(features) || !vector) return { unit: u, features };
-    if (us.length <= 2) return { unit: u, features, vector };
+    const asks = asking(features);
+    // A question that asks nothing of "you" ("What are the main exports of Chile?") carries only its
+    // closeness to the rest of the text (firewall-model.ts reads it for an off-topic question).
+    const question = !asks && features.includes("question");
+    if (!(asks || question) || !vector) return { unit: u, features };
+    if (us.length <= 2) return asks ? { unit: u, features, vector } : { unit: u, features };
     const { sums, whole } = centredOf();
     const own = sums[i];
-    return own ? { unit: u, features, vector, coherence: cosine(own, whole.map((x, k) => x - own[k]!)) } : { unit: u, features, vector };
+    const closeness = own ? cosine(own, whole.map((x, k) => x - own[k]!)) : undefined;
+    if (question) return closeness === undefined ? { unit: u, features } : { unit: u, features, questionCoherence: closeness };
+    return closeness === undefined ? { unit: u, features, vector } : { unit: u, features, vector, coherence: closeness };
   });
 }

@@ -150,11 +150,14 @@ describe("the learned layer", () => {
   });
 
   test("the shipped model names its version, training hash and threshold, and reads no words", () => {
-    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 4 });
+    expect(shipped).toMatchObject({ kind: "weir.firewall-model", version: 5 });
     // Version 4 weighs an asking unit's word vector: one weight per dimension of the shipped table.
     expect(shipped.vector).toHaveLength(vectorDims());
     expect(shipped.training_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(shipped.threshold).toBeGreaterThan(0.5);
+    // Version 5 adds the closeness below which a question is off topic, set on validation text and capped.
+    expect(shipped.question_closeness).toBeGreaterThan(0);
+    expect(shipped.question_closeness).toBeLessThanOrEqual(0.35);
     // Its keys are descriptions, rules and their pairs: no key is a word of a corpus.
     for (const k of Object.keys(shipped.weights)) expect(k).toMatch(/^(?:R:[a-z-]+|[a-z0-9-]+)(?:&(?:R:[a-z-]+|[a-z0-9-]+))?$/);
   });
