@@ -1,16 +1,14 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the fourteenth held-out set (eval/firewall/holdout14.ts): written after the thirteenth was
- *   scored and before the changes that followed, scored once after them — the untouched figure (its
- *   documentation row is the fourth list of READMEs, which has been read; `bun
- *   eval/firewall/docs.ts` fetches the lists);
- * - the thirteenth (untouched once for the model of 2114d3c);
- * - the twelfth held-out set and the fourth list of READMEs (eval/firewall/docs.ts): untouched once
- *   for the model of 1b6d9e2;
- * - the eleventh, tenth, ninth, eighth, seventh, sixth, fifth and fourth sets and the three lists of READMEs (each untouched once, for an
- *   earlier model, and read since), the third and second sets and the TEST split: read while the
- *   layers changed, so they are development figures, printed for contrast;
+ * - the seventeenth held-out set (eval/firewall/holdout17.ts): written after the fifteenth and
+ *   sixteenth were scored and before the change that followed, scored once after it — the untouched
+ *   figure of b02dd93;
+ * - the sixteenth set and BIPIA's test split (the fifteenth, eval/firewall/bipia.ts): untouched once
+ *   for the model of 48392dc; BIPIA's train split, a development set;
+ * - the fourteenth to fourth sets and the four lists of READMEs (eval/firewall/docs.ts; each untouched
+ *   once, for an earlier model, and read since), the third and second sets and the TEST split: read
+ *   while the layers changed, so they are development figures, printed for contrast;
  * recall per attack class and per carrier, false positives on generated benign texts, and the share
  * of real documentation flagged (installed packages' READMEs, weir's own README and docs).
  *   bun eval/firewall/report.ts
@@ -37,6 +35,7 @@ import { buildHoldout13 } from "./holdout13.ts";
 import { buildHoldout14 } from "./holdout14.ts";
 import { buildHoldout15 } from "./holdout15.ts";
 import { buildHoldout16 } from "./holdout16.ts";
+import { buildHoldout17 } from "./holdout17.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -64,6 +63,7 @@ if (import.meta.main) {
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout17", buildHoldout17(), [held4, "fourth held-out list of"]],
     ["holdout16", buildHoldout16(), [held4, "fourth held-out list of"]],
     ["holdout15", buildHoldout15(), [held4, "fourth held-out list of"]],
     ["bipia-train", bipiaSet("train", 20261241, "bipia-tr"), [held4, "fourth held-out list of"]],
