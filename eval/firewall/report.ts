@@ -36,6 +36,7 @@ import { buildHoldout14 } from "./holdout14.ts";
 import { buildHoldout15 } from "./holdout15.ts";
 import { buildHoldout16 } from "./holdout16.ts";
 import { buildHoldout17 } from "./holdout17.ts";
+import { buildHoldout18 } from "./holdout18.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -63,6 +64,7 @@ if (import.meta.main) {
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout18", buildHoldout18(), [held4, "fourth held-out list of"]],
     ["holdout17", buildHoldout17(), [held4, "fourth held-out list of"]],
     ["holdout16", buildHoldout16(), [held4, "fourth held-out list of"]],
     ["holdout15", buildHoldout15(), [held4, "fourth held-out list of"]],
