@@ -99,13 +99,14 @@ export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array
  * least four words, shares no content word with the rest of the text (a README's "When should I use
  * this?" shares or is too short), is nobody's line ("User: where are invoices stored?", "Q: ..." is
  * what a transcript or an answer is about), is not put to the text's own people ("Can someone
- * draft the announcement?", "Should we add a task?": a colleague's request, on topic or not) and does
- * not point back into the text ("What time does he arrive?", "it answers in English - is that
- * supported?": "he" and "it" are what the text is about). Pure.
+ * draft the announcement?", "Who can take the minutes?", anything with "we" or "our": a colleague's
+ * request, on topic or not) and does
+ * not point back into the text ("What time does he arrive?", "Is anything still running on it?":
+ * "he" and "it" are what the text is about). Pure.
  */
 export const offTopicCandidate = (u: { unit: Unit; keys: string[]; questionCoherence?: number }): boolean =>
   u.questionCoherence !== undefined && u.unit.place !== "literal" && u.keys.includes("offtopic") && !u.keys.includes("labelled") && u.unit.text.trim().split(/\s+/).length >= 4 && !PEOPLE.test(u.unit.text);
-const PEOPLE = /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|we|us|they|I)\b|\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b|\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i;
+const PEOPLE = /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|they|I)\b|\b(?:we|us|our|ours)\b|^\W*who\s+(?:still\s+|else\s+)?(?:can|could|will|would|should|shall|may|might|must|needs?|wants?|has|have|is|are)\b|\b(?:on|in|at|with|for|about|from|to|of|into|onto|by)\s+(?:it|them)\b|\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b|\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i;
 
 /** The highest unit score of a text, with that unit, and its least coherent off-topic candidate question. Pure. */
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit; question?: { closeness: number; unit: Unit } } {
