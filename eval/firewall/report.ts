@@ -37,6 +37,7 @@ import { buildHoldout15 } from "./holdout15.ts";
 import { buildHoldout16 } from "./holdout16.ts";
 import { buildHoldout17 } from "./holdout17.ts";
 import { buildHoldout18 } from "./holdout18.ts";
+import { buildHoldout19 } from "./holdout19.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -64,6 +65,7 @@ if (import.meta.main) {
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout19", buildHoldout19(), [held4, "fourth held-out list of"]],
     ["holdout18", buildHoldout18(), [held4, "fourth held-out list of"]],
     ["holdout17", buildHoldout17(), [held4, "fourth held-out list of"]],
     ["holdout16", buildHoldout16(), [held4, "fourth held-out list of"]],
