@@ -395,3 +395,29 @@ export function ownCarriers(
     }],
   ];
 }
+
+/**
+ * A one-line notice as a carrier (held-out sets from the sixteenth on): a planted sentence goes before,
+ * between or after its sentences; a planted block of code above or below it. `questionCuts` also cuts
+ * after a question mark (from the seventeenth on).
+ */
+export function noticeCarrier(notices: string[], questionCuts = true): PlantingCarrier {
+  return ["notice", (r, p) => {
+    const text = pick(r, notices);
+    if (!p) return text;
+    if (p.includes("\n")) return r() < 0.5 ? `${p}\n${text}` : `${text}\n${p}`;
+    const cut = questionCuts ? /(?<!\b[A-Z][a-z]?)[.?] (?=[A-Z])/g : /(?<!\b[A-Z][a-z]?)\. (?=[A-Z])/g;
+    const cuts = [...text.matchAll(cut)].map((m) => m.index! + 2);
+    const at = pick(r, [0, ...cuts, text.length]);
+    return at === 0 ? `${p} ${text}` : at === text.length ? `${text} ${p}` : `${text.slice(0, at)}${p} ${text.slice(at)}`;
+  }];
+}
+
+/** A table with a line of prose of its own between two rows, or above or below them (from the sixteenth set on). */
+export function looseTableCarrier(tables: [head: string[], rows: string[]][]): PlantingCarrier {
+  return ["table-line", (r, p) => {
+    const [head, all] = pick(r, tables);
+    const rows = some(r, all, 4);
+    return [...head, ...(p ? insertAt(rows, p.replace(/\n/g, " "), r) : rows)].join("\n");
+  }];
+}

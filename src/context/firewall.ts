@@ -41,5 +41,5 @@ export function scored(text: string): { result: FirewallResult; learned: { p: nu
   if (learned.flagged && learned.unit) add("learned", learned.unit);
   if (learned.offTopic) add("offtopic-question", learned.offTopic);
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
-  return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged || learned.offTopic !== undefined } };
+  return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
 }
