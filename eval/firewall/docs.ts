@@ -1,5 +1,5 @@
 /**
- * Held-out documentation: the READMEs of 80 (and three lists of 80 more) widely used npm packages that weir does not depend on,
+ * Held-out documentation: the READMEs of 80 (and four lists of 80 more) widely used npm packages that weir does not depend on,
  * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
  * never used for training or thresholds. They are real text written for people, by other people, so
  * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
@@ -71,6 +71,24 @@ export const DOC_PACKAGES_4 = [
 ];
 
 /**
+ * A fifth list, written on 2026-12-01 (seventh session) after the nineteenth held-out set was scored
+ * and before the change that followed it (the learned layer's README budget): state stores, tables
+ * and grids, canvases and animation, editors' engines, schemas and functional libraries, dates,
+ * schedulers, cloud storage, documents, loggers, test runners, release and build tools; checked
+ * against every other list, the training list (by name) and the installed packages; scored once.
+ */
+export const DOC_PACKAGES_5 = [
+  "connect-redis", "nitro", "vuex", "mobx", "jotai", "recoil", "valtio", "xstate", "effector", "nanostores",
+  "react-native", "expo", "react-table", "ag-grid-community", "handsontable", "tabulator-tables", "p5", "paper", "fabric", "konva",
+  "two.js", "anime.js", "lottie-web", "ace-builds", "linkedom", "typebox", "io-ts", "fp-ts", "effect", "neverthrow",
+  "purify-ts", "true-myth", "date-fns-tz", "timeago.js", "chrono-node", "rrule", "ical.js", "i18n", "node-cron", "node-schedule",
+  "bree", "aws-sdk", "@google-cloud/storage", "@azure/storage-blob", "minio", "cloudinary", "canvas", "pdfmake", "docx", "mammoth",
+  "memcached", "loglevel", "signale", "consola", "npmlog", "bunyan", "tap", "uvu", "jasmine", "karma",
+  "testcafe", "webdriverio", "nightwatch", "puppeteer-core", "commitizen", "standard-version", "semantic-release", "changesets", "release-it", "np",
+  "@biomejs/biome", "oxlint", "stylelint", "markdownlint", "grunt", "gulp", "browserify", "snowpack", "terser", "uglify-js",
+];
+
+/**
  * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
  * a seed list, none installed here and none on the held-out lists, each pinned to the version named
  * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
@@ -95,7 +113,7 @@ export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => ca
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...TRAIN_DOC_PACKAGES]) {
+  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...DOC_PACKAGES_5, ...TRAIN_DOC_PACKAGES]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
