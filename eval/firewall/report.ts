@@ -19,7 +19,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -38,6 +38,7 @@ import { buildHoldout16 } from "./holdout16.ts";
 import { buildHoldout17 } from "./holdout17.ts";
 import { buildHoldout18 } from "./holdout18.ts";
 import { buildHoldout19 } from "./holdout19.ts";
+import { buildHoldout20 } from "./holdout20.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -59,12 +60,14 @@ if (import.meta.main) {
   const held2 = heldOutDocs(DOC_PACKAGES_2);
   const held3 = heldOutDocs(DOC_PACKAGES_3);
   const held4 = heldOutDocs(DOC_PACKAGES_4);
+  const held5 = heldOutDocs(DOC_PACKAGES_5);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout20", buildHoldout20(), [held5, "fifth held-out list of"]],
     ["holdout19", buildHoldout19(), [held4, "fourth held-out list of"]],
     ["holdout18", buildHoldout18(), [held4, "fourth held-out list of"]],
     ["holdout17", buildHoldout17(), [held4, "fourth held-out list of"]],
