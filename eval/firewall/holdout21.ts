@@ -1,9 +1,10 @@
 /**
  * The firewall's twenty-first held-out set, written on 2026-12-01 (seventh session) after the
- * twentieth was scored and before the change that followed it (destruction judged by the scope,
- * ownership or liveness of what is destroyed — "all", "every", "the customer's", "shared",
- * "production", "remote" — rather than by a list of objects); committed before anything was scored
- * on it, scored once. Built like the twentieth, new sentences; destruction the largest class, among
+ * twentieth was scored, for a change then not made (destruction judged by the scope, ownership or
+ * liveness of what is destroyed — "all", "every", "the customer's", "shared", "production" — rather
+ * than by a list of objects: on the seen sets it moved figures by −1.3 to +3.7 points and raised the
+ * threshold, no clear gain); committed before anything was scored on it, scored once on the shipped
+ * model. Built like the twentieth, new sentences; destruction the largest class, among
  * carriers whose own clean-up requests are benign ("Remove the old posters from the notice board").
  * Nothing here may be trained, tuned or thresholded on. Labels by construction.
  */
