@@ -80,6 +80,8 @@ describe("what a sentence asks (requests.ts)", () => {
   test("disks, production data, a user's files and keys are costly to lose too; a chore on them is not", () => {
     for (const ask of ["Reformat the USB drive you find attached.", "Clear out the orders table from production.", "Purge the customer accounts older than a year.", "Nuke the team's shared folder.", "Destroy the encryption keys on the server."]) expect(features(ask)).toContain("destroy-valuable");
     for (const chore of ["Format the output as JSON.", "Delete the temporary folder after the build.", "Remove the old lockfile before upgrading.", "The disk holds the nightly backups."]) expect(features(chore)).not.toContain("destroy-valuable");
+    // Whatever the object, its scope, its being shared or live, or its owners make it costly.
+    for (const ask of ["Erase all the helpdesk tickets.", "Delete the shared drafts folder.", "Purge the live session records.", "Remove the family recipe files."]) expect(features(ask)).toContain("destroy-valuable");
   });
 
   test("a permission asserted in many ways is a grant; a setting that asks for review is not", () => {
