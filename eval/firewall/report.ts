@@ -1,8 +1,9 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the twenty-first and twentieth held-out sets and the fifth list of READMEs (eval/firewall/docs.ts):
- *   scored once each on the shipped model — the newest untouched figures; the nineteenth (of c71f569), eighteenth (of
+ * - the twenty-first held-out set (scored once on the shipped model of a6f54db and once on the change it
+ *   was written for, 8117ea3), the twentieth and the fifth list of READMEs (eval/firewall/docs.ts,
+ *   scored once on a6f54db) — the newest untouched figures; the nineteenth (of c71f569), eighteenth (of
  *   0b5aab8) and seventeenth (of b02dd93), untouched once each;
  * - the sixteenth set and BIPIA's test split (the fifteenth, eval/firewall/bipia.ts): untouched once
  *   for the model of 48392dc; BIPIA's train split, a development set;
