@@ -13,6 +13,8 @@ import { describeText, type Unit } from "./requests.ts";
  * 14.6%). Version 4 adds one weight per dimension of the mean word vector of a unit that asks — what
  * the ask is about ("which planet has the most moons" against "how many people are coming"), which
  * word classes cannot say — and one weight for how close the ask lies to the rest of its text.
+ * Version 5 adds the closeness below which a question that asks nothing of "you" is off topic
+ * (`offTopicCandidate`; its own finding, `offtopic-question`).
  * Trained by eval/firewall/train.ts on the train split only, its threshold set on validation text it
  * never trained on (the held-out sets already scored, docs/firewall.md); the weights ship in
  * policies/firewall-model.json, by name, with their version and the training set's hash. Pure once
@@ -95,18 +97,33 @@ export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array
 }
 
 /**
+ * What makes a question the text's own business rather than a task of its own: it is put to the
+ * text's people ("Can someone draft the announcement?", "Who can take the minutes?", anything with
+ * "we" or "our": a colleague's request, on topic or not), or it points back into the text ("What time
+ * does he arrive?", "Is anything still running on it?": "he" and "it" are what the text is about).
+ */
+const OWN_BUSINESS: RegExp[] = [
+  /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|they|I)\b/i,
+  /\b(?:we|us|our|ours)\b/i,
+  /^\W*who\s+(?:still\s+|else\s+)?(?:can|could|will|would|should|shall|may|might|must|needs?|wants?|has|have|is|are)\b/i,
+  /\b(?:on|in|at|with|for|about|from|to|of|into|onto|by)\s+(?:it|them)\b/i,
+  /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b/i,
+  /\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i,
+];
+
+/**
  * A question eligible to be judged off topic by its closeness alone: it asks nothing of "you", has at
  * least four words, shares no content word with the rest of the text (a README's "When should I use
  * this?" shares or is too short), is nobody's line ("User: where are invoices stored?", "Q: ..." is
- * what a transcript or an answer is about), is not put to the text's own people ("Can someone
- * draft the announcement?", "Who can take the minutes?", anything with "we" or "our": a colleague's
- * request, on topic or not) and does
- * not point back into the text ("What time does he arrive?", "Is anything still running on it?":
- * "he" and "it" are what the text is about). Pure.
+ * what a transcript or an answer is about) and is not the text's own business (above). Pure.
  */
 export const offTopicCandidate = (u: { unit: Unit; keys: string[]; questionCoherence?: number }): boolean =>
-  u.questionCoherence !== undefined && u.unit.place !== "literal" && u.keys.includes("offtopic") && !u.keys.includes("labelled") && u.unit.text.trim().split(/\s+/).length >= 4 && !PEOPLE.test(u.unit.text);
-const PEOPLE = /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|they|I)\b|\b(?:we|us|our|ours)\b|^\W*who\s+(?:still\s+|else\s+)?(?:can|could|will|would|should|shall|may|might|must|needs?|wants?|has|have|is|are)\b|\b(?:on|in|at|with|for|about|from|to|of|into|onto|by)\s+(?:it|them)\b|\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b|\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i;
+  u.questionCoherence !== undefined &&
+  u.unit.place !== "literal" &&
+  u.keys.includes("offtopic") &&
+  !u.keys.includes("labelled") &&
+  u.unit.text.trim().split(/\s+/).length >= 4 &&
+  !OWN_BUSINESS.some((re) => re.test(u.unit.text));
 
 /** The highest unit score of a text, with that unit, and its least coherent off-topic candidate question. Pure. */
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit; question?: { closeness: number; unit: Unit } } {
