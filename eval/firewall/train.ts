@@ -100,7 +100,7 @@ function logit(m: Trained, d: Sample): number {
   return z;
 }
 
-export function scoreOf(m: Trained, t: FirewallText): number {
+function scoreOf(m: Trained, t: FirewallText): number {
   let best = 0;
   for (const d of samplesOf(t)) best = Math.max(best, 1 / (1 + Math.exp(-logit(m, d))));
   return best;
@@ -151,7 +151,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
  * saw, written like the sets still untouched. Never trained on. (A README is scored on its first 400
  * units here, as in training; the product reads all of it.)
  */
-export function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
+function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
   const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
@@ -160,7 +160,7 @@ export function validation(): { benign: FirewallText[]; readmes: FirewallText[];
 }
 
 /** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
-export function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
+function validatedThreshold(m: Trained, v: ReturnType<typeof validation>) {
   const score = (t: FirewallText) => scoreOf(m, t);
   const benign = v.benign.map(score);
   const readmes = v.readmes.map(score);
@@ -181,7 +181,7 @@ function questionClosenessOf(t: FirewallText): number {
  * validation benign texts and of its READMEs (the question adds to the learned layer's 2%), and never
  * above 0.35 (an ask that far from zero is about its text).
  */
-export function validatedQuestionCloseness(v: ReturnType<typeof validation>) {
+function validatedQuestionCloseness(v: ReturnType<typeof validation>) {
   const at = (xs: number[]) => {
     const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
     return sorted[Math.floor(0.005 * xs.length)] ?? Infinity;
@@ -194,7 +194,7 @@ export function validatedQuestionCloseness(v: ReturnType<typeof validation>) {
 }
 
 /** Everything the shipped model is trained on. */
-export function trainingSet(): FirewallText[] {
+function trainingSet(): FirewallText[] {
   const corpus = buildFirewallCorpus();
   const docs = realReadmes();
   return [...corpus.filter((t) => t.split === "train"), ...grammarTexts(), ...grammarTexts2(), ...grammarTexts3(), ...grammarTexts4(), ...grammarTexts5(), ...docs.filter((t) => t.split === "train"), ...trainingDocs()];

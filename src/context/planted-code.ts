@@ -41,9 +41,10 @@ const FENCE = /^\s*(?:```|~~~)/;
 export function plantedCode(text: string): Finding[] {
   const lines = text.split("\n");
   const out: Finding[] = [];
+  // The offer is tested first: most code is offered to nobody, and then what it does is not read.
   const add = (start: number, end: number, offer: string, code: string) => {
     const caps = capabilities(code);
-    if (caps.length > 0 && OFFER.test(offer)) out.push({ rule: "planted-code", startLine: start + 1, endLine: end + 1, excerpt: `${offer.trim()} (code that ${caps.join(", ")})` });
+    if (caps.length > 0) out.push({ rule: "planted-code", startLine: start + 1, endLine: end + 1, excerpt: `${offer.trim()} (code that ${caps.join(", ")})` });
   };
   let open = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -58,12 +59,12 @@ export function plantedCode(text: string): Finding[] {
       let k = open - 1;
       while (k >= 0 && k >= open - 2 && !lines[k]!.trim()) k--;
       const offer = before.trim() ? before : k >= 0 && k >= open - 2 ? lines[k]! : "";
-      add(before.trim() || k < 0 ? open : k, i, offer, lines.slice(open + 1, i).join("\n"));
+      if (OFFER.test(offer)) add(before.trim() || k < 0 ? open : k, i, offer, lines.slice(open + 1, i).join("\n"));
       open = -1;
       continue;
     }
     // Inline code counts when it is code (a call, a command line), not a name like `child_process`.
-    if (open < 0 && line.includes("`")) for (const m of line.matchAll(/`([^`\n]{6,})`/g)) if (/[(\s|;=]/.test(m[1]!)) add(i, i, line, m[1]!);
+    if (open < 0 && line.includes("`") && OFFER.test(line)) for (const m of line.matchAll(/`([^`\n]{6,})`/g)) if (/[(\s|;=]/.test(m[1]!)) add(i, i, line, m[1]!);
   }
   return out;
 }
