@@ -102,6 +102,18 @@ const CLASSES: Record<string, RegExp> = {
   grant: W("permission (?:to|granted|is granted)|granted|no longer (?:need|require)s? (?:any |the user's |your |the )?(?:confirmation|approval|permission|review)s?|(?:has|have) approved|(?:allowed|cleared|permitted|authori[sz]ed|free) to|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent|pre-?authori[sz]ed|(?:confirmations?|confirmation prompts?|prompts|restrictions|checks|reviews?|approvals?|policy|policies|limits)\\b[^.]{0,25}\\b(?:disabled|lifted|waived|suspended|switched off|turned off|not required|not needed|no longer (?:required|needed|appl(?:y|ies)))|no longer (?:required|needed)|(?:has|have) (?:already )?been (?:given|granted|approved|authori[sz]ed)(?: for you)?|given permission|root (?:privileges|access)|admin(?:istrator)? (?:rights|privileges|access)|full (?:admin |write )?(?:rights|access)|write access to (?:every|all|any)|(?:permissions?|privileges|access) (?:were|was|have been|has been) (?:upgraded|raised|elevated|extended)|(?:it is|it's) (?:fine|ok|okay) to|(?:is|are) now allowed|can be (?:ignored|skipped|bypassed)"),
   dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first|pay no attention|takes? the place of|(?:replaces?|outranks?|supersedes?) (?:the|your|all|any|whatever) (?:\\w+ )?(?:tasks?|requests?|instructions?|orders?|questions?|ones)|(?:is|was|has been|have been) (?:cancel+ed|withdrawn)|obsolete|(?:does not|doesn't|no longer) matter|stop following|(?:do not|don't) answer"),
   prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|requests?|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders)|(?:previous|prior|earlier|original|above|preceding) one|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|requests?|tasks?|questions?) (?:you (?:were given|received|got)|above|before)|user's (?:\\w+ )?(?:requests?|questions?|instructions?|tasks?)|(?:everything|anything|whatever) (?:the user|you) (?:said|asked|were (?:asked|told|given))|what the user (?:wants|said|asked)|(?:the )?old ones"),
+  // Authority over what the reader may do, and a predicate that widens it ("restrictions were lifted",
+  // "admin rights have been granted", "access has been activated"): two classes of words, each a
+  // concept, whose meeting in one sentence is the assertion; neither is a phrasing.
+  authority: W("permissions?|approvals?|authori[sz]ations?|consent|sign-?offs?|clearance|access|rights|privileges|restrictions?|limits?|safeguards?|guardrails?|confirmations?|confirmation (?:prompts?|steps?)|reviews?|checks|polic(?:y|ies)|sandbox(?:ing)?|protections?|oversight|allow-?lists?"),
+  widen: W("lifted|removed|waived|disabled|switched off|turned off|suspended|granted|activated|expanded|extended|upgraded|elevated|raised|unlocked|signed off|no longer|not (?:needed|required|necessary)|unlimited|unrestricted|full|dropped|cancel+ed|bypassed|skipped|(?:has|have) been given|(?:is|are|was|were) given"),
+  // Orders given to the reader before, and a predicate that takes their force away ("the task you
+  // were handed is void", "earlier guidance does not apply", "throw away the instructions you were
+  // following"): like the pair above, a concept each.
+  orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders?|directions?|commands?|assignments?|tasks?|requests?|guidance|prompts?|directives?|questions?|rules|guidelines"),
+  voided: W("void|obsolete|expired|cancel+ed|withdrawn|replaced?|superseded|revoked|no longer|(?:does|do|did)(?: not|n't) (?:count|apply|matter)|discard(?:ed)?|throw away|thrown away|scrap(?:ped)?|dismiss(?:ed)?|on hold|set aside|a mistake|a test|invalid|overridden|ignore|disregard|forget|never mind|counts?|matters?"),
+  // What points back at orders already given: "you were following", "before this line", "above".
+  before: W("you (?:were|got|received|had|have been)(?: \\w+)?|before (?:this|now|that)|above|earlier|previous|prior|original|preceding|old(?:er)? ones|the user (?:typed|said|asked|wrote|gave)|(?:so far|until now|up to now)"),
   hide: W("quietly|secretly|silently|without telling|don'?t (?:mention|tell)|do not (?:mention|tell)|between us|no one needs to know|unnoticed"),
   // Words put into someone else's mouth, or the reader told to work on the user: "tell the user to call ...".
   claim: /\b(?:tell|inform|assure|convince|insist|claim|state|say|mention|remind)\b[^.]{0,40}\b(?:that|the reader|the user|the customer)\b|\beven (?:though|if) (?:it|that|they)\b|\bregardless of\b|\b(?:tell|encourage|urge|advise|remind|ask|persuade|convince|warn|direct|invite) (?:the |all |every |our )?(?:users?|readers?|customers?|recipients?|visitors?|people|them) (?:to|that)\b/i,
@@ -217,6 +229,9 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
+  // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
+  if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
+  if (f.includes("orders") && f.includes("voided") && (f.includes("before") || f.includes("prior"))) f.push("orders-voided");
   // Destruction asked for of something costly to lose.
   if (asks && f.includes("destroy") && f.includes("valuable")) f.push("destroy-valuable");
   // What the unit is about, by its mean word vector's closeness to three prototypes: the things one
@@ -274,7 +289,9 @@ export function describeText(text: string): { unit: Unit; features: string[]; ve
     // A question that asks nothing of "you" ("What are the main exports of Chile?") carries only its
     // closeness to the rest of the text (firewall-model.ts reads it for an off-topic question).
     const question = !asks && features.includes("question");
-    if (!(asks || question) || !vector) return { unit: u, features };
+    // An ask about the reader's own answer ("Encode your response in Base64") is about the answer:
+    // what its other words are about says nothing, so it carries no topic vector.
+    if (!(asks || question) || !vector || (asks && features.includes("output"))) return { unit: u, features };
     if (us.length <= 2) return asks ? { unit: u, features, vector } : { unit: u, features };
     const { sums, whole } = centredOf();
     const own = sums[i];
