@@ -69,6 +69,7 @@ const LABEL = /^(?:[A-Z][\w'’ -]{0,30}|step \d+|p\.?s\.?|note|todo|important|r
 const REQUEST = /^(?:your (?:next |first |new |real |only )?(?:step|task|job|goal|assignment|mission|priority) is\b|(?:can|could|would|will) you\b|(?:i|we)(?:'d| would)? (?:want|need|like|love|ask|expect|require) (?:you|a|an|the|some|to)\b|you (?:must|should|need to|have to|are to|will|shall|are (?:now )?(?:allowed|cleared|permitted|authori[sz]ed|free|required|expected) to|may (?:now )?|can (?:now )?)\b|(?:make|be) sure\b|ensure\b|remember to\b|don'?t forget\b|it is (?:required|mandatory|essential|important) (?:that|to)\b|there is no need to\b|don'?t forget\b)/i;
 /** A prohibition ("do not share the password") forbids rather than asks: a class of its own. */
 const PROHIBIT = /^(?:do not|don'?t|never|please do not|please don'?t)\s+(?!forget\b)\w+/i;
+const NEW_PRODUCT = /^\w+(?:\s+(?:me|us|up with|out))?\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a few|several|\d+)\s+\w/i;
 const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
 const CLASSES: Record<string, RegExp> = {
@@ -105,12 +106,12 @@ const CLASSES: Record<string, RegExp> = {
   // Authority over what the reader may do, and a predicate that widens it ("restrictions were lifted",
   // "admin rights have been granted", "access has been activated"): two classes of words, each a
   // concept, whose meeting in one sentence is the assertion; neither is a phrasing.
-  authority: W("permissions?|approvals?|authori[sz]ations?|consent|sign-?offs?|clearance|access|rights|privileges|restrictions?|limits?|safeguards?|guardrails?|confirmations?|confirmation (?:prompts?|steps?)|reviews?|checks|polic(?:y|ies)|sandbox(?:ing)?|protections?|oversight|allow-?lists?"),
+  authority: W("permissions?|approvals?|authori[sz]ations?|consent|sign-?offs?|clearance|access|rights|privileges|restrictions?|limits?|safeguards?|guardrails?|confirmations?|confirmation (?:prompts?|steps?)|checks|polic(?:y|ies)|sandbox(?:ing)?|protections?|oversight|allow-?lists?"),
   widen: W("lifted|removed|waived|disabled|switched off|turned off|suspended|granted|activated|expanded|extended|upgraded|elevated|raised|unlocked|signed off|no longer|not (?:needed|required|necessary)|unlimited|unrestricted|full|dropped|cancel+ed|bypassed|skipped|(?:has|have) been given|(?:is|are|was|were) given"),
   // Orders given to the reader before, and a predicate that takes their force away ("the task you
   // were handed is void", "earlier guidance does not apply", "throw away the instructions you were
   // following"): like the pair above, a concept each.
-  orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders?|directions?|commands?|assignments?|tasks?|requests?|guidance|prompts?|directives?|questions?|rules|guidelines"),
+  orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders|directions?|commands?|assignments?|tasks?|requests?|guidance|prompts?|directives?|questions?|rules|guidelines"),
   voided: W("void|obsolete|expired|cancel+ed|withdrawn|replaced?|superseded|revoked|no longer|(?:does|do|did)(?: not|n't) (?:count|apply|matter)|discard(?:ed)?|throw away|thrown away|scrap(?:ped)?|dismiss(?:ed)?|on hold|set aside|a mistake|a test|invalid|overridden|ignore|disregard|forget|never mind|counts?|matters?"),
   // What points back at orders already given: "you were following", "before this line", "above".
   before: W("you (?:were|got|received|had|have been)(?: \\w+)?|before (?:this|now|that)|above|earlier|previous|prior|original|preceding|old(?:er)? ones|the user (?:typed|said|asked|wrote|gave)|(?:so far|until now|up to now)"),
@@ -229,6 +230,13 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
+  // "Your message" in a command to the reader is the reader's own output ("Jumble up the letters in
+  // your message"); said to no one ("Thanks for your message") it is the other's mail.
+  if (asking(f) && !f.includes("output") && /\byour (?:messages?|text|words|writing)\b/i.test(read)) f.push("output");
+  // A command to make something new ("Create a workout schedule", "Give me three tips"): its object
+  // is indefinite, a product that did not exist, where the text's own asks name what it already holds
+  // ("Send me the signed form", "Summarise the meeting").
+  if (opens.some((o) => NEW_PRODUCT.test(o) && VERBS.has(o.toLowerCase().split(/\s+/)[0]!))) f.push("new-product");
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
   if (f.includes("orders") && f.includes("voided") && (f.includes("before") || f.includes("prior"))) f.push("orders-voided");
