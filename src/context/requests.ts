@@ -228,6 +228,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // A task asked for about nothing the software or the correspondence is about: a task of its own.
   const asks = asking(f);
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
+  // A task of its own about nothing the text talks of: the three together, for the pairs to condition on.
+  if (f.includes("bare-task") && (f.includes("offtopic") || f.includes("fewshared"))) f.push("task-of-its-own");
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   // "Your message" in a command to the reader is the reader's own output ("Jumble up the letters in
