@@ -69,6 +69,7 @@ const LABEL = /^(?:[A-Z][\w'’ -]{0,30}|step \d+|p\.?s\.?|note|todo|important|r
 const REQUEST = /^(?:your (?:next |first |new |real |only )?(?:step|task|job|goal|assignment|mission|priority) is\b|(?:can|could|would|will) you\b|(?:i|we)(?:'d| would)? (?:want|need|like|love|ask|expect|require) (?:you|a|an|the|some|to)\b|you (?:must|should|need to|have to|are to|will|shall|are (?:now )?(?:allowed|cleared|permitted|authori[sz]ed|free|required|expected) to|may (?:now )?|can (?:now )?)\b|(?:make|be) sure\b|ensure\b|remember to\b|don'?t forget\b|it is (?:required|mandatory|essential|important) (?:that|to)\b|there is no need to\b|don'?t forget\b)/i;
 /** A prohibition ("do not share the password") forbids rather than asks: a class of its own. */
 const PROHIBIT = /^(?:do not|don'?t|never|please do not|please don'?t)\s+(?!forget\b)\w+/i;
+const REPLY_MANNER = /^(?:answer|reply|respond|write back)\s+(?:\w+ly\s+)?(?:in (?!the\b|this\b|that\b|our\b|your\b|a few\b|time\b|person\b|writing\b)|as (?!soon\b)|using\b|like\b|only\b|without\b)/i;
 const NEW_PRODUCT = /^\w+(?:\s+(?:me|us|up with|out))?\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a few|several|\d+)\s+\w/i;
 const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
@@ -235,6 +236,10 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // "Your message" in a command to the reader is the reader's own output ("Jumble up the letters in
   // your message"); said to no one ("Thanks for your message") it is the other's mail.
   if (asking(f) && !f.includes("output") && /\byour (?:messages?|text|words|writing)\b/i.test(read)) f.push("output");
+  // A command to answer in some manner ("Reply entirely in Swedish", "Answer using only words of one
+  // syllable", "Respond as if you were a knight") shapes the reader's own answer, where "reply to this
+  // mail", "answer by Friday" or "reply in the thread" ask the other to write back.
+  if (!f.includes("output") && opens.some((o) => REPLY_MANNER.test(o))) f.push("output");
   // A command to make something new ("Create a workout schedule", "Give me three tips"): its object
   // is indefinite, a product that did not exist, where the text's own asks name what it already holds
   // ("Send me the signed form", "Summarise the meeting").
