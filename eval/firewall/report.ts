@@ -1,6 +1,8 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
+ * - the twenty-second held-out set and the sixth list of READMEs (scored once on 699b4a1, and once, for
+ *   contrast, on the model of the session's start, 7a33a27);
  * - the twenty-first held-out set (scored once on the shipped model of a6f54db and once on the change it
  *   was written for, 8117ea3), the twentieth and the fifth list of READMEs (eval/firewall/docs.ts,
  *   scored once on a6f54db) — the newest untouched figures; the nineteenth (of c71f569), eighteenth (of
@@ -20,7 +22,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -41,6 +43,7 @@ import { buildHoldout18 } from "./holdout18.ts";
 import { buildHoldout19 } from "./holdout19.ts";
 import { buildHoldout20 } from "./holdout20.ts";
 import { buildHoldout21 } from "./holdout21.ts";
+import { buildHoldout22 } from "./holdout22.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -63,12 +66,14 @@ if (import.meta.main) {
   const held3 = heldOutDocs(DOC_PACKAGES_3);
   const held4 = heldOutDocs(DOC_PACKAGES_4);
   const held5 = heldOutDocs(DOC_PACKAGES_5);
+  const held6 = heldOutDocs(DOC_PACKAGES_6);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout22", buildHoldout22(), [held6, "sixth held-out list of"]],
     ["holdout21", buildHoldout21(), [held5, "fifth held-out list of"]],
     ["holdout20", buildHoldout20(), [held5, "fifth held-out list of"]],
     ["holdout19", buildHoldout19(), [held4, "fourth held-out list of"]],
