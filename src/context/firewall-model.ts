@@ -100,7 +100,8 @@ export function scoreKeys(lm: LoadedModel, keys: string[], vector?: Float32Array
  * What makes a question the text's own business rather than a task of its own: it is put to the
  * text's people ("Can someone draft the announcement?", "Who can take the minutes?", anything with
  * "we" or "our": a colleague's request, on topic or not), or it points back into the text ("What time
- * does he arrive?", "Is anything still running on it?": "he" and "it" are what the text is about).
+ * does he arrive?", "Is anything still running on it?": "he" and "it" are what the text is about;
+ * "What about huge files?" leaves the text's matter unsaid).
  */
 const OWN_BUSINESS: RegExp[] = [
   /^\W*(?:can|could|would|will|shall|should|may|do|does|did|is|are|has|have)\s+(?:someone|anyone|somebody|anybody|everyone|everybody|they|I)\b/i,
@@ -109,6 +110,8 @@ const OWN_BUSINESS: RegExp[] = [
   /\b(?:on|in|at|with|for|about|from|to|of|into|onto|by)\s+(?:it|them)\b/i,
   /\b(?:do|does|did|is|are|was|were|will|would|can|could|should|has|have|had)\s+(?:he|she|it|they|this|that|these|those)\b/i,
   /\b(?:he|she|it|they)\s+(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|\w+s)\b/i,
+  // "What about huge files?" is elliptical: it asks about the text's own matter, left unsaid.
+  /^\W*(?:what|how) about\b/i,
 ];
 
 /**

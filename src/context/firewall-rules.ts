@@ -20,6 +20,12 @@ const OUTPUT = String.raw`(?:response|reply|answer|output|summary|message|code y
 interface Rule {
   id: string;
   test: RegExp;
+  /**
+   * Read in prose only, never inside a fenced code block: a command or comment in a code sample
+   * ("git push --force", "// skip verification for testing") is what the software does, shown to a
+   * person. Code offered to the reader's own code is planted-code's to judge.
+   */
+  prose?: true;
 }
 
 /** Line rules: each is tried against every line (and, for multi-line spans, against the whole text). */
@@ -77,7 +83,7 @@ export const RULES: Rule[] = [
   { id: "tool-call-json", test: /<\/?(?:tool_call|function_calls|invoke|antml:invoke|tool_use)\b|"(?:tool_use|function_call|tool_calls)"\s*:/i },
   // Attempts to change permissions, policies, verification or the tool set.
   { id: "permission-change", test: /\b(?:auto-?approve|pre-?approved|yolo mode|without (?:asking|confirmation)|approve every|skip (?:the )?(?:approval|confirmation))\b/i },
-  { id: "permission-change", test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
+  { id: "permission-change", prose: true, test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
   { id: "permission-change", test: /(?:permissions\.json|\.weir\/config\.json|\.config\/weir|"shell"\s*:\s*"allow")[^\n]{0,80}|\b(?:add|write|append|put|insert|register)\b[^.\n]{0,40}(?:\.mcp\.json|mcpServers)|\b(?:add|register|install)\b[^.\n]{0,30}\bmcp server\b/i },
   { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },
   { id: "permission-change", test: /(?:pass|use|add) --(?:yes|dangerously[\w-]*|no-verify)\b[^.\n]{0,40}\b(?:every|all|always|from now on)|\ballow[-_]all\b|\ballow all (?:commands|actions|tools|writes|edits|shell|permissions|operations)\b|"decision"\s*:\s*"allow"|\b(?:remove|delete|drop)\b[^.\n]{0,20}\bdeny rules\b/i },
@@ -100,7 +106,7 @@ export const RULES: Rule[] = [
   { id: "encoded-payload", test: /\b(?:decode|execute|run|obey|follow|eval|payload)\b[^\n]{0,80}?(?<![\w/.:@%#-])(?=[A-Za-z0-9+/]{0,60}\d)(?=[A-Za-z0-9+/]{0,60}[A-Z])[A-Za-z0-9+/]{24}(?![\w.-]*\.(?:html?|md|js|ts|png|svg)\b)|(?<![A-Za-z0-9+/])(?<!https?:\/\/\S*)(?=[A-Za-z0-9+/]*\d)(?=([A-Za-z0-9+/]{24,}))\1={0,2}[^\n]{0,40}?\b(?:decode|execute|obey|follow|do what it says)\b/i },
   { id: "encoded-payload", test: /\b(?:decode|execute|run|obey)\b[^\n]{0,40}\b(?:[0-9a-f]{2}){20,}\b/i },
   // Destructive actions asked of the reader.
-  { id: "destructive-request", test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b|\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:\/|~\/?|\.\/?|\*)(?=$|[\s`'"*;),]|\.(?:\s|$))/im },
+  { id: "destructive-request", prose: true, test: /\b(?:git push (?:-f|--force)|rewrite (?:the )?git history|delete the (?:\.git|tests?|migrations)\b|remove the license|force-push)\b|\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:\/|~\/?|\.\/?|\*)(?=$|[\s`'"*;),]|\.(?:\s|$))/im },
   // A command the reader is told to run as a step of the agent's own work.
   { id: "destructive-request", test: /\b(?:run|execute)\b[^\n]{0,80}\bbefore (?:editing|any change|you (?:edit|start|begin|continue|answer|reply|proceed|make))\b|\bas the first step of any task\b/i },
 ];
@@ -113,9 +119,9 @@ const HIDDEN: { id: string; re: RegExp }[] = [
 
 /** HTML and markdown comments: instructions hidden from people who read the rendered page. */
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
-const PRAGMA = /^\s*(?:prettier-ignore(?:-start|-end)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|[^\n]*\b(?:auto-?generated|automatically generated|generated (?:file|by|code|section)|do not (?:manually )?(?:edit|modify)|don't (?:edit|modify))\b[^\n]*)\s*$/i;
+const PRAGMA = /^\s*(?:[\w.-]+-ignore(?:-start|-end|-next-line|-line)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|[^\n]*\b(?:auto-?generated|automatically generated|generated (?:file|by|code|section)|do not (?:manually )?(?:edit|modify)|don't (?:edit|modify))\b[^\n]*)\s*$/i;
 const AGENT_WORD = new RegExp(String.raw`\b${AGENT}\b`, "i");
-const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
+const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore (?:everything|all|any|previous|prior|earlier|above|the above|the user|your|the (?:previous|prior|earlier|original|system))\b|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
 
 function lineOf(text: string, index: number): number {
   let n = 1;
@@ -159,16 +165,29 @@ export function ruleFindings(text: string): Finding[] {
   const unreversed = /[\u202E]/.test(text) ? text.replace(/\u202E([^\u202C\n]*)\u202C?/g, (_, s: string) => [...s].reverse().join("")) : "";
   const views = [clean, hiddenTags, visible(unreversed)].filter((v) => v !== "");
 
+  // The clean view with the inside of fenced code blocks blanked, line for line.
+  let fence = false;
+  const proseOnly = clean
+    .split("\n")
+    .map((l) => {
+      if (/^\s*(?:```|~~~)/.test(l)) {
+        fence = !fence;
+        return l;
+      }
+      return fence ? "" : l;
+    })
+    .join("\n");
   for (const view of views) {
     const lines = view.split("\n");
     for (const rule of RULES) {
       // Whole-text match first (catches spans across lines), then locate the first matching line.
-      const m = rule.test.exec(view);
+      const read = rule.prose && view === clean ? proseOnly : view;
+      const m = rule.test.exec(read);
       if (!m) continue;
       // Text that discusses an injection quotes it ("attacks often say 'ignore previous instructions'").
-      if (rule.id === "override" && /\b(?:say|says|said|like|such as|e\.g\.|phrases?|string)\s*[:,]?\s*["'“‘]$/i.test(view.slice(Math.max(0, m.index - 30), m.index))) continue;
-      const start = view === clean ? lineOf(view, m.index) : lineOf(text, text.search(/[\u{E0000}-\u{E007F}\u202E]/u));
-      const end = view === clean ? lineOf(view, m.index + m[0].length) : start;
+      if (rule.id === "override" && /\b(?:say|says|said|like|such as|e\.g\.|phrases?|string)\s*[:,]?\s*["'“‘]$/i.test(read.slice(Math.max(0, m.index - 30), m.index))) continue;
+      const start = view === clean ? lineOf(read, m.index) : lineOf(text, text.search(/[\u{E0000}-\u{E007F}\u202E]/u));
+      const end = view === clean ? lineOf(read, m.index + m[0].length) : start;
       add(rule.id, start, end, view === clean ? (lines[start - 1] ?? m[0]) : m[0]);
     }
   }
