@@ -123,6 +123,22 @@ const PRAGMA = /^\s*(?:[\w.-]+-ignore(?:-start|-end|-next-line|-line)?|eslint-(?
 const AGENT_WORD = new RegExp(String.raw`\b${AGENT}\b`, "i");
 const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore (?:everything|all|any|previous|prior|earlier|above|the above|the user|your|the (?:previous|prior|earlier|original|system))\b|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
 
+/** A text with the inside of its fenced code blocks blanked, line for line, so line numbers hold. Pure. */
+function blankFences(text: string): string {
+  if (!/```|~~~/.test(text)) return text;
+  let fence = false;
+  return text
+    .split("\n")
+    .map((l) => {
+      if (/^\s*(?:```|~~~)/.test(l)) {
+        fence = !fence;
+        return l;
+      }
+      return fence ? "" : l;
+    })
+    .join("\n");
+}
+
 function lineOf(text: string, index: number): number {
   let n = 1;
   for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
@@ -165,18 +181,7 @@ export function ruleFindings(text: string): Finding[] {
   const unreversed = /[\u202E]/.test(text) ? text.replace(/\u202E([^\u202C\n]*)\u202C?/g, (_, s: string) => [...s].reverse().join("")) : "";
   const views = [clean, hiddenTags, visible(unreversed)].filter((v) => v !== "");
 
-  // The clean view with the inside of fenced code blocks blanked, line for line.
-  let fence = false;
-  const proseOnly = clean
-    .split("\n")
-    .map((l) => {
-      if (/^\s*(?:```|~~~)/.test(l)) {
-        fence = !fence;
-        return l;
-      }
-      return fence ? "" : l;
-    })
-    .join("\n");
+  const proseOnly = blankFences(clean);
   for (const view of views) {
     const lines = view.split("\n");
     for (const rule of RULES) {

@@ -231,15 +231,15 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
   // A task of its own about nothing the text talks of: the three together, for the pairs to condition on.
   if (f.includes("bare-task") && (f.includes("offtopic") || f.includes("fewshared"))) f.push("task-of-its-own");
-  // A secret put where it leaves: into the reply, or to an address.
-  if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   // "Your message" in a command to the reader is the reader's own output ("Jumble up the letters in
   // your message"); said to no one ("Thanks for your message") it is the other's mail.
-  if (asking(f) && !f.includes("output") && /\byour (?:messages?|text|words|writing)\b/i.test(read)) f.push("output");
+  if (asks && !f.includes("output") && /\byour (?:messages?|text|words|writing)\b/i.test(read)) f.push("output");
   // A command to answer in some manner ("Reply entirely in Swedish", "Answer using only words of one
   // syllable", "Respond as if you were a knight") shapes the reader's own answer, where "reply to this
   // mail", "answer by Friday" or "reply in the thread" ask the other to write back.
   if (!f.includes("output") && opens.some((o) => REPLY_MANNER.test(o))) f.push("output");
+  // A secret put where it leaves: into the reply, or to an address.
+  if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   // A command to make something new ("Create a workout schedule", "Give me three tips"): its object
   // is indefinite, a product that did not exist, where the text's own asks name what it already holds
   // ("Send me the signed form", "Summarise the meeting").
