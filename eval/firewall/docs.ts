@@ -1,5 +1,5 @@
 /**
- * Held-out documentation: the READMEs of 80 (and six lists of 80 more) widely used npm packages that weir does not depend on,
+ * Held-out documentation: the READMEs of 80 (and seven lists of 80 more) widely used npm packages that weir does not depend on,
  * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
  * never used for training or thresholds. They are real text written for people, by other people, so
  * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
@@ -125,6 +125,25 @@ export const DOC_PACKAGES_7 = [
 ];
 
 /**
+ * An eighth list, written on 2026-12-01 (eighth session) after the seventh was scored and before the
+ * change that followed (GitHub's words — an issue, a pull request — as words of the software, where
+ * a command to make something new had read "create a pull request" as a task of its own): view
+ * components, front-end frameworks and site generators, testing and coverage, benchmarks and
+ * profilers, logging, tracing and metrics; checked against every other list, the training list (by
+ * name) and the installed packages; scored once.
+ */
+export const DOC_PACKAGES_8 = [
+  "react-select", "react-dropzone", "react-modal", "react-toastify", "react-helmet", "react-icons", "react-markdown", "react-player", "react-window", "react-virtualized",
+  "react-beautiful-dnd", "react-dnd", "react-spring", "react-use", "react-intl", "react-datepicker", "react-color", "react-slick", "react-tooltip", "react-transition-group",
+  "vuetify", "quasar", "element-plus", "naive-ui", "primevue", "@angular/core", "@angular/cli", "rxfire", "ngx-translate", "svelte-kit",
+  "@sveltejs/kit", "astro", "remix", "@remix-run/react", "eleventy", "@11ty/eleventy", "nextra", "vitepress", "storybook-addon-designs", "chromatic",
+  "jest-dom", "@testing-library/react", "@testing-library/jest-dom", "@testing-library/user-event", "c8", "nyc", "istanbul", "codecov", "coveralls", "benchmark",
+  "tinybench", "mitata", "autocannon", "artillery", "k6", "clinic", "0x", "why-is-node-running", "leakage", "memwatch-next",
+  "heapdump", "v8-profiler-next", "pino-pretty", "winston-daily-rotate-file", "log4js", "morgan-body", "express-winston", "cls-hooked", "async-local-storage", "continuation-local-storage",
+  "opentelemetry", "@sentry/node", "dd-trace", "newrelic", "elastic-apm-node", "prom-client", "hot-shots", "statsd-client", "graphql-ws", "subscriptions-transport-ws",
+];
+
+/**
  * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
  * a seed list, none installed here and none on the held-out lists, each pinned to the version named
  * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
@@ -149,7 +168,7 @@ export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => ca
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...DOC_PACKAGES_5, ...DOC_PACKAGES_6, ...DOC_PACKAGES_7, ...TRAIN_DOC_PACKAGES]) {
+  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...DOC_PACKAGES_5, ...DOC_PACKAGES_6, ...DOC_PACKAGES_7, ...DOC_PACKAGES_8, ...TRAIN_DOC_PACKAGES]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
@@ -170,7 +189,7 @@ async function fetchAll() {
     writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
   }
   rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
-  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} and ${heldOutDocs(DOC_PACKAGES_3).length}/${DOC_PACKAGES_3.length} and ${heldOutDocs(DOC_PACKAGES_4).length}/${DOC_PACKAGES_4.length} and ${heldOutDocs(DOC_PACKAGES_5).length}/${DOC_PACKAGES_5.length} and ${heldOutDocs(DOC_PACKAGES_6).length}/${DOC_PACKAGES_6.length} and ${heldOutDocs(DOC_PACKAGES_7).length}/${DOC_PACKAGES_7.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
+  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} and ${heldOutDocs(DOC_PACKAGES_3).length}/${DOC_PACKAGES_3.length} and ${heldOutDocs(DOC_PACKAGES_4).length}/${DOC_PACKAGES_4.length} and ${heldOutDocs(DOC_PACKAGES_5).length}/${DOC_PACKAGES_5.length} and ${heldOutDocs(DOC_PACKAGES_6).length}/${DOC_PACKAGES_6.length} and ${heldOutDocs(DOC_PACKAGES_7).length}/${DOC_PACKAGES_7.length} and ${heldOutDocs(DOC_PACKAGES_8).length}/${DOC_PACKAGES_8.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
 }
 
 if (import.meta.main) await fetchAll();
