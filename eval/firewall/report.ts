@@ -1,7 +1,8 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the seventh list of READMEs (scored once on 963e8e3), printed beside the twenty-second set;
+ * - the eighth list of READMEs (scored once on the commit after 3856a2c) and the seventh (scored once on
+ *   963e8e3), printed beside the twenty-second set;
  * - the twenty-second held-out set and the sixth list of READMEs (scored once on 699b4a1, and once, for
  *   contrast, on the model of the session's start, 7a33a27);
  * - the twenty-first held-out set (scored once on the shipped model of a6f54db and once on the change it
@@ -23,7 +24,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -69,12 +70,14 @@ if (import.meta.main) {
   const held5 = heldOutDocs(DOC_PACKAGES_5);
   const held6 = heldOutDocs(DOC_PACKAGES_6);
   const held7 = heldOutDocs(DOC_PACKAGES_7);
+  const held8 = heldOutDocs(DOC_PACKAGES_8);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
   const installed = docs.filter((t) => t.split === "test");
   const third: [FirewallText[], string] = [held3, "third held-out list of"];
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout22", buildHoldout22(), [held8, "eighth held-out list of"]],
     ["holdout22", buildHoldout22(), [held7, "seventh held-out list of"]],
     ["holdout22", buildHoldout22(), [held6, "sixth held-out list of"]],
     ["holdout21", buildHoldout21(), [held5, "fifth held-out list of"]],
