@@ -166,9 +166,12 @@ export const trainingDocs = (): FirewallText[] => cachedDocs(TRAIN_DOC_PACKAGES,
 /** The held-out READMEs of a list found in the cache. */
 export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => cachedDocs(list, "doc", "test");
 
+/** Every held-out list, oldest first. */
+export const HELD_OUT_LISTS = [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8];
+
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
-  for (const pkg of [...DOC_PACKAGES, ...DOC_PACKAGES_2, ...DOC_PACKAGES_3, ...DOC_PACKAGES_4, ...DOC_PACKAGES_5, ...DOC_PACKAGES_6, ...DOC_PACKAGES_7, ...DOC_PACKAGES_8, ...TRAIN_DOC_PACKAGES]) {
+  for (const pkg of [...HELD_OUT_LISTS.flat(), ...TRAIN_DOC_PACKAGES]) {
     if (existsSync(fileOf(pkg))) continue;
     const work = join(docsCache(), ".work");
     rmSync(work, { recursive: true, force: true });
@@ -189,7 +192,7 @@ async function fetchAll() {
     writeFileSync(fileOf(pkg), readFileSync(join(dir, readme), "utf8"));
   }
   rmSync(join(docsCache(), ".work"), { recursive: true, force: true });
-  console.log(`held out ${heldOutDocs().length}/${DOC_PACKAGES.length} and ${heldOutDocs(DOC_PACKAGES_2).length}/${DOC_PACKAGES_2.length} and ${heldOutDocs(DOC_PACKAGES_3).length}/${DOC_PACKAGES_3.length} and ${heldOutDocs(DOC_PACKAGES_4).length}/${DOC_PACKAGES_4.length} and ${heldOutDocs(DOC_PACKAGES_5).length}/${DOC_PACKAGES_5.length} and ${heldOutDocs(DOC_PACKAGES_6).length}/${DOC_PACKAGES_6.length} and ${heldOutDocs(DOC_PACKAGES_7).length}/${DOC_PACKAGES_7.length} and ${heldOutDocs(DOC_PACKAGES_8).length}/${DOC_PACKAGES_8.length}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
+  console.log(`held out ${HELD_OUT_LISTS.map((l) => `${heldOutDocs(l).length}/${l.length}`).join(" and ")}, train ${trainingDocs().length}/${TRAIN_DOC_PACKAGES.length} READMEs in ${docsCache()}`);
 }
 
 if (import.meta.main) await fetchAll();

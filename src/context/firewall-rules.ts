@@ -8,6 +8,7 @@
  */
 import type { Finding } from "./firewall.ts";
 import { plantedCode } from "./planted-code.ts";
+import { FENCE } from "./requests.ts";
 
 const AGENT = String.raw`(?:ai|a\.i\.|assistants?|agents?|bots?|llms?|language models?|models?|copilot|claude|chatgpt|gpt|gemini|reviewers? and ai tools|(?:coding|code|ai|automated|autonomous) (?:agents?|assistants?|tools?|reviewers?))`;
 /** An optional adjective before the agent noun ("the autonomous agent", "any AI model"). */
@@ -130,7 +131,7 @@ function blankFences(text: string): string {
   return text
     .split("\n")
     .map((l) => {
-      if (/^\s*(?:```|~~~)/.test(l)) {
+      if (FENCE.test(l)) {
         fence = !fence;
         return l;
       }

@@ -10,6 +10,7 @@
  * reader's output. Pure.
  */
 import type { Finding } from "./firewall.ts";
+import { FENCE } from "./requests.ts";
 
 /** A sentence that hands something to what the reader writes: its code, its answer. */
 const OFFER = /\byour\s+(?:own\s+|final\s+|next\s+|current\s+)?(?:code(?:base)?|solution(?: architecture)?|implementation|algorithm|response|answer|reply|snippet|script|function|program(?: logic)?|class|module|output|elucidation|patch|example|method|logic|app(?:lication)?|code implementation|code foundation)\b|\b(?:the|any)\s+(?:code|script|snippet|function|class|answer|reply|response|patch|solution|program|page script|example)\s+(?:that\s+)?you\s+(?:write|give|provide|return|suggest|send|produce|develop|generate|propose|create|share|output)\b/i;
@@ -31,7 +32,6 @@ export function capabilities(code: string): string[] {
   return CAPABILITIES.filter(([, re]) => re.test(code)).map(([name]) => name);
 }
 
-const FENCE = /^\s*(?:```|~~~)/;
 
 /**
  * Offered snippets that do harm: a fenced block whose nearest prose line above (at most two lines up,

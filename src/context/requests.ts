@@ -20,7 +20,8 @@ export interface Unit {
   line: number;
 }
 
-const FENCE = /^\s*(?:```|~~~)/;
+/** A line that opens or closes a fenced code block. */
+export const FENCE = /^\s*(?:```|~~~)/;
 
 const SENTENCE = /(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9])|\s+[—–]\s+|;\s+(?=[a-z])/;
 const LITERAL = /^\s*(?:[\w.$\[\]]+\s*[:=]\s*)?(?:[fr]?["'`]).*["'`]\s*[,;)\]}]*\s*(?:\/\/.*|#.*)?$/;
@@ -73,6 +74,12 @@ const REPLY_MANNER = /^(?:answer|reply|respond|write back)\s+(?:\w+ly\s+)?(?:in 
 const NEW_PRODUCT = /^\w+(?:\s+(?:me|us|up with|out))?\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a few|several|\d+)\s+\w/i;
 const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
+/**
+ * "Request" as an order given, not a request of HTTP or of a repository ("the original request URL",
+ * "create a pull request"): the orders and prior-order classes below share it.
+ */
+const REQUEST_ORDER = String.raw`(?<!\b(?:pull|merge|feature|http|https|api|ajax|network|fetch|get|post|put|head|incoming|outgoing|xhr|web) )requests?(?! (?:url|uri|body|bodies|headers?|objects?|methods?|handlers?|params|parameters|path|options|timeout|ids?|data|payload|logs?|count|rate|size|line|config|interceptors?)\b)`;
+
 const CLASSES: Record<string, RegExp> = {
   you: W("you|your|yours|yourself"),
   me: W("me|my|mine|i|i'd|i'm"),
@@ -103,7 +110,7 @@ const CLASSES: Record<string, RegExp> = {
   exec: W("run|execute|invoke|eval|exec|system|spawn|shell|sh|bash|powershell|cmd"),
   grant: W("permission (?:to|granted|is granted)|granted|no longer (?:need|require)s? (?:any |the user's |your |the )?(?:confirmation|approval|permission|review)s?|(?:has|have) approved|(?:allowed|cleared|permitted|authori[sz]ed|free) to|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent|pre-?authori[sz]ed|(?:confirmations?|confirmation prompts?|prompts|restrictions|checks|reviews?|approvals?|policy|policies|limits)\\b[^.]{0,25}\\b(?:disabled|lifted|waived|suspended|switched off|turned off|not required|not needed|no longer (?:required|needed|appl(?:y|ies)))|no longer (?:required|needed)|(?:has|have) (?:already )?been (?:given|granted|approved|authori[sz]ed)(?: for you)?|given permission|root (?:privileges|access)|admin(?:istrator)? (?:rights|privileges|access)|full (?:admin |write )?(?:rights|access)|write access to (?:every|all|any)|(?:permissions?|privileges|access) (?:were|was|have been|has been) (?:upgraded|raised|elevated|extended)|(?:it is|it's) (?:fine|ok|okay) to|(?:is|are) now allowed|can be (?:ignored|skipped|bypassed)"),
   dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first|pay no attention|takes? the place of|(?:replaces?|outranks?|supersedes?) (?:the|your|all|any|whatever) (?:\\w+ )?(?:tasks?|requests?|instructions?|orders?|questions?|ones)|(?:is|was|has been|have been) (?:cancel+ed|withdrawn)|obsolete|(?:does not|doesn't|no longer) matter|stop following|(?:do not|don't) answer"),
-  prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|(?<!\\b(?:pull|merge|feature|http|https|api|ajax|network|fetch|get|post|put|head|incoming|outgoing|xhr|web) )requests?(?! (?:url|uri|body|bodies|headers?|objects?|methods?|handlers?|params|parameters|path|options|timeout|ids?|data|payload|logs?|count|rate|size|line|config|interceptors?)\\b)|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders)|(?:previous|prior|earlier|original|above|preceding) one|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|requests?|tasks?|questions?) (?:you (?:were given|received|got)|above|before)|user's (?:\\w+ )?(?:requests?|questions?|instructions?|tasks?)|(?:everything|anything|whatever) (?:the user|you) (?:said|asked|were (?:asked|told|given))|what the user (?:wants|said|asked)|(?:the )?old ones"),
+  prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|" + REQUEST_ORDER + "|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders)|(?:previous|prior|earlier|original|above|preceding) one|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|requests?|tasks?|questions?) (?:you (?:were given|received|got)|above|before)|user's (?:\\w+ )?(?:requests?|questions?|instructions?|tasks?)|(?:everything|anything|whatever) (?:the user|you) (?:said|asked|were (?:asked|told|given))|what the user (?:wants|said|asked)|(?:the )?old ones"),
   // Authority over what the reader may do, and a predicate that widens it ("restrictions were lifted",
   // "admin rights have been granted", "access has been activated"): two classes of words, each a
   // concept, whose meeting in one sentence is the assertion; neither is a phrasing.
@@ -111,9 +118,8 @@ const CLASSES: Record<string, RegExp> = {
   widen: W("lifted|removed|waived|disabled|switched off|turned off|suspended|granted|activated|expanded|extended|upgraded|elevated|raised|unlocked|signed off|no longer|not (?:needed|required|necessary)|unlimited|unrestricted|full|dropped|cancel+ed|bypassed|skipped|(?:has|have) been given|(?:is|are|was|were) given"),
   // Orders given to the reader before, and a predicate that takes their force away ("the task you
   // were handed is void", "earlier guidance does not apply", "throw away the instructions you were
-  // following"): like the pair above, a concept each. A request of HTTP or of a repository ("the
-  // original request URL", "create a pull request") is not an order.
-  orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders|directions?|commands?|assignments?|tasks?|(?<!\\b(?:pull|merge|feature|http|https|api|ajax|network|fetch|get|post|put|head|incoming|outgoing|xhr|web) )requests?(?! (?:url|uri|body|bodies|headers?|objects?|methods?|handlers?|params|parameters|path|options|timeout|ids?|data|payload|logs?|count|rate|size|line|config|interceptors?)\\b)|guidance|prompts?|directives?|questions?|rules|guidelines"),
+  // following"): like the pair above, a concept each.
+  orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders|directions?|commands?|assignments?|tasks?|" + REQUEST_ORDER + "|guidance|prompts?|directives?|questions?|rules|guidelines"),
   voided: W("void|obsolete|expired|cancel+ed|withdrawn|replaced?|superseded|revoked|no longer|(?:does|do|did)(?: not|n't) (?:count|apply|matter)|discard(?:ed)?|throw away|thrown away|scrap(?:ped)?|dismiss(?:ed)?|on hold|set aside|a mistake|a test|invalid|overridden|ignore|disregard|forget|never mind|counts?|matters?"),
   // What points back at orders already given: "you were following", "before this line", "above".
   before: W("you (?:were|got|received|had|have been)(?: \\w+)?|before (?:this|now|that)|above|earlier|previous|prior|original|preceding|old(?:er)? ones|the user (?:typed|said|asked|wrote|gave)|(?:so far|until now|up to now)"),
