@@ -1,5 +1,5 @@
 /**
- * Held-out documentation: the READMEs of 80 (and seven lists of 80 more) widely used npm packages that weir does not depend on,
+ * Held-out documentation: the READMEs of 80 (and eight lists of 80 more) widely used npm packages that weir does not depend on,
  * listed here on 2026-12-01 (fifth session) before any change of that session to the firewall and
  * never used for training or thresholds. They are real text written for people, by other people, so
  * every flag on them is a false positive. The READMEs are not committed: `bun eval/firewall/docs.ts`
@@ -144,6 +144,24 @@ export const DOC_PACKAGES_8 = [
 ];
 
 /**
+ * A ninth list (ninth session, 2026-12-02), written before any change of that session to the firewall
+ * and not scored until its end: spreadsheets, documents and images, geometry and maps, numbers and
+ * maths, language processing and search, queues and schedulers, data structures and graphs, diagrams
+ * and markup, parsers of config formats, cryptography, identifiers and text helpers; checked against
+ * every other list, the training list (by name) and the installed packages.
+ */
+export const DOC_PACKAGES_9 = [
+  "xlsx", "exceljs", "pdfkit", "jimp", "cannon-es", "@babylonjs/core", "ol", "@turf/turf", "proj4", "geolib",
+  "bignumber.js", "numeral", "currency.js", "fraction.js", "complex.js", "ml-matrix", "brain.js", "@tensorflow/tfjs", "natural", "compromise",
+  "franc", "wink-nlp", "sentiment", "string-similarity", "elasticlunr", "bull", "bullmq", "agenda", "limiter", "cacheable-request",
+  "immutable", "mori", "collections", "buckets-js", "js-sdsl", "heap", "priorityqueuejs", "tinyqueue", "rbush", "kdbush",
+  "graphlib", "ngraph.graph", "cytoscape", "vis-network", "sigma", "dagre", "elkjs", "mermaid", "plantuml-encoder", "katex",
+  "mathjax", "asciidoctor", "remark", "rehype", "unified", "mdast-util-to-string", "markdown-it", "jsdom", "parse5", "xml2js",
+  "xmlbuilder2", "js-yaml", "toml", "@iarna/toml", "json5", "hjson", "libsodium-wrappers", "scrypt-js", "oauth4webapi", "simple-oauth2",
+  "grant", "hashids", "sqids", "short-uuid", "@paralleldrive/cuid2", "ksuid", "transliteration", "inflection", "humanize-duration", "libphonenumber-js",
+];
+
+/**
  * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
  * a seed list, none installed here and none on the held-out lists, each pinned to the version named
  * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
@@ -167,7 +185,7 @@ export const trainingDocs = (): FirewallText[] => cachedDocs(TRAIN_DOC_PACKAGES,
 export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => cachedDocs(list, "doc", "test");
 
 /** Every held-out list, oldest first. */
-export const HELD_OUT_LISTS = [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8];
+export const HELD_OUT_LISTS = [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9];
 
 async function fetchAll() {
   mkdirSync(docsCache(), { recursive: true });
