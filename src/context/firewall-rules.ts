@@ -54,11 +54,13 @@ export const RULES: Rule[] = [
   // A role label only counts when what follows speaks as or to the agent.
   { id: "role-marker", test: /^[\s#*/>|-]*(?:system|assistant)\s*:\s+(?!['"`])[^\n]*\b(?:you|I will|I'll|must|now|always|never|approve|execute|run|ignore|permission|granted)\b/im },
   { id: "role-marker", test: /^[\s#*/>|-]*(?:human|user)\s*:.*\n[\s#*/>|-]*assistant\s*:|^[\s#*/>|-]*assistant\s*:.*\n[\s#*/>|-]*(?:human|user)\s*:/im },
-  // Text that addresses the agent or model.
+  // Text that addresses the agent or model. A line that opens with the agent's name is a vocative only
+  // where a sentence starts: after a hard-wrapped line ("... their Node.js instrumentation\nagent, so
+  // maybe give that a look") it is the previous sentence's noun.
   { id: "addresses-agent", test: new RegExp(String.raw`\b(?:note|message|instructions?|attention|notice|reminder|hint|p\.?s\.?)\s+(?:to|for)\s+(?:the |any |all )?${ADJ}${AGENT}\b`, "i") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b${ADJ}${AGENT}\b[^.\n]{0,40}\b(?:is|are) (?:instructed|required|expected|permitted|allowed) to\b|\b${ADJ}${AGENT} (?:that|who|which) (?:reads?|sees?|processe?s?|summari[sz]es?)\b`, "i") },
   { id: "addresses-agent", test: /(?:^|[\s(/*#])@(?:ai|agent|bot|assistant|llm|copilot|claude)[\w-]*\s*:|\b(?:todo|note|fixme)\((?:agent|ai|assistant|llm|bot)\)/im },
-  { id: "addresses-agent", test: new RegExp(String.raw`\b(?:if|when) you are an? ${ADJ}${AGENT}\b|\b(?:to any|to the|instruction to the|message for) ${ADJ}${AGENT}\b(?:[:/]| reading)|\b(?:dear|hey|attention) ${ADJ}${AGENT}\b[,:/]|^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*[^\n]*\b(?:you|your|please|must|do not|don't|ignore|run|execute|add|remove|delete|skip|quietly|treat|store|send|push|commit)\b|^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*(?:also\s+)?(?:print|read|show|write|append|set|cat|grep|list|list_files|open|edit|replace|install|include|upload|git|curl|wget|nc|bash|python3?|node|echo|search|rm|sudo|replace|overwrite)\b`, "im") },
+  { id: "addresses-agent", test: new RegExp(String.raw`\b(?:if|when) you are an? ${ADJ}${AGENT}\b|\b(?:to any|to the|instruction to the|message for) ${ADJ}${AGENT}\b(?:[:/]| reading)|\b(?:dear|hey|attention) ${ADJ}${AGENT}\b[,:/]|(?<![\w,;]\n)^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*[^\n]*\b(?:you|your|please|must|do not|don't|ignore|run|execute|add|remove|delete|skip|quietly|treat|store|send|push|commit)\b|(?<![\w,;]\n)^[\s#*/>|-]*(?:${ADJ}${AGENT}\s*,|${ADJ}(?!agents?\s*:|bots?\s*:)${AGENT}\s*:)\s*(?:also\s+)?(?:print|read|show|write|append|set|cat|grep|list|list_files|open|edit|replace|install|include|upload|git|curl|wget|nc|bash|python3?|node|echo|search|rm|sudo|replace|overwrite)\b`, "im") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b${AGENT}s? (?:reading|processing|parsing|summari[sz]ing|working on) (?:this|these)\b.{0,60}\b(?:should|must|need to|are (?:required|expected) to)\b`, "i") },
   { id: "addresses-agent", test: new RegExp(String.raw`\b(?:the |an? )?${AGENT}s? (?:should|must|needs? to|is required to) (?:run|execute|send|upload|disable|delete|push|add|set|also|quietly|not)\b`, "i") },
   // The agent called by name at the start of a clause ("Claude remembers" and "models, please see" are prose).
@@ -68,7 +70,12 @@ export const RULES: Rule[] = [
   // "Your" answer: "insert white space into the output" and "headers to include with the message" are a
   // serializer's and a messaging client's documentation.
   { id: "output-steering", test: new RegExp(String.raw`\b(?:add|append|insert|include|put|prepend|end)\b[^.\n]{0,60}\b(?:to|in|into|at the end of|with)\s+your\s+${OUTPUT}`, "i") },
-  { id: "output-steering", test: new RegExp(String.raw`\b(?:in|with|to|at the end of|before) your (?:response|reply|answer|output|summary)\b`, "i") },
+  { id: "output-steering", test: new RegExp(String.raw`\b(?:in|with|to|at the end of|before) your (?:response|reply|answer|summary)\b`, "i") },
+  // "Your output" is also a build's or a program's: a third-person verb or a participle before it
+  // ("This adds several chunks to your output", "is printed to your output") says what the software
+  // does to it; what asks the reader is a command ("Add a link to your output"). Looked behind from
+  // the match's end, so the look costs nothing where "your output" is not.
+  { id: "output-steering", test: /\b(?:in|with|to|at the end of|before) your output\b(?<!\b(?:adds|puts|includes|appends|inserts|writes|emits|prints|sends|copies|goes|added|included|appended|inserted|written|emitted|printed|sent|copied|piped|logged)\b[^.\n]{0,80})/i },
   { id: "output-steering", test: new RegExp(String.raw`\b(?:the )?${OUTPUT} (?:you give|you write|you generate|you produce)\b|\bthe code you (?:write|generate)\b`, "i") },
   { id: "output-steering", test: /\b(?:when|whenever|while) (?:summari[sz]ing|answering|responding|replying|writing code|you answer|you respond|you summari[sz]e|you reply)\b/i },
   { id: "output-steering", test: /\btranslate (?:your|the) (?:answer|response|reply|output)\b|\bwrite (?:your|the) (?:answer|response|reply)\b|\b(?:respond|reply|answer) (?:only )?in (?:uppercase|lowercase|french|spanish|german|english|chinese|japanese|portuguese|[a-z]+ only)\b|\b(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?)\b[^.\n]{0,40}\b(?:written|given) (?:entirely |only )?in [A-Z]?[a-z]+\b/i },
@@ -113,7 +120,10 @@ export const RULES: Rule[] = [
 ];
 
 const HIDDEN: { id: string; re: RegExp }[] = [
-  { id: "hidden-zero-width", re: /[\u200B\u200C\u2060\u2062-\u2064\u180E]|(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|(?!^)\uFEFF/u },
+  // A zero-width joiner belongs to an emoji sequence: after an emoji it is one, even when the sequence
+  // is cut short ("🏋️‍" before a line's end, as a README heading has it); before a letter, a digit or
+  // another invisible character it hides text.
+  { id: "hidden-zero-width", re: /[\u200B\u200C\u2060\u2062-\u2064\u180E]|(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D|\u200D(?=[\p{L}\p{N}\u200B-\u200D\u2060])|(?!^)\uFEFF/u },
   { id: "hidden-unicode-tags", re: /[\u{E0000}-\u{E007F}]/u },
   { id: "hidden-bidi-override", re: /[\u202A-\u202E\u2066-\u2069]/ },
 ];
