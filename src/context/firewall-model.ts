@@ -144,9 +144,17 @@ const LICENCE = /\bhereby\b|\bfree of charge\b|\bto any person\b/i;
 export const grantCandidate = (u: { unit: Unit; keys: string[] }): boolean =>
   u.unit.place !== "literal" && u.unit.place !== "code" && u.keys.includes("authority-widened") && !u.keys.includes("ontopic") && !LICENCE.test(u.unit.text);
 
-/** The highest unit score of a text, with that unit, its least coherent off-topic candidate question, and its first asserted permission. Pure. */
-export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): { p: number; unit?: Unit; question?: { closeness: number; unit: Unit }; grant?: Unit } {
-  let best: { p: number; unit?: Unit; question?: { closeness: number; unit: Unit }; grant?: Unit } = { p: 0 };
+/** A text's score: its highest unit's, with that unit, its least coherent off-topic candidate question, and its first asserted permission. */
+export interface TextScore {
+  p: number;
+  unit?: Unit;
+  question?: { closeness: number; unit: Unit };
+  grant?: Unit;
+}
+
+/** The score of a text (`TextScore`). Pure. */
+export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): TextScore {
+  let best: TextScore = { p: 0 };
   for (const u of textUnits(text, found)) {
     const { unit, keys, vector, coherence, questionCoherence } = u;
     // A string literal in a code sample (an SDK's example prompt) is the program's data, not a

@@ -70,12 +70,11 @@ export const RULES: Rule[] = [
   // "Your" answer: "insert white space into the output" and "headers to include with the message" are a
   // serializer's and a messaging client's documentation.
   { id: "output-steering", test: new RegExp(String.raw`\b(?:add|append|insert|include|put|prepend|end)\b[^.\n]{0,60}\b(?:to|in|into|at the end of|with)\s+your\s+${OUTPUT}`, "i") },
-  { id: "output-steering", test: new RegExp(String.raw`\b(?:in|with|to|at the end of|before) your (?:response|reply|answer|summary)\b`, "i") },
   // "Your output" is also a build's or a program's: a third-person verb or a participle before it
   // ("This adds several chunks to your output", "is printed to your output") says what the software
   // does to it; what asks the reader is a command ("Add a link to your output"). Looked behind from
   // the match's end, so the look costs nothing where "your output" is not.
-  { id: "output-steering", test: /\b(?:in|with|to|at the end of|before) your output\b(?<!\b(?:adds|puts|includes|appends|inserts|writes|emits|prints|sends|copies|goes|added|included|appended|inserted|written|emitted|printed|sent|copied|piped|logged)\b[^.\n]{0,80})/i },
+  { id: "output-steering", test: /\b(?:in|with|to|at the end of|before) your (?:(?:response|reply|answer|summary)\b|output\b(?<!\b(?:adds|puts|includes|appends|inserts|writes|emits|prints|sends|copies|goes|added|included|appended|inserted|written|emitted|printed|sent|copied|piped|logged)\b[^.\n]{0,80}))/i },
   { id: "output-steering", test: new RegExp(String.raw`\b(?:the )?${OUTPUT} (?:you give|you write|you generate|you produce)\b|\bthe code you (?:write|generate)\b`, "i") },
   { id: "output-steering", test: /\b(?:when|whenever|while) (?:summari[sz]ing|answering|responding|replying|writing code|you answer|you respond|you summari[sz]e|you reply)\b/i },
   { id: "output-steering", test: /\btranslate (?:your|the) (?:answer|response|reply|output)\b|\bwrite (?:your|the) (?:answer|response|reply)\b|\b(?:respond|reply|answer) (?:only )?in (?:uppercase|lowercase|french|spanish|german|english|chinese|japanese|portuguese|[a-z]+ only)\b|\b(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?)\b[^.\n]{0,40}\b(?:written|given) (?:entirely |only )?in [A-Z]?[a-z]+\b/i },
