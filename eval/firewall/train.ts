@@ -15,7 +15,7 @@ import { type FirewallModel, offTopicCandidate, textUnits } from "../../src/cont
 import { vectorDims } from "../../src/context/word-vectors.ts";
 import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, heldOutDocs, trainingDocs } from "./docs.ts";
+import { HELD_OUT_LISTS, heldOutDocs, trainingDocs } from "./docs.ts";
 import { buildCorpus } from "../../test/firewall/corpus.ts";
 import { buildHoldout4 } from "./holdout4.ts";
 import { buildHoldout5 } from "./holdout5.ts";
@@ -29,7 +29,17 @@ import { buildHoldout12 } from "./holdout12.ts";
 import { buildHoldout13 } from "./holdout13.ts";
 import { buildHoldout14 } from "./holdout14.ts";
 import { buildHoldout16 } from "./holdout16.ts";
+import { buildHoldout17 } from "./holdout17.ts";
+import { buildHoldout18 } from "./holdout18.ts";
+import { buildHoldout19 } from "./holdout19.ts";
+import { buildHoldout20 } from "./holdout20.ts";
+import { buildHoldout21 } from "./holdout21.ts";
+import { buildHoldout22 } from "./holdout22.ts";
+import { buildHoldout23 } from "./holdout23.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
+
+/** The README lists already scored once: all but the newest (DOC_PACKAGES_10, untouched). */
+const SCORED_LISTS = HELD_OUT_LISTS.slice(0, 9);
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
@@ -44,7 +54,9 @@ function samplesOf(t: FirewallText): Sample[] {
     const payload = t.payload ? norm(t.payload) : "";
     const us = textUnits(t.text);
     // A string literal in a code block is never scored (firewall-model.ts), so it is not trained on either.
-    s = (t.cls === "real-readme" ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector, coherence }) => {
+    // A training README counts its opening units only (a long one would outweigh the rest); a held-out
+    // one ("doc:", validation only) is read whole, as the product reads it.
+    s = (t.cls === "real-readme" && !t.id.startsWith("doc:") ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector, coherence }) => {
       const u = norm(unit.text);
       // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
       const y = payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0;
@@ -145,18 +157,20 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 }
 
 /**
- * The validation texts (sixth session; the fourteenth and sixteenth joined in the seventh): the held-out sets 4 to 14 and 16, the benign half of the first
- * session's look-alike corpus and the four lists of held-out READMEs, each scored untouched once and
- * read since, so no longer fit to report but fit to choose a threshold on: text the training never
- * saw, written like the sets still untouched. Never trained on. (A README is scored on its first 400
- * units here, as in training; the product reads all of it.)
+ * The validation texts: every held-out set and list of READMEs already scored untouched once and read
+ * since (sets 4 to 14 and 16 to 23, README lists 1 to 9), and the benign half of the first session's
+ * look-alike corpus. Fit to choose a threshold on: text the training never saw, written like the sets
+ * still untouched. Never trained on. Until the tenth session it stopped at the sixteenth set and the
+ * fourth list, though the protocol has a set join once scored: 318 READMEs put the 1% line at the
+ * fourth-highest README, so four sentences of four packages set the threshold. A held-out README is scored
+ * whole here, as the product reads it (until the tenth session, on its first 400 units only).
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16].flatMap((b) => b());
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16, buildHoldout17, buildHoldout18, buildHoldout19, buildHoldout20, buildHoldout21, buildHoldout22, buildHoldout23].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
   const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
-  return { benign: [...sets.filter((t) => !t.injection), ...lookAlikes], injections: sets.filter((t) => t.injection), readmes: [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4].flatMap((l) => heldOutDocs(l)) };
+  return { benign: [...sets.filter((t) => !t.injection), ...lookAlikes], injections: sets.filter((t) => t.injection), readmes: SCORED_LISTS.flatMap((l) => heldOutDocs(l)) };
 }
 
 /** The lowest threshold with at most 2% of validation benign texts and 1% of validation READMEs at or above it. */
@@ -223,5 +237,5 @@ if (import.meta.main) {
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
   console.log(`off-topic questions on validation: closeness below ${q.closeness.toFixed(4)} flags ${pc(q.fp)} of benign texts and ${pc(q.docs)} of READMEs, and ${pc(q.caught)} of injections alone`);
-  console.log(`validation (held-out sets 4-14 and 16 and README lists 1-4, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-14 and 16-23 and README lists 1-9, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

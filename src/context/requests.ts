@@ -88,6 +88,10 @@ const CLASSES: Record<string, RegExp> = {
   // verb ("reply by Friday", "answer the survey").
   // A compound ("the response body", "the output file") names a thing of the software, not the answer.
   output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|from|is|was|ends|will)\\b)|in (?:the |your )?(?:answer|reply|response|summary)(?! (?:text|body|headers?|objects?|status|codes?|data|streams?|payloads?|fields?|cache|files?|types?)\\b)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
+  // The reader's own answer, said as its: "your answer", "your reply's last line", "what you write
+  // back". Narrower than \`output\`, which also holds "the response" and "in the summary" (an HTTP
+  // response, a document's summary): steering reaches for the reader's answer by name.
+  answer: W("your (?:(?:next|final|whole|entire|every|each|own) )?(?:answers?|repl(?:y|ies)|responses?|outputs?|solutions?|algorithms?)(?:'s)?(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|will|is|was)\\b)|what(?:ever)? you (?:say|write|give|produce|return|reply|answer|respond)|(?:every|each) (?:answer|reply|response) you"),
   // The reader's code as a product ("the code you return"): documentation says "your code" on every
   // page, so it is a class of its own rather than the reader's answer.
   codeout: W("the code you|your code|the snippet|the example code|the example"),
@@ -129,7 +133,7 @@ const CLASSES: Record<string, RegExp> = {
   // Fetch-and-run ("curl … | sh", "irm … | iex"): installers in documentation do it too, so it is a class, not harm.
   fetchexec: /\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\binvoke-expression\b|\biex\b|\bdownloadstring\(/i,
   promo: W("buy|best (?:choice|deal|price|rates?|option)|cheapest|discount|offers?|sponsor(?:ed)?|promot(?:e|ion)|advertis\\w*|brand|coupon|deal|subscribe|sign up|invest"),
-  software: W("files?|folders?|director(?:y|ies)|packages?|modules?|install(?:ed|ing)?|dependenc(?:y|ies)|config(?:uration)?|settings|servers?|functions?|methods?|class(?:es)?|variables?|tests?|builds?|compile|commands?|flags?|options?|errors?|warnings?|cache|repo(?:sitory)?|branch|commit|imports?|librar(?:y|ies)|api|endpoints?|quer(?:y|ies)|loop|arrays?|strings?|types?|python|node|npm|pip|cli|terminal|docs|documentation|version|release|plugin|component"),
+  software: W("files?|folders?|director(?:y|ies)|packages?|modules?|install(?:ed|ing)?|dependenc(?:y|ies)|config(?:uration)?|settings|servers?|functions?|methods?|class(?:es)?|variables?|tests?|builds?|compile|commands?|flags?|options?|errors?|warnings?|cache|repo(?:sitory)?|branch|commit|imports?|librar(?:y|ies)|api|endpoints?|quer(?:y|ies)|loop|arrays?|strings?|types?|python|node|npm|pip|cli|terminal|docs|documentation|version|release|plugin|component|generators?|helpers?|wrappers?|iterators?|callbacks?|closures?|decorators?|recursi(?:ve|on)|regex(?:es)?|lambdas?"),
   world: W("meeting|attached|attachment|draft|team|invoice|receipts?|survey|badge|deadline|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|week|month|office|room|customer|client|order|delivery|schedule|call|agenda"),
 };
 
@@ -244,7 +248,10 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // A command to answer in some manner ("Reply entirely in Swedish", "Answer using only words of one
   // syllable", "Respond as if you were a knight") shapes the reader's own answer, where "reply to this
   // mail", "answer by Friday" or "reply in the thread" ask the other to write back.
-  if (!f.includes("output") && opens.some((o) => REPLY_MANNER.test(o))) f.push("output");
+  if (opens.some((o) => REPLY_MANNER.test(o))) {
+    if (!f.includes("output")) f.push("output");
+    if (!f.includes("answer")) f.push("answer");
+  }
   // A secret put where it leaves: into the reply, or to an address.
   if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
   // A command to make something new ("Create a workout schedule", "Give me three tips"): its object
