@@ -1,6 +1,8 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
+ * - the twenty-fourth held-out set and the tenth list of READMEs (scored once at the end of the tenth
+ *   session, on 1342eb4);
  * - the twenty-third held-out set and the ninth list of READMEs (scored once at the end of the ninth
  *   session, on fb8e874);
  * - the eighth list of READMEs (scored once on the commit after 3856a2c) and the seventh (scored once on
@@ -26,7 +28,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -49,6 +51,7 @@ import { buildHoldout20 } from "./holdout20.ts";
 import { buildHoldout21 } from "./holdout21.ts";
 import { buildHoldout22 } from "./holdout22.ts";
 import { buildHoldout23 } from "./holdout23.ts";
+import { buildHoldout24 } from "./holdout24.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -75,6 +78,7 @@ if (import.meta.main) {
   const held7 = heldOutDocs(DOC_PACKAGES_7);
   const held8 = heldOutDocs(DOC_PACKAGES_8);
   const held9 = heldOutDocs(DOC_PACKAGES_9);
+  const held10 = heldOutDocs(DOC_PACKAGES_10);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
@@ -83,6 +87,7 @@ if (import.meta.main) {
   // The twenty-second set is printed beside each of the three lists scored in its session; built once.
   const h22 = buildHoldout22();
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout24", buildHoldout24(), [held10, "tenth held-out list of"]],
     ["holdout23", buildHoldout23(), [held9, "ninth held-out list of"]],
     ["holdout22", h22, [held8, "eighth held-out list of"]],
     ["holdout22", h22, [held7, "seventh held-out list of"]],
