@@ -209,7 +209,7 @@ async function fetchOne(pkg: string, slot: number): Promise<void> {
   const work = join(docsCache(), `.work-${slot}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const pack = Bun.spawn(["npm", "pack", pkg, "--silent"], { cwd: work, stdout: "ignore", stderr: "pipe" });
+  const pack = Bun.spawn(["npm", "pack", pkg, "--silent"], { cwd: work, stdout: "ignore", stderr: "ignore" });
   await pack.exited;
   const tgz = readdirSync(work).find((n) => n.endsWith(".tgz"));
   if (pack.exitCode !== 0 || !tgz) return void console.error(`${pkg}: npm pack failed`);

@@ -80,6 +80,12 @@ const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|
  */
 const REQUEST_ORDER = String.raw`(?<!\b(?:pull|merge|feature|http|https|api|ajax|network|fetch|get|post|put|head|incoming|outgoing|xhr|web) )requests?(?! (?:url|uri|body|bodies|headers?|objects?|methods?|handlers?|params|parameters|path|options|timeout|ids?|data|payload|logs?|count|rate|size|line|config|interceptors?)\b)`;
 
+/**
+ * What follows "the response" or "your output" when it names a thing of the software ("the response
+ * body", "your output file"), not the reader's answer: the output and answer classes share it.
+ */
+const ANSWER_COMPOUND = "text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|is|was|will";
+
 const CLASSES: Record<string, RegExp> = {
   you: W("you|your|yours|yourself"),
   me: W("me|my|mine|i|i'd|i'm"),
@@ -87,11 +93,11 @@ const CLASSES: Record<string, RegExp> = {
   // The reader's product as a noun, with its determiner ("the response", "your answer"), not the
   // verb ("reply by Friday", "answer the survey").
   // A compound ("the response body", "the output file") names a thing of the software, not the answer.
-  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|from|is|was|ends|will)\\b)|in (?:the |your )?(?:answer|reply|response|summary)(?! (?:text|body|headers?|objects?|status|codes?|data|streams?|payloads?|fields?|cache|files?|types?)\\b)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
+  output: W("(?:the|your|each|every|any|this|that|all|an?|whole) (?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|solutions?)(?! (?:" + ANSWER_COMPOUND + "|from|ends)\\b)|in (?:the |your )?(?:answer|reply|response|summary)(?! (?:text|body|headers?|objects?|status|codes?|data|streams?|payloads?|fields?|cache|files?|types?)\\b)|what you (?:say|write|give|produce|return)|whatever you|from (?:here|now) on|every (?:question|time)|no matter|whatever is asked"),
   // The reader's own answer, said as its: "your answer", "your reply's last line", "what you write
   // back". Narrower than \`output\`, which also holds "the response" and "in the summary" (an HTTP
   // response, a document's summary): steering reaches for the reader's answer by name.
-  answer: W("your (?:(?:next|final|whole|entire|every|each|own) )?(?:answers?|repl(?:y|ies)|responses?|outputs?|solutions?|algorithms?)(?:'s)?(?! (?:text|body|bodies|headers?|objects?|status|codes?|data|streams?|times?|types?|payloads?|formats?|schemas?|fields?|sizes?|handlers?|cache|files?|dir(?:ectory)?|folder|path|buffer|events?|value|key|column|table|will|is|was)\\b)|what(?:ever)? you (?:say|write|give|produce|return|reply|answer|respond)|(?:every|each) (?:answer|reply|response) you"),
+  answer: W("your (?:(?:next|final|whole|entire|every|each|own) )?(?:answers?|repl(?:y|ies)|responses?|outputs?|solutions?|algorithms?)(?:'s)?(?! (?:" + ANSWER_COMPOUND + ")\\b)|what(?:ever)? you (?:say|write|give|produce|return|reply|answer|respond)|(?:every|each) (?:answer|reply|response) you"),
   // The reader's code as a product ("the code you return"): documentation says "your code" on every
   // page, so it is a class of its own rather than the reader's answer.
   codeout: W("the code you|your code|the snippet|the example code|the example"),
