@@ -140,8 +140,11 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     let fw = verdicts.get(b.callId);
     if (fw) return fw;
     // read_file numbers its lines ("12\tcode") under a header line; the firewall reads the text as
-    // written, and a finding names the file's own line numbers, not the result's.
-    const raw = b.content.split("\n");
+    // written, without weir's header (its file name would count as the text's own words), and a
+    // finding names the file's own line numbers, not the result's.
+    const all = b.content.split("\n");
+    const first = all.findIndex((l) => /^ *\d+\t/.test(l));
+    const raw = first > 0 ? all.slice(first) : all;
     const numbers = raw.map((l) => /^ *(\d+)\t/.exec(l)?.[1]);
     const text = raw.map((l) => l.replace(/^ *\d+\t/, "")).join("\n");
     const fileLine = (n: number) => Number(numbers[n - 1] ?? n);
