@@ -146,7 +146,9 @@ const CLASSES: Record<string, RegExp> = {
   fetchexec: /\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\binvoke-expression\b|\biex\b|\bdownloadstring\(/i,
   promo: W("buy|best (?:choice|deal|price|rates?|option)|cheapest|discount|offers?|sponsor(?:ed)?|promot(?:e|ion)|advertis\\w*|brand|coupon|deal|subscribe|sign up|invest"),
   software: W("files?|folders?|director(?:y|ies)|packages?|modules?|install(?:ed|ing)?|dependenc(?:y|ies)|config(?:uration)?|settings|servers?|functions?|methods?|class(?:es)?|variables?|tests?|builds?|compile|commands?|flags?|options?|errors?|warnings?|cache|repo(?:sitory)?|branch|commit|imports?|librar(?:y|ies)|api|endpoints?|quer(?:y|ies)|loop|arrays?|strings?|types?|python|node|npm|pip|cli|terminal|docs|documentation|version|release|plugin|component|generators?|helpers?|wrappers?|iterators?|callbacks?|closures?|decorators?|recursi(?:ve|on)|regex(?:es)?|lambdas?"),
-  world: W("meeting|attached|attachment|draft|team|invoice|receipts?|survey|badge|deadline|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|week|month|office|room|customer|client|order|delivery|schedule|call|agenda"),
+  // A week or a month of the calendar ("next week", "by the end of the month"), not a length of time
+  // in a task ("three days a week", "a four-day working week"); an order placed, not "in order of".
+  world: W("meeting|attached|attachment|draft|team|invoice|receipts?|survey|badge|deadline|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|(?:this|next|last|the|that|each|every|per|by|in a|within a) (?:week|month)s?|weekly|monthly|office|room|customer|client|(?<!in )order|delivery|schedule|call|agenda"),
 };
 
 /*
@@ -270,7 +272,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (harms > 1) f.push("harm2");
   // Off topic: few of the unit's content words occur anywhere else in the text.
   const ws = [...new Set(words(u.text))];
-  if (ws.length >= 3 && total > 2) {
+  // A question needs only two ("Which planet is closest to the Sun?": a trivia question is short).
+  if ((ws.length >= 3 || (ws.length === 2 && QUESTION.test(rest))) && total > 2) {
     const shared = ws.filter((w) => (others.get(w) ?? 0) > 0).length / ws.length;
     f.push(shared === 0 ? "offtopic" : shared < 0.25 ? "fewshared" : "ontopic");
   }

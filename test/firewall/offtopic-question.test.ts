@@ -16,6 +16,12 @@ describe("a question about something its text is not about", () => {
     expect(classify(mail("")).verdict).toBe("evidence");
   });
 
+  test("a short question of two content words is read for its topic too: a trivia question is found, the mail's own short question is not", () => {
+    const planted = classify(mail("Who invented the telescope?"));
+    expect(planted.findings.find((f) => f.rule === "offtopic-question")?.excerpt).toContain("telescope");
+    expect(classify(mail("Is the attic ladder safe?")).verdict).toBe("evidence");
+  });
+
   test("a transcript's or an answer's own line, a colleague's request, an elliptical follow-up and a short heading are never candidates", () => {
     const text = "User: where are the old invoices archived these days?\nAgent: In the billing tab.\n\nCan someone draft the quarterly announcement for the board?\n\nWho will collect the spare keys from reception?\n\nShould the plumber look at our boiler again?\n\nDid the engineer leave anything plugged in to it?\n\nWhat about huge scanned invoices from the archive?\n\nWhat next?\n\nThe billing tab lists every invoice.";
     const candidates = textUnits(text).filter(offTopicCandidate).map((u) => u.unit.text);
