@@ -172,6 +172,14 @@ describe("the MCP hub with real servers", () => {
     expect(registry.get("mcp__tickets__echo")!.description).toBe("Echo the message back");
   });
 
+  test("the reference servers' own tool descriptions pass the firewall: none is withheld", async () => {
+    const { hub, registry } = makeHub();
+    await hub.start([stdio("everything", EVERYTHING_SERVER), stdio("fs", FILESYSTEM_SERVER, [realpathSync(tmp.path)])]);
+    const tools = registry.all().filter((a) => a.id.startsWith("mcp__"));
+    expect(tools.length).toBeGreaterThan(20);
+    expect(tools.filter((a) => a.description.includes("withheld")).map((a) => a.id)).toEqual([]);
+  });
+
   test("a project server's readOnlyHint never makes its tools auto-approved; a user server's does", async () => {
     const { hub, registry } = makeHub();
     await hub.start([{ ...stdio("proj"), origin: "project" }, stdio("mine")]);
