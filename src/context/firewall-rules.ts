@@ -127,6 +127,14 @@ const HIDDEN: { id: string; re: RegExp }[] = [
   { id: "hidden-bidi-override", re: /[\u202A-\u202E\u2066-\u2069]/ },
 ];
 
+/**
+ * A zero-width joiner or non-joiner between letters (or a letter's mark, such as a virama) of a
+ * script other than Latin is that script's spelling: Sinhala "ශ්‍රී", Devanagari half forms, Persian
+ * "می‌خواهم". Hidden text rides in Latin words ("ig\u200Bnore"); the date-holidays README's country
+ * names were flagged.
+ */
+const SCRIPT_JOINER = /(?<=(?!\p{Script=Latin})[\p{L}\p{M}])[\u200C\u200D](?=(?!\p{Script=Latin})[\p{L}\p{M}])/gu;
+
 /** HTML and markdown comments: instructions hidden from people who read the rendered page. */
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
 const PRAGMA = /^\s*(?:[\w.-]+-ignore(?:-start|-end|-next-line|-line)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|[^\n]*\b(?:auto-?generated|automatically generated|generated (?:file|by|code|section)|do not (?:manually )?(?:edit|modify)|don't (?:edit|modify))\b[^\n]*)\s*$/i;
@@ -178,8 +186,10 @@ export function ruleFindings(text: string): Finding[] {
     if (!findings.some((f) => f.rule === rule && f.startLine === start)) findings.push({ rule, startLine: start, endLine: end, excerpt: clip(excerpt) });
   };
 
+  // Joiners that are a script's own spelling are not hidden (their positions kept, for the lines).
+  const unjoined = text.replace(SCRIPT_JOINER, " ");
   for (const h of HIDDEN) {
-    const m = h.re.exec(text);
+    const m = h.re.exec(unjoined);
     if (m) {
       const line = lineOf(text, m.index);
       add(h.id, line, line, visible(text.split("\n")[line - 1] ?? ""));
@@ -214,6 +224,8 @@ export function ruleFindings(text: string): Finding[] {
     const body = m[1] ?? m[2] ?? "";
     // Tool pragmas in comments (prettier-ignore, eslint-disable, markers of generated sections) are not instructions.
     if (PRAGMA.test(body) && !AGENT_WORD.test(body)) continue;
+    // A commented-out badge or image ("<!-- [![Monthly download](…)](…) -->") holds no words of its own.
+    if (!AGENT_WORD.test(body) && !/[a-z]{2}/i.test(body.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\[\s*\]\([^)]*\)/g, ""))) continue;
     if (COMMENT_IMPERATIVE.test(body) && !/^\s*(?:todo|fixme|note)\s*:\s*(?:update|fix|add|remove|check)\b/i.test(body)) {
       add("instruction-in-comment", lineOf(clean, m.index!), lineOf(clean, m.index! + m[0].length), body);
     }

@@ -110,7 +110,9 @@ const CLASSES: Record<string, RegExp> = {
   insert: W("add|insert|include|append|prepend|put|paste|place|embed|inject|extend|patch"),
   code: W("code|snippet|script|solution|function|line|example|program|patch|hook|module|handler|main"),
   move: W("send|post|upload|email|forward|transmit|relay|leak|publish|attach|reveal|dump|export|exfiltrate"),
-  secret: W("secrets?|tokens?|passwords?|passwd|shadow|credentials?|api keys?|private keys?|id_rsa|\\.env|ssh|aws|\\.npmrc|environment variables?|cookies?|session|keychain|wallet|conversation|chat history|[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:secret|token|password|passwd|api_key|access_key|private_key)(?:_[a-z0-9]+)*"),
+  // A session is a secret by its cookie, token or key ("send the session cookies"), not a server's
+  // "whole session" or "session store".
+  secret: W("secrets?|tokens?|passwords?|passwd|shadow|credentials?|api keys?|private keys?|id_rsa|\\.env|ssh|aws|\\.npmrc|environment variables?|cookies?|session (?:cookies?|tokens?|ids?|keys?|secrets?)|keychain|wallet|conversation|chat history|[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:secret|token|password|passwd|api_key|access_key|private_key)(?:_[a-z0-9]+)*"),
   sink: /https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b/i,
   destroy: W("delete|remove|wipe|erase|destroy|drop|purge|truncate|rm|rmdir|overwrite|force-push|shred|prune|reset --hard|killall|zero out|clear out|nuke|(?:re)?format (?:the |a |this |that |your |every |each )?(?:\\w+ )?(?:disk|drive|partition)s?"),
   // What is costly to lose: a repository's history, a live database, backups, a home or system folder;
