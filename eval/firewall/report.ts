@@ -60,7 +60,7 @@ import { bipiaSet } from "./bipia.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
 const byVerdict = (t: { text: string }) => classify(t.text).verdict === "instruction_like";
-const MODES = { verdict: byVerdict, rules: (t: { text: string }) => ruleFindings(t.text).length > 0, learned: (t: { text: string }) => { const l = learnedScore(t.text); return l.flagged || l.offTopic !== undefined || l.grant !== undefined || l.voided !== undefined; } } as const;
+const MODES = { verdict: byVerdict, rules: (t: { text: string }) => ruleFindings(t.text).length > 0, learned: (t: { text: string }) => { const l = learnedScore(t.text); return l.flagged || l.offTopic !== undefined || l.grant !== undefined || l.voided !== undefined || l.task !== undefined; } } as const;
 let flagged = byVerdict;
 const pct = (a: number, b: number) => `${a}/${b} ${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
 

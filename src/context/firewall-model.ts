@@ -16,7 +16,8 @@ import { describeText, type Unit } from "./requests.ts";
  * Version 5 adds the closeness below which a question that asks nothing of "you" is off topic
  * (`offTopicCandidate`; its own finding, `offtopic-question`). A permission asserted to the reader
  * in a sentence its text does not talk about is a finding too (`grantCandidate`, `asserted-permission`),
- * and so are earlier orders voided there (`voidedCandidate`, `voided-orders`).
+ * and so are earlier orders voided there (`voidedCandidate`, `voided-orders`) and an off-topic command
+ * to make something new (`taskCandidate`, `task-of-its-own`).
  * Trained by eval/firewall/train.ts on the train split only, its threshold set on validation text it
  * never trained on (the held-out sets already scored, docs/firewall.md); the weights ship in
  * policies/firewall-model.json, by name, with their version and the training set's hash. Pure once
@@ -172,13 +173,31 @@ export const grantCandidate = (u: { unit: Unit; keys: string[]; empowered?: bool
 export const voidedCandidate = (u: { unit: Unit; keys: string[] }): boolean =>
   u.unit.place !== "literal" && u.unit.place !== "code" && u.keys.includes("orders-voided") && !u.keys.includes("ontopic");
 
-/** A text's score: its highest unit's, with that unit, its least coherent off-topic candidate question, its first asserted permission and its first voided orders. */
+/**
+ * A command to make something new (an indefinite object: "Write a product description for a bamboo
+ * toothbrush", "List five exercises ...") for a task of its own, about nothing the software or the
+ * correspondence is about, whose content words occur nowhere else in its text, and that sends
+ * nothing anywhere ("send me a signed copy of the form" is the correspondence's own). The learned
+ * layer weighs these beside the rest and a code answer's or a mail's own vocabulary pulls them under
+ * its threshold; met all together, no benign text among the validation sets, the training corpus and
+ * 1,546 READMEs has one (eleventh session). A finding of its own. Pure.
+ */
+export const taskCandidate = (u: { unit: Unit; keys: string[] }): boolean =>
+  u.unit.place !== "literal" &&
+  u.unit.place !== "code" &&
+  u.keys.includes("task-of-its-own") &&
+  u.keys.includes("new-product") &&
+  u.keys.includes("offtopic") &&
+  !u.keys.includes("move");
+
+/** A text's score: its highest unit's, with that unit, its least coherent off-topic candidate question, and its first asserted permission, voided orders and task of its own. */
 export interface TextScore {
   p: number;
   unit?: Unit;
   question?: { closeness: number; unit: Unit };
   grant?: Unit;
   voided?: Unit;
+  task?: Unit;
 }
 
 /** The score of a text (`TextScore`). Pure. */
@@ -194,6 +213,7 @@ export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): Tex
     if (offTopicCandidate(u) && questionCoherence! < (best.question?.closeness ?? Infinity)) best = { ...best, question: { closeness: questionCoherence!, unit } };
     if (!best.grant && grantCandidate(u)) best = { ...best, grant: unit };
     if (!best.voided && voidedCandidate(u)) best = { ...best, voided: unit };
+    if (!best.task && taskCandidate(u)) best = { ...best, task: unit };
   }
   return best;
 }
@@ -209,9 +229,9 @@ function model(): LoadedModel {
  * The learned layer's opinion: its highest unit score, whether it reaches the shipped threshold, and
  * that unit; and an off-topic question, when one lies farther from its text than the shipped closeness.
  */
-export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit; offTopic?: Unit; grant?: Unit; voided?: Unit } {
+export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit; offTopic?: Unit; grant?: Unit; voided?: Unit; task?: Unit } {
   const m = model();
   const s = scoreText(m, text, found);
   const offTopic = s.question && m.model.question_closeness !== undefined && s.question.closeness < m.model.question_closeness ? s.question.unit : undefined;
-  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit, ...(offTopic ? { offTopic } : {}), ...(s.grant ? { grant: s.grant } : {}), ...(s.voided ? { voided: s.voided } : {}) };
+  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit, ...(offTopic ? { offTopic } : {}), ...(s.grant ? { grant: s.grant } : {}), ...(s.voided ? { voided: s.voided } : {}), ...(s.task ? { task: s.task } : {}) };
 }

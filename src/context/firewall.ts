@@ -3,8 +3,8 @@
  * together: the rules (firewall-rules.ts: telltale shapes — role markers, override phrases, hidden
  * characters, data-carrying links, exfiltration and destructive commands) and the learned layer
  * (firewall-model.ts: a sentence that asks the reader for a task of its own, in any phrasing, or a
- * question about something its text is not about, a permission asserted to the reader, or earlier
- * orders voided). A text
+ * question about something its text is not about, a permission asserted to the reader, earlier
+ * orders voided, or an off-topic command to make something new). A text
  * is instruction-like when either finds something; each finding names its rule and lines.
  */
 import { learnedScore } from "./firewall-model.ts";
@@ -43,6 +43,7 @@ export function scored(text: string): { result: FirewallResult; learned: { p: nu
   if (learned.offTopic) add("offtopic-question", learned.offTopic);
   if (learned.grant) add("asserted-permission", learned.grant);
   if (learned.voided) add("voided-orders", learned.voided);
+  if (learned.task) add("task-of-its-own", learned.task);
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
 }
