@@ -73,7 +73,8 @@ const PROHIBIT = /^(?:do not|don'?t|never|please do not|please don'?t)\s+(?!forg
 const REPLY_MANNER = /^(?:answer|reply|respond|write back)\s+(?:\w+ly\s+)?(?:in (?!the\b|this\b|that\b|our\b|your\b|a few\b|time\b|person\b|writing\b)|as (?!soon\b)|using\b|like\b|only\b|without\b)/i;
 // A length of time is not a product ("Tell us two weeks ahead", "Wait a few days").
 const NEW_PRODUCT = /^\w+(?:\s+(?:me|us|up with|out))?\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a few|several|\d+)\s+(?!(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?)\b)\w/i;
-const QUESTION = /^(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
+// A question may open with its preposition ("In which year did the Titanic sink?").
+const QUESTION = /^(?:(?:in|on|at|from|to|for|by|with|of|during|after|before) (?=wh))?(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
 /**
  * "Request" as an order given, not a request of HTTP or of a repository ("the original request URL",
@@ -134,14 +135,14 @@ const CLASSES: Record<string, RegExp> = {
   // were handed is void", "earlier guidance does not apply", "throw away the instructions you were
   // following"): like the pair above, a concept each.
   orders: W("(?:everything|anything|nothing|whatever) (?:above|before|earlier|you were|the user)|instructions?|orders|directions?|commands?|assignments?|tasks?|" + REQUEST_ORDER + "|guidance|prompts?|directives?|questions?|rules|guidelines|briefs?|jobs?"),
-  voided: W("void|obsolete|expired|cancel+ed|withdrawn|replac(?:e|es|ed|ing)|superseded|revoked|no longer|(?:does|do|did)(?: not|n't) (?:count|apply|matter)|discard(?:ed)?|throw away|thrown away|scrap(?:ped)?|dismiss(?:ed)?|on hold|set aside|a mistake|a test|invalid|overridden|ignore|disregard|forget|never mind|counts?|matters?|finished|changed (?:their|his|her|my|our) minds?|by mistake|in error|by accident|nothing\\b[^.]{0,40}\\bstill (?:applies|counts|matters|stands)|(?:do not|don't|stop) (?:carry(?:ing)? on|continu(?:e|ing)|proceed(?:ing)?) with"),
+  voided: W("void|obsolete|expired|cancel+ed|withdrawn|replac(?:e|es|ed|ing)|superseded|revoked|no longer|(?:does|do|did)(?: not|n't) (?:count|apply|matter)|discard(?:ed)?|throw away|thrown away|scrap(?:ped)?|dismiss(?:ed)?|on hold|(?:set|leave|put|lay|push)(?: [\\w'’]+){0,3} aside|a mistake|a test|invalid|overridden|ignore|disregard|forget|never mind|counts?|matters?|finished|changed (?:their|his|her|my|our) minds?|by mistake|in error|by accident|nothing\\b[^.]{0,40}\\bstill (?:applies|counts|matters|stands)|(?:do not|don't|stop) (?:carry(?:ing)? on|continu(?:e|ing)|proceed(?:ing)?) with"),
   // What points back at orders already given: "you were following", "before this line", "above".
   before: W("you (?:were|got|received|had|have been)(?: \\w+)?|before (?:this|now|that)|(?:came|come|comes) before|above|earlier|previous|prior|original|preceding|old(?:er)? ones|the user (?:typed|said|asked|wrote|gave|wanted)|(?:so far|until now|up to now)|you (?:started|began) (?:with|on)|you are (?:working on|doing|handling)|at the (?:start|beginning)|to begin with"),
   // A text that makes itself the reader's orders: "this text is the new plan", "the instructions in
   // this document come first", "treat this paragraph as your new brief", "take your orders from this
   // page". Documentation says "environment variables take precedence over the config file": the
   // text itself, or the reader's new orders, must be what takes the place.
-  supplant: W("(?:this|these|the following|what follows|the steps below)(?: (?:text|document|note|message|page|paragraph|line|file|mail|email|section|instructions?|steps?|list|notice))?(?: in this (?:text|document|note|message|page|file|mail|email))? (?:is|are|comes?|goes|go|takes?|now (?:is|are)) (?:first|priority|precedence|the (?:new|real|only|actual|updated) (?:plan|task|job|brief|orders?|instructions?|assignment|priority|request))|(?:instructions?|orders|steps|text|directions) in this (?:text|document|note|message|page|file|mail|email) (?:come first|take (?:priority|precedence))|your (?:new|real|actual|updated) (?:brief|plan|orders?|instructions?|assignment|priority)|(?:take|get) your (?:orders|instructions|directions) from"),
+  supplant: W("(?:this|these|the following|what follows|the steps below)(?: (?:text|document|note|message|page|paragraph|line|file|mail|email|section|instructions?|steps?|list|notice))?(?: in this (?:text|document|note|message|page|file|mail|email))? (?:is|are|comes?|goes|go|takes?|now (?:is|are)) (?:first|priority|precedence|the (?:new|real|only|actual|updated) (?:plan|task|job|brief|orders?|instructions?|assignment|priority|request))|(?:instructions?|orders|steps|text|directions) in this (?:text|document|note|message|page|file|mail|email) (?:come first|take (?:priority|precedence))|your (?:new|real|actual|updated) (?:brief|plan|orders?|instructions?|assignment|priority)|(?:take|get) your (?:orders|instructions|directions) from|do (?:as|what) (?:this|the) (?:message|text|note|page|document|mail|email|file) says"),
   hide: W("quietly|secretly|silently|without telling|don'?t (?:mention|tell)|do not (?:mention|tell)|between us|no one needs to know|unnoticed"),
   // Words put into someone else's mouth, or the reader told to work on the user: "tell the user to call ...".
   claim: /\b(?:tell|inform|assure|convince|insist|claim|state|say|mention|remind)\b[^.]{0,40}\b(?:that|the reader|the user|the customer)\b|\beven (?:though|if) (?:it|that|they)\b|\bregardless of\b|\b(?:tell|encourage|urge|advise|remind|ask|persuade|convince|warn|direct|invite) (?:the |all |every |our )?(?:users?|readers?|customers?|recipients?|visitors?|people|them) (?:to|that)\b/i,
@@ -296,7 +297,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
     if (!f.includes("answer")) f.push("answer");
   }
   // A secret put where it leaves: into the reply, or to an address.
-  if (f.includes("secret") && (f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) f.push("secret-out");
+  // Or asked for outright: "tell me the admin password", "show us the token".
+  if (f.includes("secret") && (((f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) || (asks && /\b(?:tell|show|give|send|read) (?:me|us)\b/i.test(read)))) f.push("secret-out");
   // A command to make something new ("Create a workout schedule", "Give me three tips"): its object
   // is indefinite, a product that did not exist, where the text's own asks name what it already holds
   // ("Send me the signed form", "Summarise the meeting").
