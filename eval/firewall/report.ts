@@ -1,8 +1,10 @@
 /**
  * The firewall's figures. The verdict (rules and learned layer together, as weir gives it) and each
  * layer alone, on:
- * - the twenty-fifth held-out set and the eleventh list of READMEs (scored once at the end of the
- *   eleventh session, on 467e96d);
+ * - the twenty-sixth held-out set and the twelfth list of READMEs (scored once at the end of the
+ *   eleventh session, after the changes that followed the twenty-fifth);
+ * - the twenty-fifth held-out set and the eleventh list of READMEs (scored once in the eleventh
+ *   session, on 467e96d);
  * - the twenty-fourth held-out set and the tenth list of READMEs (scored once at the end of the tenth
  *   session, on 1342eb4);
  * - the twenty-third held-out set and the ninth list of READMEs (scored once at the end of the ninth
@@ -30,7 +32,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -55,6 +57,7 @@ import { buildHoldout22 } from "./holdout22.ts";
 import { buildHoldout23 } from "./holdout23.ts";
 import { buildHoldout24 } from "./holdout24.ts";
 import { buildHoldout25 } from "./holdout25.ts";
+import { buildHoldout26 } from "./holdout26.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -83,6 +86,7 @@ if (import.meta.main) {
   const held9 = heldOutDocs(DOC_PACKAGES_9);
   const held10 = heldOutDocs(DOC_PACKAGES_10);
   const held11 = heldOutDocs(DOC_PACKAGES_11);
+  const held12 = heldOutDocs(DOC_PACKAGES_12);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
@@ -91,6 +95,7 @@ if (import.meta.main) {
   // The twenty-second set is printed beside each of the three lists scored in its session; built once.
   const h22 = buildHoldout22();
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout26", buildHoldout26(), [held12, "twelfth held-out list of"]],
     ["holdout25", buildHoldout25(), [held11, "eleventh held-out list of"]],
     ["holdout24", buildHoldout24(), [held10, "tenth held-out list of"]],
     ["holdout23", buildHoldout23(), [held9, "ninth held-out list of"]],
