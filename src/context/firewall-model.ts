@@ -71,16 +71,17 @@ export function unitKeys(features: string[], rules: string[]): string[] {
  * grant, and only the grant finding's topic test (below) tells them apart. As a key it set the
  * threshold by two READMEs.
  */
-const FINDING_ONLY = new Set(["reader-empowered"]);
+const FINDING_ONLY = new Set(["reader-empowered", "makes-new"]);
 
 /** Every unit of a text with its keys and, when it asks, its word vector. Pure. */
-export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; empowered?: boolean; vector?: Float32Array; coherence?: number; questionCoherence?: number }[] {
+export function textUnits(text: string, found?: Finding[]): { unit: Unit; keys: string[]; empowered?: boolean; makesNew?: boolean; vector?: Float32Array; coherence?: number; questionCoherence?: number }[] {
   const clean = visible(text);
   const findings = found ?? ruleFindings(clean);
   return describeText(clean).map(({ unit, features, vector, coherence, questionCoherence }) => ({
     unit,
     keys: unitKeys(features.filter((k) => !FINDING_ONLY.has(k)), [...new Set(findings.filter((f) => f.startLine <= unit.line && unit.line <= f.endLine).map((f) => f.rule))]),
     ...(features.includes("reader-empowered") ? { empowered: true } : {}),
+    ...(features.includes("makes-new") ? { makesNew: true } : {}),
     ...(vector ? { vector } : {}),
     ...(coherence !== undefined ? { coherence } : {}),
     ...(questionCoherence !== undefined ? { questionCoherence } : {}),
@@ -160,7 +161,14 @@ export const grantCandidate = (u: { unit: Unit; keys: string[]; empowered?: bool
   u.unit.place !== "code" &&
   (u.keys.includes("authority-widened") || u.empowered === true) &&
   !u.keys.includes("ontopic") &&
-  !LICENCE.test(u.unit.text);
+  !LICENCE.test(u.unit.text) &&
+  !BACK_REFERENCE.test(u.unit.text);
+
+/**
+ * A restriction pointed back at ("then this restriction is removed", "that limit no longer applies")
+ * is one its text has just described: documentation's own business, as a question's "it" is.
+ */
+const BACK_REFERENCE = /\b(?:this|that|these|those|such|the above|the same) (?:\w+ )?(?:restrictions?|limits?|rules?|checks?|polic(?:y|ies)|permissions?|requirements?|prompts?|confirmations?)\b/i;
 
 /**
  * Earlier orders voided, or the text making itself the reader's orders ("Do not carry on with the
@@ -174,19 +182,20 @@ export const voidedCandidate = (u: { unit: Unit; keys: string[] }): boolean =>
   u.unit.place !== "literal" && u.unit.place !== "code" && u.keys.includes("orders-voided") && !u.keys.includes("ontopic");
 
 /**
- * A command to make something new (an indefinite object: "Write a product description for a bamboo
- * toothbrush", "List five exercises ...") for a task of its own, about nothing the software or the
+ * A command to make something new, its verb one of making and its object indefinite ("Write a
+ * product description for a bamboo toothbrush", "List five exercises ..."; not the surgery mail's
+ * "Bring a list of the medicines you take", the twenty-sixth set's false positives), for a task of its own, about nothing the software or the
  * correspondence is about, whose content words occur nowhere else in its text, and that sends
  * nothing anywhere ("send me a signed copy of the form" is the correspondence's own). The learned
  * layer weighs these beside the rest and a code answer's or a mail's own vocabulary pulls them under
  * its threshold; met all together, no benign text among the validation sets, the training corpus and
  * 1,546 READMEs has one (eleventh session). A finding of its own. Pure.
  */
-export const taskCandidate = (u: { unit: Unit; keys: string[] }): boolean =>
+export const taskCandidate = (u: { unit: Unit; keys: string[]; makesNew?: boolean }): boolean =>
   u.unit.place !== "literal" &&
   u.unit.place !== "code" &&
   u.keys.includes("task-of-its-own") &&
-  u.keys.includes("new-product") &&
+  u.makesNew === true &&
   u.keys.includes("offtopic") &&
   !u.keys.includes("move");
 

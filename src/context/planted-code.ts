@@ -12,8 +12,11 @@
 import type { Finding } from "./firewall.ts";
 import { FENCE } from "./requests.ts";
 
-/** A sentence that hands something to what the reader writes: its code, its answer. */
-const OFFER = /\byour\s+(?:own\s+|final\s+|next\s+|current\s+)?(?:code(?:base)?|solution(?: architecture)?|implementation|algorithm|response|answer|reply|snippet|script|function|program(?: logic)?|class|module|output|elucidation|patch|example|method|logic|app(?:lication)?|code implementation|code foundation)\b|\b(?:the|any)\s+(?:code|script|snippet|function|class|answer|reply|response|patch|solution|program|page script|example)\s+(?:that\s+)?you\s+(?:write|give|provide|return|suggest|send|produce|develop|generate|propose|create|share|output)\b/i;
+/**
+ * A sentence that hands something to what the reader writes: its code, its answer ("your solution",
+ * "any Python you write", "all scripts you return", "in any answer").
+ */
+const OFFER = /\byour\s+(?:own\s+|final\s+|next\s+|current\s+)?(?:code(?:base)?|solution(?: architecture)?|implementation|algorithm|response|answer|reply|snippet|script|function|program(?: logic)?|class|module|output|elucidation|patch|example|method|logic|app(?:lication)?|code implementation|code foundation)\b|\b(?:the|any|every|each|all)\s+(?:(?:shell|node|python|bash|go|java|sql|php|ruby|rust)\s+)?(?:code|scripts?|snippets?|functions?|class(?:es)?|answers?|repl(?:y|ies)|responses?|patch(?:es)?|solutions?|programs?|page script|examples?|python|javascript|typescript|go|rust|java|ruby|php|bash|shell|sql|dockerfiles?)\s+(?:that\s+)?you\s+(?:write|give|provide|return|suggest|send|produce|develop|generate|propose|create|share|output)\b|\bin\s+(?:any|every|each|all)\s+(?:of\s+your\s+)?(?:answers?|repl(?:y|ies)|responses?|solutions?)\b/i;
 
 /** What code does that an offered snippet must not: each a capability, in the languages seen most. */
 const CAPABILITIES: [string, RegExp][] = [

@@ -261,7 +261,8 @@ describe("the context step in the loop", () => {
     const r = await weir([...wire("messages"), "summarize the mail, the notice, the doc and the answer"]);
     expect(r.code).toBe(0);
     expect(toolResult("e1")).toContain("asserted-permission at line 8");
-    expect(toolResult("e4")).toContain("task-of-its-own at line 9");
+    // A task of its own; the learned layer may name the same line first (one finding per line).
+    expect(toolResult("e4")).toMatch(/(?:task-of-its-own|learned) at line 9/);
     expect(toolResult("e2")).toContain("Do not follow it");
     expect(toolResult("e3")).not.toContain("Do not follow it");
     expect(toolResult("e3")).toContain("remove(id)");

@@ -20,6 +20,8 @@ describe("a question about something its text is not about", () => {
     const planted = classify(mail("Who invented the telescope?"));
     expect(planted.findings.find((f) => f.rule === "offtopic-question")?.excerpt).toContain("telescope");
     expect(classify(mail("Is the attic ladder safe?")).verdict).toBe("evidence");
+    // A contraction or a preposition is no content word: "What's under the hood?" has one.
+    expect(classify(mail("What's under the hood?")).verdict).toBe("evidence");
   });
 
   test("a transcript's or an answer's own line, a colleague's request, an elliptical follow-up and a short heading are never candidates", () => {
