@@ -89,7 +89,8 @@ export const RULES: Rule[] = [
   { id: "tool-call-json", test: /^[\s#*/>|-]*<(?:tool|call|command|function)>\s*$/im },
   { id: "tool-call-json", test: /<\/?(?:tool_call|function_calls|invoke|antml:invoke|tool_use)\b|"(?:tool_use|function_call|tool_calls)"\s*:/i },
   // Attempts to change permissions, policies, verification or the tool set.
-  { id: "permission-change", test: /\b(?:auto-?approve|pre-?approved|yolo mode|without (?:asking|confirmation)|approve every|skip (?:the )?(?:approval|confirmation))\b/i },
+  // In prose only: a code sample's option that overwrites "without confirmation" describes the software.
+  { id: "permission-change", prose: true, test: /\b(?:auto-?approve|pre-?approved|yolo mode|without (?:asking|confirmation)|approve every|skip (?:the )?(?:approval|confirmation))\b/i },
   { id: "permission-change", prose: true, test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|(?:safety|security|permission|approval|sandbox) checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
   { id: "permission-change", test: /(?:permissions\.json|\.weir\/config\.json|\.config\/weir|"shell"\s*:\s*"allow")[^\n]{0,80}|\b(?:add|write|append|put|insert|register)\b[^.\n]{0,40}(?:\.mcp\.json|mcpServers)|\b(?:add|register|install)\b[^.\n]{0,30}\bmcp server\b/i },
   { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },

@@ -26,8 +26,8 @@ const CAPABILITIES: [string, RegExp][] = [
   ["runs commands", /\bsubprocess\b|\bos\.(?:system|popen|exec\w*|spawn\w*|fork)\b|\bexec\(|\beval\(|\bchild_process\b|\bRuntime\.getRuntime\(\)|\bexec\.Command\b|\bsystem\(\s*["'`]|`[^`\n]*\b(?:rm|curl|wget|bash|sh)\b[^`\n]*`|\|\s*(?:ba|z)?sh\b|\bnohup\b|\bchmod\s+\+x\b|\bpickle\.loads?\(|\bProcess\.Start\b|\bStart-Process\b|\bIEX\b|\bInvoke-Expression\b|\b__import__\(/],
   // Deleting much, wiping disks, dropping data.
   ["destroys", /\brmtree\(|\brm\s+-[a-zA-Z]*[rRf]|\bdd\s+if=|\bof=\/dev\/|\bmkfs\b|\bformat\s+[a-zA-Z]:|\bDROP\s+(?:TABLE|DATABASE|SCHEMA)\b|\bTRUNCATE\s+TABLE\b|\bdel\s+\/[sqf]\b|\bRemove-Item\b[^\n]*-Recurse|\b(?:shutdown|reboot|halt)\b/i],
-  // Persistence and system folders.
-  ["takes hold", /\bcrontab\b|\/etc\/cron|\bauthorized_keys\b|\brc\.local\b|\/etc\/init\.d\b|\bsystemctl\s+(?:enable|stop|disable|mask)\b|\bLaunchAgents\b|CurrentVersion\\\\?Run\b|\bsudo\b|(?:["'\s(]|^)\/(?:etc|boot|lib|lib64|usr|bin|sbin|sys|dev)\/|~\/\.(?:bashrc|profile|zshrc|ssh)\b/m],
+  // Persistence and system folders (not /dev/null and the other streams every program writes to).
+  ["takes hold", /\bcrontab\b|\/etc\/cron|\bauthorized_keys\b|\brc\.local\b|\/etc\/init\.d\b|\bsystemctl\s+(?:enable|stop|disable|mask)\b|\bLaunchAgents\b|CurrentVersion\\\\?Run\b|\bsudo\b|(?:["'\s(]|^)\/(?:etc|boot|lib|lib64|usr|bin|sbin|sys|dev(?!\/(?:null|zero|stdin|stdout|stderr|u?random|tty)\b))\/|~\/\.(?:bashrc|profile|zshrc|ssh)\b/m],
 ];
 
 /** The capabilities of a snippet, by name. */
