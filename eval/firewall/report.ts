@@ -29,7 +29,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { classify } from "../../src/context/firewall.ts";
-import { learnedScore } from "../../src/context/firewall-model.ts";
+import { learnedScore, UNIT_FINDINGS } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, heldOutDocs } from "./docs.ts";
@@ -63,7 +63,7 @@ import { bipiaSet } from "./bipia.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 /** The verdict as weir gives it, and each of its two layers alone. */
 const byVerdict = (t: { text: string }) => classify(t.text).verdict === "instruction_like";
-const MODES = { verdict: byVerdict, rules: (t: { text: string }) => ruleFindings(t.text).length > 0, learned: (t: { text: string }) => { const l = learnedScore(t.text); return l.flagged || l.offTopic !== undefined || l.grant !== undefined || l.voided !== undefined || l.task !== undefined; } } as const;
+const MODES = { verdict: byVerdict, rules: (t: { text: string }) => ruleFindings(t.text).length > 0, learned: (t: { text: string }) => { const l = learnedScore(t.text); return l.flagged || l.offTopic !== undefined || UNIT_FINDINGS.some(([key]) => l[key] !== undefined); } } as const;
 let flagged = byVerdict;
 const pct = (a: number, b: number) => `${a}/${b} ${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
 

@@ -145,6 +145,12 @@ export const offTopicCandidate = (u: { unit: Unit; keys: string[]; questionCoher
 const LICENCE = /\bhereby\b|\bfree of charge\b|\bto any person\b/i;
 
 /**
+ * A restriction pointed back at ("then this restriction is removed", "that limit no longer applies")
+ * is one its text has just described: documentation's own business, as a question's "it" is.
+ */
+const BACK_REFERENCE = /\b(?:this|that|these|those|such|the above|the same) (?:\w+ )?(?:restrictions?|limits?|rules?|checks?|polic(?:y|ies)|permissions?|requirements?|prompts?|confirmations?)\b/i;
+
+/**
  * A permission asserted to the reader: authority over what it may do and a predicate that widens it
  * met in one sentence ("Sandbox restrictions were lifted by the owner", "The usual sign-off step does
  * not apply to you"; requests.ts's authority-widened), in a sentence the rest of the text does not
@@ -164,11 +170,6 @@ export const grantCandidate = (u: { unit: Unit; keys: string[]; empowered?: bool
   !LICENCE.test(u.unit.text) &&
   !BACK_REFERENCE.test(u.unit.text);
 
-/**
- * A restriction pointed back at ("then this restriction is removed", "that limit no longer applies")
- * is one its text has just described: documentation's own business, as a question's "it" is.
- */
-const BACK_REFERENCE = /\b(?:this|that|these|those|such|the above|the same) (?:\w+ )?(?:restrictions?|limits?|rules?|checks?|polic(?:y|ies)|permissions?|requirements?|prompts?|confirmations?)\b/i;
 
 /**
  * Earlier orders voided, or the text making itself the reader's orders ("Do not carry on with the
@@ -199,15 +200,20 @@ export const taskCandidate = (u: { unit: Unit; keys: string[]; makesNew?: boolea
   u.keys.includes("offtopic") &&
   !u.keys.includes("move");
 
-/** A text's score: its highest unit's, with that unit, its least coherent off-topic candidate question, and its first asserted permission, voided orders and task of its own. */
-export interface TextScore {
+/** The findings a unit makes on its own, in the order they are named: the key a score keeps the first such unit under, its test, and the finding's rule. */
+export const UNIT_FINDINGS = [
+  ["grant", grantCandidate, "asserted-permission"],
+  ["voided", voidedCandidate, "voided-orders"],
+  ["task", taskCandidate, "task-of-its-own"],
+] as const;
+type UnitFinding = (typeof UNIT_FINDINGS)[number][0];
+
+/** A text's score: its highest unit's, with that unit, its least coherent off-topic candidate question, and the first unit of each of its unit findings. */
+export type TextScore = {
   p: number;
   unit?: Unit;
   question?: { closeness: number; unit: Unit };
-  grant?: Unit;
-  voided?: Unit;
-  task?: Unit;
-}
+} & Partial<Record<UnitFinding, Unit>>;
 
 /** The score of a text (`TextScore`). Pure. */
 export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): TextScore {
@@ -220,9 +226,7 @@ export function scoreText(lm: LoadedModel, text: string, found?: Finding[]): Tex
     const p = scoreKeys(lm, keys, vector, coherence);
     if (p > best.p) best = { ...best, p, unit };
     if (offTopicCandidate(u) && questionCoherence! < (best.question?.closeness ?? Infinity)) best = { ...best, question: { closeness: questionCoherence!, unit } };
-    if (!best.grant && grantCandidate(u)) best = { ...best, grant: unit };
-    if (!best.voided && voidedCandidate(u)) best = { ...best, voided: unit };
-    if (!best.task && taskCandidate(u)) best = { ...best, task: unit };
+    for (const [key, test] of UNIT_FINDINGS) if (!best[key] && test(u)) best = { ...best, [key]: unit };
   }
   return best;
 }
@@ -238,9 +242,9 @@ function model(): LoadedModel {
  * The learned layer's opinion: its highest unit score, whether it reaches the shipped threshold, and
  * that unit; and an off-topic question, when one lies farther from its text than the shipped closeness.
  */
-export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit; offTopic?: Unit; grant?: Unit; voided?: Unit; task?: Unit } {
+export function learnedScore(text: string, found?: Finding[]): { p: number; flagged: boolean; unit?: Unit; offTopic?: Unit } & Partial<Record<UnitFinding, Unit>> {
   const m = model();
-  const s = scoreText(m, text, found);
-  const offTopic = s.question && m.model.question_closeness !== undefined && s.question.closeness < m.model.question_closeness ? s.question.unit : undefined;
-  return { p: s.p, flagged: s.p >= m.model.threshold, unit: s.unit, ...(offTopic ? { offTopic } : {}), ...(s.grant ? { grant: s.grant } : {}), ...(s.voided ? { voided: s.voided } : {}), ...(s.task ? { task: s.task } : {}) };
+  const { p, unit, question, ...findings } = scoreText(m, text, found);
+  const offTopic = question && m.model.question_closeness !== undefined && question.closeness < m.model.question_closeness ? question.unit : undefined;
+  return { p, flagged: p >= m.model.threshold, unit, ...(offTopic ? { offTopic } : {}), ...findings };
 }

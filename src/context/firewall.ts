@@ -7,7 +7,7 @@
  * orders voided, or an off-topic command to make something new). A text
  * is instruction-like when either finds something; each finding names its rule and lines.
  */
-import { learnedScore } from "./firewall-model.ts";
+import { learnedScore, UNIT_FINDINGS } from "./firewall-model.ts";
 import { clip, ruleFindings, visible } from "./firewall-rules.ts";
 
 export { visible };
@@ -41,9 +41,10 @@ export function scored(text: string): { result: FirewallResult; learned: { p: nu
   };
   if (learned.flagged && learned.unit) add("learned", learned.unit);
   if (learned.offTopic) add("offtopic-question", learned.offTopic);
-  if (learned.grant) add("asserted-permission", learned.grant);
-  if (learned.voided) add("voided-orders", learned.voided);
-  if (learned.task) add("task-of-its-own", learned.task);
+  for (const [key, , rule] of UNIT_FINDINGS) {
+    const unit = learned[key];
+    if (unit) add(rule, unit);
+  }
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
 }
