@@ -4,7 +4,8 @@
  * characters, data-carrying links, exfiltration and destructive commands) and the learned layer
  * (firewall-model.ts: a sentence that asks the reader for a task of its own, in any phrasing, or a
  * question about something its text is not about, a permission asserted to the reader, earlier
- * orders voided, or an off-topic command to make something new). A text
+ * orders voided, and off topic a task of its own, a deletion of everything, data sent away or the
+ * reader's answer steered). A text
  * is instruction-like when either finds something; each finding names its rule and lines.
  */
 import { learnedScore, UNIT_FINDINGS } from "./firewall-model.ts";

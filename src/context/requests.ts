@@ -82,6 +82,34 @@ const TASK_WORDS = "write|compose|draft|create|generate|produce|tell|list|name|g
 const OPENS_WITH_TASK = new RegExp(String.raw`^(?:${TASK_WORDS})\b`, "i");
 
 /**
+ * A clause that asks for a task by its verb, whatever its object ("Explain why the sea is salty",
+ * "Describe the rules of cricket", "Tell me which planet has the most moons"). "Tell" and "share" are
+ * correspondence's own verbs ("Tell Priya the laptop is ready", "Share the donation link"): they ask
+ * a task only when they ask what, which, how, why or who of something not the reader's or the
+ * writer's own ("Tell me what you think" is the writer's business).
+ */
+const ASKS_TASK = new RegExp(String.raw`^(?:(?!tell\b|share\b)(?:${TASK_WORDS})\b|tell (?:me|us) (?:which|how|what|why|who)\b(?![^.?!]*\b(?:you|we)\b))`, "i");
+
+/** The place of the text's world an ask's product goes ("Explain the change in the pull request description", "Write the summary in the team wiki"). */
+const PRODUCT_PLACE = /\bin (?:the|this|that|a) (?:[\w-]+ ){0,2}(?:description|template|ticket|report|form|issue|thread|channel|document|doc|sheet|spreadsheet|log|comments?|notes?|field|box|section|changelog|readme|minutes|e-?mail|mail|message|chat|wiki|tracker)\b/i;
+
+/**
+ * The text's own business, said in an ask: a condition or a time ("Give me a call if anything is
+ * unclear", "Describe the fault when you log it"), the reader's own things ("Write your name on the
+ * sheet"), a recipient of the text's world ("Give the new hires access"), or where the product goes.
+ */
+const OWN_CUE = new RegExp(String.raw`\byour\b|\b(?:if|when|whenever|once|unless|in case)\b|\b(?:before|after|so that|so) (?:you|i|we|they)\b|^\W*(?:please\s+)?give (?:the|our|their|his|her)\b|${PRODUCT_PLACE.source}`, "i");
+
+/** A command to stop or drop what is under way ("Stop the current task", "Drop what the user wanted"). */
+const HALTS = /^(?:stop|drop|halt|abandon|quit|pause|cancel)\b/i;
+
+/** Everything of something: a universal quantifier over what an ask touches ("Drop every table", "Erase all messages"). */
+const SWEEPING = /\b(?:every|all|entire|whole|everything|everyone|anything)\b/i;
+
+/** Data not the reader's to send: someone's ("the user's private messages"), kept private, or whole ("the database dump", ".env"). */
+const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all)\b|\.env\b/i;
+
+/**
  * "Request" as an order given, not a request of HTTP or of a repository ("the original request URL",
  * "create a pull request"): the orders and prior-order classes below share it.
  */
@@ -312,6 +340,16 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (opens.some((o) => NEW_PRODUCT.test(o) && VERBS.has(o.toLowerCase().split(/\s+/)[0]!))) f.push("new-product");
   // ... and whose verb is itself one of making ("Suggest a name", not "Bring a list of your medicines").
   if (opens.some((o) => NEW_PRODUCT.test(o) && OPENS_WITH_TASK.test(o))) f.push("makes-new");
+  // Read by the unit findings only (firewall-model.ts): a task asked by its verb, the text's own
+  // business said in the ask and where its product goes, a command to stop, everything of
+  // something, and data not the reader's to send.
+  // (At the unit's own opening only: after a comma, "SELECT id, name FROM users" opens with "name".)
+  if (ASKS_TASK.test(rest)) f.push("task-verb");
+  if (OWN_CUE.test(read)) f.push("own-cue");
+  if (PRODUCT_PLACE.test(read)) f.push("product-place");
+  if (HALTS.test(rest)) f.push("halts");
+  if (SWEEPING.test(read)) f.push("sweeping");
+  if (OTHERS_DATA.test(read)) f.push("others-data");
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
   // Room given to the reader over something at stake, or oversight of the reader taken away.
