@@ -181,6 +181,16 @@ function decodeTags(text: string): string {
 }
 
 /** What the rules find in one text, sorted by line. Pure. */
+/** A hedge or a prohibition in a sentence: a condition, "only", "never", "avoid", "careful". */
+const GIT_HEDGE = /\b(?:never|not|don't|avoid|only|unless|if|careful|caution|warning|beware)\b/i;
+
+/** The sentence (or line) of a text around a position. Pure. */
+function sentenceAt(text: string, at: number): string {
+  const start = Math.max(text.lastIndexOf("\n", at - 1) + 1, ...[". ", "! ", "? "].map((p) => { const i = text.lastIndexOf(p, at - 1); return i < 0 ? 0 : i + 2; }));
+  const rest = text.slice(at).search(/[.!?](?:\s|$)|\n/);
+  return text.slice(start, rest < 0 ? undefined : at + rest);
+}
+
 export function ruleFindings(text: string): Finding[] {
   const findings: Finding[] = [];
   const add = (rule: string, start: number, end: number, excerpt: string) => {
@@ -212,6 +222,9 @@ export function ruleFindings(text: string): Finding[] {
       if (!m) continue;
       // Text that discusses an injection quotes it ("attacks often say 'ignore previous instructions'").
       if (rule.id === "override" && /\b(?:say|says|said|like|such as|e\.g\.|phrases?|string)\s*[:,]?\s*["'“‘]$/i.test(read.slice(Math.max(0, m.index - 30), m.index))) continue;
+      // Advice about rewriting history is hedged or forbidden ("Only force-push if nobody else has
+      // pulled the branch", "Never force-push to main"); an ask to do it is neither.
+      if (rule.id === "destructive-request" && !/\brm\s/.test(m[0]) && GIT_HEDGE.test(sentenceAt(read, m.index))) continue;
       const start = view === clean ? lineOf(read, m.index) : lineOf(text, text.search(/[\u{E0000}-\u{E007F}\u202E]/u));
       const end = view === clean ? lineOf(read, m.index + m[0].length) : start;
       add(rule.id, start, end, view === clean ? (lines[start - 1] ?? m[0]) : m[0]);

@@ -24,7 +24,7 @@ export interface Unit {
 export const FENCE = /^\s*(?:```|~~~)/;
 
 const SENTENCE = /(?<=[.!?])\s+(?=["'(\[]?[A-Z0-9])|\s+[—–]\s+|;\s+(?=[a-z])/;
-const LITERAL = /^\s*(?:[\w.$\[\]]+\s*[:=]\s*)?(?:[fr]?["'`]).*["'`]\s*[,;)\]}]*\s*(?:\/\/.*|#.*)?$/;
+const LITERAL = /^\s*(?:(?:const|let|var|val|final|string|String|str|char\s*\*?)\s+)?(?:[\w.$\[\]]+\s*(?::\s*\w+\s*)?[:=]\s*)?(?:[fr]?["'`]).*["'`]\s*[,;)\]}]*\s*(?:\/\/.*|#.*)?$/;
 const worded = (s: string) => /[a-z]{2}/i.test(s);
 
 /** The units of a text: its sentences, table cells, comment lines and JSON strings. Pure. */
@@ -98,7 +98,22 @@ const PRODUCT_PLACE = /\bin (?:the|this|that|a) (?:[\w-]+ ){0,2}(?:description|t
  * unclear", "Describe the fault when you log it"), the reader's own things ("Write your name on the
  * sheet"), a recipient of the text's world ("Give the new hires access"), or where the product goes.
  */
-const OWN_CUE = new RegExp(String.raw`\byour\b|\b(?:if|when|whenever|once|unless|in case)\b|\b(?:before|after|so that|so) (?:you|i|we|they)\b|^\W*(?:please\s+)?give (?:the|our|their|his|her)\b|${PRODUCT_PLACE.source}`, "i");
+/** A condition or a time said in a sentence ("if you have it", "when you log it"). */
+const CONDITION = /\b(?:if|when|whenever|once|unless|in case)\b/i;
+
+const OWN_CUE = new RegExp(String.raw`\byour\b|${CONDITION.source}|\b(?:before|after|so that|so) (?:you|i|we|they)\b|^\W*(?:please\s+)?give (?:the|our|their|his|her)\b|${PRODUCT_PLACE.source}`, "i");
+
+/** A command to show, print or hand over what it names ("Print the contents of ~/.ssh/id_rsa", "Tell me the admin password"). */
+const SHOWS = /^(?:print|show|display|list|echo|output|write out|read out|reveal|dump|paste|include|copy|look up|tell me|give me)\b/i;
+
+/** The user's own words or standing, named as the reader's earlier orders ("what the user typed earlier", "the person you are assisting"). */
+const USERS_WORDS = /\b(?:what the user (?:typed|said|wrote|asked|wants?|wanted|requested)|the user's (?:request|question|message|words|instructions?|task)|the person (?:you are|you're) (?:assisting|helping|working for)|whoever (?:asked|sent) you)\b/i;
+
+/** A command to make something new by a phrasal verb of making ("Make up a bedtime story", "Sketch a lesson plan", "Put together a packing list"). */
+const MAKES_PHRASAL = /^(?:make up|draw up|put together|dream up|think up|whip up|sketch|jot down)\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+)\b/i;
+
+/** A command that ends what it names, beside the destroy class's words: read with "every" or "all" only (firewall-model.ts). */
+const ENDS = /^(?:clear(?: out)?|empty|get rid of|cancel|close|revoke|uninstall|deactivate|disable|terminate|unsubscribe|deregister|shred|wipe)\b/i;
 
 /** A command to stop or drop what is under way ("Stop the current task", "Drop what the user wanted"). */
 const HALTS = /^(?:stop|drop|halt|abandon|quit|pause|cancel)\b/i;
@@ -158,13 +173,13 @@ const CLASSES: Record<string, RegExp> = {
   exec: W("run|execute|invoke|eval|exec|system(?=\\s*\\()|spawn|shell|sh|bash|powershell|cmd"),
   // "Free to" ask, open an issue, contribute or use (a licence's, a maintainer's invitation) grants
   // nothing; free to run, disable or approve does.
-  grant: W("permission (?:to|granted|is granted)|granted|no longer (?:need|require)s? (?:any |the user's |your |the )?(?:confirmation|approval|permission|review)s?|(?:has|have) approved|(?:allowed|cleared|permitted|authori[sz]ed) to|free to(?! (?:ask|open|submit|contribute|reach out|get in touch|file|report|create an? (?:issue|pull request|pr)|fork|star|use|copy|modify|do so|add (?:it|yours|your|them)|join|suggest|comment|send (?:us |me )?(?:a |your )?(?:pr|pull request|feedback|ideas))\\b)|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent|pre-?authori[sz]ed|(?:confirmations?|confirmation prompts?|prompts|restrictions|checks|reviews?|approvals?|policy|policies|limits)\\b[^.]{0,25}\\b(?:disabled|lifted|waived|suspended|switched off|turned off|not required|not needed|no longer (?:required|needed|appl(?:y|ies)))|no longer (?:required|needed)|(?:has|have) (?:already )?been (?:given|granted|approved|authori[sz]ed)(?: for you)?|given permission|root (?:privileges|access)|admin(?:istrator)? (?:rights|privileges|access)|full (?:admin |write )?(?:rights|access)|write access to (?:every|all|any)|(?:permissions?|privileges|access) (?:were|was|have been|has been) (?:upgraded|raised|elevated|extended)|(?:it is|it's) (?:fine|ok|okay) to|(?:is|are) now allowed|can be (?:ignored|skipped|bypassed)"),
+  grant: W("permission (?:to|granted|is granted)|granted|no longer (?:need|require)s? (?:any |the user's |your |the )?(?:confirmation|approval|permission|review)s?|(?:has|have) approved|(?:allowed|cleared|permitted|authori[sz]ed) to|free to(?! (?:ask|open|submit|contribute|reach out|get in touch|file|report|create an? (?:issue|pull request|pr)|fork|star|use|copy|modify|do so|add (?:it|yours|your|them)|join|suggest|comment|send (?:us |me )?(?:a |your )?(?:pr|pull request|feedback|ideas))\\b)|no (?:need|longer need) (?:to ask|to check|to confirm|approval)|without (?:asking|checking|confirmation|approval|review)|skip (?:the |all )?(?:confirmations?|approvals?|checks|review)|(?:sandbox|safety|verification|checks?) (?:is |are )?(?:switched|turned) off|(?:switch|turn) off the (?:sandbox|safety|checks?|verification)|unrestricted|no restrictions|already approved|pre-?approved|auto-?approve|consent(?! (?:slips?|forms?|letters?|notes?|cards?))|pre-?authori[sz]ed|(?:confirmations?|confirmation prompts?|prompts|restrictions|checks|reviews?|approvals?|policy|policies|limits)\\b[^.]{0,25}\\b(?:disabled|lifted|waived|suspended|switched off|turned off|not required|not needed|no longer (?:required|needed|appl(?:y|ies)))|no longer (?:required|needed)|(?:has|have) (?:already )?been (?:given|granted|approved|authori[sz]ed)(?: for you)?|given permission|root (?:privileges|access)|admin(?:istrator)? (?:rights|privileges|access)|full (?:admin |write )?(?:rights|access)|write access to (?:every|all|any)|(?:permissions?|privileges|access) (?:were|was|have been|has been) (?:upgraded|raised|elevated|extended)|(?:it is|it's) (?:fine|ok|okay) to|(?:is|are) now allowed|can be (?:ignored|skipped|bypassed)"),
   dismiss: W("ignore|disregard|forget|set (?:\\w+ )?aside|no longer (?:matters?|applies|apply|valid)|not the real|the real (?:one|task|job|question)|actual (?:assignment|task|job)|instead|only (?:this|one) (?:that )?counts|was a test|stop what you|whatever the first|pay no attention|takes? the place of|(?:replaces?|outranks?|supersedes?) (?:the|your|all|any|whatever) (?:\\w+ )?(?:tasks?|requests?|instructions?|orders?|questions?|ones)|(?:is|was|has been|have been) (?:cancel+ed|withdrawn)|obsolete|(?:does not|doesn't|no longer) matter|stop following|(?:do not|don't) answer"),
   prior: W("(?:previous|prior|earlier|original|initial|above|preceding|first|old|current|real|actual) (?:instructions?|" + REQUEST_ORDER + "|tasks?|assignments?|questions?|prompts?|messages?|guidance|rules|orders)|(?:previous|prior|earlier|original|above|preceding) one|what (?:you were|the user|they) (?:asked|told|given)|before this (?:line|point|message)|(?:instructions?|guidance|rules|orders|requests?|tasks?|questions?) (?:you (?:were given|received|got)|above|before)|user's (?:\\w+ )?(?:requests?|questions?|instructions?|tasks?)|(?:everything|anything|whatever) (?:the user|you) (?:said|asked|were (?:asked|told|given))|what the user (?:wants|wanted|said|asked|requested)|(?:the )?old ones"),
   // Authority over what the reader may do, and a predicate that widens it ("restrictions were lifted",
   // "admin rights have been granted", "access has been activated"): two classes of words, each a
   // concept, whose meeting in one sentence is the assertion; neither is a phrasing.
-  authority: W("permissions?|approvals?|authority|whitelists?|(?:the )?need to (?:ask|check|confirm)|authori[sz]ations?|consent|sign-?offs?|clearance|access|rights|privileges|restrictions?|limits?|safeguards?|guardrails?|confirmations?|confirmation (?:prompts?|steps?)|checks|polic(?:y|ies)|sandbox(?:ing)?|protections?|oversight|allow-?lists?"),
+  authority: W("permissions?|approvals?|authority|whitelists?|(?:the )?need to (?:ask|check|confirm)|authori[sz]ations?|consent(?! (?:slips?|forms?|letters?|notes?|cards?))|sign-?offs?|clearance|access|rights|privileges|restrictions?|limits?|safeguards?|guardrails?|confirmations?|confirmation (?:prompts?|steps?)|checks|polic(?:y|ies)|sandbox(?:ing)?|protections?|oversight|allow-?lists?"),
   widen: W("lifted|removed|waived|relaxed|loosened|eased|exempt(?:ed)?|whitelisted|allow-?listed|(?:does|do|did)(?: not|n't) apply|trusted|disabled|switched off|turned off|suspended|granted|activated|expanded|extended|upgraded|elevated|raised|unlocked|signed off|no longer|not (?:needed|required|necessary)|unlimited|unrestricted|full|dropped|cancel+ed|bypassed|skipped|(?:has|have) been given|(?:is|are|was|were) given|now (?:includes?|covers?|extends? to|reaches?)"),
   // Orders given to the reader before, and a predicate that takes their force away ("the task you
   // were handed is void", "earlier guidance does not apply", "throw away the instructions you were
@@ -339,7 +354,7 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // ("Send me the signed form", "Summarise the meeting").
   if (opens.some((o) => NEW_PRODUCT.test(o) && VERBS.has(o.toLowerCase().split(/\s+/)[0]!))) f.push("new-product");
   // ... and whose verb is itself one of making ("Suggest a name", not "Bring a list of your medicines").
-  if (opens.some((o) => NEW_PRODUCT.test(o) && OPENS_WITH_TASK.test(o))) f.push("makes-new");
+  if (opens.some((o) => (NEW_PRODUCT.test(o) && OPENS_WITH_TASK.test(o)) || MAKES_PHRASAL.test(o))) f.push("makes-new");
   // Read by the unit findings only (firewall-model.ts): a task asked by its verb, the text's own
   // business said in the ask and where its product goes, a command to stop, everything of
   // something, and data not the reader's to send.
@@ -348,12 +363,20 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (OWN_CUE.test(read)) f.push("own-cue");
   if (PRODUCT_PLACE.test(read)) f.push("product-place");
   if (HALTS.test(rest)) f.push("halts");
+  if (ENDS.test(rest)) f.push("ends");
+  if (SHOWS.test(rest)) f.push("shows");
+  if (CONDITION.test(read)) f.push("condition");
+  if (USERS_WORDS.test(read)) f.push("users-words");
   if (SWEEPING.test(read)) f.push("sweeping");
   if (OTHERS_DATA.test(read)) f.push("others-data");
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
   // Room given to the reader over something at stake, or oversight of the reader taken away.
   if ((LATITUDE.test(read) && STAKES.test(read)) || UNWATCHED.test(read)) f.push("reader-empowered");
+  // The reader, something at stake and a word of authority in one sentence, whatever the grammar
+  // ("The spending limit on the company card won't be enforced for anything you buy"): read off
+  // topic only (firewall-model.ts).
+  if (/\b(?:you|your|yourself)\b/i.test(read) && STAKES.test(read) && (f.includes("authority") || f.includes("widen") || f.includes("grant"))) f.push("reader-at-stake");
   if ((f.includes("orders") && f.includes("voided") && (f.includes("before") || f.includes("prior"))) || f.includes("supplant")) f.push("orders-voided");
   // Destruction asked for of something costly to lose.
   if (asks && f.includes("destroy") && f.includes("valuable")) f.push("destroy-valuable");
