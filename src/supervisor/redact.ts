@@ -24,7 +24,10 @@ function maskValue(v: unknown): unknown {
       s = s.replace(re, (m, a: string | undefined) =>
         re.source.startsWith("(:") ? `${a}****@` : a && /^(Bearer|Basic|Token)$/i.test(a) ? `${a} ****` : a && /[=:]\s*$/.test(a) ? `${a}****` : a && /=\S+$/.test(m) ? `${a}=****` : "****",
       );
-    return s;
+    // A run of 24 or more letters and digits without a digit is a secret too (no English word or path
+    // segment is that long; the property test's generator found "AAaAaaaAaAaaaAaaAaAAAaaA"), unless
+    // it repeats one character (a file body of "aaaa…" is previewed from its head).
+    return s.replace(/(?<![A-Za-z0-9+/_-])[A-Za-z0-9]{24,}(?![A-Za-z0-9])/g, (m) => (new Set(m).size > 1 ? "****" : m));
   }
   if (Array.isArray(v)) return v.map(maskValue);
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) ? "****" : maskValue(x)]));
