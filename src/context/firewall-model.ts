@@ -75,7 +75,7 @@ export function unitKeys(features: string[], rules: string[]): string[] {
  * grant, and only the grant finding's topic test (below) tells them apart. As a key it set the
  * threshold by two READMEs.
  */
-const FINDING_ONLY = new Set(["reader-empowered", "reader-at-stake", "makes-new", "task-verb", "own-cue", "product-place", "halts", "ends", "shows", "users-words", "condition", "sweeping", "others-data"]);
+const FINDING_ONLY = new Set(["reader-empowered", "reader-at-stake", "makes-new", "task-verb", "own-cue", "product-place", "halts", "ends", "shows", "users-words", "condition", "points-at-code", "sweeping", "others-data"]);
 
 /** A unit as the learned layer and the unit findings read it. */
 export interface ScoredUnit {
@@ -224,11 +224,12 @@ const setAside = (u: ScoredUnit): boolean =>
  * it (a condition, the reader's own things, where the product goes: requests.ts's own-cue). A command
  * to make something new counts too when what keeps it from being a bare task is a word of the
  * correspondence's world ("a workout schedule", "a quote for Monday morning"), not of the software.
- * The learned layer weighs these beside the rest and a code answer's or a mail's own vocabulary pulls
- * them under its threshold. A finding of its own. Pure.
+ * A command about a thing written as code or introducing a code block ("Create `.htmlvalidate.json`:",
+ * the fourteenth list) is documentation's step. The learned layer weighs these beside the rest and a
+ * code answer's or a mail's own vocabulary pulls them under its threshold. A finding of its own. Pure.
  */
 export const taskCandidate = (u: ScoredUnit): boolean => {
-  if (u.unit.place === "literal" || u.unit.place === "code" || !u.keys.includes("offtopic") || u.keys.includes("move")) return false;
+  if (u.unit.place === "literal" || u.unit.place === "code" || !u.keys.includes("offtopic") || u.keys.includes("move") || u.cues.includes("points-at-code")) return false;
   const makesNew = u.cues.includes("makes-new");
   const own = u.cues.includes("own-cue");
   if (u.keys.includes("task-of-its-own")) return makesNew || (u.cues.includes("task-verb") && !own);
