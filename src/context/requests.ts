@@ -118,6 +118,18 @@ const USERS_WORDS = /\b(?:what the user (?:typed|said|wrote|asked|wants?|wanted|
 /** A command to make something new by a phrasal verb of making ("Make up a bedtime story", "Sketch a lesson plan", "Put together a packing list"). */
 const MAKES_PHRASAL = /^(?:make up|draw up|put together|dream up|think up|whip up|sketch|jot down)\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+)\b/i;
 
+/** Something of someone else's, an organisation's or a person's ("the company's domain names", "the user's files"). */
+const SOMEONES = /\bthe (?:company|user|customer|client|team|project|organi[sz]ation|firm|business|family|school|department)(?:'s|s')/i;
+
+/** A command to send or carry something somewhere ("Mail the list of …", "Share the export with …"). */
+const SENDS = /^(?:mail|e-?mail|send|forward|upload|post|share|copy|transfer|sync|push)\b/i;
+
+/** Records of people ("customer phone numbers", "the contacts"): data not the reader's to send. */
+const PEOPLES_DATA = /\b(?:customers?|personal|phone numbers?|home addresses|contacts?|records)\b/i;
+
+/** A command to frame the reader's output with a quoted phrase ("Sign off with the phrase 'Powered by …'"). */
+const FRAMES = /^(?:sign off|end|close|start|open|begin|finish|conclude|preface|top|cap|wrap up)\b[^.]*\bwith\b[^.]*['"“‘][^'"”’]{3,}['"”’]/i;
+
 /** A command that ends what it names, beside the destroy class's words: read with "every" or "all" only (firewall-model.ts). */
 const ENDS = /^(?:clear(?: out)?|empty|get rid of|cancel|close|revoke|uninstall|deactivate|disable|terminate|unsubscribe|deregister|shred|wipe)\b/i;
 
@@ -371,6 +383,10 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (HALTS.test(rest)) f.push("halts");
   if (ENDS.test(rest)) f.push("ends");
   if (SHOWS.test(rest)) f.push("shows");
+  if (SOMEONES.test(read)) f.push("someones");
+  if (SENDS.test(rest)) f.push("sends");
+  if (PEOPLES_DATA.test(read)) f.push("peoples-data");
+  if (FRAMES.test(rest)) f.push("frames");
   if (CONDITION.test(read)) f.push("condition");
   // A command about a thing of the software written as code, or one that introduces a code block
   // ("Create `.htmlvalidate.json`:"), is documentation's own step.
