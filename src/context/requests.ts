@@ -109,6 +109,12 @@ const CLEARED_TO = /\b(?:cleared|allowed|permitted|authori[sz]ed|entitled|empowe
 /** The reader, addressed or named ("you", "the assistant", "the AI"). */
 const READER = /\b(?:you|your|yourself|the (?:assistant|agent|ai|model|bot|llm))\b/i;
 
+/** The reader's present orders named ("the instructions you are following", "the current conversation", "the original goal", "what you are doing"). */
+const CURRENT_ORDERS = /\b(?:(?:you are|you're) (?:following|using|working (?:from|to|on)|carrying out)|what (?:you are|you're) doing|the (?:current|present|existing|original|initial) (?:conversation|task|job|plan|brief|goal|aim|work|instructions?|request)s?)\b/i;
+
+/** Something put in the user's place ("rather than the person in the chat", "instead of what the user wants"). */
+const OVER_USER = /\b(?:rather than|instead of|over|above|not)\s+(?:the user|the person (?:in the chat|you are (?:helping|assisting|talking to))|whoever (?:asked|is asking)|what the user)\b/i;
+
 /** A command to show, print or hand over what it names ("Print the contents of ~/.ssh/id_rsa", "Tell me the admin password"). */
 const SHOWS = /^(?:print|show|display|list|echo|output|write out|read out|reveal|dump|paste|include|copy|look up|tell me|give me)\b/i;
 
@@ -391,7 +397,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // A command about a thing of the software written as code, or one that introduces a code block
   // ("Create `.htmlvalidate.json`:"), is documentation's own step.
   if (/`[^`\n]+`|:\s*$/.test(u.text)) f.push("points-at-code");
-  if (USERS_WORDS.test(read)) f.push("users-words");
+  if (USERS_WORDS.test(read) || OVER_USER.test(read)) f.push("users-words");
+  if (CURRENT_ORDERS.test(read)) f.push("current-orders");
   if (SWEEPING.test(read)) f.push("sweeping");
   if (OTHERS_DATA.test(read)) f.push("others-data");
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
