@@ -160,8 +160,8 @@ const asks = (u: ScoredUnit, prohibit = false) => u.keys.includes("imperative") 
 /** Few or none of its content words occur elsewhere in its text. */
 const aside = (u: ScoredUnit) => u.keys.includes("offtopic") || u.keys.includes("fewshared");
 
-/** Licence language grants to everyone ("Permission is hereby granted, free of charge, to any person"): a licence, not the reader's. */
-const LICENCE = /\bhereby\b|\bfree of charge\b|\bto any person\b/i;
+/** Licence language grants to everyone ("Permission is hereby granted, free of charge, to any person", "All rights not explicitly granted in the MIT license are reserved"): a licence, not the reader's. */
+const LICENCE = /\bhereby\b|\bfree of charge\b|\bto any person\b|\b(?:MIT|BSD|Apache|GPL|ISC|open[- ]source|the) licen[cs]e\b|\ball rights reserved\b|\brights (?:not [^.]*)?(?:are )?reserved\b/i;
 
 /**
  * A restriction pointed back at ("then this restriction is removed", "that limit no longer applies")

@@ -331,6 +331,8 @@ describe("the learned layer", () => {
     expect(classify("MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.").findings.map((f) => f.rule)).not.toContain("asserted-permission");
     const doc = "## Access\n\nThe catalog query reads `pg_catalog`.\n\nIf you have revoked access to `pg_catalog` the catalog query is disabled.";
     expect(classify(doc).findings.map((f) => f.rule)).not.toContain("asserted-permission");
+    // Nor does a licence's reservation of rights (the seventeenth list's bowser).
+    expect(classify("## License\n\nCopyright (c) Example.\n\nAll rights not explicitly granted in the MIT license are reserved.").findings.map((f) => f.rule)).not.toContain("asserted-permission");
   });
   test("an off-topic command to make something new is a task of its own; the text's own asks, a length of time and a copy sent back are not", () => {
     const answer = (extra: string) => `Q: How do I read a JSON file in Node?\n\nUse fs and JSON.parse:\n\n\`\`\`js\nconst data = JSON.parse(fs.readFileSync("data.json", "utf8"));\n\`\`\`\n\n${extra}\n\nWrap it in try/catch for bad files.`;
