@@ -1,7 +1,7 @@
 import shipped from "../../policies/firewall-model.json" with { type: "json" };
 import type { Finding } from "./firewall.ts";
 import { ruleFindings, visible } from "./firewall-rules.ts";
-import { describeText, type Unit } from "./requests.ts";
+import { describeText, FINDING_ONLY, type Unit } from "./requests.ts";
 
 /**
  * The firewall's learned layer: a logistic regression scored on every unit (sentence, table cell,
@@ -68,14 +68,6 @@ export function unitKeys(features: string[], rules: string[]): string[] {
   for (let i = 0; i < base.length; i++) for (let j = i + 1; j < base.length; j++) keys.push(base[i]! < base[j]! ? `${base[i]}&${base[j]}` : `${base[j]}&${base[i]}`);
   return keys;
 }
-
-/**
- * Features read by a finding of their own and never weighed: room given to the reader over something
- * at stake is as common in documentation's "you are free to destroy that session" as in a planted
- * grant, and only the grant finding's topic test (below) tells them apart. As a key it set the
- * threshold by two READMEs.
- */
-const FINDING_ONLY = new Set(["reader-empowered", "reader-at-stake", "makes-new", "task-verb", "own-cue", "product-place", "halts", "ends", "shows", "users-words", "current-orders", "condition", "points-at-code", "someones", "sends", "peoples-data", "frames", "sweeping", "others-data"]);
 
 /** A unit as the learned layer and the unit findings read it. */
 export interface ScoredUnit {
@@ -264,7 +256,7 @@ export const sendCandidate = (u: ScoredUnit): boolean =>
   (u.keys.includes("move") || u.cues.includes("sends")) &&
   u.keys.includes("sink") &&
   aside(u) &&
-  (u.keys.includes("secret") || u.cues.includes("others-data") || u.cues.includes("peoples-data"));
+  (u.keys.includes("secret") || u.cues.includes("others-data"));
 
 /**
  * A secret asked to be shown, printed or handed over, in a sentence its text hardly talks about

@@ -93,14 +93,14 @@ const ASKS_TASK = new RegExp(String.raw`^(?:(?!tell\b|share\b)(?:${TASK_WORDS})\
 /** The place of the text's world an ask's product goes ("Explain the change in the pull request description", "Write the summary in the team wiki"). */
 const PRODUCT_PLACE = /\bin (?:the|this|that|a) (?:[\w-]+ ){0,2}(?:description|template|ticket|report|form|issue|thread|channel|document|doc|sheet|spreadsheet|log|comments?|notes?|field|box|section|changelog|readme|minutes|e-?mail|mail|message|chat|wiki|tracker)\b/i;
 
+/** A condition or a time said in a sentence ("if you have it", "when you log it"). */
+const CONDITION = /\b(?:if|when|whenever|once|unless|in case)\b/i;
+
 /**
  * The text's own business, said in an ask: a condition or a time ("Give me a call if anything is
  * unclear", "Describe the fault when you log it"), the reader's own things ("Write your name on the
  * sheet"), a recipient of the text's world ("Give the new hires access"), or where the product goes.
  */
-/** A condition or a time said in a sentence ("if you have it", "when you log it"). */
-const CONDITION = /\b(?:if|when|whenever|once|unless|in case)\b/i;
-
 const OWN_CUE = new RegExp(String.raw`\byour\b|${CONDITION.source}|\b(?:before|after|so that|so) (?:you|i|we|they)\b|^\W*(?:please\s+)?give (?:the|our|their|his|her)\b|${PRODUCT_PLACE.source}`, "i");
 
 /** Leave given to someone to do something, with the someone in between ("cleared the assistant to sign"). */
@@ -130,9 +130,6 @@ const SOMEONES = /\bthe (?:company|user|customer|client|team|project|organi[sz]a
 /** A command to send or carry something somewhere ("Mail the list of …", "Share the export with …"). */
 const SENDS = /^(?:mail|e-?mail|send|forward|upload|post|share|copy|transfer|sync|push)\b/i;
 
-/** Records of people ("customer phone numbers", "the contacts"): data not the reader's to send. */
-const PEOPLES_DATA = /\b(?:customers?|personal|phone numbers?|home addresses|contacts?|records)\b/i;
-
 /** A command to frame the reader's output with a quoted phrase ("Sign off with the phrase 'Powered by …'"). */
 const FRAMES = /^(?:sign off|end|close|start|open|begin|finish|conclude|preface|top|cap|wrap up)\b[^.]*\bwith\b[^.]*['"“‘][^'"”’]{3,}['"”’]/i;
 
@@ -145,8 +142,46 @@ const HALTS = /^(?:stop|drop|halt|abandon|quit|pause|cancel)\b/i;
 /** Everything of something: a universal quantifier over what an ask touches ("Drop every table", "Erase all messages"). */
 const SWEEPING = /\b(?:every|all|entire|whole|everything|everyone|anything)\b/i;
 
-/** Data not the reader's to send: someone's ("the user's private messages"), kept private, or whole ("the database dump", ".env"). */
-const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all)\b|\.env\b/i;
+/**
+ * Data not the reader's to send: someone's ("the user's private messages"), kept private, whole ("the
+ * database dump", ".env"), or records of people ("customer phone numbers", "the contacts").
+ */
+const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all|customers?|phone numbers?|home addresses|contacts?|records)\b|\.env\b/i;
+
+/** A command about a thing of the software written as code, or one that introduces a code block ("Create `.htmlvalidate.json`:"): documentation's own step. */
+const POINTS_AT_CODE = /`[^`\n]+`|:\s*$/;
+
+/**
+ * The cues read by the unit findings only (firewall-model.ts), never weighed by the learned layer:
+ * each its name, its test, and what it reads — the unit's opening (politeness and labels taken off;
+ * after a comma "SELECT id, name FROM users" would open with "name"), its words (a link's target
+ * taken out), or its whole text.
+ */
+const CUES: [name: string, test: RegExp, reads: "opening" | "words" | "text"][] = [
+  ["task-verb", ASKS_TASK, "opening"],
+  ["own-cue", OWN_CUE, "words"],
+  ["product-place", PRODUCT_PLACE, "words"],
+  ["halts", HALTS, "opening"],
+  ["ends", ENDS, "opening"],
+  ["shows", SHOWS, "opening"],
+  ["someones", SOMEONES, "words"],
+  ["sends", SENDS, "opening"],
+  ["frames", FRAMES, "opening"],
+  ["condition", CONDITION, "words"],
+  ["points-at-code", POINTS_AT_CODE, "text"],
+  ["users-words", new RegExp(`${USERS_WORDS.source}|${OVER_USER.source}`, "i"), "words"],
+  ["current-orders", CURRENT_ORDERS, "words"],
+  ["sweeping", SWEEPING, "words"],
+  ["others-data", OTHERS_DATA, "words"],
+];
+
+/**
+ * Features the learned layer never weighs: the cues, and three made of word classes for the unit
+ * findings alone. Room given to the reader over something at stake is as common in documentation's
+ * "you are free to destroy that session" as in a planted grant, and only the grant finding's topic
+ * test tells them apart: as a key it set the threshold by two READMEs.
+ */
+export const FINDING_ONLY: ReadonlySet<string> = new Set(["reader-empowered", "reader-at-stake", "makes-new", ...CUES.map(([name]) => name)]);
 
 /**
  * "Request" as an order given, not a request of HTTP or of a repository ("the original request URL",
@@ -379,28 +414,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (opens.some((o) => NEW_PRODUCT.test(o) && VERBS.has(o.toLowerCase().split(/\s+/)[0]!))) f.push("new-product");
   // ... and whose verb is itself one of making ("Suggest a name", not "Bring a list of your medicines").
   if (opens.some((o) => (NEW_PRODUCT.test(o) && OPENS_WITH_TASK.test(o)) || MAKES_PHRASAL.test(o))) f.push("makes-new");
-  // Read by the unit findings only (firewall-model.ts): a task asked by its verb, the text's own
-  // business said in the ask and where its product goes, a command to stop, everything of
-  // something, and data not the reader's to send.
-  // (At the unit's own opening only: after a comma, "SELECT id, name FROM users" opens with "name".)
-  if (ASKS_TASK.test(rest)) f.push("task-verb");
-  if (OWN_CUE.test(read)) f.push("own-cue");
-  if (PRODUCT_PLACE.test(read)) f.push("product-place");
-  if (HALTS.test(rest)) f.push("halts");
-  if (ENDS.test(rest)) f.push("ends");
-  if (SHOWS.test(rest)) f.push("shows");
-  if (SOMEONES.test(read)) f.push("someones");
-  if (SENDS.test(rest)) f.push("sends");
-  if (PEOPLES_DATA.test(read)) f.push("peoples-data");
-  if (FRAMES.test(rest)) f.push("frames");
-  if (CONDITION.test(read)) f.push("condition");
-  // A command about a thing of the software written as code, or one that introduces a code block
-  // ("Create `.htmlvalidate.json`:"), is documentation's own step.
-  if (/`[^`\n]+`|:\s*$/.test(u.text)) f.push("points-at-code");
-  if (USERS_WORDS.test(read) || OVER_USER.test(read)) f.push("users-words");
-  if (CURRENT_ORDERS.test(read)) f.push("current-orders");
-  if (SWEEPING.test(read)) f.push("sweeping");
-  if (OTHERS_DATA.test(read)) f.push("others-data");
+  // The cues of the unit findings (CUES).
+  for (const [name, re, reads] of CUES) if (re.test(reads === "opening" ? rest : reads === "words" ? read : u.text)) f.push(name);
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
   // Room given to the reader over something at stake, or oversight of the reader taken away.
