@@ -414,8 +414,10 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   if (opens.some((o) => NEW_PRODUCT.test(o) && VERBS.has(o.toLowerCase().split(/\s+/)[0]!))) f.push("new-product");
   // ... and whose verb is itself one of making ("Suggest a name", not "Bring a list of your medicines").
   if (opens.some((o) => (NEW_PRODUCT.test(o) && OPENS_WITH_TASK.test(o)) || MAKES_PHRASAL.test(o))) f.push("makes-new");
-  // The cues of the unit findings (CUES).
-  for (const [name, re, reads] of CUES) if (re.test(reads === "opening" ? rest : reads === "words" ? read : u.text)) f.push(name);
+  // The cues of the unit findings (CUES), read only where a finding can use them: a unit that asks,
+  // forbids, dismisses or voids, or makes something new (most units of documentation do none).
+  if (asks || f.includes("prohibit") || f.includes("dismiss") || f.includes("voided") || f.includes("makes-new"))
+    for (const [name, re, reads] of CUES) if (re.test(reads === "opening" ? rest : reads === "words" ? read : u.text)) f.push(name);
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
   // Room given to the reader over something at stake, or oversight of the reader taken away.
