@@ -13,7 +13,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FirewallModel, offTopicCandidate, textUnits } from "../../src/context/firewall-model.ts";
 import { vectorDims } from "../../src/context/word-vectors.ts";
-import { rng } from "../../src/eval/metrics.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
 import { HELD_OUT_LISTS, heldOutDocs, trainingDocs } from "./docs.ts";
 import { buildCorpus } from "../../test/firewall/corpus.ts";
@@ -44,20 +43,21 @@ import { buildHoldout28 } from "./holdout28.ts";
 import { buildHoldout29 } from "./holdout29.ts";
 import { buildHoldout30 } from "./holdout30.ts";
 import { buildHoldout31 } from "./holdout31.ts";
+import { buildHoldout32 } from "./holdout32.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 /**
  * The README lists already scored once (lists 1 to 12). A new list is written before the changes it
  * measures and stays out of validation until the session that scores it raises this count.
  */
-const SCORED_LISTS = HELD_OUT_LISTS.slice(0, 17);
+const SCORED_LISTS = HELD_OUT_LISTS.slice(0, 18);
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
 const norm = (s: string) => s.replace(/\\n/g, " ").replace(/\\(["'])/g, "$1").replace(/[\s|#/*>"`-]+/g, " ").trim().toLowerCase();
 
 /** A text's units with their keys, computed once: training and cross-validation reuse them. */
-type Sample = { keys: string[]; y: number; v?: Float32Array; c?: number };
+type Sample = { keys: string[]; y: number; v?: Float32Array; c?: number; at: string };
 const cache = new Map<string, Sample[]>();
 function samplesOf(t: FirewallText): Sample[] {
   let s = cache.get(t.id);
@@ -67,11 +67,12 @@ function samplesOf(t: FirewallText): Sample[] {
     // A string literal in a code block is never scored (firewall-model.ts), so it is not trained on either.
     // A training README counts its opening units only (a long one would outweigh the rest); a held-out
     // one ("doc:", validation only) is read whole, as the product reads it.
+    let n = 0;
     s = (t.cls === "real-readme" && !t.id.startsWith("doc:") ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector, coherence }) => {
       const u = norm(unit.text);
       // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
       const y = payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0;
-      return { keys, y, ...(vector ? { v: vector } : {}), ...(coherence !== undefined ? { c: coherence } : {}) };
+      return { keys, y, at: `${t.id}#${n++}`, ...(vector ? { v: vector } : {}), ...(coherence !== undefined ? { c: coherence } : {}) };
     });
     cache.set(t.id, s);
   }
@@ -93,13 +94,12 @@ export function train(texts: FirewallText[], epochs = 6): Trained {
   const v = new Float64Array(vectorDims());
   let b = 0;
   let c = 0;
-  const r = rng(7);
-  const order = data.map((_, i) => i);
   for (let e = 0; e < epochs; e++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(r() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    // Each epoch's order is by a hash of each unit's name (its text's id and its place) and the epoch,
+    // not a shuffle of positions: a change that adds, drops or redescribes a few units leaves the
+    // others in the same order, so a retrain moves the weights those units touch, not all of them.
+    const rank = data.map((d) => BigInt(Bun.hash(`${d.at}|${e}`)));
+    const order = data.map((_, i) => i).sort((x, y) => (rank[x]! < rank[y]! ? -1 : rank[x]! > rank[y]! ? 1 : x - y));
     const lr = 0.05 / (1 + e);
     for (const i of order) {
       const d = data[i]!;
@@ -177,7 +177,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
  * whole here, as the product reads it (until the tenth session, on its first 400 units only).
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16, buildHoldout17, buildHoldout18, buildHoldout19, buildHoldout20, buildHoldout21, buildHoldout22, buildHoldout23, buildHoldout24, buildHoldout25, buildHoldout26, buildHoldout27, buildHoldout28, buildHoldout29, buildHoldout30, buildHoldout31].flatMap((b) => b());
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16, buildHoldout17, buildHoldout18, buildHoldout19, buildHoldout20, buildHoldout21, buildHoldout22, buildHoldout23, buildHoldout24, buildHoldout25, buildHoldout26, buildHoldout27, buildHoldout28, buildHoldout29, buildHoldout30, buildHoldout31, buildHoldout32].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
   const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
@@ -248,5 +248,5 @@ if (import.meta.main) {
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
   console.log(`off-topic questions on validation: closeness below ${q.closeness.toFixed(4)} flags ${pc(q.fp)} of benign texts and ${pc(q.docs)} of READMEs, and ${pc(q.caught)} of injections alone`);
-  console.log(`validation (held-out sets 4-14 and 16-31 and README lists 1-17, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-14 and 16-32 and README lists 1-18, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }

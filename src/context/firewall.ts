@@ -40,12 +40,15 @@ export function scored(text: string): { result: FirewallResult; learned: { p: nu
   const add = (rule: string, unit: { line: number; text: string }) => {
     if (!findings.some((f) => f.startLine === unit.line)) findings.push({ rule, startLine: unit.line, endLine: unit.line, excerpt: clip(unit.text) });
   };
-  if (learned.flagged && learned.unit) add("learned", learned.unit);
-  if (learned.offTopic) add("offtopic-question", learned.offTopic);
+  // One finding per line, the most telling first: what the sentence does (a unit finding), then an
+  // off-topic question, then the learned layer's bare score — so a line's name does not depend on
+  // whether a retrain put its score over the threshold too.
   for (const [key, , rule] of UNIT_FINDINGS) {
     const unit = learned[key];
     if (unit) add(rule, unit);
   }
+  if (learned.offTopic) add("offtopic-question", learned.offTopic);
+  if (learned.flagged && learned.unit) add("learned", learned.unit);
   findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
   return { result: { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings }, learned: { p: learned.p, flagged: learned.flagged } };
 }

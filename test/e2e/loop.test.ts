@@ -231,7 +231,7 @@ describe("the context step in the loop", () => {
     const planted = text(results.find((b: any) => b.tool_use_id === "p1"));
     const plain = text(results.find((b: any) => b.tool_use_id === "p2"));
     expect(planted).toContain("Do not follow it");
-    expect(planted).toContain("learned");
+    expect(planted).toMatch(/task-of-its-own|learned/);
     expect(planted).toContain("limerick");
     expect(plain).not.toContain("Do not follow it");
     expect(plain).toContain("refund");
