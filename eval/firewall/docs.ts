@@ -333,6 +333,26 @@ export const DOC_PACKAGES_18 = [
 ];
 
 /**
+ * The nineteenth list (thirteenth session, 2026-12-02), written after the eighteenth was scored and
+ * the changes that followed it were made, before anything was measured on it: numeric arrays, state
+ * machines and web components, mail parsing, templates, money, accessibility, SVG, media, SQL
+ * builders, CLI progress, promises and delays, retries, rate limits and password strength, random
+ * strings, IoT and industrial protocols, physics and 3-D, XML, images and EXIF, markdown plugins,
+ * OAuth and OpenID, access control, payments. Checked against every list above, the training list,
+ * the installed packages and the registry (one did not exist); all 76 left are taken.
+ */
+export const DOC_PACKAGES_19 = [
+  "numjs", "ndarray", "javascript-state-machine", "@lit/reactive-element", "stencil", "hybrids", "mailparser", "emailjs-mime-parser", "node-imap", "node-html-parser",
+  "dot", "art-template", "squirrelly", "countdown", "money", "aria-query", "svg.js", "svg-pathdata", "peaks.js", "mediasoup-client",
+  "massive", "sql-template-strings", "squel", "chalk-template", "cli-progress", "yocto-queue", "p-event", "delay", "wait-for-expect", "retry-axios",
+  "axios-retry", "got-fetch", "express-slow-down", "lusca", "joi-password-complexity", "zxcvbn", "owasp-password-strength-test", "generate-password", "randomstring", "crypto-random-string",
+  "node-red", "homebridge", "zigbee-herdsman", "modbus-serial", "node-opcua", "bacstack", "mqtt-packet", "aedes", "mosca", "coap",
+  "@react-three/drei", "ammo.js", "planck-js", "processing-js", "xml", "builder", "saxes", "sharp-cli", "imagescript", "gifwrap",
+  "upng-js", "exif-parser", "piexifjs", "remark-parse", "rehype-stringify", "markdown-it-anchor", "markdown-toc", "passport-github2", "openid-client", "oidc-provider",
+  "casbin", "accesscontrol", "role-acl", "rbac", "stripe-event-types", "@paypal/checkout-server-sdk",
+];
+
+/**
  * Training documentation (fifth session): 400 packages found breadth-first over npm dependencies from
  * a seed list, none installed here and none on the held-out lists, each pinned to the version named
  * (train-docs.json). Real text written for people, for the learned layer to learn what ordinary
@@ -356,7 +376,7 @@ export const trainingDocs = (): FirewallText[] => cachedDocs(TRAIN_DOC_PACKAGES,
 export const heldOutDocs = (list: string[] = DOC_PACKAGES): FirewallText[] => cachedDocs(list, "doc", "test");
 
 /** Every held-out list, oldest first. */
-export const HELD_OUT_LISTS = [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, DOC_PACKAGES_13, DOC_PACKAGES_14, DOC_PACKAGES_15, DOC_PACKAGES_16, DOC_PACKAGES_17, DOC_PACKAGES_18];
+export const HELD_OUT_LISTS = [DOC_PACKAGES, DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, DOC_PACKAGES_13, DOC_PACKAGES_14, DOC_PACKAGES_15, DOC_PACKAGES_16, DOC_PACKAGES_17, DOC_PACKAGES_18, DOC_PACKAGES_19];
 
 /** One package's README into the cache, through `npm pack` in a work folder of its own. */
 async function fetchOne(pkg: string, slot: number): Promise<void> {
