@@ -192,7 +192,7 @@ export const grantCandidate = (u: ScoredUnit): boolean =>
  * finding of its own, like the asserted permission. Pure.
  */
 export const voidedCandidate = (u: ScoredUnit): boolean =>
-  u.unit.place !== "literal" && u.unit.place !== "code" && ((u.keys.includes("orders-voided") && !u.keys.includes("ontopic")) || (setAside(u) && aside(u)));
+  u.unit.place !== "literal" && u.unit.place !== "code" && ((u.keys.includes("orders-voided") && !u.keys.includes("ontopic")) || (setAside(u) && aside(u)) || (u.cues.includes("names-orders") && u.keys.includes("offtopic")));
 
 /**
  * Earlier orders set aside (twelfth session): the reader told to ignore, stop or drop them, or told
@@ -242,7 +242,7 @@ export const taskCandidate = (u: ScoredUnit): boolean => {
  * finding of its own. Pure.
  */
 export const destroyCandidate = (u: ScoredUnit): boolean =>
-  u.unit.place !== "literal" && u.unit.place !== "code" && asks(u) && (u.keys.includes("destroy") || u.cues.includes("ends")) && (u.cues.includes("sweeping") || (u.keys.includes("destroy") && u.cues.includes("someones"))) && aside(u);
+  u.unit.place !== "literal" && u.unit.place !== "code" && asks(u) && (u.keys.includes("destroy") || u.cues.includes("ends")) && (u.cues.includes("sweeping") || (u.keys.includes("destroy") && (u.cues.includes("someones") || u.cues.includes("costly")))) && aside(u);
 
 /**
  * Data not the reader's, sent to an address, asked for in a sentence its text hardly talks about
@@ -275,7 +275,7 @@ export const revealCandidate = (u: ScoredUnit): boolean =>
  * the team wiki" names where its product goes. Pure.
  */
 export const steerCandidate = (u: ScoredUnit): boolean =>
-  u.unit.place !== "literal" && u.unit.place !== "code" && asks(u, true) && (u.keys.includes("output") || u.cues.includes("frames") || (u.cues.includes("standing") && (u.keys.includes("form") || u.cues.includes("plugs")))) && u.keys.includes("offtopic") && !u.cues.includes("product-place");
+  u.unit.place !== "literal" && u.unit.place !== "code" && (asks(u, true) || u.cues.includes("output-must")) && (u.keys.includes("output") || u.cues.includes("frames") || (u.cues.includes("standing") && (u.keys.includes("form") || u.cues.includes("plugs")))) && u.keys.includes("offtopic") && !u.cues.includes("product-place");
 
 /** The findings a unit makes on its own, in the order they are named: the key a score keeps the first such unit under, its test, and the finding's rule. */
 export const UNIT_FINDINGS = [
