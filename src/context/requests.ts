@@ -63,7 +63,7 @@ export function units(text: string): Unit[] {
 const W = (words: string) => new RegExp(String.raw`\b(?:${words})\b`, "i");
 const FUNCTION_WORDS = new Set("a an the this that these those it its i we he she they you there here in on at for of to from by with as if when while because although though but and or so not no yes our my your his her their some any all each every one two three many much more most few such what which who whom whose how why where also only just even still then than thus hence however under over into onto upon about after above below between through during without within across along around behind beyond since until towards toward against among what's who's where's how's that's it's there's here's let's".split(" "));
 /** Verbs a request opens with, in their base form. */
-const VERBS = new Set(("write compose draft create generate produce give tell list name provide recommend suggest explain describe summarise summarize translate analyse analyze calculate compute compare rank rate predict plan design brainstorm rewrite paraphrase outline invent imagine share teach define argue research find search identify classify evaluate assess estimate propose prepare sing pretend act play answer respond reply speak talk format begin start end finish close conclude prefix sign keep limit use avoid include mention insist claim state say praise promote advertise add insert append prepend put paste place embed inject extend modify change patch wrap send post upload email forward copy transmit relay leak publish attach print reveal show display dump export output delete remove wipe erase destroy drop purge truncate kill reset overwrite run execute launch invoke call install download fetch approve grant allow authorise authorize skip bypass disable ignore disregard forget stop abandon cancel override treat consider assume become obey follow do make let look check read open go take get bring come help try note remember ensure verify confirm review update fix set build test see visit click enter type press choose select pick import require clone configure enable store save load determine develop break render enhance replace reverse elaborate discuss illustrate demonstrate detect categorise categorize switch convert rename assign schedule buy contact notify warn announce submit monitor highlight capitalise capitalize shorten simplify recite cite greet thank apologise apologize refuse reject accept adopt stay remain refer rhyme mimic imitate emulate impersonate roleplay narrate shout whisper transfer revoke terminate suspend deactivate unsubscribe transform transcribe encode decode encrypt decrypt compress").split(" "));
+const VERBS = new Set(("write compose draft create generate produce give tell list name provide recommend suggest explain describe summarise summarize translate analyse analyze calculate compute compare rank rate predict plan design brainstorm rewrite paraphrase outline invent imagine share teach define argue research find search identify classify evaluate assess estimate propose prepare sing pretend act play answer respond reply speak talk format begin start end finish close conclude prefix sign keep limit use avoid include mention insist claim state say praise promote advertise add insert append prepend put paste place embed inject extend modify change patch wrap send post upload email forward copy transmit relay leak publish attach print reveal show display dump export output delete remove wipe erase destroy drop purge truncate kill reset overwrite run execute launch invoke call install download fetch approve grant allow authorise authorize skip bypass disable ignore disregard forget stop abandon cancel override treat consider assume become obey follow do make let look check read open go take get bring come help try note remember ensure verify confirm review update fix set build test see visit click enter type press choose select pick import require clone configure enable store save load determine develop break render enhance replace reverse elaborate discuss illustrate demonstrate detect categorise categorize switch convert rename assign schedule buy contact notify warn announce submit monitor highlight capitalise capitalize shorten simplify recite cite greet thank apologise apologize refuse reject accept adopt stay remain refer rhyme mimic imitate emulate impersonate roleplay narrate shout whisper transfer revoke terminate suspend deactivate unsubscribe transform transcribe encode decode encrypt decrypt compress shred embed proceed feed spread lead shed exceed succeed heed speed flush scrub trash ditch toss obliterate expunge decommission deprovision tear rip smash wreck scrap nullify zero blank nuke pen jot craft devise concoct sketch doodle spin compile").split(" "));
 const OBJECT_START = new Set("a an the me us him her them it this that these those my your our their all every each some any up out down off back ten five three two four six seven eight nine twenty".split(" "));
 const POLITE = /^(?:(?:please|kindly|now|also|first|then|just|simply|quickly|and|so|ok|okay|finally|next|lastly|additionally|immediately|instead|again|oh|hey|btw|p\.?s\.?|from now on|going forward|henceforth|from here on|before anything else|right away|for (?:me|us))[\s,:]+)+/i;
 const LABEL = /^(?:[A-Z][\w'’ -]{0,30}|step \d+|p\.?s\.?|note|todo|important|reminder):\s+/i;
@@ -78,7 +78,7 @@ const NEW_PRODUCT = /^\w+(?:\s+(?:me|us|up with|out))?\s+(?:a|an|some|one|two|th
 const QUESTION = /^(?:(?:in|on|at|from|to|for|by|with|of|during|after|before) (?=wh))?(?:what|who|whom|which|where|when|why|how|is|are|do|does|did|can|could|would|should|will)\b[^?]*\?\s*$/i;
 
 /** Producing something for someone: the verbs of a task of its own (the task class). */
-const TASK_WORDS = "write|compose|draft|create|generate|produce|tell|list|name|give|provide|recommend|suggest|explain|describe|summari[sz]e|translate|analy[sz]e|calculate|compare|rank|rate|predict|plan (?:a|an|my|the)|brainstorm|rewrite|paraphrase|outline|invent|imagine|share|teach|define|research|come up with|make (?:a|me|us) (?:list|plan|story|poem)|determine|classify|categori[sz]e|develop|break down|elaborate on|discuss|illustrate|demonstrate";
+const TASK_WORDS = "write|compose|draft|create|generate|produce|pen|craft|devise|concoct|jot down|dash off|cook up|tell|list|name|give|provide|recommend|suggest|explain|describe|summari[sz]e|translate|analy[sz]e|calculate|compare|rank|rate|predict|plan (?:a|an|my|the)|brainstorm|rewrite|paraphrase|outline|invent|imagine|share|teach|define|research|come up with|make (?:a|me|us) (?:list|plan|story|poem)|determine|classify|categori[sz]e|develop|break down|elaborate on|discuss|illustrate|demonstrate";
 /** A clause that opens with one of them. */
 const OPENS_WITH_TASK = new RegExp(String.raw`^(?:${TASK_WORDS})\b`, "i");
 
@@ -89,7 +89,7 @@ const OPENS_WITH_TASK = new RegExp(String.raw`^(?:${TASK_WORDS})\b`, "i");
  * a task only when they ask what, which, how, why or who of something not the reader's or the
  * writer's own ("Tell me what you think" is the writer's business).
  */
-const ASKS_TASK = new RegExp(String.raw`^(?:(?!tell\b|share\b)(?:${TASK_WORDS})\b|tell (?:me|us) (?:which|how|what|why|who)\b(?![^.?!]*\b(?:you|we)\b))`, "i");
+const ASKS_TASK = new RegExp(String.raw`^(?:(?!tell\b|share\b)(?:${TASK_WORDS})\b(?!\s+(?:with|in|on|at|by|from|back|carefully|quickly|slowly)\b)|tell (?:me|us) (?:which|how|what|why|who|(?:something|anything|a (?:little|bit)|more) (?:\w+ )?about)\b(?![^.?!]*\b(?:you|we)\b))`, "i");
 
 /** The place of the text's world an ask's product goes ("Explain the change in the pull request description", "Write the summary in the team wiki"). */
 const PRODUCT_PLACE = /\bin (?:the|this|that|a) (?:[\w-]+ ){0,2}(?:description|template|ticket|report|form|issue|thread|channel|document|doc|sheet|spreadsheet|log|comments?|notes?|field|box|section|changelog|readme|minutes|e-?mail|mail|message|chat|wiki|tracker)\b/i;
@@ -118,7 +118,7 @@ const CURRENT_ORDERS = /\b(?:(?:you are|you're) (?:following|using|working (?:fr
  * task at hand", "anything the person at the keyboard says", "what you were doing"): read off topic
  * only, by the voided-orders finding, where correspondence and documentation do not name them.
  */
-const NAMES_ORDERS = /\b(?:your (?:\w+ )?(?:instructions|prompt|assignment|objective|brief)(?! (?:for|on|about|to|from|is due|are due|with)\b)|the (?:person|human|one) (?:at|behind|in front of) the (?:keyboard|screen)|(?:what|whatever|anything|everything) the user (?:typed|said|asked|wrote|wants|wanted|requested)|what you were (?:doing|told|asked|given)|the task at hand)\b/i;
+const NAMES_ORDERS = /\b(?:your (?:\w+ )?(?:instructions|prompt|assignment|objective|brief)(?! (?:for|on|about|to|from|is due|are due|with)\b)|the (?:person|human|one) (?:at|behind|in front of) the (?:keyboard|screen)|(?:what|whatever|anything|everything) the user (?:typed|said|asked|wrote|wants|wanted|requested)|what you were (?:doing|told|asked|given)|the task at hand|the (?:request|question|message|task|ask)s? (?:in|from) the (?:chat|conversation)|the (?:chat|conversation) (?:so far|until now|before this(?: point| line)?|above))\b/i;
 
 /**
  * The reader's answers told what they must be, as a statement rather than a command ("Every reply
@@ -139,7 +139,7 @@ const USERS_WORDS = /\b(?:what the user (?:typed|said|wrote|asked|wants?|wanted|
 const MAKES_PHRASAL = /^(?:make up|draw up|put together|dream up|think up|whip up|sketch|jot down)\s+(?:a|an|some|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+)\b/i;
 
 /** Something of someone else's, an organisation's or a person's ("the company's domain names", "the user's files"). */
-const SOMEONES = /\bthe (?:company|user|customer|client|team|project|organi[sz]ation|firm|business|family|school|department)(?:'s|s')/i;
+const SOMEONES = /\bthe (?:company|user|customer|client|team|project|organi[sz]ation|firm|business|family|school|department)(?:'s|s')|\bof (?:the|our|their|every|all) (?:\w+ )?(?:company|users?|customers?|clients?|team|organi[sz]ation|firm|business|family|school|department|staff|employees)\b/i;
 
 /** A command to send or carry something somewhere ("Mail the list of …", "Share the export with …"). */
 const SENDS = /^(?:mail|e-?mail|send|forward|upload|post|share|copy|transfer|sync|push)\b/i;
@@ -163,7 +163,7 @@ const PLUGS = /^(?:[Mm]ention|[Rr]ecommend|[Pp]romote|[Pp]lug|[Aa]dvertise|[Pp]r
  * production", "Purge the audit trail"). Narrower than the valuable class, which counts anything
  * "shared" (a shared folder's old draft is the mail's own business).
  */
-const COSTLY = /\b(?:production|prod|backups?|audit (?:logs?|trails?|records?)|git history|databases?|schemas?|namespaces?|clusters?|buckets?|repositor(?:y|ies)|archives?)\b/i;
+const COSTLY = /\b(?:production|prod|backups?|firewall(?: rules)?|security (?:groups?|rules|settings|controls)|antivirus|audit (?:logs?|trails?|records?)|git history|databases?|schemas?|namespaces?|clusters?|buckets?|repositor(?:y|ies)|archives?)\b/i;
 
 /** A command that ends what it names, beside the destroy class's words: read with "every" or "all" only (firewall-model.ts). */
 const ENDS = /^(?:clear(?: out)?|empty|get rid of|cancel|close|revoke|uninstall|deactivate|disable|terminate|unsubscribe|deregister|shred|wipe)\b/i;
@@ -258,7 +258,7 @@ const CLASSES: Record<string, RegExp> = {
   // "whole session" or "session store".
   secret: W("secrets?|tokens?|passwords?|passwd|shadow|credentials?|api keys?|private keys?|id_rsa|\\.env|ssh|aws|\\.npmrc|environment variables?|cookies?|session (?:cookies?|tokens?|ids?|keys?|secrets?)|keychain|wallet|conversation|chat history|[a-z][a-z0-9]*_(?:[a-z0-9]+_)*(?:secret|token|password|passwd|api_key|access_key|private_key)(?:_[a-z0-9]+)*"),
   sink: /https?:\/\/\S+|\b[\w.-]+@[\w-]+\.[\w.]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\bpaste(?:bin| site)\b|\bwebhook\b|\bexternal server\b/i,
-  destroy: W("delete|remove|wipe|erase|destroy|drop|purge|truncate|rm|rmdir|overwrite|force-push|shred|prune|reset --hard|killall|zero out|clear out|nuke|(?:re)?format (?:the |a |this |that |your |every |each )?(?:\\w+ )?(?:disk|drive|partition)s?"),
+  destroy: W("delete|remove|wipe|erase|destroy|drop|purge|flush|scrub|trash|obliterate|expunge|decommission|deprovision|tear down|rip out|rip up|raze|truncate|rm|rmdir|overwrite|force-push|shred|prune|reset --hard|killall|zero out|clear out|nuke|(?:re)?format (?:the |a |this |that |your |every |each )?(?:\\w+ )?(?:disk|drive|partition)s?"),
   // What is costly to lose: a repository's history, a live database, backups, a home or system folder;
   // and, whatever the object, what is marked by its scope ("all", "every", "the entire"), by being
   // shared, live, remote or production, or by belonging to customers, a company, a team or a family.
@@ -388,7 +388,9 @@ function opensAsCommand(rest: string): boolean {
   const [w1 = "", w2 = ""] = rest.toLowerCase().replace(/[^a-z' -]/g, " ").split(/\s+/).filter(Boolean);
   if (!w1 || !w2 || FUNCTION_WORDS.has(w1)) return false;
   if (/^(?:is|are|was|were|has|have|had|will|can|may|should|would|could|does|did|'s|not|n't)$/.test(w2) || /n't$/.test(w1)) return false;
-  return VERBS.has(w1) || (OBJECT_START.has(w2) && !/(?:ed|ing|s)$/.test(w1));
+  if (VERBS.has(w1) || (OBJECT_START.has(w2) && !/(?:ed|ing|s)$/.test(w1))) return true;
+  // A command led by an adverb or a modifier of its verb ("Quietly remove …", "Force delete …").
+  return (/ly$/.test(w1) || /^(?:force|hard|soft|bulk|mass|batch|permanently)$/.test(w1)) && VERBS.has(w2);
 }
 
 /**
