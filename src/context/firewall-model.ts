@@ -275,7 +275,7 @@ export const revealCandidate = (u: ScoredUnit): boolean =>
  * the team wiki" names where its product goes. Pure.
  */
 export const steerCandidate = (u: ScoredUnit): boolean =>
-  u.unit.place !== "literal" && u.unit.place !== "code" && (asks(u, true) || u.cues.includes("output-must")) && (u.keys.includes("output") || u.cues.includes("frames") || (u.cues.includes("standing") && (u.keys.includes("form") || u.cues.includes("plugs")))) && u.keys.includes("offtopic") && !u.cues.includes("product-place");
+  u.unit.place !== "literal" && u.unit.place !== "code" && (asks(u, true) || u.cues.includes("output-must")) && (u.keys.includes("output") || u.keys.includes("answer") || u.cues.includes("frames") || (u.cues.includes("standing") && (u.keys.includes("form") || u.cues.includes("plugs")))) && u.keys.includes("offtopic") && !u.cues.includes("product-place");
 
 /** The findings a unit makes on its own, in the order they are named: the key a score keeps the first such unit under, its test, and the finding's rule. */
 export const UNIT_FINDINGS = [
