@@ -36,7 +36,7 @@ export const RULES: Rule[] = [
   { id: "override", test: /\b(?:instructions|guidance|prompt) (?:you (?:received|were given)|above) (?:earlier |before )?(?:are|is) (?:outdated|void|cancel+ed|no longer valid)/i },
   // At least one word between a dismissal and what it dismisses, but for words that are only ever
   // orders: "ignore rules" and "Override rules" are how .gitignore and CSS docs name things.
-  { id: "override", test: new RegExp(String.raw`\b${DISMISS}(?:\s+(?:all|any|of|the|your|these|those|previous|prior|earlier|above|preceding|original|whatever|you|were|was|have|been|given|told|received|that|every|other|existing|current|initial|my|our))+\s+${ORDERS}\b|\b${DISMISS}\s+(?:instruct\w*|system (?:message|prompt)|directives?|guidelines)\b|\b${ORDERS}\b[^.\n]{0,50}\b(?:have been |were |are )?(?:revoked|void|lifted|cancel+ed|superseded|no longer appl(?:y|ies))\b`, "i") },
+  { id: "override", test: new RegExp(String.raw`\b${DISMISS}(?:\s+(?:all|any|of|the|your|these|those|previous|prior|earlier|above|preceding|original|whatever|you|were|was|have|been|given|told|received|that|every|other|existing|current|initial|my|our))+\s+${ORDERS}\b|\b${DISMISS}\s+(?:instruct\w*|system (?:message|prompt)|directives?|guidelines)\b|(?<!\/)\b${ORDERS}\b(?!\/)[^.\n]{0,50}\b(?:have been |were |are )?(?:revoked|void|lifted|cancel+ed|superseded|no longer appl(?:y|ies))\b`, "i") },
   { id: "override", test: /\b(?:adopt|assume|take on) the (?:persona|role)\b|\b(?:act|behave) as (?:an? )?(?:unrestricted|unfiltered|different|new)\b|\byour (?:sole|only|true) (?:objective|purpose|task)\b|\bthe real request\b/i },
   { id: "override", test: /\b(?:previous|prior) system prompt (?:no longer applies|is void)|\bforget everything (?:you were told|above|before)/i },
   { id: "override", test: /\b(?:your (?:new|real|actual|only) (?:task|instructions?|goal|rule)|new instructions for the (?:assistant|agent|ai)|from now on,? you (?:only|must|will|are))\b/i },
@@ -105,7 +105,7 @@ export const RULES: Rule[] = [
   { id: "exfiltration", test: /\bexfiltrate (?:the|all|any|every|your|my|this|these)\b|\bsend a copy of your answer\b|\b(?:open|start|spawn|give me) a reverse shell\b/i },
   // A secret source and a network sink on one line, in either order. Case matters: TOKEN is an
   // environment variable, `const {token} = await ky.post(url)` is a client's documentation.
-  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\b[Cc]url\b|\b[Ww]get\b|\bnc\s|urlopen|requests\.post|(?<![/@.-])\b[Ss]end\b[^\n]{0,40}https?:\/\/|\b(?:post|POST|Post)\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/m },
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\b[Cc]url\b|\b[Ww]get\b|\bnc\s|urlopen|requests\.post|(?<![/@.-])\b[Ss]end\b[^\n]{0,40}https?:\/\/|(?<!\b(?:this|a|the|that|blog|my|our|his|her|their|see|[Tt]his|[Tt]he|[Aa])\s)\b(?:post|POST|Post)\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/m },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
   // Bounded runs: an unbounded pair of [^...]* around [?&] backtracks quadratically on a long URL.
@@ -143,7 +143,7 @@ const SCRIPT_JOINER = /(?<=(?!\p{Script=Latin})[\p{L}\p{M}])[\u200C\u200D](?=(?!
 const COMMENT = /<!--([\s\S]*?)-->|^[\s#*/>|-]*\[\/\/\]:\s*#\s*\(([^)]*)\)/gm;
 const PRAGMA = /^\s*(?:[\w.-]+-ignore(?:-start|-end|-next-line|-line)?|eslint-(?:disable|enable)[\w-]*|markdownlint-[\w-]+|cspell:[\w-]+|toc|(?:[A-Z][A-Z0-9_-]+[:-]?\s*)+(?:START|END)\b[^\n]*|@\w+|[^\n]*\b(?:auto-?generated|automatically generated|generated (?:file|by|code|section)|do not (?:manually )?(?:edit|modify)|don't (?:edit|modify))\b[^\n]*)\s*$/i;
 const AGENT_WORD = new RegExp(String.raw`\b${AGENT}\b`, "i");
-const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore (?:everything|all|any|previous|prior|earlier|above|the above|the user|your|the (?:previous|prior|earlier|original|system))\b|instructions?|you must|must not|do not|quietly|secretly|push|commit all|download|delete|report success)\b`, "i");
+const COMMENT_IMPERATIVE = new RegExp(String.raw`\b(?:${AGENT}|ignore (?:everything|all|any|previous|prior|earlier|above|the above|the user|your|the (?:previous|prior|earlier|original|system))\b|instructions?|you must|must not|do not|quietly|secretly|push (?:to|the|all|it|this|these|your|changes|everything|--force|-f|origin)|commit all|download|delete|report success)\b`, "i");
 
 /** A text with the inside of its fenced code blocks blanked, line for line, so line numbers hold. Pure. */
 function blankFences(text: string): string {
