@@ -459,9 +459,12 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
     for (const [name, re, reads] of CUES) if (re.test(reads === "opening" ? rest : reads === "words" ? read : u.text)) f.push(name);
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
-  // The reader's orders named, or its answers told what they must be, whatever the unit's form.
-  if (NAMES_ORDERS.test(read)) f.push("names-orders");
-  if (OUTPUT_MUST.test(read)) f.push("output-must");
+  // The reader's orders named, or its answers told what they must be, whatever the unit's form: read
+  // off topic only, the only units their findings read them on (most units of documentation are not).
+  if (f.includes("offtopic")) {
+    if (NAMES_ORDERS.test(read)) f.push("names-orders");
+    if (OUTPUT_MUST.test(read)) f.push("output-must");
+  }
   // Room given to the reader over something at stake, or oversight of the reader taken away.
   if ((LATITUDE.test(read) && STAKES.test(read)) || UNWATCHED.test(read)) f.push("reader-empowered");
   // The reader, something at stake and a word of authority in one sentence, whatever the grammar
