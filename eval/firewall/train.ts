@@ -173,7 +173,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 
 /**
  * The validation texts: every held-out set and list of READMEs already scored untouched once and read
- * since (sets 4 to 14 and 16 to 31, README lists 1 to 17), and the benign half of the first session's
+ * since (sets 4 to 14 and 16 to 36, README lists 1 to 22), and the benign half of the first session's
  * look-alike corpus. Fit to choose a threshold on: text the training never saw, written like the sets
  * still untouched. Never trained on. Until the tenth session it stopped at the sixteenth set and the
  * fourth list, though the protocol has a set join once scored: 318 READMEs put the 1% line at the
