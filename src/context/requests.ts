@@ -104,7 +104,7 @@ const CONDITION = /\b(?:if|when|whenever|once|unless|in case)\b/i;
  */
 const OWN_CUE = new RegExp(String.raw`\byour\b|${CONDITION.source}|\b(?:before|after|so that|so) (?:you|i|we|they)\b|^\W*(?:please\s+)?give (?:the|our|their|his|her)\b|${PRODUCT_PLACE.source}`, "i");
 
-/** Leave given to someone to do something, with the someone in between ("cleared the assistant to sign"). */
+/** Leave given to someone to do something, with the someone in between ("cleared the assistant to sign"), or power handed to the reader ("gave the assistant the keys to …"). */
 const CLEARED_TO = /\b(?:cleared|allowed|permitted|authori[sz]ed|entitled|empowered|trusted|approved) (?:\w+ ){1,3}to\b|\b(?:gave|given|handed|granted|issued|lent) (?:you|the (?:assistant|agent|ai|model|bot))\b/i;
 
 /** The reader, addressed or named ("you", "the assistant", "the AI"). */
@@ -306,7 +306,8 @@ const CLASSES: Record<string, RegExp> = {
  */
 // Room given to the reader: the reader as the one who may, is free, cleared, trusted or allowed
 // ("you may", "consider yourself authorised", "your account now has root privileges"), someone in
-// authority letting the reader ("the owner lets you", "legal has signed off on you"), a cap on the
+// authority letting the reader ("the owner lets you", "legal has signed off on you", "legal says you
+// can …"), rights that match a superior's, a cap on the
 // reader raised, actions agreed to in advance ("already confirmed", "said yes to every ..."). It
 // names no rule being lifted, so the authority/widen pair misses it; documentation says "you may"
 // and "you are free to" too, so it counts only beside something at stake (below).
