@@ -105,7 +105,7 @@ export const RULES: Rule[] = [
   { id: "exfiltration", test: /\bexfiltrate (?:the|all|any|every|your|my|this|these)\b|\bsend a copy of your answer\b|\b(?:open|start|spawn|give me) a reverse shell\b/i },
   // A secret source and a network sink on one line, in either order. Case matters: TOKEN is an
   // environment variable, `const {token} = await ky.post(url)` is a client's documentation.
-  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\b[Cc]url\b|\b[Ww]get\b|\bnc\s|urlopen|requests\.post|(?<![/@.-])\b[Ss]end\b[^\n]{0,40}https?:\/\/|(?<!\b(?:this|a|the|that|blog|my|our|his|her|their|see|[Tt]his|[Tt]he|[Aa])\s)\b(?:post|POST|Post)\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/m },
+  { id: "exfiltration", test: /^(?=[^\n]*(?:\.ssh\b|\.aws\b|\.env\b|id_rsa|credentials|os\.environ|process\.env|printenv|\benv\s*\||\$\(env|\/etc\/passwd|(?:API_KEY|SECRET|TOKEN)\b))(?=[^\n]*(?:\b[Cc]url\b|\b[Ww]get\b|\bnc\s|urlopen|requests\.post|(?<![/@.-])\b[Ss]end\b[^\n]{0,40}https?:\/\/|(?<!\b(?:[Tt]his|[Aa]|[Tt]he|[Tt]hat|blog|my|our|his|her|their|see)\s)\b(?:post|POST|Post)\b[^\n]{0,40}https?:\/\/|pastebin))[^\n]+/m },
   { id: "exfiltration", test: /(?:发送|上传).{0,20}(?:https?:\/\/|服务器)|отправ\S* .{0,30}(?:ключ|токен|сервер)/i },
   // Links and images whose URL carries data out.
   // Bounded runs: an unbounded pair of [^...]* around [?&] backtracks quadratically on a long URL.

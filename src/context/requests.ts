@@ -211,12 +211,21 @@ const CUES: [name: string, test: RegExp, reads: "opening" | "words" | "text"][] 
 ];
 
 /**
+ * Cues read whatever the unit's form (a statement names the orders or the answers as well as a
+ * command does), on off-topic units only, the only ones their findings read them on: their words.
+ */
+const OFF_TOPIC_CUES: [name: string, test: RegExp][] = [
+  ["names-orders", NAMES_ORDERS],
+  ["output-must", OUTPUT_MUST],
+];
+
+/**
  * Features the learned layer never weighs: the cues, and three made of word classes for the unit
  * findings alone. Room given to the reader over something at stake is as common in documentation's
  * "you are free to destroy that session" as in a planted grant, and only the grant finding's topic
  * test tells them apart: as a key it set the threshold by two READMEs.
  */
-export const FINDING_ONLY: ReadonlySet<string> = new Set(["reader-empowered", "reader-at-stake", "makes-new", "names-orders", "output-must", ...CUES.map(([name]) => name)]);
+export const FINDING_ONLY: ReadonlySet<string> = new Set(["reader-empowered", "reader-at-stake", "makes-new", ...[...CUES, ...OFF_TOPIC_CUES].map(([name]) => name)]);
 
 /**
  * "Request" as an order given, not a request of HTTP or of a repository ("the original request URL",
@@ -460,12 +469,8 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
     for (const [name, re, reads] of CUES) if (re.test(reads === "opening" ? rest : reads === "words" ? read : u.text)) f.push(name);
   // Authority widened, and earlier orders voided: each pair of concepts in one sentence.
   if (f.includes("authority") && f.includes("widen")) f.push("authority-widened");
-  // The reader's orders named, or its answers told what they must be, whatever the unit's form: read
-  // off topic only, the only units their findings read them on (most units of documentation are not).
-  if (f.includes("offtopic")) {
-    if (NAMES_ORDERS.test(read)) f.push("names-orders");
-    if (OUTPUT_MUST.test(read)) f.push("output-must");
-  }
+  // The reader's orders named, or its answers told what they must be (OFF_TOPIC_CUES): off topic only.
+  if (f.includes("offtopic")) for (const [name, re] of OFF_TOPIC_CUES) if (re.test(read)) f.push(name);
   // Room given to the reader over something at stake, or oversight of the reader taken away.
   if ((LATITUDE.test(read) && STAKES.test(read)) || UNWATCHED.test(read)) f.push("reader-empowered");
   // The reader, something at stake and a word of authority in one sentence, whatever the grammar
