@@ -101,6 +101,8 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return (await import("./capture.ts")).evalCapture(args, workspace, out);
     case "label":
       return (await import("./capture.ts")).evalLabel(args, setOfSuite(args.command.slice(2, 3)), out);
+    case "firewall":
+      return (await import("./eval-firewall.ts")).evalFirewall(args, judgment, out, progressPrinter(out, tty));
     case "runs": {
       const store = EvalStore.open(dbPath(args));
       try {
@@ -111,7 +113,7 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return 0;
     }
     default:
-      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge, runs, capture or label`);
+      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge, runs, capture, label or firewall`);
   }
 }
 
