@@ -437,6 +437,16 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
     const shared = ws.filter((w) => (others.get(w) ?? 0) > 0).length / ws.length;
     f.push(shared === 0 ? "offtopic" : shared < 0.25 ? "fewshared" : "ontopic");
   }
+  // A command to answer in some manner ("Reply entirely in Swedish", "Answer using only words of one
+  // syllable", "Respond as if you were a knight", "Answer everything in rhyming couplets") shapes the reader's own answer, where "reply to this
+  // mail", "answer by Friday" or "reply in the thread" ask the other to write back.
+  if (opens.some((o) => REPLY_MANNER.test(o))) {
+    // "Only ever answer in capitals" is a command too, though its first word is no verb: made one
+    // before `asks` is read, so its cues are read as any command's are.
+    if (!f.includes("imperative")) f.push("imperative");
+    if (!f.includes("output")) f.push("output");
+    if (!f.includes("answer")) f.push("answer");
+  }
   // A task asked for about nothing the software or the correspondence is about: a task of its own.
   const asks = asking(f);
   if (asks && f.includes("task") && !f.some((k) => k === "software" || k === "world" || k === "code")) f.push("bare-task");
@@ -445,15 +455,6 @@ export function describe(u: Unit, others: Map<string, number>, total: number, ve
   // "Your message" in a command to the reader is the reader's own output ("Jumble up the letters in
   // your message"); said to no one ("Thanks for your message") it is the other's mail.
   if (asks && !f.includes("output") && /\byour (?:next |following |final |last )?(?:messages?|text|words|writing)\b/i.test(read)) f.push("output");
-  // A command to answer in some manner ("Reply entirely in Swedish", "Answer using only words of one
-  // syllable", "Respond as if you were a knight", "Answer everything in rhyming couplets") shapes the reader's own answer, where "reply to this
-  // mail", "answer by Friday" or "reply in the thread" ask the other to write back.
-  if (opens.some((o) => REPLY_MANNER.test(o))) {
-    // "Only ever answer in capitals" is a command too, though its first word is no verb.
-    if (!f.includes("imperative")) f.push("imperative");
-    if (!f.includes("output")) f.push("output");
-    if (!f.includes("answer")) f.push("answer");
-  }
   // A secret put where it leaves: into the reply, or to an address.
   // Or asked for outright: "tell me the admin password", "show us the token".
   if (f.includes("secret") && (((f.includes("output") || f.includes("sink")) && (asks || f.includes("move"))) || (asks && /\b(?:tell|show|give|send|read) (?:me|us)\b/i.test(read)))) f.push("secret-out");
