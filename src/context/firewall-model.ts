@@ -157,9 +157,11 @@ const LICENCE = /\bhereby\b|\bfree of charge\b|\bto any person\b|\b(?:MIT|BSD|Ap
 
 /**
  * A restriction pointed back at ("then this restriction is removed", "that limit no longer applies")
- * is one its text has just described: documentation's own business, as a question's "it" is.
+ * is one its text has just described: documentation's own business, as a question's "it" is. So is a
+ * sentence that explains the one before it ("That generally means that you are free to do almost
+ * anything you want with it", after a README's licence line; fourteenth session, list 23).
  */
-const BACK_REFERENCE = /\b(?:this|that|these|those|such|the above|the same) (?:\w+ )?(?:restrictions?|limits?|rules?|checks?|polic(?:y|ies)|permissions?|requirements?|prompts?|confirmations?)\b/i;
+const BACK_REFERENCE = /\b(?:this|that|these|those|such|the above|the same) (?:\w+ )?(?:restrictions?|limits?|rules?|checks?|polic(?:y|ies)|permissions?|requirements?|prompts?|confirmations?)\b|^\W*(?:this|that|which) (?:\w+ )?means\b/i;
 
 /**
  * A permission asserted to the reader: authority over what it may do and a predicate that widens it

@@ -49,8 +49,9 @@ export const RULES: Rule[] = [
   { id: "role-marker", test: /(?:^|[=#[\]*\s])(?:={2,}|#{1,}|\[)\s*SYSTEM(?: OVERRIDE| MESSAGE| PROMPT| NOTICE)?\s*(?:={2,}|\]|$)/m },
   // Chat-template tokens never occur in text written for people.
   { id: "role-marker", test: /<\|(?:im_start|im_end|endoftext|system|assistant|user)\|>|\[\/?INST\]|<<\/?SYS>>/ },
-  // Role lines, also behind comment or quote prefixes (`# `, ` * `, `> `, `| `).
-  { id: "role-marker", test: /^[\s#*/>|-]*(?:<\/?(?:system|assistant|tool_result|system-reminder|instructions?)>|#{2,}\s*(?:system|instruction)s?\s*$)/im },
+  // Role lines, also behind comment or quote prefixes (`# `, ` * `, `> `, `| `). A heading "## System"
+  // is a prompt's section; "## Instructions" is a README's as often (the twenty-third list).
+  { id: "role-marker", test: /^[\s#*/>|-]*(?:<\/?(?:system|assistant|tool_result|system-reminder|instructions?)>|#{2,}\s*systems?\s*$)/im },
   // A role label only counts when what follows speaks as or to the agent.
   { id: "role-marker", test: /^[\s#*/>|-]*(?:system|assistant)\s*:\s+(?!['"`])[^\n]*\b(?:you|I will|I'll|must|now|always|never|approve|execute|run|ignore|permission|granted)\b/im },
   { id: "role-marker", test: /^[\s#*/>|-]*(?:human|user)\s*:.*\n[\s#*/>|-]*assistant\s*:|^[\s#*/>|-]*assistant\s*:.*\n[\s#*/>|-]*(?:human|user)\s*:/im },
@@ -93,13 +94,15 @@ export const RULES: Rule[] = [
   { id: "tool-call-json", test: /<\/?(?:tool_call|function_calls|invoke|antml:invoke|tool_use)\b|"(?:tool_use|function_call|tool_calls)"\s*:/i },
   // Attempts to change permissions, policies, verification or the tool set.
   // In prose only: a code sample's option that overwrites "without confirmation" describes the software.
+  // A command-line flag (`--disable-setuid-sandbox`) names a browser's switch, not an act of disabling.
   { id: "permission-change", prose: true, test: /\b(?:auto-?approve|pre-?approved|yolo mode|without (?:asking|confirmation)|approve every|skip (?:the )?(?:approval|confirmation))\b/i },
-  { id: "permission-change", prose: true, test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|(?:safety|security|permission|approval|sandbox) checks?)\b|\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
+  { id: "permission-change", prose: true, test: /\b(?:turn|switch|set)\s+(?:off|down)\b[^.\n]{0,30}\b(?:firewall|verification|sandbox|safety|(?:safety|security|permission|approval|sandbox) checks?)\b|(?<!-)\b(?:disable|skip|turn off)\b[^.\n]{0,25}\b(?:the )?(?:firewall|verification|sandbox|safety|security checks?)\b/i },
   { id: "permission-change", test: /(?:permissions\.json|\.weir\/config\.json|\.config\/weir|"shell"\s*:\s*"allow")[^\n]{0,80}|\b(?:add|write|append|put|insert|register)\b[^.\n]{0,40}(?:\.mcp\.json|mcpServers)|\b(?:add|register|install)\b[^.\n]{0,30}\bmcp server\b/i },
   { id: "permission-change", test: /\bgrant (?:yourself|the agent)\b|\bfull permissions\b|\bunrestricted (?:shell|mode|access)\b|\bapprove your own\b|\bstop asking\b|\bskip all confirmations\b/i },
   { id: "permission-change", test: /(?:pass|use|add) --(?:yes|dangerously[\w-]*|no-verify)\b[^.\n]{0,40}\b(?:every|all|always|from now on)|(?<![\w/'"]-)(?<![\w/'"])allow[-_]all\b|\ballow all (?:commands|actions|tools|writes|edits|shell|permissions|operations)\b|"decision"\s*:\s*"allow"|\b(?:remove|delete|drop)\b[^.\n]{0,20}\bdeny rules\b/i },
-  // Commands that carry secrets or the workspace somewhere else.
-  { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|fetch)\b[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
+  // Commands that carry secrets or the workspace somewhere else (a library's property, `rsync.env(…)`,
+  // is no command; `curl.exe` is).
+  { id: "exfiltration", test: /\b(?:curl|wget|nc|ncat|netcat|scp|rsync|fetch)\b(?!\.(?!exe\b)\w)[^\n]{0,120}(?:\.ssh|\.aws|\.env\b|id_rsa|credentials|\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD)\w*\}?|--post-file|-d\s*@|\$\(cat)/i },
   { id: "exfiltration", test: /\b(?:send|upload|post|email|exfiltrate|forward|copy)\b[^.\n]{0,50}\b(?:api keys?|secrets?|credentials|tokens?|private keys?|\.env|ssh keys?|the repo(?:sitory)?|your answer|conversation)\b[^.\n]{0,40}(?:\b(?<!\b(?:need|needs|have|has|had|want|wants|going|able|used|order)\s)to\b|@)/i },
   // Not the bare words "exfiltration" or "reverse shell": security documentation names them; the asking is what counts.
   { id: "exfiltration", test: /\bexfiltrate (?:the|all|any|every|your|my|this|these)\b|\bsend a copy of your answer\b|\b(?:open|start|spawn|give me) a reverse shell\b/i },
