@@ -62,7 +62,8 @@ const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json")
 const norm = (s: string) => s.replace(/\\n/g, " ").replace(/\\(["'])/g, "$1").replace(/[\s|#/*>"`-]+/g, " ").trim().toLowerCase();
 
 /** A text's units with their keys, computed once: training and cross-validation reuse them. */
-type Sample = { keys: string[]; y: number; v?: Float32Array; c?: number; at: string };
+/** `w`: the unit's weight in the loss (a long training README's units weigh less; default 1). */
+type Sample = { keys: string[]; y: number; v?: Float32Array; c?: number; at: string; w?: number };
 const cache = new Map<string, Sample[]>();
 function samplesOf(t: FirewallText): Sample[] {
   let s = cache.get(t.id);
@@ -70,14 +71,20 @@ function samplesOf(t: FirewallText): Sample[] {
     const payload = t.payload ? norm(t.payload) : "";
     const us = textUnits(t.text);
     // A string literal in a code block is never scored (firewall-model.ts), so it is not trained on either.
-    // A training README counts its opening units only (a long one would outweigh the rest); a held-out
-    // one ("doc:", validation only) is read whole, as the product reads it.
+    // A training README is read whole, as the product reads it (until the fourteenth session, its
+    // opening 200 or 400 units only: the licence lines, API lists and code comments further down,
+    // where held-out READMEs get flagged, were never seen), each unit weighed so that a long one counts
+    // as 200 (400 for an installed package's) and does not outweigh the rest.
     let n = 0;
-    s = (t.cls === "real-readme" && !t.id.startsWith("doc:") ? us.slice(0, t.id.startsWith("tdoc:") ? 200 : 400) : us).filter(({ unit }) => unit.place !== "literal").map(({ unit, keys, vector, coherence }) => {
+    const training = t.cls === "real-readme" && !t.id.startsWith("doc:");
+    const cap = t.id.startsWith("tdoc:") ? 200 : 400;
+    const kept = us.filter(({ unit }) => unit.place !== "literal");
+    const weight = training && kept.length > cap ? cap / kept.length : undefined;
+    s = kept.map(({ unit, keys, vector, coherence }) => {
       const u = norm(unit.text);
       // A unit is the planted payload when the payload holds it (or it holds the payload's opening).
       const y = payload && u.length >= 6 && (payload.includes(u) || u.includes(payload.slice(0, 30))) ? 1 : 0;
-      return { keys, y, at: `${t.id}#${n++}`, ...(vector ? { v: vector } : {}), ...(coherence !== undefined ? { c: coherence } : {}) };
+      return { keys, y, at: `${t.id}#${n++}`, ...(vector ? { v: vector } : {}), ...(coherence !== undefined ? { c: coherence } : {}), ...(weight !== undefined ? { w: weight } : {}) };
     });
     cache.set(t.id, s);
   }
@@ -92,8 +99,8 @@ const COHERENCE_RATE = 30;
 export interface Trained { w: Map<string, number>; b: number; v: Float64Array; c: number }
 export function train(texts: FirewallText[], epochs = 6): Trained {
   const data = texts.flatMap(samplesOf);
-  const pos = data.filter((d) => d.y === 1).length;
-  const neg = data.length - pos;
+  const pos = data.reduce((a, d) => a + (d.y === 1 ? (d.w ?? 1) : 0), 0);
+  const neg = data.reduce((a, d) => a + (d.y === 0 ? (d.w ?? 1) : 0), 0);
   const cw = [1, 0.5 * Math.sqrt(neg / Math.max(1, pos))];
   const w = new Map<string, number>();
   const v = new Float64Array(vectorDims());
@@ -110,7 +117,7 @@ export function train(texts: FirewallText[], epochs = 6): Trained {
       const d = data[i]!;
       const z = logit({ w, b, v, c }, d);
       const p = 1 / (1 + Math.exp(-z));
-      const g = (p - d.y) * cw[d.y]! * lr;
+      const g = (p - d.y) * cw[d.y]! * (d.w ?? 1) * lr;
       for (const k of d.keys) w.set(k, (w.get(k) ?? 0) * (1 - L2) - g);
       if (d.v) for (let k = 0; k < v.length; k++) v[k] = v[k]! * (1 - VECTOR_L2) - g * VECTOR_RATE * d.v[k]!;
       if (d.c !== undefined) c -= g * COHERENCE_RATE * d.c;
