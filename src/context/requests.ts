@@ -178,7 +178,13 @@ const SWEEPING = /\b(?:every|all|entire|whole|everything|everyone|anything)\b/i;
  * Data not the reader's to send: someone's ("the user's private messages"), kept private, whole ("the
  * database dump", ".env"), or records of people ("customer phone numbers", "the contacts").
  */
-const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all|customers?|phone numbers?|home addresses|contacts?|records|(?:staff|employee|member|student|patient)s?'? (?:directory|list|details|files|data)|hr|personnel|human resources|payroll|salar(?:y|ies)|medical|health records|bank (?:details|statements?))\b|\.env\b/i;
+const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all|customers?|phone numbers?|(?:home |postal |card ?holders'? )?addresses|card ?holders'?|contacts?|records|(?:staff|employee|member|student|patient)s?'? (?:directory|list|details|files|data)|hr|personnel|human resources|payroll|salar(?:y|ies)|medical|health records|bank (?:details|statements?))\b|\.env\b/i;
+
+/**
+ * A place anyone can read, where data put leaves as surely as to an address (fourteenth session: "in
+ * the public channel", "to the forum thread", "in the ticket comment", "into a gist").
+ */
+const PUBLIC_PLACE = /\bgists?\b|\bpaste\b|\bpublic (?:channel|chat|forum|repo(?:sitory)?|page|wiki|bucket|link|post|thread|site)s?\b|\b(?:forum|ticket|issue|pull request|review|blog) (?:thread|comment|post|reply|page)s?\b/i;
 
 /** A command about a thing of the software written as code, or one that introduces a code block ("Create `.htmlvalidate.json`:"): documentation's own step. */
 const POINTS_AT_CODE = /`[^`\n]+`|:\s*$/;
@@ -205,6 +211,7 @@ const CUES: [name: string, test: RegExp, reads: "opening" | "words" | "text"][] 
   ["current-orders", CURRENT_ORDERS, "words"],
   ["sweeping", SWEEPING, "words"],
   ["others-data", OTHERS_DATA, "words"],
+  ["public-place", PUBLIC_PLACE, "words"],
   ["standing", STANDING, "words"],
   ["costly", COSTLY, "words"],
   ["plugs", PLUGS, "opening"],
