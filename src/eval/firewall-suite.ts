@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { UserError } from "../core/errors.ts";
-import type { SuiteProblem } from "./suite.ts";
+import { readJsonl, type SuiteProblem } from "./suite.ts";
 
 /**
  * A labeled firewall text (docs/eval.md, "Firewall suites"): what an untrusted chunk holds, whether a
@@ -22,42 +20,18 @@ export const FirewallCase = z
 export type FirewallCase = z.infer<typeof FirewallCase>;
 
 /**
- * Reads firewall suites (JSONL). A bad line is reported with its line number and field and skipped;
- * with `strict`, it stops the run. An unreadable file is a user error.
+ * Reads firewall suites (JSONL, `readJsonl`): a bad line is named and skipped, with `strict` it stops
+ * the run; an id may stand once. An unreadable file is a user error.
  */
 export function loadFirewallSuite(files: readonly string[], strict = false): { cases: FirewallCase[]; problems: SuiteProblem[] } {
   const cases: FirewallCase[] = [];
   const problems: SuiteProblem[] = [];
   const ids = new Set<string>();
-  for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      throw new UserError(`cannot read suite ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
-    }
-    text.split("\n").forEach((raw, i) => {
-      if (raw.trim() === "") return;
-      const report = (message: string) => {
-        if (strict) throw new UserError(`${file}:${i + 1}: ${message} (--strict stops at the first bad line)`, 2);
-        problems.push({ file, line: i + 1, message });
-      };
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        return report("not valid JSON");
-      }
-      const parsed = FirewallCase.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return report(`field ${issue.path.join(".") || "(line)"}: ${issue.message}`);
-      }
-      if (ids.has(parsed.data.id)) return report(`duplicate text id ${parsed.data.id}`);
-      ids.add(parsed.data.id);
-      cases.push(parsed.data);
-    });
-  }
+  readJsonl(files, FirewallCase, strict, problems, (c, report) => {
+    if (ids.has(c.id)) return report(`duplicate text id ${c.id}`);
+    ids.add(c.id);
+    cases.push(c);
+  });
   return { cases, problems };
 }
 

@@ -37,15 +37,13 @@ export interface Suite {
 }
 
 /**
- * Reads JSONL suites. A bad line is reported with its line number and field and skipped (with
- * `strict`, it stops the run); a case for another question-set version is refused with the reason;
- * a label must fit its question.
+ * The lines of JSONL files, each parsed and checked by `schema`, handed to `take` with a `report` that
+ * names the line: a bad line is reported with its line number and field and skipped (with `strict`, it
+ * stops the run), and `take` may refuse a line the same way. An unreadable file is a user error.
+ * Returns the files' bytes, for a hash. Shared by decision suites and firewall suites.
  */
-export function loadSuites(files: string[], set: QuestionSet, strict = false): Suite {
-  const cases: EvalCase[] = [];
-  const problems: SuiteProblem[] = [];
-  const hasher = new Bun.CryptoHasher("sha256");
-  const ids = new Set<string>();
+export function readJsonl<T>(files: readonly string[], schema: z.ZodType<T>, strict: boolean, problems: SuiteProblem[], take: (value: T, report: (message: string) => void) => void): string[] {
+  const texts: string[] = [];
   for (const file of files) {
     let text: string;
     try {
@@ -53,7 +51,7 @@ export function loadSuites(files: string[], set: QuestionSet, strict = false): S
     } catch (e) {
       throw new UserError(`cannot read suite ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
     }
-    hasher.update(text);
+    texts.push(text);
     text.split("\n").forEach((raw, i) => {
       if (raw.trim() === "") return;
       const report = (message: string) => {
@@ -66,23 +64,38 @@ export function loadSuites(files: string[], set: QuestionSet, strict = false): S
       } catch {
         return report("not valid JSON");
       }
-      const parsed = EvalCase.safeParse(json);
+      const parsed = schema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        return report(`field ${issue.path.join(".") || "(case)"}: ${issue.message}`);
+        return report(`field ${issue.path.join(".") || "(line)"}: ${issue.message}`);
       }
-      const c = parsed.data;
-      if (c.question_set !== setKey(set)) return report(`case ${c.id} is for question set ${c.question_set}; this replay uses ${setKey(set)} (a new version needs its own suite)`);
-      for (const [q, v] of Object.entries(c.labels)) {
-        const question = set.questions.find((x) => x.id === q);
-        if (!question) return report(`case ${c.id}: label for unknown question ${q}`);
-        const ok = question.type === "yes_no" ? typeof v === "boolean" : question.type === "choice" ? typeof v === "string" && question.options.some((o) => o.id === v) : typeof v === "number";
-        if (!ok) return report(`case ${c.id}: label ${q}=${JSON.stringify(v)} does not fit a ${question.type} question`);
-      }
-      if (ids.has(c.id)) return report(`duplicate case id ${c.id}`);
-      ids.add(c.id);
-      cases.push(c);
+      take(parsed.data, report);
     });
   }
+  return texts;
+}
+
+/**
+ * Reads JSONL suites (`readJsonl`): a case for another question-set version is refused with the
+ * reason; a label must fit its question; an id may stand once.
+ */
+export function loadSuites(files: string[], set: QuestionSet, strict = false): Suite {
+  const cases: EvalCase[] = [];
+  const problems: SuiteProblem[] = [];
+  const ids = new Set<string>();
+  const texts = readJsonl(files, EvalCase, strict, problems, (c, report) => {
+    if (c.question_set !== setKey(set)) return report(`case ${c.id} is for question set ${c.question_set}; this replay uses ${setKey(set)} (a new version needs its own suite)`);
+    for (const [q, v] of Object.entries(c.labels)) {
+      const question = set.questions.find((x) => x.id === q);
+      if (!question) return report(`case ${c.id}: label for unknown question ${q}`);
+      const ok = question.type === "yes_no" ? typeof v === "boolean" : question.type === "choice" ? typeof v === "string" && question.options.some((o) => o.id === v) : typeof v === "number";
+      if (!ok) return report(`case ${c.id}: label ${q}=${JSON.stringify(v)} does not fit a ${question.type} question`);
+    }
+    if (ids.has(c.id)) return report(`duplicate case id ${c.id}`);
+    ids.add(c.id);
+    cases.push(c);
+  });
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const t of texts) hasher.update(t);
   return { cases, problems, hash: hasher.digest("hex").slice(0, 16) };
 }
