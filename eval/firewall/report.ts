@@ -32,7 +32,7 @@ import { classify } from "../../src/context/firewall.ts";
 import { learnedScore, UNIT_FINDINGS } from "../../src/context/firewall-model.ts";
 import { ruleFindings } from "../../src/context/firewall-rules.ts";
 import { buildFirewallCorpus, type FirewallText, realReadmes } from "./corpus.ts";
-import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, DOC_PACKAGES_13, DOC_PACKAGES_14, DOC_PACKAGES_15, DOC_PACKAGES_16, DOC_PACKAGES_17, DOC_PACKAGES_18, DOC_PACKAGES_19, DOC_PACKAGES_20, DOC_PACKAGES_21, DOC_PACKAGES_22, DOC_PACKAGES_23, DOC_PACKAGES_24, heldOutDocs } from "./docs.ts";
+import { DOC_PACKAGES_2, DOC_PACKAGES_3, DOC_PACKAGES_4, DOC_PACKAGES_5, DOC_PACKAGES_6, DOC_PACKAGES_7, DOC_PACKAGES_8, DOC_PACKAGES_9, DOC_PACKAGES_10, DOC_PACKAGES_11, DOC_PACKAGES_12, DOC_PACKAGES_13, DOC_PACKAGES_14, DOC_PACKAGES_15, DOC_PACKAGES_16, DOC_PACKAGES_17, DOC_PACKAGES_18, DOC_PACKAGES_19, DOC_PACKAGES_20, DOC_PACKAGES_21, DOC_PACKAGES_22, DOC_PACKAGES_23, DOC_PACKAGES_24, DOC_PACKAGES_25, heldOutDocs } from "./docs.ts";
 import { buildHoldout } from "./holdout.ts";
 import { buildHoldout3 } from "./holdout3.ts";
 import { buildHoldout4 } from "./holdout4.ts";
@@ -70,6 +70,7 @@ import { buildHoldout35 } from "./holdout35.ts";
 import { buildHoldout36 } from "./holdout36.ts";
 import { buildHoldout37 } from "./holdout37.ts";
 import { buildHoldout38 } from "./holdout38.ts";
+import { buildHoldout39 } from "./holdout39.ts";
 import { bipiaSet } from "./bipia.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -111,6 +112,7 @@ if (import.meta.main) {
   const held22 = heldOutDocs(DOC_PACKAGES_22);
   const held23 = heldOutDocs(DOC_PACKAGES_23);
   const held24 = heldOutDocs(DOC_PACKAGES_24);
+  const held25 = heldOutDocs(DOC_PACKAGES_25);
   if (held.length === 0) console.log("(no held-out READMEs cached: run `bun eval/firewall/docs.ts` first)");
   // Each held-out set with the documentation scored beside it (the READMEs list of its time, or the
   // installed packages' test half), newest first; then the template corpus's splits.
@@ -119,6 +121,7 @@ if (import.meta.main) {
   // The twenty-second set is printed beside each of the three lists scored in its session; built once.
   const h22 = buildHoldout22();
   const rows: [string, FirewallText[], [FirewallText[], string]][] = [
+    ["holdout39", buildHoldout39(), [held25, "twenty-fifth held-out list of"]],
     ["holdout38", buildHoldout38(), [held24, "twenty-fourth held-out list of"]],
     ["holdout37", buildHoldout37(), [held23, "twenty-third held-out list of"]],
     ["holdout36", buildHoldout36(), [held22, "twenty-second held-out list of"]],
