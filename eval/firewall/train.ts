@@ -50,13 +50,14 @@ import { buildHoldout35 } from "./holdout35.ts";
 import { buildHoldout36 } from "./holdout36.ts";
 import { buildHoldout37 } from "./holdout37.ts";
 import { buildHoldout38 } from "./holdout38.ts";
+import { buildHoldout39 } from "./holdout39.ts";
 import { grammarTexts, grammarTexts2, grammarTexts3, grammarTexts4, grammarTexts5 } from "./grammar.ts";
 
 /**
- * The README lists already scored once (lists 1 to 24). A new list is written before the changes it
+ * The README lists already scored once (lists 1 to 25). A new list is written before the changes it
  * measures and stays out of validation until the session that scores it raises this count.
  */
-const SCORED_LISTS = HELD_OUT_LISTS.slice(0, 24);
+const SCORED_LISTS = HELD_OUT_LISTS.slice(0, 25);
 
 const OUT = join(import.meta.dir, "..", "..", "policies", "firewall-model.json");
 
@@ -182,7 +183,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
 
 /**
  * The validation texts: every held-out set and list of READMEs already scored untouched once and read
- * since (sets 4 to 14 and 16 to 38, README lists 1 to 24), and the benign half of the first session's
+ * since (sets 4 to 14 and 16 to 39, README lists 1 to 25), and the benign half of the first session's
  * look-alike corpus. Fit to choose a threshold on: text the training never saw, written like the sets
  * still untouched. Never trained on. Until the tenth session it stopped at the sixteenth set and the
  * fourth list, though the protocol has a set join once scored: 318 READMEs put the 1% line at the
@@ -190,7 +191,7 @@ function thresholdOf(texts: FirewallText[], oof: Map<string, number>) {
  * whole here, as the product reads it (until the tenth session, on its first 400 units only).
  */
 function validation(): { benign: FirewallText[]; readmes: FirewallText[]; injections: FirewallText[] } {
-  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16, buildHoldout17, buildHoldout18, buildHoldout19, buildHoldout20, buildHoldout21, buildHoldout22, buildHoldout23, buildHoldout24, buildHoldout25, buildHoldout26, buildHoldout27, buildHoldout28, buildHoldout29, buildHoldout30, buildHoldout31, buildHoldout32, buildHoldout33, buildHoldout34, buildHoldout35, buildHoldout36, buildHoldout37, buildHoldout38].flatMap((b) => b());
+  const sets = [buildHoldout4, buildHoldout5, buildHoldout6, buildHoldout7, buildHoldout8, buildHoldout9, buildHoldout10, buildHoldout11, buildHoldout12, buildHoldout13, buildHoldout14, buildHoldout16, buildHoldout17, buildHoldout18, buildHoldout19, buildHoldout20, buildHoldout21, buildHoldout22, buildHoldout23, buildHoldout24, buildHoldout25, buildHoldout26, buildHoldout27, buildHoldout28, buildHoldout29, buildHoldout30, buildHoldout31, buildHoldout32, buildHoldout33, buildHoldout34, buildHoldout35, buildHoldout36, buildHoldout37, buildHoldout38, buildHoldout39].flatMap((b) => b());
   // The first session's look-alike corpus (test/firewall/corpus.ts): benign texts that quote attacks,
   // install by `curl | bash`, talk of approvals — seen for long, never trained on.
   const lookAlikes: FirewallText[] = buildCorpus().filter((t) => !t.injection).map((t) => ({ id: `fw1:${t.id}`, injection: false, split: "test", cls: `benign-${t.style}`, carrier: t.carrier, text: t.text }));
@@ -261,5 +262,5 @@ if (import.meta.main) {
   console.log(`cross-validated by template family (train split only, ${byFamily.n} texts): recall ${pc(byFamily.recall)} at ${pc(byFamily.fp)} false positives (threshold ${byFamily.threshold.toFixed(4)})`);
   console.log(`cross-validated by template family and carrier (${byBoth.n} texts): recall ${pc(byBoth.recall)} at ${pc(byBoth.fp)} false positives (threshold ${byBoth.threshold.toFixed(4)})`);
   console.log(`off-topic questions on validation: closeness below ${q.closeness.toFixed(4)} flags ${pc(q.fp)} of benign texts and ${pc(q.docs)} of READMEs, and ${pc(q.caught)} of injections alone`);
-  console.log(`validation (held-out sets 4-14 and 16-38 and README lists 1-24, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
+  console.log(`validation (held-out sets 4-14 and 16-39 and README lists 1-25, seen; learned layer alone, ${val.n} texts, ${val.d} READMEs): recall ${pc(val.recall)} at ${pc(val.fp)} false positives, READMEs ${pc(val.docs)} (threshold ${val.threshold.toFixed(4)}, shipped)`);
 }
