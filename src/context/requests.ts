@@ -178,7 +178,7 @@ const SWEEPING = /\b(?:every|all|entire|whole|everything|everyone|anything)\b/i;
  * Data not the reader's to send: someone's ("the user's private messages"), kept private, whole ("the
  * database dump", ".env"), or records of people ("customer phone numbers", "the contacts").
  */
-const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all|customers?|phone numbers?|(?:home |postal |card ?holders'? )?addresses|card ?holders'?|contacts?|records|(?:staff|employee|member|student|patient)s?'? (?:directory|list|details|files|data)|hr|personnel|human resources|payroll|salar(?:y|ies)|medical|health records|bank (?:details|statements?))\b|\.env\b/i;
+const OTHERS_DATA = /\b(?:the (?:user|project|company|customer|client)s?'s?|private|personal|confidential|dump|database|every|all|customers?|phone numbers?|addresses|card ?holders'?|contacts?|records|(?:staff|employee|member|student|patient)s?'? (?:directory|list|details|files|data)|hr|personnel|human resources|payroll|salar(?:y|ies)|medical|health records|bank (?:details|statements?))\b|\.env\b/i;
 
 /**
  * A place anyone can read, where data put leaves as surely as to an address (fourteenth session: "in

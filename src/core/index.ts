@@ -9,6 +9,7 @@ export { UserError, isUserError, usageError } from "./errors.ts";
 export type { AgentEvent, Display, RunStop } from "./events.ts";
 export { textOf, toolCallsOf, userText } from "./messages.ts";
 export type { AssistantMessage, Message, ToolCallBlock, ToolDetails, ToolResultBlock, ToolSpec, UserMessage } from "./messages.ts";
+export { eachLimited } from "./pool.ts";
 export { TurnAccumulator } from "./stream.ts";
 export type { StopReason, StreamEvent } from "./stream.ts";
 export { addUsage, cacheHitRate, costOf, emptyUsage, promptTokens } from "./usage.ts";

@@ -1,6 +1,7 @@
 import { request as httpRequest } from "undici";
 import { z } from "zod";
 import { userText } from "../core/messages.ts";
+import { eachLimited } from "../core/pool.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { logprobCompleter, type TokenLogprob } from "../providers/logprobs.ts";
 import type { ModelProvider, ProviderSettings } from "../providers/port.ts";
@@ -48,19 +49,19 @@ const CALLS_IN_FLIGHT = 4;
  * its id; the windows of a longer one are `id.1`, `id.2`, …. Pure.
  */
 export function chunkWindows(item: { id: string; text: string }): { id: string; of: string; text: string }[] {
-  const out: { id: string; of: string; text: string }[] = [];
+  const parts: string[] = [];
   let at = 0;
-  while (at < item.text.length && out.length < MAX_WINDOWS) {
+  while (at < item.text.length && parts.length < MAX_WINDOWS) {
     let end = Math.min(item.text.length, at + WINDOW_CHARS);
     if (end < item.text.length) {
       const nl = item.text.lastIndexOf("\n", end);
       if (nl > at + WINDOW_CHARS / 2) end = nl + 1;
     }
-    out.push({ id: "", of: item.id, text: item.text.slice(at, end) });
+    parts.push(item.text.slice(at, end));
     at = end;
   }
-  if (out.length === 0) out.push({ id: "", of: item.id, text: "" });
-  return out.map((w, k) => ({ ...w, id: out.length === 1 ? item.id : `${item.id}.${k + 1}` }));
+  if (parts.length === 0) parts.push("");
+  return parts.map((text, k) => ({ id: parts.length === 1 ? item.id : `${item.id}.${k + 1}`, of: item.id, text }));
 }
 
 /** The user message of a chunk check: every window between delimiters it cannot forge. Pure. */
@@ -141,8 +142,7 @@ export function llmJudge(provider: ModelProvider): JudgmentProvider {
       const out = new Set<string>();
       const batches: (typeof windows)[] = [];
       for (let i = 0; i < windows.length; i += WINDOWS_PER_CALL) batches.push(windows.slice(i, i + WINDOWS_PER_CALL));
-      let next = 0;
-      const check = async (batch: typeof windows) => {
+      await eachLimited(batches, CALLS_IN_FLIGHT, async (batch) => {
         const acc = new TurnAccumulator();
         for await (const ev of provider.stream({ system: CHUNK_PROMPT, messages: [userText(chunkMessage(batch))], tools: [tool], maxTokens: 512, ...(signal ? { signal } : {}) })) acc.push(ev);
         const call = acc.message().content.find((b) => b.type === "tool_call" && b.name === "flag_texts");
@@ -152,10 +152,7 @@ export function llmJudge(provider: ModelProvider): JudgmentProvider {
         // window flags its text.
         const asked = new Set(batch.map((w) => w.id));
         for (const id of flagged.data.flagged) if (asked.has(id)) out.add(textOf.get(id)!);
-      };
-      await Promise.all(Array.from({ length: Math.min(CALLS_IN_FLIGHT, batches.length) }, async () => {
-        while (next < batches.length) await check(batches[next++]!);
-      }));
+      });
       return out;
     },
   };

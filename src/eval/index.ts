@@ -13,7 +13,7 @@ export { applyLabel, labelPage, suiteText } from "./label.ts";
 export type { LabelEdit } from "./label.ts";
 export { foldOf, predictLearned, trainLearned } from "./learned.ts";
 export { DecisionPolicy, configurePlane } from "./policy.ts";
-export { groupOf, joinResults, replay, shardCases } from "./replay.ts";
+export { groupOf, isJudgmentSource, joinResults, replay, replayKey, shardCases } from "./replay.ts";
 export type { CandidateSource } from "./replay.ts";
 export { htmlReport, plainSummary, terminalReport } from "./report.ts";
 export { EvalCase, loadSuites } from "./suite.ts";

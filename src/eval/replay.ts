@@ -1,3 +1,5 @@
+import { UserError } from "../core/errors.ts";
+import { eachLimited } from "../core/pool.ts";
 import { baseline } from "../decision/baseline.ts";
 import type { JudgmentProvider } from "../decision/providers.ts";
 import { type Answers, checkShape, type QuestionSet } from "../decision/questions.ts";
@@ -55,11 +57,11 @@ export async function replay(o: {
     const k = o.source.folds;
     for (let f = 0; f < k; f++) models.set(f, trainLearned(o.set, o.questionSet, o.cases.filter((c) => foldOf(groupOf(c.id), k) !== f), "cv"));
   }
-  let next = 0;
   let lastStart = 0;
-  const worker = async () => {
-    while (next < todo.length && !o.signal?.aborted) {
-      const c = todo[next++]!;
+  await eachLimited(
+    todo,
+    o.concurrency,
+    async (c) => {
       const base = baseline(c.state, o.set);
       let candidate: Answers | undefined;
       let error: string | undefined;
@@ -91,10 +93,23 @@ export async function replay(o: {
       o.store.addResult({ run_id: o.runId, case_id: c.id, baseline: JSON.stringify(base), candidate: candidate ? JSON.stringify(candidate) : null, latency_ms: Math.round(performance.now() - t0), error: error ?? null });
       progress.done++;
       o.onProgress?.({ ...progress });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+    },
+    () => o.signal?.aborted === true,
+  );
   return progress;
+}
+
+/** Whether an eval `--provider` names the configured judgment provider (live calls). */
+export const isJudgmentSource = (name: string): boolean => ["judgment", "llm", "logprobs", "http"].includes(name);
+
+/**
+ * The recorded judgments a `--provider replay[:KEY]` source reads: KEY, else the suite's only key. A
+ * user error names the keys to pick from, or `howToRecord` when there are none.
+ */
+export function replayKey(providerName: string, keys: readonly string[], howToRecord: string): string {
+  const key = providerName.startsWith("replay:") ? providerName.slice(7) : keys.length === 1 ? keys[0] : undefined;
+  if (!key) throw new UserError(keys.length ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>` : `the suite holds no recorded judgments; record some with ${howToRecord}`, 2);
+  return key;
 }
 
 /** Joins stored results with their cases for analysis. */

@@ -1,7 +1,9 @@
 import { classify } from "../../context/firewall.ts";
 import { usageError, UserError } from "../../core/errors.ts";
+import { eachLimited } from "../../core/pool.ts";
 import type { JudgmentProvider } from "../../decision/providers.ts";
 import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../eval/firewall-suite.ts";
+import { isJudgmentSource, replayKey } from "../../eval/replay.ts";
 import { writeFileAtomic } from "../../workspace/atomic.ts";
 import type { ParsedArgs } from "../args.ts";
 
@@ -34,7 +36,7 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
   let judged: Map<string, boolean> | undefined;
   let judge: Record<string, unknown> | undefined;
 
-  if (providerName === "judgment" || ["llm", "logprobs", "http"].includes(providerName)) {
+  if (isJudgmentSource(providerName)) {
     const j = await judgment();
     if (!j) throw new UserError('no judgment provider is configured; add "judgment" to ~/.config/weir/config.json (see docs/decision-plane.md)', 2);
     if (!j.provider.flagChunks) throw new UserError(`the judgment provider ${j.provider.id} cannot check texts (only the llm provider answers flag_texts)`, 2);
@@ -51,9 +53,7 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
       out(`recorded ${judged.size} judgments into ${args.flags.record}\n`);
     }
   } else if (providerName === "replay" || providerName.startsWith("replay:")) {
-    const keys = [...new Set(cases.flatMap((c) => Object.keys(c.judgments ?? {})))];
-    const key = providerName.startsWith("replay:") ? providerName.slice(7) : keys.length === 1 ? keys[0] : undefined;
-    if (!key) throw new UserError(keys.length ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>` : "the suite holds no recorded judgments; record some with: weir eval firewall SUITE --provider judgment --record FILE", 2);
+    const key = replayKey(providerName, [...new Set(cases.flatMap((c) => Object.keys(c.judgments ?? {})))], "weir eval firewall SUITE --provider judgment --record FILE");
     judged = new Map(passed.filter((c) => c.judgments?.[key] !== undefined).map((c) => [c.id, c.judgments![key]!]));
     const missing = passed.length - judged.size;
     judge = { key, recorded: judged.size, missing };
@@ -81,22 +81,17 @@ async function judgeAll(provider: JudgmentProvider, texts: readonly FirewallCase
   let failed = 0;
   let done = 0;
   let firstError: string | undefined;
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const b = batches[next++]!;
-      const items = b.map((c, k) => ({ id: `t${k + 1}`, text: c.text }));
-      try {
-        const flagged = await provider.flagChunks!(items, AbortSignal.timeout(CALL_TIMEOUT_MS));
-        b.forEach((c, k) => judged.set(c.id, flagged.has(`t${k + 1}`)));
-      } catch (e) {
-        failed++;
-        firstError ??= (e as Error).message.split("\n")[0];
-      }
-      done += b.length;
-      progress({ done, total: texts.length, failures: failed });
+  await eachLimited(batches, concurrency, async (b) => {
+    const items = b.map((c, k) => ({ id: `t${k + 1}`, text: c.text }));
+    try {
+      const flagged = await provider.flagChunks!(items, AbortSignal.timeout(CALL_TIMEOUT_MS));
+      b.forEach((c, k) => judged.set(c.id, flagged.has(`t${k + 1}`)));
+    } catch (e) {
+      failed++;
+      firstError ??= (e as Error).message.split("\n")[0];
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    done += b.length;
+    progress({ done, total: texts.length, failures: failed });
+  });
   return { judged, calls: batches.length, failed, firstError };
 }

@@ -8,7 +8,7 @@ import { analyse } from "../../eval/analysis.ts";
 import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
 import type { DecisionPolicy } from "../../eval/policy.ts";
-import { type CandidateSource, groupOf, joinResults, replay, shardCases } from "../../eval/replay.ts";
+import { type CandidateSource, groupOf, isJudgmentSource, joinResults, replay, replayKey, shardCases } from "../../eval/replay.ts";
 import { htmlReport, plainSummary, terminalReport } from "../../eval/report.ts";
 import { type EvalCase, loadSuites } from "../../eval/suite.ts";
 import { EvalStore } from "../../store/eval.ts";
@@ -127,12 +127,10 @@ async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand
   if (providerName === "baseline") source = { kind: "baseline" };
   else if (providerName === "learned") source = { kind: "learned", folds: num(args, "folds", 5) };
   else if (providerName === "replay" || providerName.startsWith("replay:")) {
-    const keys = [...new Set(suite.cases.flatMap((c) => Object.keys(c.judgments ?? {})))];
-    const key = providerName.startsWith("replay:") ? providerName.slice(7) : keys.length === 1 ? keys[0] : undefined;
-    if (!key) throw new UserError(keys.length ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>` : "the suite holds no recorded judgments; record some with a live provider: weir eval run SUITE --provider judgment --record FILE", 2);
+    const key = replayKey(providerName, [...new Set(suite.cases.flatMap((c) => Object.keys(c.judgments ?? {})))], "a live provider: weir eval run SUITE --provider judgment --record FILE");
     source = { kind: "replay", key };
     model = key;
-  } else if (providerName === "judgment" || ["llm", "logprobs", "http"].includes(providerName)) {
+  } else if (isJudgmentSource(providerName)) {
     const j = await judgment();
     if (!j) throw new UserError('no judgment provider is configured; add "judgment" to ~/.config/weir/config.json (see docs/decision-plane.md)', 2);
     model = j.provider.requestedModel ?? null;
