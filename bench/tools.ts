@@ -28,7 +28,7 @@ const registry = new ActionRegistry();
 for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(new VerificationLedger(dir))]) registry.register(a);
 let current: Disclosure | undefined;
 registry.register(loadActionsAction(() => current!));
-const hub = new McpHub(registry, { workspace: dir, startTimeoutMs: 20_000, callTimeoutMs: 5_000, isApproved: () => true, clientVersion: "bench" });
+const hub = new McpHub(registry, { workspace: dir, serverHomes: join(dir, ".mcp-homes"), startTimeoutMs: 20_000, callTimeoutMs: 5_000, isApproved: () => true, clientVersion: "bench" });
 const server = (name: string, args: string[], env: Record<string, string> = {}) => ({ name, config: { command: process.execPath, args, env }, origin: "user" as const, path: "bench", fingerprint: name });
 await hub.start([
   server("everything", [EVERYTHING_SERVER, "stdio"]),

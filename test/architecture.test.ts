@@ -115,13 +115,13 @@ describe("architecture", () => {
 
   test("the surface check fails a planted import of a name, or a module, the folder does not export", () => {
     const planted = [
-      { file: "cli/planted.ts", source: 'import { protectedReason } from "../workspace/containment.ts";' },
+      { file: "cli/planted.ts", source: 'import { SECRET_TEMPLATE } from "../workspace/containment.ts";' },
       { file: "cli/planted2.ts", source: 'import type { Nope } from "../core/chunk.ts";\nconst { hidden } = await import("../workspace/git.ts");' },
       { file: "cli/planted3.ts", source: 'import * as everything from "../workspace/walker.ts";' },
       { file: "agent/ok.ts", source: 'import { walk } from "../workspace/walker.ts";\nimport { Workspace } from "../workspace/index.ts";' },
     ];
     expect(offSurface(planted)).toEqual([
-      "cli/planted.ts -> workspace/containment.ts: protectedReason is not exported by workspace/index.ts",
+      "cli/planted.ts -> workspace/containment.ts: SECRET_TEMPLATE is not exported by workspace/index.ts",
       "cli/planted2.ts -> core/chunk.ts: Nope is not exported by core/index.ts",
       "cli/planted2.ts -> workspace/git.ts: hidden is not exported by workspace/index.ts",
       "cli/planted3.ts: a namespace or default import of ../workspace/walker.ts (name what you take)",

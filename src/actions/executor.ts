@@ -1,3 +1,4 @@
+import { redactCredentials } from "../core/credentials.ts";
 import { resolve } from "node:path";
 import type { ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import { PathRefused } from "../workspace/containment.ts";
@@ -32,17 +33,6 @@ export function capOutput(text: string, cap: number, hint?: string): string {
   const cut = bytes.length - head - tail;
   // Decoding may split a multi-byte character at the edges; the replacement character is harmless.
   return `${bytes.subarray(0, head).toString("utf8")}\n[… ${cut} of ${bytes.length} bytes cut here${hint ? `; to see them: ${hint}` : ""} …]\n${bytes.subarray(bytes.length - tail).toString("utf8")}`;
-}
-
-/**
- * Credentials never reach the model from a tool's output, whichever way they were printed (`git
- * config --get remote.origin.url`, an env dump, a log line): URL user-info passwords and the token
- * shapes vendors publish are replaced. Pure.
- */
-export function redactCredentials(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@")
-    .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]");
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): string {

@@ -1,6 +1,6 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
-import { PathRefused } from "../workspace/containment.ts";
+import { autorunReason, PathRefused } from "../workspace/containment.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Action } from "./action.ts";
@@ -22,6 +22,8 @@ export interface GateOptions {
   worker?: string;
   /** Told while a call waits for a person (the supervisor's awaiting_approval verdict). */
   tracker?: Pick<CallTracker, "awaiting">;
+  /** Where the files that run code later or instruct agents written this run are listed, for the run's summary. */
+  autorunWrites?: string[];
 }
 
 /**
@@ -68,10 +70,36 @@ export class PermissionGate {
     return undefined;
   }
 
+  /** The workspace file a write action targets when it runs code later or instructs agents (`AUTORUN_PATHS`). */
+  private autorunTarget(action: Action, input: unknown): { rel: string; reason: string } | undefined {
+    const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
+    if (typeof path !== "string") return undefined;
+    try {
+      const rel = this.ctx.workspace.resolve(path, "write").relative;
+      const reason = autorunReason(rel);
+      return reason ? { rel, reason } : undefined;
+    } catch {
+      return undefined; // refused paths are the action's to report
+    }
+  }
+
+  /**
+   * The gate's verdict for one call: undefined to run it, else why not. A write to a file that runs
+   * code later or instructs agents asks even where writes are allowed; --yes answers it, and the
+   * file is listed for the run's summary.
+   */
   async check(call: ToolCallBlock, action: Action, input: unknown): Promise<{ message: string; rule: string } | undefined> {
+    const autorun = this.autorunTarget(action, input);
+    const refused = await this.verdict(call, action, input, autorun?.reason);
+    if (!refused && autorun && !this.opts.autorunWrites?.includes(autorun.rel)) this.opts.autorunWrites?.push(autorun.rel);
+    return refused;
+  }
+
+  private async verdict(call: ToolCallBlock, action: Action, input: unknown, autorun: string | undefined): Promise<{ message: string; rule: string } | undefined> {
     const command = action.command?.(input);
     const parsed = command?.shell ? await parseShell(command.line) : undefined;
     let verdict = decide(this.opts.policy, action.id, command, action.risk, parsed);
+    if (autorun && verdict.decision === "allow") verdict = { decision: "ask", rule: autorun };
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);

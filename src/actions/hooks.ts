@@ -1,5 +1,4 @@
-import { runProgram } from "../workspace/process.ts";
-import type { CommandSandbox } from "../workspace/sandbox.ts";
+import { type CommandSandbox, runCommandIn } from "../workspace/sandbox.ts";
 
 /**
  * Hooks in Claude Code's format: `hooks` in the config maps an event (PreToolUse, PostToolUse,
@@ -73,8 +72,7 @@ export class Hooks {
       for (const h of group.hooks) {
         const input = JSON.stringify({ session_id: this.o.sessionId() ?? null, hook_event_name: event, cwd: this.o.root, ...payload });
         const argv = ["/bin/sh", "-c", h.command];
-        const [program, ...args] = this.o.sandbox ? this.o.sandbox.wrap(argv, this.o.root) : argv;
-        const r = await runProgram({ program: program!, args, cwd: this.o.root, timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true });
+        const r = await runCommandIn(this.o.sandbox, { argv, cwd: this.o.root, timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true });
         if (r.exitCode === 2) return { block: true, message: (r.stderr ?? r.output).trim() || `blocked by the ${event} hook` };
         if (r.exitCode !== 0) {
           context.push(`[${event} hook "${h.command.slice(0, 60)}" failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}); ignored]`);

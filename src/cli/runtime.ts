@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
 import type { Disclosure } from "../actions/disclosure.ts";
@@ -15,7 +16,7 @@ import { workspaceRevision } from "../agent/revision.ts";
 import { runSeams } from "../agent/run-seams.ts";
 import { WorkState } from "../agent/state.ts";
 import { type WorkerDeps, workerActionsFor, workerStarter } from "../agent/worker.ts";
-import { userConfigDir } from "../config/paths.ts";
+import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
 import { createContextStep } from "../context/conversation.ts";
 import { loadSkills } from "../context/skills.ts";
@@ -59,6 +60,8 @@ export interface Actions {
   hub: Hub;
   /** Lines to show the user about the session start (skipped MCP servers, ...). */
   notices: string[];
+  /** Files that run code later or instruct agents that this process let an action write (the run's summary). */
+  autorunWrites: string[];
   /** The session the supervisor's call records belong to. */
   setSession(id: string | undefined): void;
   /** A worker's actions: built-ins only, in its scope, its commands in a read-only sandbox showing only what it may read. */
@@ -98,7 +101,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
-  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, hooks, locks };
+  const autorunWrites: string[] = [];
+  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, hooks, locks, autorunWrites };
   const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
@@ -106,13 +110,13 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env);
   // The MCP SDK loads only when a server is configured.
   const hub: Hub = entries.length
-    ? await (await import("../mcp/hub.ts")).startServers(entries, { registry, workspace, approvals: store, ...(o.approveServer ? { ask: o.approveServer } : {}), clientVersion: VERSION, notices, log: (l) => process.stderr.write(`${l}\n`) })
+    ? await (await import("../mcp/hub.ts")).startServers(entries, { registry, workspace, serverHomes: join(userDataDir(opts.env), "mcp"), approvals: store, ...(o.approveServer ? { ask: o.approveServer } : {}), clientVersion: VERSION, notices, log: (l) => process.stderr.write(`${l}\n`) })
     : NO_SERVERS;
   const token = opts.env.WEIR_STATUS_TOKEN;
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${token ? " (token required)" : ""}`);
   return {
-    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, notices,
+    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, notices, autorunWrites,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },

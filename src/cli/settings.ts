@@ -4,6 +4,7 @@ import { loadConfigFiles } from "../config/load.ts";
 import { projectConfigFile, userConfigFile } from "../config/paths.ts";
 import { resolveSettings, type Resolved } from "../config/resolve.ts";
 import { usageError } from "../core/errors.ts";
+import { homeDirectory, inside } from "../workspace/containment.ts";
 import type { ParsedArgs } from "./args.ts";
 
 /** The workspace root: `--cwd` or the current directory, canonical, and it must be a directory. */
@@ -20,12 +21,21 @@ export function workspaceRoot(args: ParsedArgs): string {
 }
 
 /**
- * A workspace must be a project, not the filesystem: at `/` (or inside /proc, /sys, /dev) a walk
- * would read the whole machine and its pseudo-files. Refused before anything gathers context.
+ * A workspace must be a project, not the filesystem or the home: at `/` (or inside /proc, /sys,
+ * /dev) a walk would read the whole machine and its pseudo-files, and a workspace holding the home
+ * would hold its keys, tokens and weir's own stored key. Refused before anything gathers context.
  */
-export function requireProjectRoot(workspace: string): void {
+export function requireProjectRoot(workspace: string, home = homeDirectory()): void {
   if (workspace === "/" || /^\/(?:proc|sys|dev)(?:\/|$)/.test(workspace))
     throw usageError(`${workspace} is not a project directory; run weir inside a repository or pass --cwd DIR`);
+  let realHome = home;
+  try {
+    realHome = realpathSync(home);
+  } catch {
+    // no home on disk: nothing of it to protect
+  }
+  if (home && inside(workspace, realHome))
+    throw usageError(`${workspace} holds your home directory (${realHome}); run weir inside a project directory or pass --cwd DIR`);
 }
 
 /** Loads both config files and resolves them under the flags and environment. */

@@ -150,8 +150,12 @@ export function resolveSettings(layers: Layers): Resolved {
       apiKey = layers.env[name];
       sources.apiKey = `env (${name})`;
     } else if (layers.user.apiKey) {
-      apiKey = layers.user.apiKey;
-      sources.apiKey = "user";
+      // A stored key goes only to the host it was stored for: the user config's endpoint or provider.
+      const storedFor = layers.user.baseUrl ?? findPreset(layers.user.provider ?? DEFAULTS.provider)?.baseUrl;
+      if (storedFor && hostOf(storedFor) === hostOf(baseUrl)) {
+        apiKey = layers.user.apiKey;
+        sources.apiKey = "user";
+      } else sources.apiKey = `unset (the stored key is for ${storedFor ? hostOf(storedFor) : "another endpoint"}, not ${hostOf(baseUrl)})`;
     } else sources.apiKey = "unset";
   }
 
@@ -187,6 +191,15 @@ export function resolveSettings(layers: Layers): Resolved {
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }
 
+/** The host (and port) a URL points at; the whole string when it is no URL. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * The sandbox: flags > user > project, where a project may tighten it to read-only but never turn
  * it off (a cloned repository must not lower its own boundary). Readable home entries add up.
@@ -201,7 +214,8 @@ function sandboxSettings(layers: Layers): Settings["sandbox"] {
 export function requireKey(r: Resolved): void {
   if (r.preset.keyRequired && !r.settings.apiKey) {
     const vars = [...r.preset.keyEnv, "WEIR_API_KEY"].join(" or ");
-    throw new UserError(`no API key for provider ${r.settings.provider}: set ${vars}, or pass --api-key`, 2);
+    const stored = r.sources.apiKey.startsWith("unset (") ? ` (${r.sources.apiKey.slice(7, -1)})` : "";
+    throw new UserError(`no API key for provider ${r.settings.provider}${stored}: set ${vars}, or pass --api-key`, 2);
   }
 }
 

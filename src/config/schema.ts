@@ -73,6 +73,6 @@ void _sameShape;
 
 /**
  * Keys a project config may not set: a cloned repository must not redirect the user's API key to
- * another endpoint or carry a key of its own.
+ * another endpoint (a provider brings its own endpoint) or carry a key of its own.
  */
-export const USER_ONLY_KEYS = ["apiKey", "baseUrl", "judgment"] as const;
+export const USER_ONLY_KEYS = ["apiKey", "baseUrl", "provider", "judgment"] as const;

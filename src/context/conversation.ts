@@ -82,8 +82,8 @@ function render(s: Slot): string {
   const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
   if (s.level === "pointer") return pointer(s.call);
   const body = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
-  // Whatever an action produced is quoted as data, flagged or not; weir's own words are not.
-  const shown = fromWeir(s.call, s.result) || s.level === "one_line" ? body : s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
+  // Whatever an action produced is quoted as data at every level, flagged or not; weir's own words are not.
+  const shown = fromWeir(s.call, s.result) ? body : s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
   return `${head}\n${shown}`;
 }
 

@@ -1,4 +1,5 @@
 import type { ContextChunk, RenderLevel } from "../core/chunk.ts";
+import { redactCredentials } from "../core/credentials.ts";
 import type { Finding, Verdict } from "./firewall.ts";
 
 /** The provenance header every rendered chunk keeps: source, revision, trust. */
@@ -35,14 +36,13 @@ export function spotlight(body: string, findings: Finding[]): string {
 }
 
 /**
- * A chunk at a level: its provenance header, then the body. Untrusted bodies are quoted as data;
- * a rule (AGENTS.md, .weir/rules) is the repository's guidance and stays plain unless the firewall
- * flags it, and one-line renderings are a pointer, not content.
+ * A chunk at a level: its provenance header, then the body with credentials redacted. An untrusted
+ * body is quoted as data at every level, one line included; a rule (AGENTS.md, .weir/rules) from the
+ * repository is its guidance and stays plain unless the firewall flags it.
  */
 export function renderChunk(c: ContextChunk, level: RenderLevel, verdict: Verdict, findings: Finding[]): string {
   if (level === "omit") return "";
-  const body = level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line;
-  const shown =
-    verdict === "instruction_like" && level !== "one_line" ? spotlight(body, findings) : c.trust === "untrusted" && c.kind !== "rule" && level !== "one_line" ? quoteData(body) : body;
+  const body = redactCredentials(level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line);
+  const shown = verdict === "instruction_like" ? spotlight(body, findings) : c.trust === "untrusted" && c.kind !== "rule" ? quoteData(body) : body;
   return `${header(c, level, verdict)}\n${shown}`;
 }

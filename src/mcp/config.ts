@@ -3,13 +3,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { runFilesHash } from "./launch.ts";
 
 const Stdio = z.object({
   type: z.literal("stdio").optional(),
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /** Ignored: a server starts in a private directory of its own, never the workspace (see launch.ts). */
   cwd: z.string().optional(),
+  /** Network access inside its sandbox; off unless configured. */
+  network: z.boolean().optional(),
   disabled: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
 });
@@ -29,7 +33,7 @@ export interface ServerEntry {
   config: ServerConfig;
   origin: "user" | "project";
   path: string;
-  /** Hash of the expanded config: an approval covers exactly this command line. */
+  /** Hash of the expanded config and of the workspace files it runs: an approval covers exactly these. */
   fingerprint: string;
 }
 
@@ -55,7 +59,7 @@ function expandDeep<T>(value: T, env: Record<string, string | undefined>): T {
 export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 
 /** Reads one `mcpServers` file; a missing file is empty, a broken one or a broken entry is refused by name. */
-export function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>): ServerEntry[] {
+export function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>, workspace = ""): ServerEntry[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -77,17 +81,18 @@ export function readMcpFile(path: string, origin: "user" | "project", env: Recor
       const issue = parsed.error.issues[0]!;
       throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
     }
-    const fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).digest("hex").slice(0, 16);
-    return { name: safeName(name), config: parsed.data, origin, path, fingerprint };
+    const entry = { name: safeName(name), config: parsed.data, origin, path, fingerprint: "" };
+    entry.fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).update(runFilesHash(entry, workspace)).digest("hex").slice(0, 16);
+    return entry;
   });
 }
 
-/** User servers from `~/.config/weir/mcp.json`, project servers from `<workspace>/.mcp.json`; the project's win on a clash. */
+/** User servers from `~/.config/weir/mcp.json`, project servers from `<workspace>/.mcp.json`; the person's win on a clash. */
 export function loadMcpServers(userConfigDir: string, workspace: string, env: Record<string, string | undefined>): ServerEntry[] {
-  const user = readMcpFile(join(userConfigDir, "mcp.json"), "user", env);
-  const project = readMcpFile(join(workspace, ".mcp.json"), "project", env);
+  const user = readMcpFile(join(userConfigDir, "mcp.json"), "user", env, workspace);
+  const project = readMcpFile(join(workspace, ".mcp.json"), "project", env, workspace);
   const byName = new Map<string, ServerEntry>();
-  for (const e of [...user, ...project]) byName.set(e.name, e);
+  for (const e of [...project, ...user]) byName.set(e.name, e);
   return [...byName.values()];
 }
 

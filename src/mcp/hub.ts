@@ -8,6 +8,7 @@ import { z } from "zod";
 import { type Action, type Risk, ToolFailure } from "../actions/action.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { safeName, type ServerEntry } from "./config.ts";
+import { stdioLaunch } from "./launch.ts";
 
 export type ServerState = "starting" | "connected" | "failed" | "disabled" | "unapproved" | "disconnected";
 
@@ -48,6 +49,8 @@ export interface HubOptions {
   /** Whether a project server may start: a cloned repository must not start programs unasked. */
   isApproved: (entry: ServerEntry) => boolean;
   clientVersion: string;
+  /** Where each stdio server gets its private directory and home (`stdioLaunch`). */
+  serverHomes: string;
 }
 
 /** A JSON Schema without its `description` fields (a flagged server's notes to the model). Pure. */
@@ -171,14 +174,9 @@ export class McpHub {
     const client = new Client({ name: "weir", version: this.opts.clientVersion });
     let transport: Transport;
     if ("command" in c) {
-      const stdio = new StdioClientTransport({
-        command: c.command,
-        args: c.args,
-        // Only the SDK's safe defaults (PATH, HOME, ...) plus what the config names: no API keys leak.
-        env: { ...getDefaultEnvironment(), ...c.env },
-        cwd: c.cwd ?? this.opts.workspace,
-        stderr: "pipe",
-      });
+      // Only the SDK's safe defaults (PATH, USER, ...) plus what the config names: no API keys leak.
+      const launch = stdioLaunch(l.entry, { workspace: this.opts.workspace, serverHomes: this.opts.serverHomes, env: getDefaultEnvironment() });
+      const stdio = new StdioClientTransport({ ...launch, stderr: "pipe" });
       stdio.stderr?.on("data", (d: Buffer) => {
         l.stderr = (l.stderr + d.toString()).slice(-4000);
       });
@@ -338,13 +336,14 @@ export interface ServerApprovals {
  */
 export async function startServers(
   entries: ServerEntry[],
-  o: { registry: ActionRegistry; workspace: string; approvals: ServerApprovals; ask?: (entry: ServerEntry) => Promise<boolean>; clientVersion: string; notices: string[]; log: (line: string) => void },
+  o: { registry: ActionRegistry; workspace: string; serverHomes: string; approvals: ServerApprovals; ask?: (entry: ServerEntry) => Promise<boolean>; clientVersion: string; notices: string[]; log: (line: string) => void },
 ): Promise<McpHub> {
   for (const e of entries)
     if (e.origin === "project" && !e.config.disabled && !o.approvals.isMcpServerApproved(o.workspace, e.name, e.fingerprint) && o.ask && (await o.ask(e)))
       o.approvals.approveMcpServer(o.workspace, e.name, e.fingerprint);
   const hub = new McpHub(o.registry, {
     workspace: o.workspace,
+    serverHomes: o.serverHomes,
     startTimeoutMs: MCP_START_TIMEOUT_MS,
     onStarting: (name, ms) => o.log(`weir: MCP server ${name} is starting (waiting up to ${Math.round(ms / 1000)}s; its "timeout" in mcp.json sets how long)`),
     callTimeoutMs: MCP_CALL_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import type { ToolDetails } from "../core/messages.ts";
 import { promptTokens } from "../core/usage.ts";
 import { MarkdownStream } from "./markdown.ts";
 import type { Style } from "./style.ts";
+import { visibleEvent } from "./visible.ts";
 
 /** A unified diff for the log: file headers dropped, hunks coloured, at most `max` lines. Pure. */
 export function diffForLog(diff: string, style: Style, max = 40): string {
@@ -62,7 +63,8 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
     thought.text = "";
   };
   return {
-    emit(e: AgentEvent) {
+    emit(raw: AgentEvent) {
+      const e = visibleEvent(raw);
       if (e.type !== "reasoning_delta" && e.type !== "agent") foldThought();
       switch (e.type) {
         case "text_delta": {

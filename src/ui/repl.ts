@@ -1,3 +1,4 @@
+import { visibleEvent } from "./visible.ts";
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
@@ -219,7 +220,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   const base = plainDisplay(sink, sink, opts.style, opts.verbose, { markdown: opts.style.on });
   let waiting: string | undefined;
   const display: Display = {
-    emit(e: AgentEvent) {
+    emit(raw: AgentEvent) {
+      const e = visibleEvent(raw);
       if (e.type === "turn_end") {
         lastUsage = e.usage;
         total = { input: total.input + e.usage.input, cacheRead: total.cacheRead + e.usage.cacheRead, cacheWrite: total.cacheWrite + e.usage.cacheWrite, output: total.output + e.usage.output };

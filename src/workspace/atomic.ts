@@ -1,25 +1,27 @@
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { inside, PathRefused } from "./containment.ts";
 
 /**
- * Writes a file so that a crash at any moment leaves either the old bytes or the new ones: a temp
- * file in the same directory (same filesystem, so the rename is atomic), fsync, then rename over the
- * target. The target's mode is kept, unless `mode` says what it must be. On failure (a full disk) the temp file is removed and the
- * original is untouched.
+ * Writes `data` as `name` in the directory `dir` so that a crash at any moment leaves either the old
+ * bytes or the new ones: a temp file beside it (same filesystem, so the rename is atomic), fsync,
+ * then rename over the target. The target's mode is kept unless `mode` says what it must be. On
+ * failure (a full disk) the temp file is removed and the original is untouched.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+function writeIn(dir: string, name: string, data: string | Uint8Array, opts: { mode?: number }): void {
+  const path = join(dir, name);
   let mode = 0o644;
   try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    // new file
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) throw new PathRefused(`${name} became a symlink while weir was writing it; nothing was written`, "symlink");
+    mode = st.mode & 0o7777;
+  } catch (e) {
+    if (e instanceof PathRefused) throw e;
   }
   // A file holding a secret gets exactly this mode (the umask could only narrow it, never widen).
   if (opts.mode !== undefined) mode = opts.mode;
-  const tmp = join(dir, `.${basename(path)}.weir-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
-  const fd = openSync(tmp, "wx", mode);
+  const tmp = join(dir, `.${name}.weir-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
@@ -38,6 +40,71 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
       unlinkSync(tmp);
     } catch {
       // never created or already renamed
+    }
+    throw e;
+  }
+}
+
+/** Writes a file atomically (see `writeIn`), creating its parent directories. For weir's own files. */
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeIn(dirname(path), basename(path), data, opts);
+}
+
+const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Writes `rel` inside the workspace `root` atomically, so that no file, temp file or rename lands
+ * outside however the tree is swapped meanwhile (a command that exchanges a directory with a symlink
+ * out). On Linux the path is walked one directory handle at a time, never following a link, and the
+ * temp file and rename happen through the last handle (`/proc/self/fd/N/name` resolves from the
+ * open directory, not from its name). Elsewhere the parent is checked after the temp file exists
+ * and before the rename. A swap is refused as a symlink; missing directories are created.
+ */
+export function writeFileInside(root: string, rel: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  const name = parts.pop();
+  if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a file path inside the workspace`, "containment");
+  if (process.platform !== "linux") return writeChecked(root, parts, name, data, opts);
+  let dir = openSync(root, DIR_FLAGS);
+  try {
+    for (const part of parts) {
+      const at = `/proc/self/fd/${dir}/${part}`;
+      let next: number;
+      try {
+        next = openSync(at, DIR_FLAGS);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
+        if (code !== "ENOENT") throw e;
+        mkdirSync(at);
+        next = openSync(at, DIR_FLAGS);
+      }
+      closeSync(dir);
+      dir = next;
+    }
+    writeIn(`/proc/self/fd/${dir}`, name, data, opts);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+function writeChecked(root: string, parts: string[], name: string, data: string | Uint8Array, opts: { mode?: number }): void {
+  const dir = join(root, ...parts);
+  mkdirSync(dir, { recursive: true });
+  const check = () => {
+    if (!inside(root, realpathSync(dir)) || !statSync(dir).isDirectory()) throw new PathRefused(`${join(...parts)} leads outside the workspace; nothing was written`, "symlink");
+  };
+  check();
+  writeIn(dir, name, data, opts);
+  try {
+    check();
+  } catch (e) {
+    // Swapped between the check and the rename: take back what landed outside.
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // gone already
     }
     throw e;
   }

@@ -96,6 +96,41 @@ export function protectedReason(rel: string, absolute: string, home = homeDirect
 }
 
 /**
+ * Paths other programs act on later without asking anyone: editor tasks and settings that run
+ * commands, devcontainers, commit-hook managers, package-manager rc files, and the instructions and
+ * configuration agents read at their next start. Root-relative; a directory covers what is below it.
+ */
+export const AUTORUN_PATHS = [
+  ".vscode", // tasks.json runOn folderOpen, settings that name programs
+  ".idea", // run configurations, workspace.xml
+  ".devcontainer", // postCreateCommand and friends
+  ".husky", // commit hooks once core.hooksPath names it
+  ".githooks",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lefthook.yml",
+  ".yarnrc.yml", // yarnPath runs a program at every yarn call
+  ".yarnrc",
+  ".envrc", // direnv runs it on cd
+  ".weir", // rules, commands, skills, config
+  ".claude",
+  ".mcp.json",
+  "AGENTS.md",
+  "CLAUDE.md",
+] as const;
+
+/** Agent instructions are read from every directory on the way to a target, not only the root. */
+const INSTRUCTION_FILES = new Set(["AGENTS.md", "CLAUDE.md"]);
+
+/** Why writing `rel` (workspace-relative) needs the person's yes, or undefined. Pure. */
+export function autorunReason(rel: string): string | undefined {
+  const name = rel.split("/").pop() ?? "";
+  if (INSTRUCTION_FILES.has(name)) return `${rel} instructs the next agent session`;
+  const hit = AUTORUN_PATHS.find((p) => rel === p || rel.startsWith(`${p}/`));
+  return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
+}
+
+/**
  * Resolves a path the model sent against the workspace root. Absolute paths are fine when they land
  * inside; `..` escapes, symlinks leading out, files with other hard links, and protected paths are
  * refused; for a worker, so is a path outside its scope for the access asked. `root` must already

@@ -1,5 +1,5 @@
 import { homeDirectory } from "./containment.ts";
-import { bwrapArgv, detectSandbox } from "./sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, detectSandbox } from "./sandbox.ts";
 
 /**
  * Options that keep a planted repository config from running code when weir itself asks git
@@ -22,8 +22,8 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
   try {
     sandbox ??= detectSandbox();
     const argv = ["git", ...SAFE_GIT, ...args];
-    const cmd =
-      sandbox.kind === "bwrap" ? bwrapArgv({ mode: "read-only", root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [] }, argv, root, sandbox.program) : argv;
+    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [] };
+    const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
     const p = Bun.spawn(cmd, {
       cwd: root,
       env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV },

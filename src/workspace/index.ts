@@ -4,12 +4,12 @@
  * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
-export { writeFileAtomic } from "./atomic.ts";
-export { PathRefused, holdsKeyMaterial, homeDirectory, resolveInWorkspace } from "./containment.ts";
+export { writeFileAtomic, writeFileInside } from "./atomic.ts";
+export { PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, resolveInWorkspace } from "./containment.ts";
 export { gitOutput } from "./git.ts";
 export { Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
-export { createSandbox, widenableDir } from "./sandbox.ts";
+export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, runCommandIn, widenableDir } from "./sandbox.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, walk, walkFiles } from "./walker.ts";

@@ -39,6 +39,8 @@ export interface ProgramOptions {
   onOutput?: () => void;
   /** Keep stderr apart (hooks: stdout is data, stderr is the message). */
   separateStderr?: boolean;
+  /** Open descriptors the child gets as fd 3, 4, … (bubblewrap reads its options from one). */
+  fds?: number[];
 }
 
 /** Ends the whole process tree: the process group on Unix, taskkill /T on Windows. */
@@ -97,7 +99,7 @@ export function runProgram(o: ProgramOptions): Promise<ProgramRun> {
         cwd: o.cwd,
         env: o.env,
         detached: process.platform !== "win32",
-        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(o.fds ?? [])],
         windowsHide: true,
       });
     } catch (e) {

@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
-import { inside, protectedReason } from "./containment.ts";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir, totalmem } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { AUTORUN_PATHS, inside, protectedReason } from "./containment.ts";
+import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 
 /**
  * The OS sandbox every process weir starts runs in (run_command, shell, verify, weir's own git).
@@ -11,13 +13,18 @@ import { inside, protectedReason } from "./containment.ts";
  * Inside, by mode:
  * - system directories read-only, nothing else of the host visible (a canary outside the workspace
  *   cannot be read);
- * - the workspace read-write (`workspace-write`) or read-only (`read-only`), except `.git/hooks`,
- *   `.git/config` and `.git/info` (always read-only: no planted hooks, fsmonitor or filters) and the
- *   protected files present (bound over /dev/null);
- * - a private /tmp; $HOME an empty directory plus a short read-only allow-list of toolchain caches;
- *   weir's config and data directories are never visible;
+ * - the workspace read-write (`workspace-write`) or read-only (`read-only`), except git's metadata
+ *   (`.git` is a mount point, so it cannot be moved or replaced; its hooks, config, info, commondir,
+ *   worktrees and submodules are read-only, and so is the hooks directory `core.hooksPath` names),
+ *   files other tools run later (`AUTORUN_PATHS`: read-only when present, removed after the
+ *   command when it created them) and the protected files present (bound over /dev/null);
+ * - a private /tmp; $HOME an empty directory plus read-only toolchain caches (never their
+ *   credential files) and a git config holding only the person's identity; weir's config and data
+ *   directories are never visible;
+ * - its own user namespace with every capability dropped and no further user namespaces, so root
+ *   outside is nobody special inside (no mounts to undo, no file handles to open by number);
  * - its own pid namespace (weir and its environment are not in /proc) and session, killed whole
- *   when weir stops it or exits;
+ *   when weir stops it or exits; limits on processes and memory;
  * - no network unless approved.
  */
 export type SandboxMode = "read-only" | "workspace-write" | "off";
@@ -36,6 +43,16 @@ export interface SandboxPolicy {
   readable: string[];
   /** Files inside the workspace bound over /dev/null (protected files). */
   masked: string[];
+  /** Directories the protected-file scan could not finish in time: hidden (their secrets unknown). */
+  unscanned?: string[];
+  /** Workspace paths commands may read but never change (git metadata, `AUTORUN_PATHS`), absolute. */
+  guarded?: string[];
+  /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
+  gitconfig?: string;
+  /** Resource limits, applied by prlimit inside the sandbox. */
+  limits?: SandboxLimits;
+  /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
+  disableUserns?: boolean;
   /**
    * A worker whose reads are scoped: only these workspace files (absolute) exist inside, read-only;
    * the rest of the workspace is an empty directory. Absent: the whole workspace, by `mode`.
@@ -43,23 +60,52 @@ export interface SandboxPolicy {
   visible?: string[];
 }
 
+export interface SandboxLimits {
+  prlimit: string;
+  processes: number;
+  memoryBytes: number;
+}
+
 /**
- * Home entries toolchains read (package stores, version managers); read-only, configurable with
- * `sandbox.readable`. `~/.cache` is left out on purpose: build caches (Go's, pip's) must be
- * writable, and a writable shared cache would let one command plant something the next one runs,
- * so each command gets an empty, private one.
+ * Home entries toolchains read: package and build caches, installed toolchains; read-only, more
+ * with `sandbox.readable`. Only the cache parts of stores that also hold credentials (Cargo's
+ * credentials.toml, Gradle's gradle.properties, Maven's settings.xml). `~/.cache` is left out on
+ * purpose: build caches (Go's, pip's) must be writable, and a writable shared cache would let one
+ * command plant something the next one runs, so each command gets an empty, private one.
  */
-export const DEFAULT_HOME_READABLE = [".npm", ".bun", ".cargo", ".rustup", ".pyenv", ".nvm", ".volta", ".deno", ".gradle", ".m2", "go", ".gitconfig"];
+export const DEFAULT_HOME_READABLE = [
+  ".npm/_cacache",
+  ".bun/install/cache",
+  ".bun/bin",
+  ".cargo/registry",
+  ".cargo/git",
+  ".cargo/bin",
+  ".rustup",
+  ".pyenv",
+  ".nvm",
+  ".volta",
+  ".deno",
+  ".gradle/caches",
+  ".gradle/wrapper",
+  ".m2/repository",
+  "go/pkg/mod",
+  "go/bin",
+];
 
 /** Read-only system directories; each is bound only where it exists. */
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/run/current-system"];
 
-/** Parts of `.git` a command may never change: what git executes or how it reads the tree. */
-const GIT_READ_ONLY = [".git/hooks", ".git/config", ".git/info"];
+/**
+ * Parts of `.git` a command may never change: what git executes, where it reads its config, and
+ * other git directories (submodules, worktrees) whose config would run the same way. Git's ordinary
+ * writes (objects, refs, logs, the index, HEAD) stay possible.
+ */
+export const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir", ".git/config.worktree", ".git/worktrees", ".git/modules"];
 
-/** The bubblewrap argv that runs `argv` in `cwd` under the policy. Pure. */
-export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap = "bwrap"): string[] {
-  const a: string[] = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+/** The bubblewrap options (everything before `--`) that run a command in `cwd` under the policy. Pure. */
+export function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
+  const a: string[] = ["--die-with-parent", "--new-session", "--unshare-user", ...(p.disableUserns === false ? [] : ["--disable-userns"]), "--cap-drop", "ALL"];
+  a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) a.push("--unshare-net");
   for (const d of SYSTEM) a.push("--ro-bind-try", d, d);
   a.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp");
@@ -68,6 +114,7 @@ export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap =
   if (homeShown) {
     a.push("--tmpfs", p.home);
     for (const r of p.readable) if (inside(p.home, r)) a.push("--ro-bind-try", r, r);
+    if (p.gitconfig) a.push("--ro-bind", p.gitconfig, join(p.home, ".gitconfig"));
   }
   if (p.visible) {
     // A fresh tmpfs at the root holds only the bound files (bubblewrap creates the directories on the
@@ -77,14 +124,29 @@ export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap =
     a.push("--remount-ro", p.root);
   } else {
     a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
-    for (const g of GIT_READ_ONLY) a.push("--ro-bind-try", join(p.root, g), join(p.root, g));
+    // A mount point cannot be renamed or removed: `.git` stays the repository the person's git reads.
+    if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
+    for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
     for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
+    for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   }
   if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
   if (homeShown) a.push("--setenv", "HOME", p.home);
-  a.push("--setenv", "TMPDIR", "/tmp", "--", ...argv);
+  a.push("--setenv", "TMPDIR", "/tmp");
   return a;
+}
+
+/** What runs inside: the command, under prlimit when limits are set. Pure. */
+function limited(p: SandboxPolicy, argv: string[]): string[] {
+  if (!p.limits) return argv;
+  const { prlimit, processes, memoryBytes } = p.limits;
+  return [prlimit, `--nproc=${processes}`, `--data=${memoryBytes}`, "--", ...argv];
+}
+
+/** The bubblewrap argv that runs `argv` in `cwd` under the policy. Pure. */
+export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap = "bwrap"): string[] {
+  return [bwrap, ...bwrapOptions(p, cwd), "--", ...limited(p, argv)];
 }
 
 const q = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
@@ -110,7 +172,8 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     lines.push(`(allow file-write* (subpath ${q(p.root)}))`);
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
   }
-  for (const g of GIT_READ_ONLY) lines.push(`(deny file-write* (subpath ${q(join(p.root, g))}))`);
+  for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? [])]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
+  lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
   // Deny is the default; the network is allowed only when approved.
   if (p.network) lines.push("(allow network*)");
@@ -141,12 +204,16 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     const outside = [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
     if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
   }
+  if (p.limits && /Resource temporarily unavailable|fork: retry|EAGAIN/.test(output))
+    return `blocked by the sandbox: a command may run at most ${p.limits.processes} processes at once`;
+  if (p.limits && /Cannot allocate memory|MemoryError|out of memory|ENOMEM|bad_alloc/i.test(output))
+    return `blocked by the sandbox: a command may use at most ${Math.round(p.limits.memoryBytes / 2 ** 30)} GiB of memory`;
   if (/Read-only file system|EROFS/.test(output))
     return p.visible
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
-      : "blocked by the sandbox: write outside the workspace (or to .git/hooks, .git/config, a protected file); an extra directory needs --add-dir DIR";
+      : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), to a file other tools run later (.vscode, .husky, AGENTS.md …: write it with write_file, which asks the user) or to a protected file; an extra directory needs --add-dir DIR";
   return undefined;
 }
 
@@ -165,6 +232,18 @@ export function widenableDir(dir: string, home: string): string | undefined {
   }
 }
 
+/** Whether this bubblewrap knows `--disable-userns` (0.8 and later). I/O: asks it its version, once. */
+const userNsFlag = new Map<string, boolean>();
+export function bwrapDisablesUserns(program: string): boolean {
+  let known = userNsFlag.get(program);
+  if (known === undefined) {
+    const v = /(\d+)\.(\d+)/.exec(Bun.spawnSync([program, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout.toString());
+    known = v ? Number(v[1]) > 0 || Number(v[2]) >= 8 : false;
+    userNsFlag.set(program, known);
+  }
+  return known;
+}
+
 /** Finds the sandbox this machine offers. I/O: looks for the programs. */
 export function detectSandbox(platform = process.platform): { kind: SandboxKind; program?: string } {
   if (platform === "linux") {
@@ -176,38 +255,92 @@ export function detectSandbox(platform = process.platform): { kind: SandboxKind;
   return { kind: "none" };
 }
 
+export interface ProtectedScan {
+  /** Protected files found (absolute). */
+  files: string[];
+  /** Directories not read before the time ran out (absolute): treated as protected whole. */
+  unscanned: string[];
+}
+
 /**
  * Protected files present in the workspace (dotenv files and their variants, keys, credentials),
- * to bind over /dev/null. Bounded: the top levels of the tree, skipping dependency directories.
+ * to bind over /dev/null: every depth, vendored directories included, only `.git` skipped (commands
+ * see it through git's own guards). Bounded by time, not by count; whatever was not read in time is
+ * returned as unscanned, so the caller can hide it. I/O: reads directories, never follows links.
  */
-export function protectedFilesIn(root: string, home: string, maxDepth = 4, maxEntries = 20_000): string[] {
-  const out: string[] = [];
-  let seen = 0;
-  const visit = (dir: string, depth: number) => {
-    let names: string[];
+export function protectedFilesIn(root: string, home: string, budgetMs = 3_000): ProtectedScan {
+  const files: string[] = [];
+  const queue: string[] = [root];
+  const deadline = performance.now() + budgetMs;
+  while (queue.length > 0) {
+    if (performance.now() > deadline) return { files, unscanned: queue };
+    const dir = queue.shift()!;
+    let entries;
     try {
-      names = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      return;
+      continue; // unreadable or gone: nothing of it can be read by a command either
     }
-    for (const n of names) {
-      if (++seen > maxEntries) return;
-      if (n === ".git" || n === "node_modules" || n === "target" || n === ".venv" || n === "vendor") continue;
-      const abs = join(dir, n);
-      let st;
-      try {
-        st = statSync(abs);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory()) {
-        if (depth < maxDepth) visit(abs, depth + 1);
-      } else if (protectedReason(relative(root, abs), abs, home)) out.push(abs);
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!(dir === root && e.name === ".git")) queue.push(abs);
+      } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
-  };
-  visit(root, 0);
-  return out;
+  }
+  return { files, unscanned: [] };
 }
+
+/** The hooks directory the repository's config names (`core.hooksPath`) when it lies in the workspace. */
+export function configuredHooksDir(root: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(root, ".git", "config"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const m = /^\s*hooksPath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text);
+  if (!m) return undefined;
+  const dir = resolve(root, m[1]!);
+  return inside(root, dir) && dir !== root ? dir : undefined;
+}
+
+/**
+ * A git config holding only the person's identity (user.name, user.email), read from their global
+ * config, so a commit inside the sandbox works while tokens, credential helpers and aliases stay out.
+ * Written once to a private temp file removed at exit; undefined when there is no identity.
+ */
+export function identityGitconfig(home: string, env: Record<string, string | undefined> = process.env): string | undefined {
+  const found: Record<string, string> = {};
+  for (const f of [join(home, ".gitconfig"), join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config")]) {
+    let section = "";
+    let text = "";
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n")) {
+      const head = /^\s*\[\s*([A-Za-z]+)\s*\]/.exec(line);
+      if (head) section = head[1]!.toLowerCase();
+      const kv = /^\s*(name|email)\s*=\s*(.*?)\s*$/i.exec(line);
+      if (section === "user" && kv) found[kv[1]!.toLowerCase()] ??= kv[2]!.replace(/^"(.*)"$/, "$1");
+    }
+  }
+  if (!found.name && !found.email) return undefined;
+  const quote = (v: string) => `"${v.replace(/[\\"]/g, "\\$&").replace(/[\r\n]/g, " ")}"`;
+  const dir = mkdtempSync(join(tmpdir(), "weir-git-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, "gitconfig");
+  writeFileSync(path, `[user]\n${Object.entries(found).map(([k, v]) => `\t${k} = ${quote(v)}\n`).join("")}`, { mode: 0o600 });
+  return path;
+}
+
+/** A command to run in the sandbox: `runProgram`'s options, with the argv and the call's widening. */
+export type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & { argv: string[]; widen?: { network?: boolean; dir?: string } };
+
+/** A sandboxed command's result; `undone` names what weir removed after it (created where commands may not write). */
+export type SandboxRun = ProgramRun & { undone: string[] };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -219,6 +352,12 @@ export interface CommandSandbox {
   readonly writable: readonly string[];
   /** The argv to spawn for `argv` in `cwd`; the network only when approved for this call. */
   wrap(argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }): string[];
+  /**
+   * Runs a command inside (or as it is, where there is no sandbox): the options reach bubblewrap
+   * through a file descriptor, so no number of masks can make the command line too long; afterwards
+   * guarded paths the command created (a new `.git/commondir`, `.vscode/tasks.json`) are removed.
+   */
+  run(o: SandboxedRun): Promise<SandboxRun>;
   /** One line saying a failure came from the sandbox, or undefined. */
   explain(output: string, widen?: { network?: boolean }, run?: { program?: string; exitCode?: number | null }): string | undefined;
   /** What the sandbox enforces, in a line, for the start-up notice and `weir doctor`. */
@@ -237,30 +376,94 @@ export interface SandboxOptions {
   visible?: () => string[];
 }
 
+/** Limits for every command: processes at once and memory, where prlimit exists. I/O: looks for it. */
+export function defaultLimits(): SandboxLimits | undefined {
+  const prlimit = ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => existsSync(p));
+  return prlimit ? { prlimit, processes: 4_096, memoryBytes: Math.floor(totalmem() / 2) } : undefined;
+}
+
+/** Guarded workspace paths: git's (above) and the hooks directory the config names, then `AUTORUN_PATHS`. */
+function guardedPaths(root: string): string[] {
+  const hooks = configuredHooksDir(root);
+  return [...GIT_GUARDED.map((g) => join(root, g)), ...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
   const readable = [...DEFAULT_HOME_READABLE, ...(o.readable ?? [])].map((r) => (r.startsWith("/") ? r : join(o.home, r)));
+  const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
+  let disableUserns: boolean | undefined;
+  let gitconfig: string | undefined | null = null;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let masked: string[] = [];
-  let maskedAt = -Infinity;
+  let scan: ProtectedScan = { files: [], unscanned: [] };
+  let scannedAt = -Infinity;
   const policy = (network: boolean, dir?: string): SandboxPolicy => {
-    if (performance.now() - maskedAt > 3_000) {
-      masked = protectedFilesIn(o.root, o.home);
-      maskedAt = performance.now();
+    if (performance.now() - scannedAt > 3_000) {
+      scan = protectedFilesIn(o.root, o.home);
+      scannedAt = performance.now();
     }
-    return { mode: o.mode, root: o.root, home: o.home, network, writable: [...(o.writable ?? []), ...(dir ? [dir] : [])], readable, masked, ...(o.visible ? { visible: o.visible() } : {}) };
+    if (gitconfig === null) gitconfig = identityGitconfig(o.home);
+    if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
+    return {
+      mode: o.mode,
+      root: o.root,
+      home: o.home,
+      network,
+      writable: [...(o.writable ?? []), ...(dir ? [dir] : [])],
+      readable,
+      masked: scan.files,
+      unscanned: scan.unscanned,
+      guarded: guardedPaths(o.root).filter((g) => !g.startsWith(join(o.root, ".git") + "/")),
+      ...(gitconfig ? { gitconfig } : {}),
+      ...(limits ? { limits } : {}),
+      ...(disableUserns === false ? { disableUserns } : {}),
+      ...(o.visible ? { visible: o.visible() } : {}),
+    };
   };
+  const wrap = (argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }) =>
+    active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv;
   return {
     kind: detected.kind,
     mode: o.mode,
     active,
     writable: o.writable ?? [],
     // A widened directory is one the executor already had approved (by --add-dir or a person).
-    wrap: (argv, cwd, widen) => (active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv),
+    wrap,
+    async run(r) {
+      const { argv, widen, ...rest } = r;
+      if (!active) {
+        const [program, ...args] = argv;
+        return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
+      }
+      const watched = o.mode === "workspace-write" && !o.visible ? guardedPaths(o.root) : [];
+      const before = new Set(watched.filter((w) => existsSync(w)));
+      let spawned: { program: string; args: string[]; fds?: number[] };
+      let optionsFile: string | undefined;
+      if (detected.kind === "bwrap") {
+        const p = policy(widen?.network === true, widen?.dir);
+        optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
+        writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
+        spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r")] };
+      } else {
+        const [program, ...args] = wrap(argv, rest.cwd, widen);
+        spawned = { program: program!, args };
+      }
+      let result: ProgramRun;
+      try {
+        result = await runProgram({ ...rest, ...spawned });
+      } finally {
+        for (const fd of spawned.fds ?? []) closeSync(fd);
+        if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
+      }
+      // Whatever the command created among the guarded paths goes: it would run or instruct later.
+      const undone = watched.filter((w) => !before.has(w) && existsSync(w));
+      for (const w of undone) rmSync(w, { recursive: true, force: true });
+      return { ...result, undone: undone.map((w) => relative(o.root, w)) };
+    },
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>
-      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
+      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"
@@ -268,4 +471,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
           ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, home hidden`
           : "no OS sandbox here (install bubblewrap on Linux): every command asks before it runs",
   };
+}
+
+/** Runs a command through the sandbox when there is one, else as it is. */
+export async function runCommandIn(sandbox: CommandSandbox | undefined, r: SandboxedRun): Promise<SandboxRun> {
+  if (sandbox) return sandbox.run(r);
+  const { argv, widen: _w, ...rest } = r;
+  const [program, ...args] = argv;
+  return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
 }

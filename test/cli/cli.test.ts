@@ -53,9 +53,10 @@ describe.each(["messages", "chat"] as const)("weir over the %s wire", (wire) => 
   });
 
   test("--output-format stream-json speaks Claude Code's events, and a jq filter written for Claude Code reads the answer", async () => {
-    writeFileSync(join(home.path, "n.txt"), "note\n");
+    mkdirSync(join(home.path, "project"), { recursive: true });
+    writeFileSync(join(home.path, "project", "n.txt"), "note\n");
     server.script({ turns: [{ toolCalls: [{ id: "t1", name: "read_file", input: { path: "n.txt" } }] }, { text: "the note says note" }] });
-    const r = await runWeir([...wireArgs(wire), "--output-format", "stream-json", "--verify-floor", "off", "read n.txt", "--cwd", home.path], { home: home.path });
+    const r = await runWeir([...wireArgs(wire), "--output-format", "stream-json", "--verify-floor", "off", "read n.txt", "--cwd", join(home.path, "project")], { home: home.path });
     expect(r.stderr).toBe("");
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(events.map((e) => e.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
@@ -172,8 +173,8 @@ describe("weir without a model", () => {
   });
 
   test("config show reports each value's source and masks the key", async () => {
-    mkdirSync(join(home.path, ".weir"), { recursive: true });
-    writeFileSync(join(home.path, ".weir", "config.json"), JSON.stringify({ maxTurns: 12 }));
+    mkdirSync(join(home.path, "project", ".weir"), { recursive: true });
+    writeFileSync(join(home.path, "project", ".weir", "config.json"), JSON.stringify({ maxTurns: 12 }));
     const r = await runWeir(["config", "show", "--effort", "low"], { home: home.path, env: { ANTHROPIC_API_KEY: "sk-ant-supersecret-9876" } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/maxTurns\s+12\s+\(project\)/);

@@ -57,8 +57,10 @@ describe("skills", () => {
     expect(r.code).toBe(0);
     const [first, second] = world.server.requests.slice(-2).map((q) => q.body);
     const index = JSON.stringify(first.tools);
-    expect(index).toContain("release (cut a release of this package");
+    // The person's skill is described as it is; the repository's description only inside the quote.
     expect(index).toContain("house-style (how this user likes commit messages written)");
+    expect(index).toContain("quoted as data):\\n<<<UNTRUSTED-DATA\\n- release: cut a release of this package");
+    expect(index).not.toContain("release (cut a release of this package");
     expect(index).not.toContain("nodesc");
     expect(JSON.stringify(first.messages)).not.toContain("SKILL-BODY");
     // The router loaded use_skill for a task its description matches.

@@ -25,11 +25,13 @@ describe("the REPL", () => {
     expect(history).toContain('"second question"');
   });
 
-  test("/init asks the model to write AGENTS.md, and its write lands in the repository", async () => {
+  test("/init asks the model to write AGENTS.md; the write asks (it instructs later sessions) and lands once allowed", async () => {
     world.server.script({ turns: [{ toolCalls: [{ id: "i1", name: "write_file", input: { path: "AGENTS.md", content: "# Agents\nRun bun test.\n" } }] }, { text: "Wrote AGENTS.md." }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
     await t.waitFor("/help for commands");
     t.write("/init\r");
+    await t.waitFor("instructs the next agent session");
+    t.write("\x1b[A\r"); // from "deny" up to "allow for this session"
     await t.waitFor("Wrote AGENTS.md.");
     // The turn is over only when the status line is back (the verification floor sends the model back once).
     await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("Wrote AGENTS.md."));

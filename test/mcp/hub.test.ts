@@ -24,7 +24,7 @@ const stdio = (name: string, script = STDIO_SERVER, args = ["stdio"]) => entry(n
 const signal = new AbortController().signal;
 
 function makeHub(registry = new ActionRegistry(), over: Partial<ConstructorParameters<typeof McpHub>[1]> = {}) {
-  hub = new McpHub(registry, { workspace: tmp.path, startTimeoutMs: 8000, callTimeoutMs: 2000, isApproved: () => true, clientVersion: "test", ...over });
+  hub = new McpHub(registry, { workspace: tmp.path, serverHomes: join(tmp.path, ".mcp-homes"), startTimeoutMs: 8000, callTimeoutMs: 2000, isApproved: () => true, clientVersion: "test", ...over });
   return { hub, registry };
 }
 
@@ -34,7 +34,7 @@ describe("MCP configuration", () => {
     expect(expandVars("$A ${A", { A: "x" })).toBe("$A ${A");
   });
 
-  test("user and project files merge; the project's server wins on a name clash", () => {
+  test("user and project files merge; the person's own server wins on a name clash", () => {
     const cfg = join(tmp.path, "cfg");
     const ws = join(tmp.path, "ws");
     mkdirSync(cfg);
@@ -42,7 +42,7 @@ describe("MCP configuration", () => {
     writeFileSync(join(cfg, "mcp.json"), JSON.stringify({ mcpServers: { shared: { command: "user-cmd" }, mine: { url: "https://${HOST:-mcp.example}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } } } }));
     writeFileSync(join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { shared: { command: "project-cmd", args: ["--x"] } } }));
     const list = loadMcpServers(cfg, ws, { TOKEN: "t0k" });
-    expect(list.find((e) => e.name === "shared")).toMatchObject({ origin: "project", config: { command: "project-cmd", args: ["--x"] } });
+    expect(list.find((e) => e.name === "shared")).toMatchObject({ origin: "user", config: { command: "user-cmd" } });
     expect(list.find((e) => e.name === "mine")!.config).toMatchObject({ url: "https://mcp.example/mcp", headers: { Authorization: "Bearer t0k" } });
   });
 

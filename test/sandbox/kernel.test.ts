@@ -187,6 +187,21 @@ describe("sandbox profiles (pure)", () => {
     expect(bwrapArgv({ ...policy, mode: "read-only" }, ["x"], "/w").join(" ")).toContain("--ro-bind /w /w");
   });
 
+  test("bubblewrap: a user namespace with no capabilities, .git a mount point, git's other configs read-only, limits by prlimit", () => {
+    const limits = { prlimit: "/usr/bin/prlimit", processes: 64, memoryBytes: 2 ** 30 };
+    const a = bwrapArgv({ ...policy, guarded: ["/w/.husky"], limits }, ["npm", "test"], "/w");
+    const pairs = (flag: string) => a.flatMap((x, i) => (x === flag ? [`${a[i + 1]} ${a[i + 2] ?? ""}`.trim()] : []));
+    expect(a.join(" ")).toContain("--unshare-user --disable-userns --cap-drop ALL");
+    expect(pairs("--bind-try")).toContain("/w/.git /w/.git");
+    for (const g of ["commondir", "modules", "worktrees", "hooks", "info"]) expect(pairs("--ro-bind-try")).toContain(`/w/.git/${g} /w/.git/${g}`);
+    expect(pairs("--ro-bind-try")).toContain("/w/.husky /w/.husky");
+    expect(a.slice(a.indexOf("--"))).toEqual(["--", "/usr/bin/prlimit", "--nproc=64", `--data=${2 ** 30}`, "--", "npm", "test"]);
+    // An older bubblewrap without --disable-userns still drops every capability.
+    const old = bwrapArgv({ ...policy, disableUserns: false }, ["x"], "/w");
+    expect(old).not.toContain("--disable-userns");
+    expect(old.join(" ")).toContain("--unshare-user --cap-drop ALL");
+  });
+
   test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {
     const p = seatbeltProfile(policy);
     expect(p).toContain("(deny default)");

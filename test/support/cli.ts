@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -32,8 +33,11 @@ export async function runWeir(
     XDG_DATA_HOME: join(opts.home, ".local", "share"),
     ...opts.env,
   };
+  // weir refuses the home itself as a workspace: without a cwd, a project directory inside it.
+  const cwd = opts.cwd ?? join(opts.home, "project");
+  mkdirSync(cwd, { recursive: true });
   const proc = Bun.spawn([...weirCommand(), ...args], {
-    cwd: opts.cwd ?? opts.home,
+    cwd,
     env,
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
-import { runProgram } from "../../workspace/process.ts";
-import { widenableDir } from "../../workspace/sandbox.ts";
+import { runCommandIn, widenableDir } from "../../workspace/sandbox.ts";
 import type { ToolDetails } from "../../core/messages.ts";
 import { parseFailureLocations } from "../../context/failures.ts";
 import { type ActionContext, type ActionOutput, defineAction, ToolFailure } from "../action.ts";
@@ -21,10 +20,9 @@ function workdir(ctx: ActionContext, cwd: string | undefined): string {
 async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean; dir?: string }): Promise<ActionOutput> {
   // The executor approved the widening; the directory is bound as the canonical path it approved.
   const dir = widen?.dir ? widenableDir(widen.dir, ctx.workspace.home) : undefined;
-  const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([program, ...args], cwd, { ...(widen?.network ? { network: true } : {}), ...(dir ? { dir } : {}) }) : [program, ...args];
-  const r = await runProgram({
-    program: bin!,
-    args: rest,
+  const r = await runCommandIn(ctx.sandbox, {
+    argv: [program, ...args],
+    widen: { ...(widen?.network ? { network: true } : {}), ...(dir ? { dir } : {}) },
     cwd,
     timeoutMs: Math.min(timeoutMs ?? DEFAULT_TIMEOUT, MAX_TIMEOUT),
     outputCap: PROCESS_CAP,
@@ -44,7 +42,8 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
   const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
-  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}`;
+  const undone = r.undone.length ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or instruct agents are written with write_file, which asks the user]` : "";
+  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}`;
   const details: ToolDetails = {
     kind: "command",
     line: display,

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
+import { relative, sep } from "node:path";
 import { createPatch } from "diff";
 import { z } from "zod";
-import { writeFileAtomic } from "../../workspace/atomic.ts";
+import { writeFileInside } from "../../workspace/atomic.ts";
 import { holdsKeyMaterial, PathRefused } from "../../workspace/containment.ts";
 import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
@@ -89,8 +90,9 @@ function diffOf(rel: string, before: string, after: string): string {
 
 function writeFileWithLedger(absolute: string, content: string, ctx: ActionContext) {
   try {
-    writeFileAtomic(absolute, content);
+    writeFileInside(ctx.workspace.root, relative(ctx.workspace.root, absolute).split(sep).join("/"), content);
   } catch (e) {
+    if (e instanceof PathRefused) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOSPC") throw new ToolFailure("the disk is full; nothing was written and the file is unchanged");
     if (code === "EACCES" || code === "EPERM") throw new ToolFailure("permission denied by the operating system; nothing was written");

@@ -29,8 +29,9 @@ export function skillAction(skills: readonly Skill[]): { action: Action; hint: s
       return { content, ...(s.origin === "user" ? { trusted: true } : {}) };
     },
   });
-  // The index line carries what each skill is for, so the model can tell when one applies.
-  let hint = `procedures to load with use_skill when the task matches one: ${skills.map((s) => `${s.name} (${s.description})`).join("; ")}`;
+  // The index line carries what each of the person's skills is for; a repository's are only named
+  // here (their descriptions arrive quoted in use_skill's own description).
+  let hint = `procedures to load with use_skill when the task matches one: ${skills.map((s) => (s.origin === "user" ? `${s.name} (${s.description})` : s.name)).join("; ")}`;
   if (hint.length > 800) hint = `${hint.slice(0, 797)}...`;
   return { action, hint };
 }

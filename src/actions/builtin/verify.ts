@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runProgram } from "../../workspace/process.ts";
+import { runCommandIn } from "../../workspace/sandbox.ts";
 import { parseFailureLocations } from "../../context/failures.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 import { detectChecks, type Evidence, type VerificationLedger } from "../verification.ts";
@@ -26,8 +26,7 @@ export function verifyAction(ledger: VerificationLedger) {
       const failures: { path: string; line: number; message: string }[] = [];
       let allPassed = true;
       for (const c of checks) {
-        const [bin, ...rest] = ctx.sandbox ? ctx.sandbox.wrap([c.program, ...c.args], ctx.workspace.root) : [c.program, ...c.args];
-        const r = await runProgram({ program: bin!, args: rest, cwd: ctx.workspace.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
+        const r = await runCommandIn(ctx.sandbox, { argv: [c.program, ...c.args], cwd: ctx.workspace.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
         const complete = !r.timedOut && !r.cancelled && r.exitCode !== null;
         const passed = complete && r.exitCode === 0;
         allPassed &&= passed;

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
@@ -67,7 +68,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
         store.close();
       }
     } else for (const e of servers) if (e.origin === "user") approved.add(e.name);
-    const hub = new McpHub(new ActionRegistry(), { workspace, startTimeoutMs: 30_000, callTimeoutMs: 10_000, isApproved: (e) => approved.has(e.name), clientVersion: "doctor" });
+    const hub = new McpHub(new ActionRegistry(), { workspace, serverHomes: join(userDataDir(), "mcp"), startTimeoutMs: 30_000, callTimeoutMs: 10_000, isApproved: (e) => approved.has(e.name), clientVersion: "doctor" });
     const started = performance.now();
     await hub.start(servers.filter((e) => !e.config.disabled));
     const ms = Math.round(performance.now() - started);

@@ -35,6 +35,8 @@ export async function runCommand(args: ParsedArgs, task: string, workspace: stri
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
     const result = await runtime.conversation.send(task, runtime.watch(display), signal);
+    if (runtime.autorunWrites.length > 0)
+      display.emit({ type: "notice", level: "warn", message: `weir wrote files that other tools run or agents read later: ${runtime.autorunWrites.join(", ")}; review them before you open the folder in an editor, commit or start another session` });
     return EXIT[result.stop];
   } finally {
     await runtime.close();

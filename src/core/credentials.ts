@@ -1,0 +1,24 @@
+/** A variable whose name says it holds a secret: `DB_PASSWORD`, `apiKey`, `GITHUB_TOKEN`, `client_secret`. */
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY)[A-Za-z0-9_]*`;
+/** Its assignment (`=` or `:`, quoted or not) to a literal: a value that is not an identifier or a member access. */
+const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_])(${SECRET_NAME}\s*[=:]\s*)(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`, "gim");
+const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|$)/g;
+
+/**
+ * Credentials never reach the model from a tool's output, whichever way they were printed (`git
+ * config --get remote.origin.url`, `git log -p` of a removed .env, an env dump, a template holding a
+ * real key): URL user-info passwords, the token shapes vendors publish, private key blocks, and the
+ * literal value of any secret-named variable's assignment are replaced (a value with a letter in it:
+ * `maxTokens: 16_384` is a number). Code that passes a secret
+ * along (`token = getToken()`, `password: process.env.DB_PASSWORD`) is left as it is. Pure.
+ */
+export function redactCredentials(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@")
+    .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]")
+    .replace(PRIVATE_KEY_BLOCK, "[redacted private key]")
+    .replace(SECRET_ASSIGNMENT, (m, lead: string, q: string, value: string) =>
+      !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value)) ? m : `${lead}${q}[redacted]${q}`,
+    );
+}

@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, detectSandbox } from "../workspace/sandbox.ts";
+import type { ServerEntry } from "./config.ts";
+
+/**
+ * How a stdio MCP server starts: never from the workspace, and where bubblewrap exists never outside
+ * a sandbox of its own. A cloned repository must not get code run by naming a program the person's
+ * configuration starts (`npx` resolves `node_modules/.bin` of its directory first), and a server
+ * must not read the person's keys or weir's environment through /proc.
+ *
+ * - its directory and $HOME: a private directory per server under weir's data directory (npx and
+ *   friends keep their caches there), never the workspace;
+ * - PATH without relative entries or entries inside the workspace;
+ * - inside bubblewrap: the system read-only, its private home read-write, the paths its
+ *   configuration names (directories read-write, a file's package read-only; for a project server
+ *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true`, its own
+ *   pid namespace, no capabilities.
+ */
+export interface Launch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A path the entry names: absolute, or for a project server relative to the workspace. Undefined when absent. */
+function named(entry: ServerEntry, workspace: string, arg: string): string | undefined {
+  if (!isAbsolute(arg) && entry.origin !== "project") return undefined;
+  if (!isAbsolute(arg) && !/^[\w.@-][\w.@/-]*$/.test(arg)) return undefined;
+  const p = resolve(workspace, arg);
+  if (!existsSync(p)) return undefined;
+  const real = realpathSync(p);
+  // A repository's server reaches no secret through its configuration: no protected file or home dot-directory.
+  if (entry.origin === "project" && !inside(workspace, real) && protectedReason(real.slice(1), real, homeDirectory())) return undefined;
+  return real;
+}
+
+/**
+ * The directory a script needs to run: the project whose node_modules holds it (its dependencies are
+ * hoisted beside it), else its package (nearest package.json or node_modules), else its folder.
+ */
+function packageOf(file: string): string {
+  const at = file.indexOf("/node_modules/");
+  if (at > 0) return file.slice(0, at);
+  for (let d = dirname(file); d !== dirname(d); d = dirname(d)) if (existsSync(join(d, "package.json")) || existsSync(join(d, "node_modules"))) return d;
+  return dirname(file);
+}
+
+/** PATH without entries a repository controls. Pure. */
+export function neutralPath(path: string, workspace: string): string {
+  return path
+    .split(delimiter)
+    .filter((p) => p !== "" && isAbsolute(p) && !inside(workspace, resolve(p)))
+    .join(delimiter);
+}
+
+/** The content hash of the workspace files a project server runs: its approval covers these bytes. */
+export function runFilesHash(entry: ServerEntry, workspace: string): string {
+  if (!("command" in entry.config) || entry.origin !== "project") return "";
+  const h = createHash("sha256");
+  for (const a of [entry.config.command, ...entry.config.args]) {
+    const p = named(entry, workspace, a);
+    if (p && inside(workspace, p) && statSync(p).isFile()) h.update(a).update("\0").update(readFileSync(p)).update("\0");
+  }
+  return h.digest("hex").slice(0, 16);
+}
+
+export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHomes: string; env: Record<string, string> }): Launch {
+  const c = entry.config;
+  if (!("command" in c)) throw new Error("stdio launch of a remote server");
+  const home = join(o.serverHomes, `${entry.origin}-${entry.name}`);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const PATH = neutralPath(o.env.PATH ?? "", o.workspace);
+  // Relative paths of a project server are the repository's files; the server itself starts elsewhere.
+  const args = c.args.map((a) => (entry.origin === "project" && !isAbsolute(a) && named(entry, o.workspace, a) ? named(entry, o.workspace, a)! : a));
+  const command = entry.origin === "project" && !isAbsolute(c.command) && named(entry, o.workspace, c.command) ? named(entry, o.workspace, c.command)! : c.command;
+  const env = { ...o.env, PATH, HOME: home, ...c.env };
+  const sandbox = detectSandbox();
+  if (sandbox.kind !== "bwrap") return { command, args, cwd: home, env };
+  const found = isAbsolute(command) ? command : Bun.which(command, { PATH });
+  const paths = [found, ...args].flatMap((a) => (a ? [named(entry, o.workspace, a)] : [])).filter((p): p is string => p !== undefined);
+  // Directories it names are its to change (a project's only inside the workspace); files are read.
+  const mayWrite = (p: string) => statSync(p).isDirectory() && (entry.origin === "user" || inside(o.workspace, p));
+  const writable = paths.filter(mayWrite);
+  const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
+  const limits = defaultLimits();
+  const argv = bwrapArgv(
+    {
+      mode: "workspace-write",
+      root: home,
+      home,
+      network: "network" in c && c.network === true,
+      writable,
+      readable: [],
+      masked: [],
+      disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap"),
+      ...(limits ? { limits } : {}),
+    },
+    [command, ...args],
+    home,
+    sandbox.program,
+  );
+  // Read-only package directories go in after the home; bubblewrap applies binds in order.
+  const at = argv.indexOf("--chdir");
+  argv.splice(at, 0, ...readable.flatMap((r) => ["--ro-bind-try", r, r]));
+  return { command: argv[0]!, args: argv.slice(1), cwd: home, env };
+}

@@ -1,0 +1,22 @@
+/**
+ * What reaches a terminal from a repository, a tool, an MCP server or the model is shown, never
+ * obeyed: control characters (an escape sequence could retitle the window, clear the screen, move
+ * the cursor over an approval prompt or rewrite a line already printed) and Unicode direction
+ * overrides are replaced by a visible stand-in. Newlines and tabs stay. Pure.
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function visible(text: string): string {
+  return text
+    .replace(CONTROL, (c) => (c === "\u001b" ? "␛" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`))
+    .replace(BIDI, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+/** An event with every string in it made visible, for a frontend that prints it. Pure. */
+export function visibleEvent<T>(value: T): T {
+  if (typeof value === "string") return visible(value) as T;
+  if (Array.isArray(value)) return value.map(visibleEvent) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleEvent(v)])) as T;
+  return value;
+}

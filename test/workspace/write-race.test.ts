@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileInside } from "../../src/workspace/atomic.ts";
+import { PathRefused, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { tempDir } from "../support/temp.ts";
+
+/**
+ * A command swaps a directory of the workspace with a symlink leading out (rename exchange, the
+ * kernel's atomic swap) while weir writes under that directory: every write is resolved and then
+ * written as write_file does it, and the oracle is the directory outside, which must stay empty of
+ * files and temp files alike.
+ */
+const python = Bun.which("python3");
+const SWAPPER = `
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+os.chdir(sys.argv[1])
+end = time.time() + float(sys.argv[2])
+while time.time() < end:
+    libc.renameat2(-100, b"d", -100, b"l", 2)
+`;
+
+describe.skipIf(process.platform !== "linux" || !python)("writes under a directory swapped with a symlink out", () => {
+  test("1,500 writes while the directory is exchanged with a link: nothing lands outside", async () => {
+    const tmp = tempDir("weir-race-");
+    try {
+      const base = realpathSync(tmp.path);
+      const root = join(base, "ws");
+      const outside = join(base, "outside");
+      mkdirSync(join(root, "d"), { recursive: true });
+      mkdirSync(outside);
+      symlinkSync(outside, join(root, "l"));
+      const swapper = Bun.spawn([python!, "-c", SWAPPER, root, "60"], { stdout: "ignore", stderr: "inherit" });
+      let written = 0;
+      let refused = 0;
+      try {
+        for (let i = 0; i < 1_500; i++) {
+          try {
+            const p = resolveInWorkspace(root, `d/sub${i % 7}/f${i}.txt`, { home: join(base, "home") });
+            writeFileInside(root, p.relative, `x${i}`);
+            written++;
+          } catch (e) {
+            if (!(e instanceof PathRefused)) throw e;
+            refused++;
+          }
+          if (i % 100 === 0) await Bun.sleep(0);
+        }
+      } finally {
+        swapper.kill();
+        await swapper.exited;
+      }
+      expect(readdirSync(outside, { recursive: true })).toEqual([]);
+      // The swap really raced the writes: some went through and some were refused mid-walk.
+      expect(written).toBeGreaterThan(0);
+      expect(written + refused).toBe(1_500);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
