@@ -1,27 +1,20 @@
 import { quoteData } from "../context/render.ts";
-import { warmParsers } from "../context/outline.ts";
 import type { AgentEvent } from "../core/events.ts";
-import { walk } from "../workspace/walker.ts";
 import type { Fleet } from "./fleet.ts";
 import type { RunSeams } from "./run-seams.ts";
 
 /**
  * The main agent's seams with its workers in them. `open`: reports of workers an earlier run did not
- * collect (it ended first) open the next run, quoted as the data they are; the parsers a worker's
- * compile needs load while the first model request is out. `report`: a run never ends with workers
+ * collect (it ended first) open the next run, quoted as the data they are (a worker's parsers load
+ * when its compile needs them, not for every run: most runs start no worker). `report`: a run never ends with workers
  * still going — they are stopped, the display is told, and the closing event lists every worker's
  * spend. Neither throws: a failing fleet step leaves the run's own opening and report as they were.
  */
 export function withFleet(seams: RunSeams, fleet: Fleet, o: { workspace: string; emit: (e: AgentEvent) => void }): RunSeams {
   const { open, report } = seams;
-  let warmed = false;
   return Object.assign(seams, {
     open: async (task: string) => {
       const opening = await open?.(task);
-      if (!warmed && fleet.enabled) {
-        warmed = true;
-        setTimeout(() => void warmParsers(Array.from(walk(o.workspace, { limit: 2_000 }), (f) => f.path)).catch(() => undefined), 0);
-      }
       const left = await fleet.uncollected().catch(() => []);
       if (!left.length) return opening;
       const block = `[weir · reports of workers from an earlier turn that were not collected]\n${quoteData(left.map((r) => JSON.stringify({ ...r, answer: r.answer.slice(0, 1_000) })).join("\n"))}`;

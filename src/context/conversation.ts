@@ -1,7 +1,8 @@
 import { type RenderLevel, tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { classify, type FirewallResult } from "./firewall.ts";
-import { quoteData, spotlight } from "./render.ts";
+import { cleanBody, quoteData, spotlight } from "./render.ts";
+import { sanitise } from "./sanitise.ts";
 
 /**
  * The context step of the loop: tool results enter the conversation as chunks with a provenance
@@ -77,13 +78,15 @@ interface Slot {
 }
 
 function render(s: Slot): string {
-  const name = s.call ? `${s.call.name} ${short(s.call.input)}` : "tool";
+  const name = s.call ? `${s.call.name} ${sanitise(short(s.call.input)).text}` : "tool";
   const trust = s.fw.verdict === "instruction_like" ? "untrusted · QUOTED" : fromWeir(s.call, s.result) ? "weir" : "untrusted";
   const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
   if (s.level === "pointer") return pointer(s.call);
-  const body = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
-  // Whatever an action produced is quoted as data at every level, flagged or not; weir's own words are not.
-  const shown = fromWeir(s.call, s.result) ? body : s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
+  const text = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
+  // Whatever an action produced is sanitised and quoted as data at every level, flagged or not; weir's own words are not.
+  if (fromWeir(s.call, s.result)) return `${head}\n${text}`;
+  const body = cleanBody(text);
+  const shown = s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
   return `${head}\n${shown}`;
 }
 

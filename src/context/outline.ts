@@ -62,16 +62,6 @@ export async function parserFor(lang: string): Promise<Parser> {
   return p;
 }
 
-/**
- * Loads the parsers for these files' languages ahead of need (the runtime calls it while the first
- * model request is out), so a later compile — a worker's first — does not pay the one-time
- * WebAssembly start. Failures are ignored: the parse that needs it will report them.
- */
-export async function warmParsers(paths: readonly string[]): Promise<void> {
-  const langs = new Set(paths.map(languageOf).filter((l): l is string => l !== undefined));
-  await Promise.all([...langs].map((l) => parserFor(l).catch(() => undefined)));
-}
-
 const firstLine = (n: Node) => {
   const l = n.text.split("\n")[0]!.trim();
   return l.length > 160 ? `${l.slice(0, 157)}...` : l;

@@ -1,6 +1,7 @@
 import type { ContextChunk, RenderLevel } from "../core/chunk.ts";
 import { redactCredentials } from "../core/credentials.ts";
 import type { Finding, Verdict } from "./firewall.ts";
+import { sanitise } from "./sanitise.ts";
 
 /** The provenance header every rendered chunk keeps: source, revision, trust. */
 export function header(c: ContextChunk, level: RenderLevel, verdict: Verdict): string {
@@ -12,15 +13,27 @@ export function header(c: ContextChunk, level: RenderLevel, verdict: Verdict): s
   return `[${c.kind} ${c.source}${range}${rev} · ${trust}${c.floor ? ` · floor: ${c.floor}` : ""}${level !== "full" ? ` · ${level.replace("_", "-")}` : ""}${verdict === "instruction_like" ? " · QUOTED" : ""}${state}]`;
 }
 
-const OPEN = "<<<UNTRUSTED-DATA";
-const CLOSE = "UNTRUSTED-DATA>>>";
+/**
+ * The quote's marker, drawn once per process: a text cannot know it in advance, and every request of
+ * a session shares it, so prompt caching still holds.
+ */
+export const QUOTE_MARKER = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
+const OPEN = `<<<UNTRUSTED-DATA ${QUOTE_MARKER}`;
+const CLOSE = `UNTRUSTED-DATA ${QUOTE_MARKER}>>>`;
 
 /**
- * Untrusted text always enters as quoted data between delimiters the text cannot forge: any copy of
- * either delimiter inside it is defused first, so the data cannot close its own quote.
+ * Untrusted text always enters as quoted data between delimiters the text cannot forge: the marker
+ * is random, and any spelling of the delimiter's word inside the text is defused first (its hyphen
+ * becomes U+2010), so the data cannot close its quote even after seeing a marker in an earlier turn.
  */
 export function quoteData(body: string): string {
-  return `${OPEN}\n${body.replaceAll(OPEN, "<<<(quoted)").replaceAll(CLOSE, "(quoted)>>>")}\n${CLOSE}`;
+  return `${OPEN}\n${body.replace(/UNTRUSTED-DATA/gi, (m) => m.replace("-", "\u2010"))}\n${CLOSE}`;
+}
+
+/** An untrusted body as the model gets it: sanitised, credentials redacted, what was changed said first. */
+export function cleanBody(body: string): string {
+  const s = sanitise(redactCredentials(body));
+  return s.changes.length ? `[weir: ${s.changes.join("; ")}]\n${s.text}` : s.text;
 }
 
 /**
@@ -42,7 +55,8 @@ export function spotlight(body: string, findings: Finding[]): string {
  */
 export function renderChunk(c: ContextChunk, level: RenderLevel, verdict: Verdict, findings: Finding[]): string {
   if (level === "omit") return "";
-  const body = redactCredentials(level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line);
+  const raw = level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line;
+  const body = c.trust === "untrusted" ? cleanBody(raw) : redactCredentials(raw);
   const shown = verdict === "instruction_like" ? spotlight(body, findings) : c.trust === "untrusted" && c.kind !== "rule" ? quoteData(body) : body;
   return `${header(c, level, verdict)}\n${shown}`;
 }

@@ -45,7 +45,7 @@ const CALLS_IN_FLIGHT = 4;
  * A text cut into windows of at most `WINDOW_CHARS`, each ending at a line break where one lies in its
  * second half, so the judge reads all of a long result, not its opening only (an instruction planted
  * past the first 4,000 characters of a README was never read before). At most `MAX_WINDOWS`; the
- * rest of a longer text is read by the rules and the learned layer alone. A text of one window keeps
+ * rest of a longer text is read by the firewall's rules alone. A text of one window keeps
  * its id; the windows of a longer one are `id.1`, `id.2`, …. Pure.
  */
 export function chunkWindows(item: { id: string; text: string }): { id: string; of: string; text: string }[] {

@@ -79,7 +79,7 @@ describe("compileContext", () => {
     const rank = { omit: 0, one_line: 1, summary: 2, full: 3 };
     const chunks = [mk(1, { score: 0.9, size: 100 }), mk(2, { score: 0.5, size: 100 }), mk(3, { score: 0.2, size: 100 })];
     const fullCost = compileContext([chunks[0]!], 100_000).used;
-    const c = compileContext(chunks, fullCost + 60);
+    const c = compileContext(chunks, fullCost + 70);
     expect(c.entries.map((e) => e.level)).toEqual(["full", "summary", "summary"]);
     for (const budget of [0, 10, 20, 30, 60, fullCost, 2 * fullCost, 4 * fullCost]) {
       const levels = compileContext(chunks, budget).entries.map((e) => rank[e.level]);

@@ -23,8 +23,8 @@ describe("the context step", () => {
   test("under the budget every result is full, with a provenance header; the history is not changed", () => {
     const before = JSON.stringify(history);
     const out = createContextStep({ budget: 1_000_000 })(history);
-    expect(resultText(out[2]!)).toStartWith('[read_file {"path":"a.ts"} · untrusted]\n<<<UNTRUSTED-DATA\nA line 0');
-    expect(resultText(out[2]!)).toEndWith("\nUNTRUSTED-DATA>>>");
+    expect(resultText(out[2]!)).toMatch(/^\[read_file \{"path":"a.ts"\} · untrusted\]\n<<<UNTRUSTED-DATA [0-9a-f]{8}\nA line 0/);
+    expect(resultText(out[2]!)).toMatch(/\nUNTRUSTED-DATA [0-9a-f]{8}>>>$/);
     expect(JSON.stringify(history)).toBe(before);
   });
 
@@ -50,7 +50,7 @@ describe("the context step", () => {
     const out = step(h);
     step(h);
     expect(resultText(out[1]!)).toContain("<<<UNTRUSTED-DATA");
-    expect(resultText(out[1]!)).toContain("instruction-in-comment at line 2");
+    expect(resultText(out[1]!)).toContain("addressed at line 2");
     expect(seen).toEqual(["c1:instruction_like"]);
   });
 

@@ -59,7 +59,7 @@ describe("skills", () => {
     const index = JSON.stringify(first.tools);
     // The person's skill is described as it is; the repository's description only inside the quote.
     expect(index).toContain("house-style (how this user likes commit messages written)");
-    expect(index).toContain("quoted as data):\\n<<<UNTRUSTED-DATA\\n- release: cut a release of this package");
+    expect(index).toMatch(/quoted as data\):\\n<<<UNTRUSTED-DATA [0-9a-f]{8}\\n- release: cut a release of this package/);
     expect(index).not.toContain("release (cut a release of this package");
     expect(index).not.toContain("nodesc");
     expect(JSON.stringify(first.messages)).not.toContain("SKILL-BODY");

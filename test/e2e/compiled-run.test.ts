@@ -60,7 +60,7 @@ describe.each(["messages", "chat"] as const)("a compiled run over the %s wire", 
     expect(first).toContain("[failure src/greet.js:1-4");
     // The file is quoted as data with its SHA; the rules are not.
     expect(first).toContain("[file_range src/greet.js:1-4 · sha ");
-    expect(first).toMatch(/<<<UNTRUSTED-DATA\\nexport function greet/);
+    expect(first).toMatch(/<<<UNTRUSTED-DATA [0-9a-f]{8}\\nexport function greet/);
     for (const req of requests) for (const s of SENTINELS) expect(sent(req.body)).toContain(s);
   });
 
@@ -90,7 +90,9 @@ describe.each(["messages", "chat"] as const)("a compiled run over the %s wire", 
     world.server.script({ turns: [{ text: "done" }] });
     expect((await weir([...wire(w), "--verify-floor", "off", TASK])).code).toBe(0);
     const received = world.server.requests.at(-1)!;
-    expect(JSON.stringify(shown.request)).toBe(JSON.stringify(received.body));
+    // Each process draws its own quote marker; everything else is byte for byte the same.
+    const same = (v: unknown) => JSON.stringify(v).replace(/UNTRUSTED-DATA [0-9a-f]{8}/g, "UNTRUSTED-DATA <marker>");
+    expect(same(shown.request)).toBe(same(received.body));
     // And it explains each chunk: the rules and the named file are floor chunks with a reason.
     const byId = Object.fromEntries(shown.entries.map((e: any) => [e.id, e]));
     expect(byId["rule:AGENTS.md"].floor).toBe("sticky_rule");

@@ -107,7 +107,7 @@ describe("weir eval firewall", () => {
     expect(r.stdout).toContain(`skipped ${suite}:3: not valid JSON`);
     expect(r.stdout).toContain(`skipped ${suite}:4: field text:`);
     expect(r.stdout).toContain("4 texts (2 with a planted instruction)");
-    expect(r.stdout).toContain("firewall (rules and learned layer): caught 1/2 (50.0%) of injections, flagged 0/2 (0.0%) of benign texts");
+    expect(r.stdout).toContain("firewall (telltale rules): caught 1/2 (50.0%) of injections, flagged 0/2 (0.0%) of benign texts");
     expect(r.stdout).toContain("by class: exfil 1/1, offtask 0/1");
     const j = await weir(["eval", "firewall", suite, "--json"]);
     const report = JSON.parse(j.stdout.slice(j.stdout.indexOf("{")));

@@ -14,8 +14,8 @@ type Judgment = () => Promise<{ provider: JudgmentProvider } | undefined>;
 const CALL_TIMEOUT_MS = 60_000;
 
 /**
- * `weir eval firewall SUITE...`: labeled texts through the firewall as a run uses it (rules and the
- * learned layer, classify()), and with `--provider judgment`, the texts it passed through the
+ * `weir eval firewall SUITE...`: labeled texts through the firewall as a run uses it (its telltale
+ * rules, classify()), and with `--provider judgment`, the texts it passed through the
  * judgment provider's chunk check in batches, as increase-only runs send them; or `--provider
  * replay[:KEY]`, the judgments a `--record` wrote. Prints each layer's recall and false positives,
  * per class and carrier. The judge sees each text under a neutral id ("t1", …), never the suite's
@@ -32,7 +32,7 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
 
   const byFirewall = new Set(cases.filter((c) => classify(c.text).verdict === "instruction_like").map((c) => c.id));
   const passed = cases.filter((c) => !byFirewall.has(c.id));
-  const layers = [{ name: "firewall (rules and learned layer)", figures: layerFigures(cases, (c) => byFirewall.has(c.id)) }];
+  const layers = [{ name: "firewall (telltale rules)", figures: layerFigures(cases, (c) => byFirewall.has(c.id)) }];
   let judged: Map<string, boolean> | undefined;
   let judge: Record<string, unknown> | undefined;
 

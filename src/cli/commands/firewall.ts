@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { scored } from "../../context/firewall.ts";
+import { classify } from "../../context/firewall.ts";
+import { sanitise } from "../../context/sanitise.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 
@@ -19,15 +20,12 @@ export async function firewallCommand(args: ParsedArgs, out: (s: string) => void
       throw new UserError(`cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
     }
   }
-  // The verdict is both layers'; the learned layer's own score is shown beside it (its finding, if any, is "learned").
-  const results = inputs.map((i) => {
-    const { result, learned } = scored(i.text);
-    return { file: i.name, ...result, learned: { p: Math.round(learned.p * 1000) / 1000, flagged: learned.flagged } };
-  });
+  // What the model would be told: the verdict with its findings, and what the sanitiser changed.
+  const results = inputs.map((i) => ({ file: i.name, ...classify(i.text), sanitised: sanitise(i.text).changes }));
   if (args.json) out(`${JSON.stringify(results, null, 2)}\n`);
   else
     for (const r of results) {
-      out(`${r.file}: ${r.verdict}  (learned layer: ${r.learned.p.toFixed(2)}${r.learned.flagged ? ", flags" : ""})\n`);
+      out(`${r.file}: ${r.verdict}${r.sanitised.length ? ` (${r.sanitised.join("; ")})` : ""}\n`);
       for (const f of r.findings) out(`  lines ${f.startLine}-${f.endLine}  ${f.rule}: ${f.excerpt}\n`);
     }
   return results.some((r) => r.verdict === "instruction_like") ? 1 : 0;
