@@ -47,7 +47,8 @@ export const RULES: Rule[] = [
   {
     id: "override",
     why: "dismisses the instructions the reader was given",
-    pattern: rx([r`\b(?:ignore|disregard|forget|override|bypass|discard)\b[^.\n]{0,30}\b${EARLIER}\s+(?:\w+\s+)?${ORDERS}\b`]),
+    // A verb, not the noun ("an override of earlier instructions" describes one).
+    pattern: rx([r`(?<!\b(?:an?|the) )\b(?:ignore|disregard|forget|override|bypass|discard)\b[^.\n]{0,30}\b${EARLIER}\s+(?:\w+\s+)?${ORDERS}\b`]),
   },
   {
     id: "override",

@@ -1,0 +1,132 @@
+/**
+ * What a run costs in memory and time, as a person runs it: a two-turn one-shot task (read a file,
+ * then answer) in a small project and in a real repository (a copy of weir's own tracked tree, a git
+ * repository), against the mock wire server. The whole process tree's PSS is sampled every 5 ms (weir, its sandboxed git
+ * and commands) and its peak kept; wall and CPU time per run. Medians of 7, against a compiled
+ * hello-world in the same run, and against another build when one is given.
+ * Targets: tree PSS ≤ 70 MB (peak RSS ≤ 75 MB) for the small project; binary ≤ 130 MB.
+ *   bun run bench memory            this build
+ *   bun bench/memory.ts OTHER_BIN   this build and another, side by side
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { MockServer } from "../test/support/mock-server.ts";
+import { hostBinary, median, referenceBinary } from "./lib/measure.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+/** PSS in kB of a process and all its descendants, read from /proc. */
+function treePss(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let kb = 0;
+  const visit = (pid: number) => {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+    for (const c of children.get(pid) ?? []) visit(c);
+  };
+  visit(root);
+  return kb;
+}
+
+interface Run {
+  ms: number;
+  cpuMs: number;
+  pssMB: number;
+  rssMB: number;
+}
+
+async function measured(cmd: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  const t0 = performance.now();
+  const p = Bun.spawn(cmd, { env, cwd, stdout: "ignore", stderr: "pipe" });
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, treePss(p.pid))), 5);
+  const code = await p.exited;
+  clearInterval(timer);
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${await new Response(p.stderr).text()}`);
+  const u = p.resourceUsage();
+  const cpuMs = u ? Number(u.cpuTime.user + u.cpuTime.system) / 1000 : 0;
+  return { ms, cpuMs, pssMB: peak / 1024, rssMB: (u?.maxRSS ?? 0) / (1024 * 1024) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "weir-bench-memory-"));
+const home = join(dir, "home");
+const ws = join(dir, "repo");
+const small = join(dir, "small");
+mkdirSync(home);
+mkdirSync(join(small, "src"), { recursive: true });
+writeFileSync(join(small, "README.md"), "# demo\n\nA small project.\n");
+mkdirSync(join(small, "src", "cli"));
+writeFileSync(join(small, "src", "cli", "version.ts"), "export const VERSION = '1.0.0';\nconsole.log(VERSION);\n");
+for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: ROOT }).stdout.toString().trim().split("\n")) {
+  if (!existsSync(join(ROOT, f)) || statSync(join(ROOT, f)).size > 1_000_000) continue;
+  mkdirSync(dirname(join(ws, f)), { recursive: true });
+  cpSync(join(ROOT, f), join(ws, f));
+}
+const git = (...a: string[]) => gitIn(ws, ...a);
+const gitIn = (cwd: string, ...a: string[]) => Bun.spawnSync(["git", ...a], { cwd, env: { PATH: process.env.PATH ?? "", HOME: home, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+for (const d of [ws, small]) {
+  gitIn(d, "init", "-q");
+  gitIn(d, "add", "-A");
+  gitIn(d, "commit", "-qm", "bench");
+}
+writeFileSync(join(ws, "src", "cli", "version.ts"), `${readFileSync(join(ws, "src", "cli", "version.ts"), "utf8")}\n// touched\n`);
+const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
+const server = await new MockServer().start();
+const task = ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", "what does src/cli/version.ts print?"];
+
+const builds: [string, string][] = [["this build", hostBinary(ROOT)], ...(process.argv[2] ? [["other build", process.argv[2]] as [string, string]] : [])];
+const ref = referenceBinary();
+try {
+  const places: [string, string][] = [["small project", small], ["real repository", ws]];
+  const rows: [string, Run[]][] = [["reference: compiled hello", []]];
+  for (const [name] of builds) for (const [where] of places) rows.push([`${name}, ${where}`, []]);
+  for (let i = 0; i <= RUNS; i++) {
+    const hello = await measured([ref.bin], env, ws);
+    if (i > 0) rows[0]![1].push(hello);
+    let k = 1;
+    for (const [, bin] of builds)
+      for (const [, cwd] of places) {
+        server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/cli/version.ts" } }] }, { text: "It prints the version." }] });
+        const r = await measured([bin, ...task], env, cwd);
+        if (i > 0) rows[k]![1].push(r); // the first round warms the page cache
+        k++;
+      }
+  }
+  const med = (xs: Run[], f: (r: Run) => number) => median(xs.map(f));
+  console.log(`two-turn one-shot task; the real repository has ${git("ls-files").stdout.toString().split("\n").length} files; median of ${RUNS}`);
+  for (const [name, xs] of rows)
+    console.log(`${name.padEnd(28)} wall ${med(xs, (r) => r.ms).toFixed(0).padStart(5)} ms  cpu ${med(xs, (r) => r.cpuMs).toFixed(0).padStart(5)} ms  tree PSS ${med(xs, (r) => r.pssMB).toFixed(1).padStart(6)} MB  peak RSS ${med(xs, (r) => r.rssMB).toFixed(1).padStart(6)} MB`);
+  const [, mine] = rows[1]!;
+  const hello = rows[0]![1];
+  // The hello-world ends before a PSS sample: its peak RSS is the reference.
+  console.log(`ratio to the reference, small project: peak RSS ${(med(mine, (r) => r.rssMB) / med(hello, (r) => r.rssMB)).toFixed(2)}x, wall ${(med(mine, (r) => r.ms) / med(hello, (r) => r.ms)).toFixed(2)}x`);
+  for (const [p, [where]] of places.entries()) {
+    if (!rows[3 + p]) break;
+    const a = rows[1 + p]![1];
+    const b = rows[1 + places.length + p]![1];
+    const ratio = (f: (r: Run) => number) => (med(a, f) / med(b, f)).toFixed(2);
+    console.log(`this build / other build, ${where}: wall ${ratio((r) => r.ms)}x, cpu ${ratio((r) => r.cpuMs)}x, tree PSS ${ratio((r) => r.pssMB)}x, peak RSS ${ratio((r) => r.rssMB)}x`);
+  }
+  for (const [name, bin] of builds) console.log(`${name} binary: ${(statSync(bin).size / 2 ** 20).toFixed(1)} MB (target ≤ 130 MB)`);
+} finally {
+  ref.cleanup();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
