@@ -1,3 +1,4 @@
+import { quoteData } from "../context/render.ts";
 import { basename, join } from "node:path";
 import type { Disclosure } from "../actions/disclosure.ts";
 import type { Hooks } from "../actions/hooks.ts";
@@ -107,7 +108,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         d.state.rules = w.rules;
         for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);
         d.onWorkingSet?.(w);
-        const extra = hookContext ? `[context from your hooks]\n${hookContext}` : "";
+        // A hook's output is what its program printed, often from the repository: data, quoted.
+        const extra = hookContext ? `[context from your hooks · untrusted]\n${quoteData(hookContext)}` : "";
         hookContext = undefined;
         return [w.text, extra].filter(Boolean).join("\n\n") || undefined;
       } catch {
