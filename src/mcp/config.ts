@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { scrubEnv } from "../workspace/process.ts";
 import { runFilesHash } from "./launch.ts";
 
 const Stdio = z.object({
@@ -76,7 +77,8 @@ export function readMcpFile(path: string, origin: "user" | "project", env: Recor
   const file = McpFile.safeParse(json);
   if (!file.success) throw new UserError(`MCP config ${path}: mcpServers must be an object of servers`, 2);
   return Object.entries(file.data.mcpServers).map(([name, raw]) => {
-    const parsed = ServerConfig.safeParse(expandDeep(raw, env));
+    // A repository's file may not put your secrets in a server's command line, URL or headers.
+    const parsed = ServerConfig.safeParse(expandDeep(raw, origin === "project" ? scrubEnv(env) : env));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
