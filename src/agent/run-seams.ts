@@ -83,38 +83,35 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       hookContext = r.message;
       return undefined;
     },
+    // A failure here (the compile, a hook) is the loop's to report: it names the seam in a warning.
     async open(t) {
-      try {
-        // Context the user's hooks add (SessionStart for a new session, UserPromptSubmit) opens the working set.
-        if (d.hooks?.has("SessionStart") && d.newSession?.()) {
-          const s = await d.hooks.run("SessionStart", "startup", { source: "startup" });
-          if (s.message) hookContext = [s.message, hookContext].filter(Boolean).join("\n");
-        }
-        const w = await compileWorkingSet(d.workspace, t, {
-          home: d.home,
-          userDir: d.userDir,
-          budget: d.workingSetBudget,
-          index: d.index,
-          editTargets: [],
-          failureText: "",
-          ...d.view?.(),
-        });
-        // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
-        for (const f of w.admittedFiles) {
-          d.ledger.record(join(d.workspace, f.path), f.sha);
-          d.state.admitted(f.path, f.complete);
-        }
-        d.state.addTargets(w.gathered.targets);
-        d.state.rules = w.rules;
-        for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);
-        d.onWorkingSet?.(w);
-        // A hook's output is what its program printed, often from the repository: data, quoted.
-        const extra = hookContext ? `[context from your hooks · untrusted]\n${quoteData(hookContext)}` : "";
-        hookContext = undefined;
-        return [w.text, extra].filter(Boolean).join("\n\n") || undefined;
-      } catch {
-        return undefined;
+      // Context the user's hooks add (SessionStart for a new session, UserPromptSubmit) opens the working set.
+      if (d.hooks?.has("SessionStart") && d.newSession?.()) {
+        const s = await d.hooks.run("SessionStart", "startup", { source: "startup" });
+        if (s.message) hookContext = [s.message, hookContext].filter(Boolean).join("\n");
       }
+      const w = await compileWorkingSet(d.workspace, t, {
+        home: d.home,
+        userDir: d.userDir,
+        budget: d.workingSetBudget,
+        index: d.index,
+        editTargets: [],
+        failureText: "",
+        ...d.view?.(),
+      });
+      // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
+      for (const f of w.admittedFiles) {
+        d.ledger.record(join(d.workspace, f.path), f.sha);
+        d.state.admitted(f.path, f.complete);
+      }
+      d.state.addTargets(w.gathered.targets);
+      d.state.rules = w.rules;
+      for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);
+      d.onWorkingSet?.(w);
+      // A hook's output is what its program printed, often from the repository: data, quoted.
+      const extra = hookContext ? `[context from your hooks · untrusted]\n${quoteData(hookContext)}` : "";
+      hookContext = undefined;
+      return [w.text, extra].filter(Boolean).join("\n\n") || undefined;
     },
     offer() {
       tools = d.disclosure.offer();
