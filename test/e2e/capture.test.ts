@@ -43,24 +43,28 @@ async function sessions() {
   expect((await runWeir([...wire(), "swap the operands in src/total.js"], { home: world.home })).code).toBe(0);
 }
 
+/** Three recorded sessions captured into a suite: the file and its cases. */
+async function captured() {
+  await sessions();
+  const out = join(world.tmp, "captured.jsonl");
+  const r = await runWeir(["eval", "capture", "-o", out, "--cwd", world.ws], { home: world.home, cwd: world.ws });
+  const cases = r.code === 0 ? readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l)) : [];
+  const byRule = (rule: string) => cases.filter((x) => x.tags.includes(rule));
+  return { r, out, cases, byRule, missed: byRule("missed-target"), stale: byRule("stale-edit") };
+}
+
 describe("weir eval capture and label", () => {
-  test("recorded decisions become a suite labelled by outcome, replayable, and correctable in the label page", async () => {
-    await sessions();
-    const out = join(world.tmp, "captured.jsonl");
-    const r = await runWeir(["eval", "capture", "-o", out, "--cwd", world.ws], { home: world.home, cwd: world.ws });
+  test("recorded decisions become a suite labelled by outcome and replayable", async () => {
+    const { r, out, cases, byRule, missed, stale } = await captured();
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote \d+ cases to .* from \d+ decisions in 3 sessions/);
     expect(r.stdout).toContain("untrusted notes were dropped");
-    const cases = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const byRule = (rule: string) => cases.filter((x) => x.tags.includes(rule));
-    const missed = byRule("missed-target");
     expect(missed).toHaveLength(1);
     expect(missed[0].state.task).toBe("fix the sum in src/total.js");
     expect(missed[0].state.targets.map((t: { path: string }) => t.path)).not.toContain("src/vendorish/qq.js");
     expect(missed[0].labels).toEqual({ context_sufficient: false, continue_retrieval: true, next_action: "retrieve" });
     expect(missed[0].label_source).toEqual({ context_sufficient: "outcome", continue_retrieval: "outcome", next_action: "outcome" });
-    const stale = byRule("stale-edit");
     expect(stale).toHaveLength(1);
     expect(stale[0].labels).toEqual({ context_sufficient: false, next_action: "review_worktree" });
     const failed = byRule("verify-failed-after-edit");
@@ -77,12 +81,20 @@ describe("weir eval capture and label", () => {
     const replay = await runWeir(["eval", "run", out, "--provider", "baseline", "--db", join(world.tmp, "e.db")], { home: world.home, cwd: world.ws });
     expect(replay.code).toBe(0);
     expect(replay.stdout).toContain(`${cases.length}/${cases.length}`);
+  });
 
-    if (!Bun.which("chromium")) return; // .ci/run installs it
+  // .ci/run installs chromium; without it this test says it was skipped.
+  test.skipIf(!Bun.which("chromium"))("a person corrects the captured suite in the label page, in a real browser", async () => {
+    const { out, cases, missed, stale } = await captured();
+    expect(missed).toHaveLength(1);
     const label = Bun.spawn([...weirCommand(), "eval", "label", out], { cwd: world.ws, env: { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") }, stdout: "pipe", stderr: "pipe" });
     const reader = label.stdout.getReader();
     let printed = "";
-    while (!/token=\w+/.test(printed)) printed += new TextDecoder().decode((await reader.read()).value);
+    while (!/token=\w+/.test(printed)) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`weir eval label ended before serving its page: ${printed}`);
+      printed += new TextDecoder().decode(chunk.value);
+    }
     const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\w+)/.exec(printed)![1]!;
     // Without the token the page is refused.
     expect((await fetch(url.replace(/\?token=\w+/, ""))).status).toBe(403);
