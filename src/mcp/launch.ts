@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, detectSandbox } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, detectSandbox, homeReadable } from "../workspace/sandbox.ts";
 import type { ServerEntry } from "./config.ts";
 
 /**
@@ -14,7 +14,8 @@ import type { ServerEntry } from "./config.ts";
  * - its directory and $HOME: a private directory per server under weir's data directory (npx and
  *   friends keep their caches there), never the workspace;
  * - PATH without relative entries or entries inside the workspace;
- * - inside bubblewrap: the system read-only, its private home read-write, the paths its
+ * - inside bubblewrap: the system and your toolchain caches read-only (as for commands), its private
+ *   home read-write, the paths its
  *   configuration names (directories read-write, a file's package read-only; for a project server
  *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true`, its own
  *   pid namespace, no capabilities.
@@ -91,10 +92,12 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
     {
       mode: "workspace-write",
       root: home,
-      home,
+      // Your home is emptied as for commands, with the same toolchain caches (node under ~/.nvm, ~/.bun …).
+      home: homeDirectory(),
+      envHome: home,
       network: "network" in c && c.network === true,
       writable,
-      readable: [],
+      readable: homeReadable(homeDirectory()),
       masked: [],
       disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap"),
       ...(limits ? { limits } : {}),

@@ -9,7 +9,7 @@ export { PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, pr
 export { gitOutput } from "./git.ts";
 export { Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
-export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, runCommandIn, widenableDir } from "./sandbox.ts";
+export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, walk, walkFiles } from "./walker.ts";

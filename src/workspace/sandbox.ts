@@ -49,6 +49,8 @@ export interface SandboxPolicy {
   guarded?: string[];
   /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
   gitconfig?: string;
+  /** $HOME inside when it is not the emptied home itself (an MCP server's private directory). */
+  envHome?: string;
   /** Resource limits, applied by prlimit inside the sandbox. */
   limits?: SandboxLimits;
   /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
@@ -132,7 +134,7 @@ export function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   }
   if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
-  if (homeShown) a.push("--setenv", "HOME", p.home);
+  if (homeShown) a.push("--setenv", "HOME", p.envHome ?? p.home);
   a.push("--setenv", "TMPDIR", "/tmp");
   return a;
 }
@@ -388,10 +390,15 @@ function guardedPaths(root: string): string[] {
   return [...GIT_GUARDED.map((g) => join(root, g)), ...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
+/** The home entries commands may read, absolute: the default caches and the user's own additions. */
+export function homeReadable(home: string, extra: readonly string[] = []): string[] {
+  return [...DEFAULT_HOME_READABLE, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r)));
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
-  const readable = [...DEFAULT_HOME_READABLE, ...(o.readable ?? [])].map((r) => (r.startsWith("/") ? r : join(o.home, r)));
+  const readable = homeReadable(o.home, o.readable);
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;

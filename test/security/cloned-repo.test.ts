@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, w
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { MockServer, type ScriptedToolCall } from "../support/mock-server.ts";
+import { STDIO_SERVER } from "../support/mcp-servers.ts";
 import { tempDir } from "../support/temp.ts";
 import { detectSandbox } from "../../src/workspace/sandbox.ts";
 
@@ -311,6 +312,21 @@ describe("MCP servers a repository can reach", () => {
       expect(existsSync(w.fired)).toBe(false);
       const list = await runWeir(["mcp", "list", "--cwd", w.root], { home: w.home });
       expect(list.stdout).toContain("helper (project, stdio): unapproved");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test.skipIf(!sandboxed)("a server whose program lives in a toolchain directory of your home still starts in its sandbox", async () => {
+    const w = world();
+    try {
+      const bin = join(w.home, ".bun", "bin");
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, "mcp-tools"), `#!/bin/sh\nexec ${process.execPath} ${STDIO_SERVER} stdio\n`);
+      chmodSync(join(bin, "mcp-tools"), 0o755);
+      writeFileSync(join(w.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { tools: { command: join(bin, "mcp-tools"), args: [STDIO_SERVER] } } }));
+      const r = await runWeir(["actions", "--json", "--cwd", w.root], { home: w.home });
+      expect(JSON.parse(r.stdout).actions.map((a: { id: string }) => a.id)).toContain("mcp__tools__echo");
     } finally {
       w.cleanup();
     }
