@@ -23,7 +23,11 @@ export function agentActions(fleet: Fleet): Action[] {
     capability: "agents",
     hint: "start a background worker on a subgoal (its own context, scoped reads/writes, typed result)",
     description:
-      "Start a worker agent on a self-contained subgoal; it runs in the background with its own context (it does not see this conversation), may only read `reads` and write `writes` (default: read everything, write nothing), and must return JSON matching output_schema. Returns its id at once; collect the result with wait_agents. Two live workers may not have overlapping write globs. Use for independent parts of a task (exploring several areas, editing disjoint files).",
+      "Start a worker agent on a self-contained subgoal; " +
+        "it runs in the background with its own context (it does not see this conversation), may only read `reads` and write `writes` (default: " +
+        "read everything, write nothing), and must return JSON matching output_schema. Returns its id at once; collect the result with wait_agents. " +
+        "Two live workers may not have overlapping write globs. " +
+        "Use for independent parts of a task (exploring several areas, editing disjoint files).",
     input: SpawnInput,
     risk: "read",
     source: "builtin",

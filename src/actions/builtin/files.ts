@@ -129,7 +129,10 @@ export const editFile = defineAction({
   capability: "code_edit",
   hint: "replace exact text in a file (or several edits at once, all or nothing)",
   description:
-    "Replace old_string (exact text, without line numbers) with new_string in a file you have read or weir showed you. It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; ambiguous matches are refused with their line numbers. `edits` (instead of old/new): several replacements in order, all or nothing. Refused if the file changed on disk since.",
+    "Replace old_string (exact text, without line numbers) with new_string in a file you have read or weir showed you. " +
+      "It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; " +
+      "ambiguous matches are refused with their line numbers. `edits` (instead of old/new): several replacements in order, all or nothing. " +
+      "Refused if the file changed on disk since.",
   input: z
     .object({
       path: z.string().min(1),
