@@ -31,59 +31,62 @@ async function main(argv: string[]): Promise<number> {
     return initCommand(args, workspace, clackPrompts, process.stdin.isTTY === true && process.stdout.isTTY === true);
   }
   const resolved = loadSettings(args, workspace);
-  const io = { stdout: process.stdout, stderr: process.stderr, isTTY: process.stdout.isTTY === true, interactive: process.stdin.isTTY === true };
+  // Everything weir prints goes through writeAll: nothing is lost on a pipe when the process exits.
+  const { stdout, stderr } = await import("./output.ts");
+  const out = (s: string) => stdout.write(s);
+  const io = { stdout, stderr, isTTY: process.stdout.isTTY === true, interactive: process.stdin.isTTY === true };
 
   if (args.command[0] === "config") {
     const { configCommand } = await import("./commands/config.ts");
     const { userConfigFile, projectConfigFile } = await import("../config/paths.ts");
-    return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, (s) => process.stdout.write(s));
+    return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, out);
   }
 
   if (args.command[0] === "auth") {
     const { authCommand } = await import("./commands/init.ts");
     const { clackPrompts } = await import("../ui/setup.ts");
-    return authCommand(args, workspace, resolved, { out: (s) => process.stdout.write(s), ui: clackPrompts, interactive: io.interactive, stdin: () => Bun.stdin.text() });
+    return authCommand(args, workspace, resolved, { out, ui: clackPrompts, interactive: io.interactive, stdin: () => Bun.stdin.text() });
   }
   if (args.command[0] === "doctor") {
     const { doctorCommand } = await import("./commands/doctor.ts");
-    return doctorCommand(args, workspace, resolved, (s) => process.stdout.write(s));
+    return doctorCommand(args, workspace, resolved, out);
   }
   if (args.command[0] === "eval") {
     const { evalCommand } = await import("./commands/eval.ts");
     const { judgmentFor } = await import("../decision/configure.ts");
-    return evalCommand(args, workspace, () => judgmentFor(resolved), (s) => process.stdout.write(s), process.stdout.isTTY === true);
+    return evalCommand(args, workspace, () => judgmentFor(resolved), out, process.stdout.isTTY === true);
   }
   if (args.command[0] === "events") {
     const { eventsCommand } = await import("./commands/events.ts");
-    return eventsCommand(args, (s) => process.stdout.write(s));
+    return eventsCommand(args, out);
   }
   if (args.command[0] === "decisions") {
     const { decisionsCommand } = await import("./commands/decisions.ts");
-    return decisionsCommand(args, (s) => process.stdout.write(s));
+    return decisionsCommand(args, out);
   }
   if (args.command[0] === "firewall") {
     const { firewallCommand } = await import("./commands/firewall.ts");
-    return firewallCommand(args, (s) => process.stdout.write(s));
+    return firewallCommand(args, out);
   }
   if (args.command[0] === "context") {
     requireProjectRoot(workspace);
     const { contextCommand } = await import("./commands/context.ts");
-    return contextCommand(args, workspace, resolved, (s) => process.stdout.write(s));
+    return contextCommand(args, workspace, resolved, out);
   }
   if (args.command[0] === "actions") {
     const { actionsCommand } = await import("./commands/actions.ts");
-    return actionsCommand(args, workspace, resolved, (s) => process.stdout.write(s));
+    return actionsCommand(args, workspace, resolved, out);
   }
   if (args.command[0] === "mcp") {
     const verb = args.command[1] ?? "list";
     const { mcpApprove, mcpCommandLine } = await import("./commands/mcp.ts");
-    if (verb === "approve") return mcpApprove(args.command, workspace, args.all, (s) => process.stdout.write(s));
+    if (verb === "approve") return mcpApprove(args.command, workspace, args.all, out);
     if (verb !== "list") throw (await import("../core/errors.ts")).usageError(`unknown command "mcp ${verb}"; use weir mcp list or weir mcp approve NAME`);
     const { buildActions } = await import("./runtime.ts");
     const { runOptions } = await import("./run-options.ts");
     const actions = await buildActions(runOptions(args), workspace, resolved);
     try {
-      process.stdout.write(`${args.json ? JSON.stringify(actions.hub.status(), null, 2) : await mcpCommandLine(actions.hub, ["list"])}
+      out(`${args.json ? JSON.stringify(actions.hub.status(), null, 2) : await mcpCommandLine(actions.hub, ["list"])}
 `);
       return 0;
     } finally {
@@ -92,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.list) {
     const { listCommand } = await import("./commands/sessions.ts");
-    return listCommand(workspace, args.all, (s) => process.stdout.write(s));
+    return listCommand(workspace, args.all, out);
   }
 
   let task = args.task;
