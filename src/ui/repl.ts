@@ -382,9 +382,12 @@ export const replApprover: Approver = async (req) => {
   for (const l of keys) process.stdin.off("keypress", l);
   // What the person had typed ahead survives the prompt; anything the editor made of the prompt's keys does not.
   const typed = rl?.line ?? "";
+  // The prompt leaves the terminal in line mode when it ends: Esc, Ctrl-C and Ctrl-O need raw keys back.
+  const raw = process.stdin.isTTY ? process.stdin.isRaw : false;
   try {
     return await terminalApprover(req);
   } finally {
+    if (process.stdin.isTTY && process.stdin.isRaw !== raw) process.stdin.setRawMode(raw);
     for (const l of keys) process.stdin.on("keypress", l);
     approving = false;
     if (rl && rl.line !== typed) {

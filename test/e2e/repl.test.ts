@@ -97,6 +97,29 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
+  test("after an approval the keys still work: Ctrl-C cancels the next turn instead of ending weir, and typed text arrives whole", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "s1", name: "shell", input: { command: "echo hi" } }] }, { text: "ran it" }, { fault: "hang" }, { text: "hello back" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("run it\r");
+    await t.waitFor("allow once");
+    t.write("\x1b[A\x1b[A\r");
+    await t.waitFor("ran it");
+    await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("ran it"));
+    const before = world.server.requests.length;
+    t.write("wait forever\r");
+    while (world.server.requests.length === before) await Bun.sleep(20);
+    t.write("\x03");
+    await t.waitFor("cancelling", 8000, t.text().lastIndexOf("wait forever"));
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("cancelling"));
+    t.write("hello\r");
+    await t.waitFor("hello back");
+    const last = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(last).toContain('"hello');
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("/calls shows a running command with its verdict and /stop ends it while the turn goes on", async () => {
     world.server.script({ turns: [{ toolCalls: [{ id: "long1", name: "run_command", input: { program: "sleep", args: ["30"] } }] }, { text: "the command was stopped" }] });
     const t = weirInPty([...args(), "--verify-floor", "off"], { home: world.home, cwd: world.ws });
