@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { type CommandSandbox, runCommandIn } from "../workspace/sandbox.ts";
 
 /**
@@ -15,16 +16,34 @@ export interface HookCommand {
   command: string;
   /** Seconds (Claude Code's unit); default 60. */
   timeout?: number;
+  /** From the user's own config (set by mergeHooks): the files its command names are readable inside. */
+  own?: boolean;
 }
 
 export type HooksConfig = Partial<Record<HookEvent, { matcher?: string; hooks: HookCommand[] }[]>>;
 
 /** The user's hooks, then a project's (once approved): per event, the user's groups run first. Pure. */
 export function mergeHooks(user: HooksConfig, project: HooksConfig | undefined): HooksConfig {
-  if (!project) return user;
-  const out: HooksConfig = { ...user };
-  for (const e of HOOK_EVENTS) if (project[e]?.length) out[e] = [...(user[e] ?? []), ...project[e]!];
+  const out: HooksConfig = {};
+  for (const e of HOOK_EVENTS) {
+    const own = (user[e] ?? []).map((g) => ({ ...g, hooks: g.hooks.map((h) => ({ ...h, own: true })) }));
+    const all = [...own, ...(project?.[e] ?? [])];
+    if (all.length) out[e] = all;
+  }
   return out;
+}
+
+/**
+ * The files a user's hook command names (`~/.config/weir/hooks/guard.sh`, `/opt/hooks/x.sh`): it is
+ * the user's own code, so the sandbox shows it (read-only) wherever it lives. Pure but for existence.
+ */
+export function namedFiles(command: string, home: string): string[] {
+  return command
+    .split(/\s+/)
+    .map((w) => w.replace(/^["']|["']$/g, ""))
+    .filter((w) => w.startsWith("/") || w.startsWith("~/"))
+    .map((w) => (w.startsWith("~/") ? `${home}${w.slice(1)}` : w))
+    .filter((p) => existsSync(p) && statSync(p).isFile());
 }
 
 /** Each command a hooks config would run, as one line a person can judge. Pure. */
@@ -57,7 +76,14 @@ export function matches(matcher: string | undefined, subject: string): boolean {
 export class Hooks {
   constructor(
     private config: HooksConfig,
-    private o: { root: string; env: Record<string, string>; sandbox?: CommandSandbox; sessionId: () => string | undefined },
+    private o: {
+      root: string;
+      env: Record<string, string>;
+      sandbox?: CommandSandbox;
+      sessionId: () => string | undefined;
+      /** Told when a hook cannot start, so the person sees it (a guard that does not run protects nothing). */
+      onProblem?: (line: string) => void;
+    },
   ) {}
 
   has(event: HookEvent): boolean {
@@ -72,7 +98,17 @@ export class Hooks {
       for (const h of group.hooks) {
         const input = JSON.stringify({ session_id: this.o.sessionId() ?? null, hook_event_name: event, cwd: this.o.root, ...payload });
         const argv = ["/bin/sh", "-c", h.command];
-        const r = await runCommandIn(this.o.sandbox, { argv, cwd: this.o.root, timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true });
+        const readable = h.own ? namedFiles(h.command, this.o.env.HOME ?? "") : [];
+        const limits = { timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000 };
+        const r = await runCommandIn(this.o.sandbox, { argv, cwd: this.o.root, ...limits, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true, readable });
+        // 126/127: the shell could not run it (not found, not executable). A guard that cannot run fails closed.
+        if (r.exitCode === 126 || r.exitCode === 127 || r.exitCode === null && !r.timedOut && !r.cancelled) {
+          const why = `the ${event} hook "${h.command.slice(0, 80)}" could not start: ${(r.stderr || r.output).trim().split("\n").pop() || `exit ${r.exitCode}`}`;
+          this.o.onProblem?.(why);
+          if (event === "PreToolUse") return { block: true, message: `${why}; the call was not run (a guard that cannot run blocks)` };
+          context.push(`[${why}]`);
+          continue;
+        }
         if (r.exitCode === 2) return { block: true, message: (r.stderr ?? r.output).trim() || `blocked by the ${event} hook` };
         if (r.exitCode !== 0) {
           context.push(`[${event} hook "${h.command.slice(0, 60)}" failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}); ignored]`);

@@ -98,7 +98,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const env = scrubEnv(opts.env);
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.
-  const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords });
+  const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords, onProblem: (l) => process.stderr.write(`weir: ${l}\n`) });
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
   const autorunWrites: string[] = [];

@@ -39,7 +39,7 @@ export interface SandboxPolicy {
   network: boolean;
   /** Extra writable directories (`--add-dir`). */
   writable: string[];
-  /** Home entries visible read-only (absolute paths). */
+  /** Home entries (and, for a user's hook, its script wherever it lives) visible read-only; absolute. */
   readable: string[];
   /** Files inside the workspace bound over /dev/null (protected files). */
   masked: string[];
@@ -115,7 +115,7 @@ export function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   const homeShown = p.home !== "" && !inside(p.root, p.home);
   if (homeShown) {
     a.push("--tmpfs", p.home);
-    for (const r of p.readable) if (inside(p.home, r)) a.push("--ro-bind-try", r, r);
+    for (const r of p.readable) a.push("--ro-bind-try", r, r);
     if (p.gitconfig) a.push("--ro-bind", p.gitconfig, join(p.home, ".gitconfig"));
   }
   if (p.visible) {
@@ -339,7 +339,12 @@ export function identityGitconfig(home: string, env: Record<string, string | und
 }
 
 /** A command to run in the sandbox: `runProgram`'s options, with the argv and the call's widening. */
-export type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & { argv: string[]; widen?: { network?: boolean; dir?: string } };
+export type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
+  argv: string[];
+  widen?: { network?: boolean; dir?: string };
+  /** Files of the home shown read-only for this command only (a user's own hook script). */
+  readable?: string[];
+};
 
 /** A sandboxed command's result; `undone` names what weir removed after it (created where commands may not write). */
 export type SandboxRun = ProgramRun & { undone: string[] };
@@ -438,7 +443,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     // A widened directory is one the executor already had approved (by --add-dir or a person).
     wrap,
     async run(r) {
-      const { argv, widen, ...rest } = r;
+      const { argv, widen, readable: extra, ...rest } = r;
       if (!active) {
         const [program, ...args] = argv;
         return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
@@ -449,6 +454,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       let optionsFile: string | undefined;
       if (detected.kind === "bwrap") {
         const p = policy(widen?.network === true, widen?.dir);
+        if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
         spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r")] };
@@ -483,7 +489,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
 /** Runs a command through the sandbox when there is one, else as it is. */
 export async function runCommandIn(sandbox: CommandSandbox | undefined, r: SandboxedRun): Promise<SandboxRun> {
   if (sandbox) return sandbox.run(r);
-  const { argv, widen: _w, ...rest } = r;
+  const { argv, widen: _w, readable: _r, ...rest } = r;
   const [program, ...args] = argv;
   return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
 }

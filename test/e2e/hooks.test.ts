@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { weirInPty } from "../support/pty.ts";
@@ -15,6 +15,26 @@ function hooks(h: Record<string, unknown>, file = join(world.home, ".config", "w
 }
 
 describe("hooks", () => {
+  test("a guard script in your config directory runs and blocks; a hook that cannot start blocks the call and says so", async () => {
+    const dir = join(world.home, ".config", "weir", "hooks");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "guard.sh"), '#!/bin/sh\ngrep -q \'"program":"rm"\' && { echo "rm is not allowed here" >&2; exit 2; }\nexit 0\n');
+    chmodSync(join(dir, "guard.sh"), 0o755);
+    hooks({ PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "~/.config/weir/hooks/guard.sh" }] }] });
+    writeFileSync(join(world.ws, "keep.txt"), "keep\n");
+    world.server.script({ turns: [call("g1", "run_command", { program: "rm", args: ["keep.txt"] }), { text: "done" }] });
+    expect((await runWeir([...wire(), "--yes", "clean up", "--cwd", world.ws], { home: world.home })).code).toBe(0);
+    expect(existsSync(join(world.ws, "keep.txt"))).toBe(true);
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("rm is not allowed here");
+
+    hooks({ PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: join(dir, "missing.sh") }] }] });
+    world.server.script({ turns: [call("g2", "run_command", { program: "rm", args: ["keep.txt"] }), { text: "done" }] });
+    const r = await runWeir([...wire(), "--yes", "clean up", "--cwd", world.ws], { home: world.home });
+    expect(existsSync(join(world.ws, "keep.txt"))).toBe(true);
+    expect(r.stderr).toContain("could not start");
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("could not start");
+  });
+
   test("PreToolUse exit 2 blocks a call with its stderr; PostToolUse JSON adds context; others pass", async () => {
     hooks({
       PreToolUse: [{ matcher: "run_command|shell", hooks: [{ type: "command", command: 'grep -q \'"program":"touch"\' && { echo "no new files here" >&2; exit 2; }; exit 0' }] }],
