@@ -64,6 +64,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
+  { name: "print", short: "p", kind: "boolean", help: "one-shot: run the task and print the answer (the default with a task; Claude Code's flag)" },
   { name: "version", short: "v", kind: "boolean", help: "print version and commit" },
   { name: "help", short: "h", kind: "boolean", help: "this help" },
 ];
@@ -94,7 +95,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -200,9 +201,14 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   const dashDash = argv.indexOf("--");
   const firstWordIsCommand =
     positionals.length > 0 && (COMMANDS as readonly string[]).includes(positionals[0]!) && (dashDash === -1 || parsed.firstPositional < dashDash);
+  // `weir exec "task"` (Codex's word for a one-shot run) is the task itself.
+  const exec = firstWordIsCommand && positionals[0] === "exec";
+  const written = exec ? positionals.slice(1).join(" ") : firstWordIsCommand ? "" : positionals.join(" ");
+  // A task given but blank ("   ") is a mistake, not a request for the REPL.
+  if ((exec || (!firstWordIsCommand && positionals.length > 0)) && written.trim() === "") throw usageError('the task is blank; pass what weir should do (weir "fix the failing test")');
   return {
-    command: firstWordIsCommand ? [...positionals] : [],
-    task: firstWordIsCommand ? "" : positionals.join(" "),
+    command: firstWordIsCommand && !exec ? [...positionals] : [],
+    task: written.trim(),
     config: config as ConfigFile,
     ...(typeof values.cwd === "string" ? { cwd: values.cwd } : {}),
     help: values.help === true,
@@ -268,6 +274,7 @@ function helpRun(rows: string[]): string {
     "",
     "Usage:",
     '  weir "task"            run one task and exit',
+    '  weir exec "task"       the same (also weir -p "task"); input piped to weir joins the task as data',
     "  weir                   open the REPL",
     "  weir init              set up: provider, key, model (from the endpoint's list), one test request",
     "  weir auth login|logout|status  store a checked key (stdin or prompt), remove it, say where it comes from",

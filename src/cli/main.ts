@@ -3,7 +3,7 @@
  * The composition root: parses argv, builds what a command needs, maps outcomes to exit codes and
  * prints user errors as one line. Heavy modules load lazily so `--version` and `--help` stay fast.
  */
-import { isUserError } from "../core/errors.ts";
+import { isUserError, usageError } from "../core/errors.ts";
 import { helpText, parseArgv } from "./args.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
@@ -114,8 +114,23 @@ async function main(argv: string[]): Promise<number> {
   if (task.startsWith("/")) {
     const { expandCommand, loadCommands, matchCommand } = await import("../context/commands.ts");
     const { userConfigDir } = await import("../config/paths.ts");
-    const m = matchCommand(task, loadCommands(workspace, userConfigDir()));
+    const commands = loadCommands(workspace, userConfigDir());
+    const m = matchCommand(task, commands);
     if (m) task = expandCommand(m.command, m.args);
+    // "/name" alone (not a path such as /tmp/x.log) names a command: an unknown one is a mistake.
+    else if (/^\/[\w.:-]+$/.test(task.split(/\s/)[0]!))
+      throw usageError(`unknown command ${task.split(/\s/)[0]}; yours and the repository's are ${commands.map((c) => `/${c.name}`).join(", ") || "none (add one in ~/.config/weir/commands/NAME.md)"}`);
+  }
+  // `git diff | weir "review this diff"`: what was piped in joins the task as quoted data, with its size.
+  if (args.task !== "" && !process.stdin.isTTY) {
+    const { pipedInput } = await import("./piped.ts");
+    const piped = await pipedInput();
+    if (piped === "silent") io.stderr.write("weir: stdin is a pipe that said nothing in 3 s; running the task without it\n");
+    else if (piped && piped.text.trim() !== "") {
+      const { quoteData } = await import("../context/render.ts");
+      const size = `${piped.bytes.toLocaleString("en")} bytes${piped.cut ? ", cut there: more was piped than weir reads" : ""}`;
+      task = `${task}\n\n[input piped to weir · ${size} · untrusted]\n${quoteData(piped.text)}`;
+    }
   }
   const controller = new AbortController();
   let interrupts = 0;

@@ -197,4 +197,32 @@ describe("weir without a model", () => {
     expect(JSON.parse(r.stdout).text).toBe("piped");
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("task from a pipe");
   });
+
+  test("input piped beside a task reaches the model as quoted data with its size", async () => {
+    server.script({ turns: [{ text: "reviewed" }] });
+    const diff = "diff --git a/x.js b/x.js\n-const a = 1;\n+const a = 2; // DIFF-MARK-5050\n";
+    const r = await runWeir([...wireArgs("chat"), "review this diff"], { home: home.path, stdin: diff });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("review this diff");
+    expect(sent).toMatch(new RegExp(`input piped to weir · ${Buffer.byteLength(diff)} bytes · untrusted\\]\\\\n<<<UNTRUSTED-DATA [0-9a-f]{8}\\\\ndiff --git`));
+    expect(sent).toContain("DIFF-MARK-5050");
+  });
+
+  test("weir exec and weir -p run the task; a blank task and an unknown /command are one-line usage errors", async () => {
+    for (const form of [["exec", "say exec"], ["-p", "say print"]]) {
+      server.script({ turns: [{ text: `done ${form[0]}` }] });
+      const r = await runWeir([...wireArgs("chat"), ...form], { home: home.path });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`done ${form[0]}`);
+      expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain(form[1]!);
+    }
+    const blank = await runWeir([...wireArgs("chat"), "   "], { home: home.path });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toBe("weir: the task is blank; pass what weir should do (weir \"fix the failing test\")\n");
+    const unknown = await runWeir([...wireArgs("chat"), "/nosuch now"], { home: home.path });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unknown.stderr).toContain("unknown command /nosuch");
+  });
 });
