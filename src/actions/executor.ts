@@ -111,6 +111,19 @@ export class ActionExecutor {
     return this.registry.ids().map((id) => this.registry.spec(id)!);
   }
 
+  /** Calls the person made themselves (`!cmd` in the REPL): what would ask them runs; denials stay. */
+  private byPerson = new Set<string>();
+
+  /** One call the person typed: through the same gate, sandbox and hooks, without asking them about it. */
+  async executeForPerson(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultBlock> {
+    this.byPerson.add(call.id);
+    try {
+      return (await this.execute([call], signal))[0]!;
+    } finally {
+      this.byPerson.delete(call.id);
+    }
+  }
+
   execute = async (calls: ToolCallBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> => {
     const results: ToolResultBlock[] = new Array(calls.length);
     let i = 0;
@@ -151,7 +164,7 @@ export class ActionExecutor {
     if (!parsed.success) return say(`invalid arguments for ${action.id}: ${fieldErrors(parsed.error.issues)}`);
     const input = parsed.data;
 
-    const refusal = await this.gate.check(call, action, input);
+    const refusal = await this.gate.check(call, action, input, this.byPerson.has(call.id));
     if (refusal) return refuse(refusal.message, refusal.rule);
     // The user's PreToolUse hooks may block a call the policy allowed (never allow one it refused).
     const pre = this.opts.hooks?.has("PreToolUse") ? await this.opts.hooks.run("PreToolUse", action.id, { tool_name: action.id, tool_input: input }, signal) : undefined;

@@ -88,14 +88,14 @@ export class PermissionGate {
    * code later or instructs agents asks even where writes are allowed; --yes answers it, and the
    * file is listed for the run's summary.
    */
-  async check(call: ToolCallBlock, action: Action, input: unknown): Promise<{ message: string; rule: string } | undefined> {
+  async check(call: ToolCallBlock, action: Action, input: unknown, byPerson = false): Promise<{ message: string; rule: string } | undefined> {
     const autorun = this.autorunTarget(action, input);
-    const refused = await this.verdict(call, action, input, autorun?.reason);
+    const refused = await this.verdict(call, action, input, autorun?.reason, byPerson);
     if (!refused && autorun && !this.opts.autorunWrites?.includes(autorun.rel)) this.opts.autorunWrites?.push(autorun.rel);
     return refused;
   }
 
-  private async verdict(call: ToolCallBlock, action: Action, input: unknown, autorun: string | undefined): Promise<{ message: string; rule: string } | undefined> {
+  private async verdict(call: ToolCallBlock, action: Action, input: unknown, autorun: string | undefined, byPerson: boolean): Promise<{ message: string; rule: string } | undefined> {
     const command = action.command?.(input);
     const parsed = command?.shell ? await parseShell(command.line) : undefined;
     let verdict = decide(this.opts.policy, action.id, command, action.risk, parsed);
@@ -132,7 +132,8 @@ export class PermissionGate {
         return undefined;
       }
     }
-    if (verdict.decision === "allow") return undefined;
+    // The person asking need not be asked: their own command runs (in the sandbox); a deny rule still holds.
+    if (verdict.decision === "allow" || (byPerson && verdict.decision === "ask")) return undefined;
     if (verdict.decision === "deny") {
       return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
     }

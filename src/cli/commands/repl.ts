@@ -66,9 +66,9 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `resumed session ${row.id.slice(0, 8)} ("${row.title}")\n${transcript(runtime.conversation.messages)}`;
         },
         async shell(line, signal) {
-          // The person's own line goes through the same gate as the model's: policy, sandbox, hooks.
-          const [r] = await runtime.executor.execute([{ type: "tool_call", id: `user_${++typed}`, name: "shell", input: { command: line } }], signal);
-          return { output: r!.content, ran: !r!.refused };
+          // The person's own line runs in the same sandbox, with the same hooks and deny rules, without asking them.
+          const r = await runtime.executor.executeForPerson({ type: "tool_call", id: `user_${++typed}`, name: "shell", input: { command: line } }, signal);
+          return { output: r.content, ran: !r.refused };
         },
         mcp: (words) => mcpCommandLine(runtime.hub, words),
         calls: () =>
