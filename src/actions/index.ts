@@ -14,4 +14,4 @@ export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./exe
 export { Hooks, approvedProjectHooks, mergeHooks } from "./hooks.ts";
 export { defaultPolicy, layerPolicy } from "./permissions.ts";
 export { ActionRegistry } from "./registry.ts";
-export { VerificationLedger, detectChecks } from "./verification.ts";
+export { VerificationLedger, detectChecks, isDocumentation } from "./verification.ts";

@@ -24,6 +24,13 @@ export type EvidenceState = "none" | "passed" | "failed" | "stale" | "not_needed
  * What has been verified, on which revision. The revision is git HEAD plus a hash of the worktree
  * diff (or, outside git, a counter of weir's own writes), so any later change makes evidence stale.
  */
+/** Prose and pictures no check runs: a change to them alone needs no verification. Pure. */
+export function isDocumentation(path: string): boolean {
+  const name = path.split("/").pop() ?? "";
+  if (/^(?:LICEN[CS]E|COPYING|AUTHORS|CHANGELOG|CHANGES|NOTICE)(?:\.\w+)?$/i.test(name)) return true;
+  return /\.(?:md|mdx|markdown|txt|rst|adoc|png|jpe?g|gif|svg|webp)$/i.test(name) || path.startsWith("docs/");
+}
+
 export class VerificationLedger {
   evidence: Evidence[] = [];
   /** Paths weir changed in this session. */

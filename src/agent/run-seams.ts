@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import type { Disclosure } from "../actions/disclosure.ts";
 import type { Hooks } from "../actions/hooks.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
-import { detectChecks, type VerificationLedger } from "../actions/verification.ts";
+import { detectChecks, isDocumentation, type VerificationLedger } from "../actions/verification.ts";
 import { type ContextStep, conversationTokens } from "../context/conversation.ts";
 import { compileWorkingSet, type ContextIndex, failureUpdate, type WorkingSet } from "../context/working-set.ts";
 import { tokensOf } from "../core/chunk.ts";
@@ -180,7 +180,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         const r = await d.hooks.run("Stop", "", { stop_hook_active: attempt > 0 });
         if (r.block) return `[Stop hook] ${r.message}`;
       }
-      if (d.verifyFloor === "off" || d.verification.changed.size === 0) return undefined;
+      // Documentation alone (AGENTS.md, a README, docs/) is checked by no test: nothing to verify.
+      if (d.verifyFloor === "off" || [...d.verification.changed].every(isDocumentation)) return undefined;
       if (attempt >= (d.verifyFloor === "require" ? 3 : 1)) return undefined;
       const v = await d.verification.state();
       if (v.state === "passed" || v.state === "not_needed") return undefined;

@@ -285,6 +285,16 @@ describe("the verification floor and the decision plane in the loop", () => {
     expect(out.verification).toMatchObject({ state: "passed", check: "npm run test", level: "quick", changed: ["a.js"] });
   });
 
+  test("a change to documentation alone gets no verification reminder", async () => {
+    writeFileSync(join(world.ws, "package.json"), JSON.stringify({ name: "p", scripts: { test: "node -e \"process.exit(0)\"" } }));
+    world.server.script({ turns: [call("d1", "write_file", { path: "docs/guide.md", content: "# Guide\n\nRun npm test.\n" }), { text: "Wrote the guide." }, { text: "unused" }] });
+    const first = world.server.requests.length;
+    const r = await weir([...wire("chat"), "write a short guide in docs/guide.md"]);
+    expect(r.code).toBe(0);
+    expect(world.server.requests.length - first).toBe(2);
+    expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).not.toContain("verification floor");
+  });
+
   test("a change task carries one trusted guidance line at the end of the request, not in the system prompt; a question gets none", async () => {
     writeFileSync(join(world.ws, "b.ts"), "export function b() { return 1; }\n");
     world.server.script({ turns: [call("g1", "read_file", { path: "b.ts" }), { text: "done" }] });
