@@ -16,10 +16,27 @@ import { mcpCommandLine } from "./mcp.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
 /** `weir` with no task on a terminal: the REPL over one conversation. */
+/**
+ * What the person typed, out of a user message weir assembled around it: the compiled working set,
+ * its updates, guidance and the notes weir adds (each opens with "[weir" or "[commands I ran") are
+ * left out, and so is quoted data. Pure.
+ */
+export function typedText(m: Message): string {
+  return m.content
+    .filter((b) => b.type === "text")
+    .map((b) => (b as { text: string }).text)
+    // A block weir compiled (the working set and its updates) is weir's as a whole.
+    .filter((t) => !/^\[weir\b/.test(t))
+    .map((t) => t.replace(/<<<UNTRUSTED-DATA[\s\S]*?UNTRUSTED-DATA(?: [0-9a-f]{8})?>>>/g, ""))
+    .flatMap((t) => t.split(/\n\n+/))
+    .filter((t) => t.trim() !== "" && !/^\[(?:weir\b|commands I ran|context from your hooks|input piped)/.test(t.trim()))
+    .join(" ");
+}
+
 /** The last turns of a conversation, one line each, for /resume. Pure. */
 export function transcript(messages: readonly Message[], last = 8): string {
   const lines = messages.flatMap((m) => {
-    const text = m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join(" ").replace(/\s+/g, " ").trim();
+    const text = (m.role === "user" ? typedText(m) : m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join(" ")).replace(/\s+/g, " ").trim();
     const calls = m.content.filter((b) => b.type === "tool_call").map((b) => (b as { name: string }).name);
     if (m.role === "user" && text && !m.content.some((b) => b.type === "tool_result")) return [`  you:  ${text.slice(-160)}`];
     if (m.role === "assistant") return [`  weir: ${text ? text.slice(0, 160) : ""}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`];
