@@ -58,6 +58,13 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
 });
 
 describe("MCP from the CLI", () => {
+  test("weir actions lists every action a run can offer, the workers' too, unless --max-agents 0", async () => {
+    const ids = async (extra: string[]) => JSON.parse((await runWeir(["actions", "--json", "--cwd", world.ws, ...extra], { home: world.home })).stdout).actions.map((a: any) => a.id);
+    const all = await ids([]);
+    for (const id of ["spawn_agent", "wait_agents", "stop_agent", "list_agents", "read_file", "run_command", "load_actions"]) expect(all).toContain(id);
+    expect(await ids(["--max-agents", "0"])).not.toContain("spawn_agent");
+  });
+
   test("weir mcp list and weir actions --json show servers and tools; a project world.server waits for approval", async () => {
     writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
     writeFileSync(join(world.ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));

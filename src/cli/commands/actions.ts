@@ -1,13 +1,22 @@
+import { agentActions } from "../../agent/agent-actions.ts";
+import type { Fleet } from "../../agent/fleet.ts";
 import type { Resolved } from "../../config/resolve.ts";
 import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
 import { buildActions } from "../runtime.ts";
 
 /** `weir actions [--json]`: the registry with each action's capability, risk, source and schema size. */
+/** A fleet for listing the agent actions: nothing is ever run through it. */
+const listingOnly = new Proxy({}, { get: () => () => { throw new Error("weir actions only lists actions"); } }) as Fleet;
+
 export async function actionsCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
-  const actions = await buildActions(runOptions(args), workspace, resolved);
+  const opts = runOptions(args);
+  const actions = await buildActions(opts, workspace, resolved);
   try {
     const { registry } = actions;
+    // The fleet's actions are offered in every run with workers (--max-agents above 0): list them too.
+    // Listing builds no fleet; their schemas are all that is read here.
+    if (opts.maxAgents > 0) for (const a of agentActions(listingOnly)) registry.register(a);
     const rows = registry
       .all()
       .map((a) => ({ capability: a.capability, id: a.id, risk: a.risk, source: a.source, schemaTokens: registry.schemaTokens(a.id), hint: a.hint }))
