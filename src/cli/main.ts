@@ -3,6 +3,7 @@
  * The composition root: parses argv, builds what a command needs, maps outcomes to exit codes and
  * prints user errors as one line. Heavy modules load lazily so `--version` and `--help` stay fast.
  */
+import { existsSync } from "node:fs";
 import { isUserError, usageError } from "../core/errors.ts";
 import { helpText, parseArgv } from "./args.ts";
 import { COMMIT, VERSION } from "./version.ts";
@@ -117,8 +118,8 @@ async function main(argv: string[]): Promise<number> {
     const commands = loadCommands(workspace, userConfigDir());
     const m = matchCommand(task, commands);
     if (m) task = expandCommand(m.command, m.args);
-    // "/name" alone (not a path such as /tmp/x.log) names a command: an unknown one is a mistake.
-    else if (/^\/[\w.:-]+$/.test(task.split(/\s/)[0]!))
+    // "/name" that is no path on this machine ("/tmp is full" is a task) names a command: an unknown one is a mistake.
+    else if (/^\/[\w.:-]+$/.test(task.split(/\s/)[0]!) && !existsSync(task.split(/\s/)[0]!))
       throw usageError(`unknown command ${task.split(/\s/)[0]}; yours and the repository's are ${commands.map((c) => `/${c.name}`).join(", ") || "none (add one in ~/.config/weir/commands/NAME.md)"}`);
   }
   // `git diff | weir "review this diff"`: what was piped in joins the task as quoted data, with its size.

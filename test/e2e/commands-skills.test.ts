@@ -15,7 +15,7 @@ const put = (path: string, text: string) => {
 const firstUserText = (body: any) => JSON.stringify(body.messages.find((m: any) => m.role === "user"));
 
 describe("custom slash commands", () => {
-  test("a project command's template becomes the task, with $ARGUMENTS and $1; a user command too; an unknown /word stays the task", async () => {
+  test("a project command's template becomes the task, with $ARGUMENTS and $1; a user command too; a path such as /tmp stays the task", async () => {
     put(join(world.ws, ".weir", "commands", "review.md"), "---\ndescription: review a file for bugs\nargument-hint: FILE\n---\nCMD-REVIEW: review $1 carefully. Everything: $ARGUMENTS\n");
     put(join(world.home, ".config", "weir", "commands", "git", "summary.md"), "CMD-USER: summarise the last commits\n");
     world.server.script({ turns: [{ text: "reviewed" }, { text: "summarised" }, { text: "plain" }] });
