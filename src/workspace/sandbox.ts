@@ -136,8 +136,18 @@ export function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   a.push("--chdir", cwd);
   if (homeShown) a.push("--setenv", "HOME", p.envHome ?? p.home);
   a.push("--setenv", "TMPDIR", "/tmp");
+  // Without a network, package managers are told so, and fail at once instead of retrying for a minute.
+  if (!p.network) for (const [k, v] of OFFLINE_ENV) a.push("--setenv", k, v);
   return a;
 }
+
+/** Each package manager's own switch for "there is no network": npm, Cargo, Go modules, pip. */
+const OFFLINE_ENV: [string, string][] = [
+  ["npm_config_offline", "true"],
+  ["CARGO_NET_OFFLINE", "true"],
+  ["GOPROXY", "off"],
+  ["PIP_NO_INDEX", "1"],
+];
 
 /** What runs inside: the command, under prlimit when limits are set. Pure. */
 function limited(p: SandboxPolicy, argv: string[]): string[] {
@@ -189,6 +199,10 @@ export function wrapArgv(kind: SandboxKind, p: SandboxPolicy, argv: string[], cw
   return [program ?? "/usr/bin/sandbox-exec", "-p", seatbeltProfile(p), "--", ...argv];
 }
 
+const NO_NETWORK = /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resolve host|getaddrinfo|Temporary failure in name resolution|Name or service not known/i;
+/** What the package managers say when OFFLINE_ENV told them there is no network. */
+const OFFLINE = /ENOTCACHED|only-if-cached|--offline|can't (?:update|fetch).*offline|GOPROXY=off|module lookup disabled|No matching distribution found/i;
+
 /**
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
  * instead of retrying blindly. Pure.
@@ -199,7 +213,7 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
   const prog = run?.program?.split("/").pop();
   const quietNetwork = (prog === "curl" && (run?.exitCode === 6 || run?.exitCode === 7)) || (prog === "wget" && run?.exitCode === 4);
   if (!p.network && quietNetwork) return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
-  if (!p.network && /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resolve host|getaddrinfo|Temporary failure in name resolution|Name or service not known|network is unreachable/i.test(output))
+  if (!p.network && (NO_NETWORK.test(output) || OFFLINE.test(output)))
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
   if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {

@@ -167,6 +167,13 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(r.exitCode).not.toBe(0);
     expect(sandbox().explain(r.output)).toContain("blocked by the sandbox: network");
   });
+
+  test.skipIf(!Bun.which("npm"))("a package manager is told there is no network: npm answers from its cache only, and the failure is explained", async () => {
+    const r = await inside(["npm", "view", "left-pad", "version"]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.output).toMatch(/ENOTCACHED|only-if-cached/);
+    expect(sandbox().explain(r.output)).toContain("blocked by the sandbox: network");
+  });
 });
 
 describe("sandbox profiles (pure)", () => {
