@@ -41,11 +41,21 @@ export interface ReplHost {
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; /** The model's price, where known (config `prices`). */ price?: Price };
 }
 
+/** A session's spend, by kind of token, and in dollars where the price is known. Pure. */
+export function costLines(u: Usage, price?: Price): string {
+  const n = (x: number) => x.toLocaleString("en");
+  const lines = [`input ${n(u.input)} · cache read ${n(u.cacheRead)} · cache write ${n(u.cacheWrite)} · output ${n(u.output)} tokens`];
+  lines.push(price ? `$${costOf(u, price).toFixed(4)} at the configured price` : "no price configured for this model (prices in your config give dollars)");
+  return lines.join("\n");
+}
+
 export const REPL_HELP = [
   "/help              this list",
   "/model [ID]        show or switch the model (the conversation carries over)",
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
+  "/status            model, context used, cache hit rate, session, spend",
+  "/cost              this session's tokens by kind, and dollars where the model's price is configured",
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
   "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
@@ -59,7 +69,7 @@ export const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
@@ -317,6 +327,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         say(opts.style.dim("new session\n"));
       } else if (cmd === "/model") say(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
+      else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
+      else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);
       else if (cmd === "/mcp") say(`${await host.mcp(rest)}\n`);
       else if (cmd === "/calls") say(`${host.calls()}\n`);
       else if (cmd === "/stop") say(`${host.stop(rest.join(" "))}\n`);

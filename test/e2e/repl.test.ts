@@ -41,6 +41,23 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
+  test("/status and /cost say what the session has used", async () => {
+    world.server.script({ turns: [{ text: "counted" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("count this\r");
+    await t.waitFor("counted");
+    await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("counted"));
+    const mark = t.text().length;
+    t.write("/status\r");
+    await t.waitFor(/session [0-9a-f]{8}/, 8000, mark);
+    t.write("/cost\r");
+    await t.waitFor(/input [\d,]+ · cache read [\d,]+ · cache write [\d,]+ · output [\d,]+ tokens/, 8000, mark);
+    await t.waitFor("no price configured", 8000, mark);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("an API error is reported and the REPL stays up; /help and /clear work", async () => {
     world.server.script({ turns: [{ fault: "garbage" }, { text: "recovered" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
