@@ -464,6 +464,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       }
       const watched = o.mode === "workspace-write" && !o.visible ? guardedPaths(o.root) : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
+      const gitDir = join(o.root, ".git");
+      const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
       let optionsFile: string | undefined;
       if (detected.kind === "bwrap") {
@@ -483,8 +485,10 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
       }
-      // Whatever the command created among the guarded paths goes: it would run or instruct later.
-      const undone = watched.filter((w) => !before.has(w) && existsSync(w));
+      // Whatever the command created among the guarded paths goes: it would run or instruct later. A
+      // repository the command made (git init) is its own, less what would run at the person's next git.
+      const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
+      if (!hadGit && o.mode === "workspace-write" && !o.visible) undone.push(...newRepositoryRisks(gitDir));
       for (const w of undone) rmSync(w, { recursive: true, force: true });
       return { ...result, undone: undone.map((w) => relative(o.root, w)) };
     },
@@ -498,6 +502,25 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
           ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, home hidden`
           : "no OS sandbox here (install bubblewrap on Linux): every command asks before it runs",
   };
+}
+
+/** Keys of a git config that name a program git runs (fsmonitor, hooks path, pager, filters, `!` aliases). */
+const RUNS_PROGRAMS = /^\s*(?:fsmonitor|hookspath|sshcommand|pager|editor|askpass|helper|external|textconv|clean|smudge|process|gitproxy)\s*=|=\s*"?!/im;
+
+/**
+ * In a repository a command just created: hooks that are not git's samples, a commondir, and the
+ * whole repository when its config names a program to run. I/O: reads the new `.git`.
+ */
+function newRepositoryRisks(gitDir: string): string[] {
+  if (!existsSync(gitDir)) return [];
+  try {
+    if (RUNS_PROGRAMS.test(readFileSync(join(gitDir, "config"), "utf8"))) return [gitDir];
+  } catch {
+    // no config: nothing in it runs
+  }
+  const hooks = join(gitDir, "hooks");
+  const planted = existsSync(hooks) ? readdirSync(hooks).filter((h) => !h.endsWith(".sample")).map((h) => join(hooks, h)) : [];
+  return [...planted, ...[join(gitDir, "commondir")].filter((c) => existsSync(c))];
 }
 
 /** Runs a command through the sandbox when there is one, else as it is. */

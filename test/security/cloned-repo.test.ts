@@ -188,6 +188,42 @@ describe("files that run code later or instruct agents", () => {
   });
 });
 
+describe.skipIf(!sandboxed)("a repository a command creates", () => {
+  const fresh = () => {
+    const w = world();
+    rmSync(join(w.root, ".git"), { recursive: true, force: true });
+    return w;
+  };
+
+  test("git init in a workspace that was no repository leaves a working repository", async () => {
+    const w = fresh();
+    try {
+      const init = "git init -q && git remote add origin https://git.example/app.git && git add -A && git -c user.name=a -c user.email=a@a commit -qm first";
+      const r = await session(w, [sh("a", init)], ["--yes"]);
+      expect(r.code).toBe(0);
+      expect(gitIn(w.root, w.home, "log", "--oneline").out).toContain("first");
+      // Its config (the remote) is the repository's own and stays.
+      expect(gitIn(w.root, w.home, "remote", "-v").out).toContain("https://git.example/app.git");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("a new repository whose config runs a program, or that carries a hook, does not fire at the person's next git", async () => {
+    const w = fresh();
+    try {
+      await session(w, [sh("a", `git init -q && git config core.fsmonitor "${w.payload}"`)], ["--yes"]);
+      personGit(w);
+      expect(existsSync(w.fired)).toBe(false);
+      await session(w, [sh("b", `git init -q && printf '#!/bin/sh\n${w.payload}\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`)], ["--yes"]);
+      personGit(w);
+      expect(existsSync(w.fired)).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!sandboxed)("the sandbox as the kernel sees it", () => {
   test("a command has no capabilities and cannot make a user namespace, even when weir runs as root", async () => {
     const w = world();
