@@ -46,6 +46,21 @@ export function namedFiles(command: string, home: string): string[] {
     .filter((p) => existsSync(p) && statSync(p).isFile());
 }
 
+/**
+ * Why a hook's command cannot start, or undefined: its program (the first word) is a path that is
+ * missing or not executable, or a name not on PATH. Shell syntax beyond that is the shell's to judge.
+ */
+export function hookStartProblem(command: string, home: string, onPath: (name: string) => boolean): string | undefined {
+  const first = command.trim().split(/\s+/)[0]?.replace(/^["']|["']$/g, "") ?? "";
+  if (first === "" || /[;&|<>()$`=]/.test(first)) return undefined;
+  if (first.startsWith("/") || first.startsWith("~/") || first.startsWith("./")) {
+    const path = first.startsWith("~/") ? `${home}${first.slice(1)}` : first;
+    if (!existsSync(path)) return `${first} does not exist`;
+    return (statSync(path).mode & 0o111) === 0 ? `${first} is not executable (chmod +x it)` : undefined;
+  }
+  return onPath(first) ? undefined : `${first} is not on PATH`;
+}
+
 /** Each command a hooks config would run, as one line a person can judge. Pure. */
 export function describeHooks(config: HooksConfig): string[] {
   return HOOK_EVENTS.flatMap((e) => (config[e] ?? []).flatMap((g) => g.hooks.map((h) => `${e}${g.matcher ? ` [${g.matcher}]` : ""}: ${h.command}`)));

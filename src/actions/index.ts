@@ -11,7 +11,7 @@ export { skillAction } from "./builtin/skills.ts";
 export { Disclosure } from "./disclosure.ts";
 export { ActionExecutor, FileLocks } from "./executor.ts";
 export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./executor.ts";
-export { Hooks, approvedProjectHooks, mergeHooks } from "./hooks.ts";
+export { HOOK_EVENTS, Hooks, approvedProjectHooks, hookStartProblem, mergeHooks } from "./hooks.ts";
 export { defaultPolicy, layerPolicy } from "./permissions.ts";
 export { ActionRegistry } from "./registry.ts";
 export { VerificationLedger, detectChecks, isDocumentation } from "./verification.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
@@ -30,6 +30,23 @@ describe("weir doctor", () => {
     const old = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url, "--model", "claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "sk-ant-test-0000" });
     expect(old.code).toBe(1);
     expect(old.stdout).toContain("the model claude-sonnet-4-5 is deprecated");
+  });
+
+  test("your hooks are listed with whether each can start", async () => {
+    const guard = join(world.home, "guard.sh");
+    writeFileSync(guard, "#!/bin/sh\nexit 0\n");
+    chmodSync(guard, 0o755);
+    const hooks = (command: string) => writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } }));
+    const check = async () => {
+      const r = await weir(["doctor", "--json", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"]);
+      return JSON.parse(r.stdout).checks.find((c: any) => c.name === "hooks");
+    };
+    hooks("~/guard.sh --strict");
+    world.server.script({ turns: [{ text: "ok" }] });
+    expect(await check()).toMatchObject({ ok: true, detail: "1 hook, each can start" });
+    hooks("~/missing-guard.sh");
+    world.server.script({ turns: [{ text: "ok" }] });
+    expect(await check()).toMatchObject({ ok: false, detail: 'PreToolUse "~/missing-guard.sh": ~/missing-guard.sh does not exist' });
   });
 
   test("a broken configuration is reported as such, with its file and field", async () => {

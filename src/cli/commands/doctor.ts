@@ -7,6 +7,7 @@ import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
 import { createSandbox } from "../../workspace/sandbox.ts";
 import { homeDirectory } from "../../workspace/containment.ts";
+import { HOOK_EVENTS, hookStartProblem } from "../../actions/hooks.ts";
 import type { ParsedArgs } from "../args.ts";
 
 export interface Check {
@@ -51,6 +52,15 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
     checks.push({ name: "data directory", ok: true, detail: `${dir} is writable` });
   } catch (e) {
     checks.push({ name: "data directory", ok: false, detail: `${userDataDir()} is not writable (${(e as NodeJS.ErrnoException).code ?? "error"}); set XDG_DATA_HOME to a writable directory` });
+  }
+  // Your hooks: a guard that cannot start blocks every call it matches, so say which cannot, and why.
+  const hooks = HOOK_EVENTS.flatMap((e) => (s.hooks[e] ?? []).flatMap((g) => g.hooks.map((h) => ({ e, command: h.command }))));
+  if (hooks.length) {
+    const problems = hooks.flatMap((h) => {
+      const why = hookStartProblem(h.command, homeDirectory(), (name) => Bun.which(name) !== null);
+      return why ? [`${h.e} "${h.command.slice(0, 60)}": ${why}`] : [];
+    });
+    checks.push({ name: "hooks", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : `${hooks.length} hook${hooks.length === 1 ? "" : "s"}, each can start` });
   }
   const servers = loadMcpServers(userConfigDir(), workspace, process.env);
   if (servers.length) {
