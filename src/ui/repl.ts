@@ -49,6 +49,42 @@ export function costLines(u: Usage, price?: Price): string {
   return lines.join("\n");
 }
 
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+
+/**
+ * Counts the line breaks inside bracketed pastes (ESC[200~ … ESC[201~) as they arrive, before the line
+ * editor splits them into lines: each such line is then a continuation of the prompt, not a prompt
+ * of its own. The markers themselves are read by the editor as unknown keys and dropped.
+ */
+function watchPaste(input: NodeJS.ReadStream): { takeLine(): boolean; stop(): void } {
+  let pasting = false;
+  let lines = 0;
+  const onData = (chunk: Buffer | string) => {
+    let text = chunk.toString();
+    while (text.length > 0) {
+      if (!pasting) {
+        const at = text.indexOf("\x1b[200~");
+        if (at < 0) return;
+        pasting = true;
+        text = text.slice(at + 6);
+      } else {
+        const end = text.indexOf("\x1b[201~");
+        const body = end < 0 ? text : text.slice(0, end);
+        lines += (body.match(/\r\n|\r|\n/g) ?? []).length;
+        if (end < 0) return;
+        pasting = false;
+        text = text.slice(end + 6);
+      }
+    }
+  };
+  input.prependListener("data", onData);
+  return {
+    takeLine: () => (lines > 0 ? (lines--, true) : false),
+    stop: () => void input.off("data", onData),
+  };
+}
+
 export const REPL_HELP = [
   "/help              this list",
   "/model [ID]        show or switch the model (the conversation carries over)",
@@ -151,6 +187,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     }
   };
   out.write(`${opts.banner}\n${opts.style.dim("/help for commands, Ctrl-O reviews what was folded, Ctrl-D to leave")}\n`);
+  // Bracketed paste: the terminal marks pasted text, so its newlines join one prompt instead of sending each line.
+  const paste = watchPaste(process.stdin);
+  out.write(PASTE_ON);
 
   let running: AbortController | undefined;
   let runStarted = 0;
@@ -282,8 +321,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       handled.shift();
       continue;
     }
-    if (raw.endsWith("\\")) {
-      pending.push(raw.slice(0, -1));
+    if (raw.endsWith("\\") || paste.takeLine()) {
+      pending.push(raw.endsWith("\\") ? raw.slice(0, -1) : raw);
       rl.setPrompt("… ");
       prompt();
       continue;
@@ -363,6 +402,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     prompt();
   }
   // The last status stays in the scrollback; the pane goes.
+  out.write(PASTE_OFF);
+  paste.stop();
   pane.close(opts.style.dim(statusSegments(status()).join(" · ")));
   rl.close();
   current = undefined;

@@ -41,6 +41,22 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
+  test("a multi-line paste is one prompt: the terminal's bracketed paste keeps its lines together", async () => {
+    world.server.script({ turns: [{ text: "one message" }, { text: "unused" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    const before = world.server.requests.length;
+    t.write("\x1b[200~FAIL src/a.test.ts\r  expected 4\r  received 5\rat sum (src/a.ts:3:9)\x1b[201~");
+    t.write(" why?\r");
+    await t.waitFor("one message");
+    await Bun.sleep(300);
+    expect(world.server.requests.length - before).toBe(1);
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("FAIL src/a.test.ts\\n  expected 4\\n  received 5\\nat sum (src/a.ts:3:9) why?");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("/status and /cost say what the session has used", async () => {
     world.server.script({ turns: [{ text: "counted" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
