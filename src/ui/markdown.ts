@@ -10,7 +10,7 @@ export class MarkdownStream {
   private raw = false;
 
   constructor(
-    private render: (md: string) => string = (md) => Bun.markdown.ansi(md),
+    private render: (md: string) => string = (md) => Bun.markdown.ansi(md, { columns: 80 }),
     /** Lines a block may grow to before it is shown unrendered rather than held back (a long listing). */
     private maxHeldLines = 40,
   ) {}
@@ -44,6 +44,11 @@ export class MarkdownStream {
     const done = this.pending.slice(0, cut);
     this.pending = this.pending.slice(cut);
     return this.show(done);
+  }
+
+  /** The text held back while its block is not yet complete (shown plainly meanwhile). */
+  held(): string {
+    return this.raw ? "" : this.pending;
   }
 
   /** The rest, at the end of the turn. */

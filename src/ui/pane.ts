@@ -88,6 +88,8 @@ export interface PaneView {
   partial: string;
   /** The reasoning streaming in right now (its newest words); folded away when it closes. */
   thinking?: string;
+  /** Answer text held back until its Markdown block completes: its newest line shows plainly meanwhile. */
+  draft?: string;
   spinner?: { label: string; secs: number; frame: number };
   status: string[];
 }
@@ -101,6 +103,11 @@ export function paneRows(v: PaneView, columns: number, style: Style): string[] {
     const flat = v.thinking.replace(/\s+/g, " ").trim();
     const tail = Bun.stringWidth(flat) > width - 2 ? `…${flat.slice(-(width - 3))}` : flat;
     rows.push(style.dim(cutToWidth(tail, width)[0]));
+  }
+  if (v.draft) {
+    // The newest words of the held line, so the row moves as the answer streams.
+    const line = v.draft.trimEnd().split("\n").pop() ?? "";
+    rows.push(cutToWidth(Bun.stringWidth(line) > width - 2 ? `…${line.slice(-(width - 3))}` : line, width)[0]);
   }
   if (v.partial) rows.push(cutToWidth(v.partial, width)[0]);
   if (v.spinner) rows.push(style.dim(cutToWidth(`${FRAMES[v.spinner.frame % FRAMES.length]} ${v.spinner.label}${v.spinner.secs >= 1 ? ` ${v.spinner.secs}s` : ""} · Esc cancels`, width)[0]));
@@ -129,6 +136,7 @@ export class LivePane {
   private held = false;
   private partial = "";
   private thinking = "";
+  private drafting = "";
   private label: string | undefined;
   private since = 0;
   private frame = 0;
@@ -150,6 +158,7 @@ export class LivePane {
     return {
       partial: this.partial,
       ...(this.thinking ? { thinking: this.thinking } : {}),
+      ...(this.drafting ? { draft: this.drafting } : {}),
       ...(this.label ? { spinner: { label: this.label, secs: Math.floor((this.now() - this.since) / 1000), frame: this.frame } } : {}),
       status: this.status(),
     };
@@ -236,6 +245,13 @@ export class LivePane {
     this.redraw();
   }
 
+  /** The answer's text held back by the Markdown renderer ("" once it is printed). */
+  draft(text: string): void {
+    if (text === this.drafting) return;
+    this.drafting = text;
+    this.redraw();
+  }
+
   /** What the run waits for (undefined while output flows); the spinner ticks while a run is live. */
   spin(label: string | undefined): void {
     if (label === this.label) return;
@@ -257,6 +273,7 @@ export class LivePane {
       this.timer = undefined;
       this.label = undefined;
       this.thinking = "";
+      this.drafting = "";
       this.endLine();
       this.redraw();
     }

@@ -36,10 +36,10 @@ export interface Sink {
  * The plain line log for pipes and one-shot runs. The answer streams to `out`; tool echoes, retries
  * and notices go to `log` (stderr), so `weir "task" > answer.txt` captures just the answer.
  */
-export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolean, opts: { markdown?: boolean } = {}): Display {
+export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolean, opts: { markdown?: boolean; columns?: number } = {}): Display & { held(): string } {
   let midLine = false;
-  // Rendered Markdown only where a person reads colour (a terminal); a pipe gets the source.
-  const md = opts.markdown ? new MarkdownStream() : undefined;
+  // Rendered Markdown only where a person reads colour (a terminal), as wide as it is; a pipe gets the source.
+  const md = opts.markdown ? new MarkdownStream((text) => Bun.markdown.ansi(text, { columns: opts.columns ?? 80 })) : undefined;
   const flush = () => {
     const rest = md?.end();
     if (rest) {
@@ -63,6 +63,7 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
     thought.text = "";
   };
   return {
+    held: () => md?.held() ?? "",
     emit(raw: AgentEvent) {
       const e = visibleEvent(raw);
       if (e.type !== "reasoning_delta" && e.type !== "agent") foldThought();

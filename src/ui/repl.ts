@@ -266,8 +266,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
 
   // The log as plain lines, committed above the pane; what the run waits for is the pane's spinner.
   const sink = { write: (t: string) => pane.print(t) };
-  const base = plainDisplay(sink, sink, opts.style, opts.verbose, { markdown: opts.style.on });
+  const base = plainDisplay(sink, sink, opts.style, opts.verbose, { markdown: opts.style.on, columns: out.columns ?? 80 });
   let waiting: string | undefined;
+  let turns = 0;
   const display: Display = {
     emit(raw: AgentEvent) {
       const e = visibleEvent(raw);
@@ -276,7 +277,11 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         total = { input: total.input + e.usage.input, cacheRead: total.cacheRead + e.usage.cacheRead, cacheWrite: total.cacheWrite + e.usage.cacheWrite, output: total.output + e.usage.output };
       }
       foldForReview(folded, e);
-      if (e.type === "run_start") return;
+      // A blank line between one turn's answer and the next, so a queued follow-up does not run on.
+      if (e.type === "run_start") {
+        if (turns++ > 0) sink.write("\n");
+        return;
+      }
       if (e.type === "tool_call") pane.endLine();
       // Reasoning streams live in the pane; the log keeps it folded to one line once it closes.
       if (e.type === "reasoning_delta") {
@@ -284,6 +289,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       }
       else if (e.type !== "agent") pane.think(undefined);
       base.emit(e);
+      // What the Markdown renderer still holds shows plainly in the pane until its block is printed.
+      if (e.type === "text_delta" || e.type === "run_end" || e.type === "tool_call") pane.draft(base.held());
       if (e.type !== "agent") pane.spin((waiting = waitingFor(e, waiting)));
     },
   };

@@ -57,6 +57,19 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
+  test("on a colour terminal an answer shows as it streams, before its Markdown block ends", async () => {
+    const text = `The STREAM-MARK-1 answer begins here ${"and goes on word by word ".repeat(12)}until the end.`;
+    world.server.script({ turns: [{ text, chunkSize: 6, partDelayMs: 60 }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws, env: { NO_COLOR: "" } });
+    await t.waitFor("/help for commands");
+    t.write("tell me\r");
+    // The whole answer takes about four seconds to stream; its first words show long before.
+    await t.waitFor("STREAM-MARK-1", 2_000);
+    await t.waitFor("until the end.", 10_000);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("/status and /cost say what the session has used", async () => {
     world.server.script({ turns: [{ text: "counted" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });

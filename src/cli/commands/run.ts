@@ -23,7 +23,7 @@ export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "p
   if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
   if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);
   const color = s.color && io.isTTY;
-  return plainDisplay(io.stdout, io.stderr, makeStyle(color), s.verbose, { markdown: color });
+  return plainDisplay(io.stdout, io.stderr, makeStyle(color), s.verbose, { markdown: color, columns: process.stdout.columns ?? 80 });
 }
 
 export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
