@@ -135,6 +135,8 @@ export interface Runtime extends Actions {
   fleet: Fleet;
   /** Wraps a display so model-stream activity reaches the supervisor (the silent verdict). */
   watch(display: Display): Display;
+  /** `/compact`: the conversation's tool output so far is rendered as summaries from the next request. */
+  compact(): number;
 }
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
@@ -228,5 +230,5 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     current = display;
     return actions.supervisor.watch(display);
   };
-  return { ...actions, conversation, fleet, watch };
+  return { ...actions, conversation, fleet, watch, compact: () => contextStep.compact() };
 }

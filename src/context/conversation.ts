@@ -109,12 +109,19 @@ export interface ContextStep {
   settled(): Promise<void>;
   /** A result as it arrives: classified now and queued for the judge (`settled` sends the turn's batch). */
   observe(call: ToolCallBlock, result: ToolResultBlock): void;
+  /**
+   * `/compact`: every tool result seen so far is rendered as its summary from now on, whatever the
+   * budget (no model call; the full text stays in the session). Returns how many results that is.
+   */
+  compact(): number;
 }
 
 export function createContextStep(opts: ContextStepOptions): ContextStep {
   const verdicts = new Map<string, FirewallResult>();
   const keep = opts.keepRecentTurns ?? 2;
   let pressure = false;
+  /** Results `/compact` demoted: rendered as summaries at most. */
+  const compacted = new Set<string>();
   // The judge's queue: results the rules passed, not yet asked about; one call in flight at a time.
   const toJudge: { id: string; text: string; call: ToolCallBlock }[] = [];
   let inFlight: Promise<void> | undefined;
@@ -169,7 +176,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
       m.content.forEach((b, bi) => {
         if (b.type !== "tool_result") return;
         const call = calls.get(b.callId);
-        slots.push({ msg: mi, block: bi, call, result: b, fw: verdictOf(call, b), level: "full" });
+        slots.push({ msg: mi, block: bi, call, result: b, fw: verdictOf(call, b), level: compacted.has(b.callId) ? "summary" : "full" });
       });
     });
     const recent = new Set(resultTurns.slice(-keep));
@@ -183,9 +190,11 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     }
     pressure = total > opts.budget;
     const demotable = slots.filter((sl) => !recent.has(sl.msg));
+    const rank = { full: 0, summary: 1, one_line: 2, pointer: 3 } as const;
     for (const level of ["summary", "one_line", "pointer"] as const) {
       for (const sl of demotable) {
         if (total <= opts.budget) break;
+        if (rank[sl.level] >= rank[level]) continue;
         const key = `${sl.msg}:${sl.block}`;
         const before = tokensOf(rendered.get(key)!);
         sl.level = level;
@@ -203,6 +212,11 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     judgeNotes: () => (notes.length ? notes.splice(0).join("\n") : undefined),
     // A turn's results are observed one by one, then settled once: one batch per turn.
     observe: (call: ToolCallBlock, result: ToolResultBlock) => void verdictOf(call, result),
+    compact: () => {
+      const before = compacted.size;
+      for (const id of verdicts.keys()) compacted.add(id);
+      return compacted.size - before;
+    },
     settled: async () => {
       askJudge();
       while (inFlight) await inFlight;

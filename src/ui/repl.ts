@@ -38,6 +38,8 @@ export interface ReplHost {
   commands(): SlashCommand[];
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
   agents(words: string[]): Promise<string>;
+  /** `/compact`: demote the tool output so far; says what it did. */
+  compact(): string;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; /** The model's price, where known (config `prices`). */ price?: Price };
 }
 
@@ -92,6 +94,7 @@ export const REPL_HELP = [
   "/sessions          this workspace's sessions",
   "/status            model, context used, cache hit rate, session, spend",
   "/cost              this session's tokens by kind, and dollars where the model's price is configured",
+  "/compact           show the model the tool output so far as summaries from now on (no model call)",
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
   "/stop ID|stuck     stop one call (its whole process tree) or every stuck one; the rest go on",
@@ -105,7 +108,7 @@ export const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
@@ -375,6 +378,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
       else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
       else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);
+      else if (cmd === "/compact") say(`${host.compact()}\n`);
       else if (cmd === "/mcp") say(`${await host.mcp(rest)}\n`);
       else if (cmd === "/calls") say(`${host.calls()}\n`);
       else if (cmd === "/stop") say(`${host.stop(rest.join(" "))}\n`);

@@ -54,6 +54,20 @@ describe("the context step", () => {
     expect(seen).toEqual(["c1:instruction_like"]);
   });
 
+  test("/compact renders every result seen so far as its summary from then on, whatever the budget", () => {
+    const step = createContextStep({ budget: 1_000_000 });
+    const h: Message[] = [{ role: "user", content: [{ type: "text", text: "task" }] }, ...turn(1, "read_file", { path: "a.ts" }, big("A"))];
+    expect(resultText(step(h)[2]!)).not.toContain("· summary");
+    expect(step.compact()).toBe(1);
+    const later = [...h, ...turn(2, "read_file", { path: "b.ts" }, big("B"))];
+    const out = step(later);
+    expect(resultText(out[2]!)).toContain("· summary");
+    expect(resultText(out[2]!).length).toBeLessThan(big("A").length / 2);
+    // What came after the compaction stays whole.
+    expect(resultText(out[4]!)).not.toContain("· summary");
+    expect(step.compact()).toBe(1);
+  });
+
   test("summaries keep what matters per tool", () => {
     const cmd = summarise({ type: "tool_call", id: "x", name: "run_command", input: {} }, `$ make\n${big("L")}\n[exit code 2 in 1.0s]`);
     expect(cmd).toStartWith("$ make");

@@ -83,6 +83,8 @@ describe("the REPL", () => {
     t.write("/cost\r");
     await t.waitFor(/input [\d,]+ · cache read [\d,]+ · cache write [\d,]+ · output [\d,]+ tokens/, 8000, mark);
     await t.waitFor("no price configured", 8000, mark);
+    t.write("/compact\r");
+    await t.waitFor("nothing to compact yet", 8000, mark);
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });

@@ -68,6 +68,10 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
+        compact: () => {
+          const n = runtime.compact();
+          return n ? `${n} tool result${n === 1 ? "" : "s"} will reach the model as summaries from now on (the full text stays in the session)` : "nothing to compact yet";
+        },
         commands: () => loadCommands(workspace, userConfigDir()),
         files: () => Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path),
         resume(id) {
