@@ -89,7 +89,7 @@ function watchPaste(input: NodeJS.ReadStream): { takeLine(): boolean; stop(): vo
 
 export const REPL_HELP = [
   "/help              this list",
-  "/model [ID]        show or switch the model (the conversation carries over)",
+  "/model [ID]        show the model and what the endpoint offers, or switch to one of them (the conversation carries over)",
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
   "/status            model, context used, cache hit rate, session, spend",
@@ -374,7 +374,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         host.clear();
         lastUsage = emptyUsage();
         say(opts.style.dim("new session\n"));
-      } else if (cmd === "/model") say(`${rest.length ? await host.setModel(rest.join(" ")) : host.status().model}\n`);
+      } else if (cmd === "/model") say(`${await host.setModel(rest.join(" "))}\n`);
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
       else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
       else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);

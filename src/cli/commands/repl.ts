@@ -62,10 +62,15 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           runtime.fleet.clear();
         },
         async setModel(next) {
+          // The endpoint's own list decides what exists; an endpoint without a list is taken at its word.
+          const offered = await runtime.conversation.provider.listModels(AbortSignal.timeout(10_000)).catch(() => undefined);
+          if (!next) return offered?.length ? `model: ${model}\nthis endpoint offers: ${offered.slice(0, 30).join(", ")}\n/model ID switches` : `model: ${model}`;
+          if (offered?.length && !offered.includes(next))
+            return `no model ${next} at this endpoint; it offers: ${offered.slice(0, 30).join(", ")}${offered.length > 30 ? ", …" : ""} (still ${model})`;
           runtime.conversation.setProvider(await createProvider({ ...providerSettings(resolved), model: next }, resolved.preset.hint));
           const was = model;
           model = next;
-          return `model: ${was} → ${next} (the conversation carries over)`;
+          return `model: ${was} → ${next} (the conversation carries over)${offered ? "" : "; the endpoint has no model list to check it against"}`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
         compact: () => {
