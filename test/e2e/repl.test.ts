@@ -90,6 +90,14 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
+  test("a one-shot run on a terminal says it waits for the model, then shows the answer alone", async () => {
+    world.server.script({ turns: [{ text: "ONE-SHOT-ANSWER", delayMs: 1_500 }] });
+    const t = weirInPty([...args(), "--verify-floor", "off", "say it"], { home: world.home, cwd: world.ws });
+    await t.waitFor("model thinking", 5_000);
+    await t.waitFor("ONE-SHOT-ANSWER", 8_000);
+    expect(await t.proc.exited).toBe(0);
+  });
+
   test("/status and /cost say what the session has used", async () => {
     world.server.script({ turns: [{ text: "counted" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });

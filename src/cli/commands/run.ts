@@ -3,6 +3,7 @@ import type { Display } from "../../core/events.ts";
 import { confirmProjectHooks, confirmProjectServer, terminalApprover } from "../../ui/approve.ts";
 import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
+import { withSpinner } from "../../ui/spinner.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
@@ -23,7 +24,9 @@ export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "p
   if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
   if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);
   const color = s.color && io.isTTY;
-  return plainDisplay(io.stdout, io.stderr, makeStyle(color), s.verbose, { markdown: color, columns: process.stdout.columns ?? 80 });
+  const plain = plainDisplay(io.stdout, io.stderr, makeStyle(color), s.verbose, { markdown: color, columns: process.stdout.columns ?? 80 });
+  // On a terminal a one-shot run says what it waits for, on stderr, as the REPL's pane does.
+  return io.isTTY && process.stderr.isTTY ? withSpinner(plain, io.stderr) : plain;
 }
 
 export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
