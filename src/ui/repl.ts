@@ -7,6 +7,7 @@ import { expandCommand, matchCommand, type SlashCommand } from "../context/comma
 import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { cacheHitRate, costOf, emptyUsage, type Price, promptTokens, type Usage } from "../core/usage.ts";
+import { isCancel, select } from "@clack/prompts";
 import { terminalApprover } from "./approve.ts";
 import { plainDisplay } from "./plain.ts";
 import { LivePane, type StatusView, statusSegments } from "./pane.ts";
@@ -38,6 +39,8 @@ export interface ReplHost {
   commands(): SlashCommand[];
   /** `/agents` (the workers) and `/agents stop ID`; works while a turn runs. */
   agents(words: string[]): Promise<string>;
+  /** The models the endpoint lists (undefined where it has no list). */
+  models(): Promise<string[] | undefined>;
   /** `/compact`: demote the tool output so far; says what it did. */
   compact(): string;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; /** The model's price, where known (config `prices`). */ price?: Price };
@@ -89,7 +92,7 @@ function watchPaste(input: NodeJS.ReadStream): { takeLine(): boolean; stop(): vo
 
 export const REPL_HELP = [
   "/help              this list",
-  "/model [ID]        show the model and what the endpoint offers, or switch to one of them (the conversation carries over)",
+  "/model [ID]        pick from the models the endpoint offers, or switch to one by id (the conversation carries over)",
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
   "/status            model, context used, cache hit rate, session, spend",
@@ -374,6 +377,16 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         host.clear();
         lastUsage = emptyUsage();
         say(opts.style.dim("new session\n"));
+      } else if (cmd === "/model" && rest.length === 0 && process.stdin.isTTY) {
+        // No id: pick from what the endpoint offers.
+        const offered = await host.models();
+        const now = host.status().model;
+        if (!offered?.length) say(`model: ${now} (the endpoint gives no list; /model ID switches)\n`);
+        else {
+          const options = offered.map((m) => ({ value: m, label: m === now ? `${m} (current)` : m }));
+          const picked = await promptInRepl(() => select({ message: "model", options, initialValue: offered.includes(now) ? now : offered[0]! }));
+          say(`${isCancel(picked) || picked === now ? `model: ${now}` : await host.setModel(picked)}\n`);
+        }
       } else if (cmd === "/model") say(`${await host.setModel(rest.join(" "))}\n`);
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
       else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
@@ -436,7 +449,14 @@ let thePane: LivePane | undefined;
  * Approval inside the REPL: line editing pauses while the prompt owns the terminal, and what the
  * line editor made of the prompt's keys (history recalled by the arrows, the Enter) is discarded.
  */
-export const replApprover: Approver = async (req) => {
+export const replApprover: Approver = (req) => promptInRepl(() => terminalApprover(req));
+
+/**
+ * A prompt (an approval, the model picker) inside the REPL: line editing pauses while the prompt owns
+ * the terminal, and what the line editor made of the prompt's keys (history recalled by the arrows,
+ * the Enter) is discarded; the terminal is raw again afterwards.
+ */
+async function promptInRepl<T>(ask: () => Promise<T>): Promise<T> {
   const rl = current;
   rl?.pause();
   approving = true;
@@ -449,7 +469,7 @@ export const replApprover: Approver = async (req) => {
   // The prompt leaves the terminal in line mode when it ends: Esc, Ctrl-C and Ctrl-O need raw keys back.
   const raw = process.stdin.isTTY ? process.stdin.isRaw : false;
   try {
-    return await terminalApprover(req);
+    return await ask();
   } finally {
     if (process.stdin.isTTY && process.stdin.isRaw !== raw) process.stdin.setRawMode(raw);
     for (const l of keys) process.stdin.on("keypress", l);
@@ -461,4 +481,4 @@ export const replApprover: Approver = async (req) => {
     rl?.resume();
     thePane?.hold(false);
   }
-};
+}

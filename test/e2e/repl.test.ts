@@ -70,22 +70,27 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 
-  test("/model shows what the endpoint offers and switches only to a model it has", async () => {
-    world.server.script({ turns: [{ text: "from b" }] });
+  test("/model picks from what the endpoint offers and switches only to a model it has", async () => {
+    world.server.script({ turns: [{ text: "from b" }, { text: "from a" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });
     await t.waitFor("/help for commands");
     let mark = t.text().length;
     t.write("/model\r");
-    await t.waitFor("this endpoint offers: mock-a, mock-b", 8000, mark);
+    await t.waitFor("mock-b", 8000, mark);
+    t.write("\x1b[B\r"); // down from mock-a to mock-b
+    await t.waitFor("→ mock-b", 8000, mark);
     mark = t.text().length;
     t.write("/model no-such-model\r");
     await t.waitFor("no model no-such-model at this endpoint; it offers: mock-a, mock-b", 8000, mark);
-    mark = t.text().length;
-    t.write("/model mock-b\r");
-    await t.waitFor("→ mock-b", 8000, mark);
     t.write("hello\r");
     await t.waitFor("from b", 8000, mark);
     expect(world.server.requests.at(-1)!.body.model).toBe("mock-b");
+    mark = t.text().length;
+    t.write("/model mock-a\r");
+    await t.waitFor("mock-b → mock-a", 8000, mark);
+    t.write("again\r");
+    await t.waitFor("from a", 8000, mark);
+    expect(world.server.requests.at(-1)!.body.model).toBe("mock-a");
     t.write("/exit\r");
     expect(await t.proc.exited).toBe(0);
   });

@@ -61,6 +61,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           runtime.conversation.clear();
           runtime.fleet.clear();
         },
+        models: () => runtime.conversation.provider.listModels(AbortSignal.timeout(10_000)).catch(() => undefined),
         async setModel(next) {
           // The endpoint's own list decides what exists; an endpoint without a list is taken at its word.
           const offered = await runtime.conversation.provider.listModels(AbortSignal.timeout(10_000)).catch(() => undefined);
