@@ -17,7 +17,7 @@ const stricter = (a: Decision, b: Decision): Decision => (RANK[a] >= RANK[b] ? a
 export function defaultPolicy(): Policy {
   return {
     actions: { ...(defaults.actions as Record<string, Decision>) },
-    commands: (defaults.commands as { pattern: string; decision: Decision }[]).map((c) => ({ ...c, source: "weir's defaults" })),
+    commands: (defaults.commands as { pattern: string; decision: Decision }[]).map((c) => ({ ...c, source: "weir's defaults; weir config show lists them" })),
   };
 }
 

@@ -40,7 +40,7 @@ describe("decide", () => {
   });
 
   test("the verdict names the rule that decided it", () => {
-    expect(run("git", "push").rule).toBe(`"git push*" (weir's defaults)`);
+    expect(run("git", "push").rule).toBe(`"git push*" (weir's defaults; weir config show lists them)`);
   });
 });
 

@@ -186,6 +186,9 @@ describe("weir without a model", () => {
     const r = await runWeir(["config", "show", "--effort", "low"], { home: home.path, env: { ANTHROPIC_API_KEY: "sk-ant-supersecret-9876" } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/maxTurns\s+12\s+\(project\)/);
+    // The permission rules an approval prompt names are listed with their source.
+    expect(r.stdout).toMatch(/ask +git push\* +\(weir's defaults\)/);
+    expect(r.stdout).toMatch(/shell +ask/);
     expect(r.stdout).toMatch(/effort\s+low\s+\(flag\)/);
     expect(r.stdout).toMatch(/apiKey\s+\*\*\*\*9876\s+\(env \(ANTHROPIC_API_KEY\)\)/);
     expect(r.stdout).not.toContain("supersecret");

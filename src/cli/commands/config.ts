@@ -1,5 +1,6 @@
 import { maskSecret, type Resolved } from "../../config/resolve.ts";
 import { usageError } from "../../core/errors.ts";
+import { defaultPolicy, layerPolicy } from "../../actions/permissions.ts";
 
 /** `weir config show`: every resolved value with its source; the key masked. */
 export function configCommand(words: string[], resolved: Resolved, paths: { user: string; project: string }, out: (s: string) => void): number {
@@ -12,6 +13,12 @@ export function configCommand(words: string[], resolved: Resolved, paths: { user
   ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}  (${sources[k as keyof typeof sources] ?? "default"})\n`);
+  // The permission rules in force, each with where it comes from: what an approval prompt names.
+  const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
+  out("\npermissions (actions):\n");
+  for (const [id, d] of Object.entries(policy.actions).sort()) out(`  ${id.padEnd(width)}  ${d}\n`);
+  out("permissions (commands; the strictest matching rule decides):\n");
+  for (const c of policy.commands) out(`  ${c.decision.padEnd(5)}  ${c.pattern}  (${c.source.split(";")[0]})\n`);
   out(`\nuser config:    ${paths.user}\nproject config: ${paths.project}\n`);
   return 0;
 }
