@@ -82,7 +82,11 @@ function render(card, c) {
   card.append(el("div", {}, "symbols: " + (s.symbols.map((x) => x.name + (x.exported ? " (exported" + (x.callers_known ? ", callers known)" : ", callers unknown)") : "")).join("; ") || "none")));
   card.append(el("div", {}, "tests: " + (s.tests.mapped.join(", ") || "none mapped") + (s.tests.read ? " (read)" : "")));
   card.append(el("div", {}, "failures: " + (s.failures.map((f) => f.path + ":" + f.line).join(", ") || "none")));
-  card.append(el("div", {}, "change: " + s.change.planned_scope + (s.change.security_sensitive ? ", security-sensitive" : "") + (s.change.public_api ? ", public API" : "") + "; files changed since last pass: " + s.verification.files_changed_since_last_pass + "; last run: " + (s.verification.last_run ? (s.verification.last_run.passed ? "passed" : "failed") + " (" + s.verification.last_run.level + (s.verification.last_run.revision_current ? ", current" : ", old revision") + ")" : "none")));
+  const change = s.change.planned_scope + (s.change.security_sensitive ? ", security-sensitive" : "") + (s.change.public_api ? ", public API" : "");
+  const run = s.verification.last_run;
+  const lastRun = run ? (run.passed ? "passed" : "failed") + " (" + run.level + (run.revision_current ? ", current" : ", old revision") + ")" : "none";
+  const changed = s.verification.files_changed_since_last_pass;
+  card.append(el("div", {}, "change: " + change + "; files changed since last pass: " + changed + "; last run: " + lastRun));
   if (c.notes?.length) card.append(el("div", { class: "src" }, c.notes.join("; ")));
   for (const q of D.questions) {
     const row = el("div", { class: "q" }, el("b", { title: q.text }, q.id));

@@ -126,7 +126,9 @@ export function completeMention(line: string, files: readonly string[], max = 50
 
 /** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
 export const INIT_TASK =
-  "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test and lint (the exact commands, found in the project files, not guessed), the layout of the source tree, the conventions the code follows, and what must not be done. Read the project's manifest, README and a few source files first. If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";
+  "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test and lint (the exact commands, found in the project files, not guessed), the layout of the source tree, the conventions the code follows, and what must not be done. " +
+    "Read the project's manifest, README and a few source files first. " +
+    "If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";
 
 function loadHistory(path: string): string[] {
   try {

@@ -77,8 +77,12 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
   if (compiled.overBudget) out(`warning: ${compiled.overBudget}\n`);
   for (const r of g.refused) out(`refused ${r.path}: ${r.reason}\n`);
   out("\nlevel      tokens  verdict           source\n");
-  for (const e of compiled.entries)
-    out(`${e.level.padEnd(9)}  ${String(e.cost).padStart(6)}  ${e.verdict.padEnd(16)}  ${e.chunk.kind} ${e.chunk.source}${e.chunk.revision.sha ? ` @${e.chunk.revision.sha.slice(0, 12)}` : ""}\n${" ".repeat(19)}${e.why}${e.findings.length ? `; ${e.findings.map((f) => `${f.rule} (lines ${f.startLine}-${f.endLine})`).join(", ")}` : ""}\n`);
+  for (const e of compiled.entries) {
+    const sha = e.chunk.revision.sha ? ` @${e.chunk.revision.sha.slice(0, 12)}` : "";
+    const findings = e.findings.map((f) => `${f.rule} (lines ${f.startLine}-${f.endLine})`).join(", ");
+    out(`${e.level.padEnd(9)}  ${String(e.cost).padStart(6)}  ${e.verdict.padEnd(16)}  ${e.chunk.kind} ${e.chunk.source}${sha}\n`);
+    out(`${" ".repeat(19)}${e.why}${findings ? `; ${findings}` : ""}\n`);
+  }
   if (args.config.verbose) out(`\n--- the first request (wire body) ---\n${JSON.stringify(request, null, 2)}\n`);
   return 0;
 }

@@ -47,6 +47,12 @@ export function transcript(messages: readonly Message[], last = 8): string {
 
 let typed = 0;
 
+/** One worker's calls in flight, as /calls shows them (named AGENT:CALL, as /stop takes them). Pure. */
+function workerCalls(w: { agent: string; label: string; calls: { id: string; action: string; ageMs: number; severity: string; verdicts: string[] }[] }): string {
+  const rows = w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`);
+  return `${w.agent} (${w.label}):\n${rows.length ? rows.join("\n") : "  no calls in flight"}`;
+}
+
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
   const runtime = await buildRuntime(runOptions(args), workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
   const s = resolved.settings;
@@ -99,7 +105,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         mcp: (words) => mcpCommandLine(runtime.hub, words),
         calls: () =>
-          [formatCalls(runtime.supervisor.list()), ...runtime.fleet.calls().map((w) => `${w.agent} (${w.label}):\n${w.calls.length ? w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`).join("\n") : "  no calls in flight"}`)].join("\n"),
+          [formatCalls(runtime.supervisor.list()), ...runtime.fleet.calls().map(workerCalls)].join("\n"),
         stop: (target) => {
           if (target === "stuck" || target === "all") return runtime.supervisor.stopScope(target).join("\n") || "nothing to stop";
           // A worker's call is named AGENT:CALL, as /calls shows it.
