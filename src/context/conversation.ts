@@ -122,6 +122,18 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
   let pressure = false;
   /** Results `/compact` demoted: rendered as summaries at most. */
   const compacted = new Set<string>();
+  // A result's rendering at a level never changes (history is immutable, a verdict is settled once), and
+  // every turn renders the whole conversation again: each one is sanitised, redacted and quoted once.
+  // Keyed by the result itself: a model may reuse a call id, and a cleared conversation reuses indices.
+  const renders = new WeakMap<ToolResultBlock, Map<string, string>>();
+  const renderOnce = (sl: Slot): string => {
+    let byLevel = renders.get(sl.result);
+    if (!byLevel) renders.set(sl.result, (byLevel = new Map()));
+    const key = `${sl.level}\u0000${sl.fw.verdict}`;
+    let text = byLevel.get(key);
+    if (text === undefined) byLevel.set(key, (text = render(sl)));
+    return text;
+  };
   // The judge's queue: results the rules passed, not yet asked about; one call in flight at a time.
   const toJudge: { id: string; text: string; call: ToolCallBlock }[] = [];
   let inFlight: Promise<void> | undefined;
@@ -184,7 +196,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     const rendered = new Map<string, string>();
     let total = conversationTokens(messages);
     for (const sl of slots) {
-      const text = render(sl);
+      const text = renderOnce(sl);
       rendered.set(`${sl.msg}:${sl.block}`, text);
       total += tokensOf(text) - tokensOf(sl.result.content);
     }
@@ -198,7 +210,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
         const key = `${sl.msg}:${sl.block}`;
         const before = tokensOf(rendered.get(key)!);
         sl.level = level;
-        const text = render(sl);
+        const text = renderOnce(sl);
         rendered.set(key, text);
         total += tokensOf(text) - before;
       }

@@ -76,8 +76,9 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const PATH = neutralPath(o.env.PATH ?? "", o.workspace);
   // Relative paths of a project server are the repository's files; the server itself starts elsewhere.
-  const args = c.args.map((a) => (entry.origin === "project" && !isAbsolute(a) && named(entry, o.workspace, a) ? named(entry, o.workspace, a)! : a));
-  const command = entry.origin === "project" && !isAbsolute(c.command) && named(entry, o.workspace, c.command) ? named(entry, o.workspace, c.command)! : c.command;
+  const inRepo = (a: string) => (entry.origin === "project" && !isAbsolute(a) ? (named(entry, o.workspace, a) ?? a) : a);
+  const args = c.args.map(inRepo);
+  const command = inRepo(c.command);
   const env = { ...o.env, PATH, HOME: home, ...c.env };
   const sandbox = detectSandbox();
   if (sandbox.kind !== "bwrap") return { command, args, cwd: home, env };

@@ -403,10 +403,17 @@ export function defaultLimits(): SandboxLimits | undefined {
   return prlimit ? { prlimit, processes: 4_096, memoryBytes: Math.floor(totalmem() / 2) } : undefined;
 }
 
-/** Guarded workspace paths: git's (above) and the hooks directory the config names, then `AUTORUN_PATHS`. */
-function guardedPaths(root: string): string[] {
+/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
+function guardedOutsideGit(root: string): string[] {
   const hooks = configuredHooksDir(root);
-  return [...GIT_GUARDED.map((g) => join(root, g)), ...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
+  return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
+}
+
+/** A command run where there is no sandbox: as it is, nothing undone. */
+async function runUnsandboxed(r: SandboxedRun): Promise<SandboxRun> {
+  const { argv, widen: _w, readable: _r, ...rest } = r;
+  const [program, ...args] = argv;
+  return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
 }
 
 /** The home entries commands may read, absolute: the default caches and the user's own additions. */
@@ -424,7 +431,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   // Protected files are found again at most every few seconds: a command may create new ones.
   let scan: ProtectedScan = { files: [], unscanned: [] };
   let scannedAt = -Infinity;
-  const policy = (network: boolean, dir?: string): SandboxPolicy => {
+  const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
     if (performance.now() - scannedAt > 3_000) {
       scan = protectedFilesIn(o.root, o.home);
       scannedAt = performance.now();
@@ -440,7 +447,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       readable,
       masked: scan.files,
       unscanned: scan.unscanned,
-      guarded: guardedPaths(o.root).filter((g) => !g.startsWith(join(o.root, ".git") + "/")),
+      guarded,
       ...(gitconfig ? { gitconfig } : {}),
       ...(limits ? { limits } : {}),
       ...(disableUserns === false ? { disableUserns } : {}),
@@ -457,19 +464,18 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     // A widened directory is one the executor already had approved (by --add-dir or a person).
     wrap,
     async run(r) {
+      if (!active) return runUnsandboxed(r);
       const { argv, widen, readable: extra, ...rest } = r;
-      if (!active) {
-        const [program, ...args] = argv;
-        return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
-      }
-      const watched = o.mode === "workspace-write" && !o.visible ? guardedPaths(o.root) : [];
+      // The config is read once per command: the same paths are bound read-only and watched.
+      const guarded = guardedOutsideGit(o.root);
+      const watched = o.mode === "workspace-write" && !o.visible ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
       const gitDir = join(o.root, ".git");
       const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
       let optionsFile: string | undefined;
       if (detected.kind === "bwrap") {
-        const p = policy(widen?.network === true, widen?.dir);
+        const p = policy(widen?.network === true, widen?.dir, guarded);
         if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
@@ -525,8 +531,5 @@ function newRepositoryRisks(gitDir: string): string[] {
 
 /** Runs a command through the sandbox when there is one, else as it is. */
 export async function runCommandIn(sandbox: CommandSandbox | undefined, r: SandboxedRun): Promise<SandboxRun> {
-  if (sandbox) return sandbox.run(r);
-  const { argv, widen: _w, readable: _r, ...rest } = r;
-  const [program, ...args] = argv;
-  return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
+  return sandbox ? sandbox.run(r) : runUnsandboxed(r);
 }
