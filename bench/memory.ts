@@ -1,7 +1,7 @@
 /**
  * What a run costs in memory and time, as a person runs it: a two-turn one-shot task (read a file,
  * then answer) in a small project and in a real repository (a copy of weir's own tracked tree, a git
- * repository), against the mock wire server. The whole process tree's PSS is sampled every 5 ms (weir, its sandboxed git
+ * repository), against the mock wire server, with the outline cache warm and cold. The whole process tree's PSS is sampled every 5 ms (weir, its sandboxed git
  * and commands) and its peak kept; wall and CPU time per run. Medians of 7, against a compiled
  * hello-world in the same run, and against another build when one is given.
  * Targets: tree PSS ≤ 70 MB (peak RSS ≤ 75 MB) for the small project; binary ≤ 130 MB.
@@ -94,7 +94,9 @@ const task = ["--provider", "openai-compatible", "--base-url", `${server.url}/v1
 const builds: [string, string][] = [["this build", hostBinary(ROOT)], ...(process.argv[2] ? [["other build", process.argv[2]] as [string, string]] : [])];
 const ref = referenceBinary();
 try {
-  const places: [string, string][] = [["small project", small], ["real repository", ws]];
+  // "cold": the outline cache in the data directory is removed first, so the run parses (the first
+  // run in a repository, or the first after an upgrade); the other rows find it warm.
+  const places: [string, string, boolean][] = [["small project", small, false], ["real repository", ws, false], ["small project, cold", small, true], ["real repository, cold", ws, true]];
   const rows: [string, Run[]][] = [["reference: compiled hello", []]];
   for (const [name] of builds) for (const [where] of places) rows.push([`${name}, ${where}`, []]);
   for (let i = 0; i <= RUNS; i++) {
@@ -102,9 +104,11 @@ try {
     if (i > 0) rows[0]![1].push(hello);
     let k = 1;
     for (const [, bin] of builds)
-      for (const [, cwd] of places) {
+      for (const [, cwd, cold] of places) {
+        const data = join(dir, cold ? "cold-data" : "data");
+        if (cold) rmSync(data, { recursive: true, force: true });
         server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/cli/version.ts" } }] }, { text: "It prints the version." }] });
-        const r = await measured([bin, ...task], env, cwd);
+        const r = await measured([bin, ...task], { ...env, XDG_DATA_HOME: data }, cwd);
         if (i > 0) rows[k]![1].push(r); // the first round warms the page cache
         k++;
       }
@@ -118,7 +122,7 @@ try {
   // The hello-world ends before a PSS sample: its peak RSS is the reference.
   console.log(`ratio to the reference, small project: peak RSS ${(med(mine, (r) => r.rssMB) / med(hello, (r) => r.rssMB)).toFixed(2)}x, wall ${(med(mine, (r) => r.ms) / med(hello, (r) => r.ms)).toFixed(2)}x`);
   for (const [p, [where]] of places.entries()) {
-    if (!rows[3 + p]) break;
+    if (!rows[1 + places.length + p]) break;
     const a = rows[1 + p]![1];
     const b = rows[1 + places.length + p]![1];
     const ratio = (f: (r: Run) => number) => (med(a, f) / med(b, f)).toFixed(2);

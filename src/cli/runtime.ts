@@ -20,6 +20,7 @@ import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
 import { createContextStep } from "../context/conversation.ts";
 import { loadSkills } from "../context/skills.ts";
+import { useOutlineCache } from "../context/outline.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import type { Display } from "../core/events.ts";
 import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
@@ -27,6 +28,7 @@ import { configurePlane } from "../eval/policy.ts";
 import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/create.ts";
+import { OutlineCache } from "../store/outlines.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
@@ -38,7 +40,7 @@ import { homeDirectory } from "../workspace/containment.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { databasePath, resumeTarget } from "./data.ts";
 import type { RunOptions } from "./run-options.ts";
-import { VERSION } from "./version.ts";
+import { COMMIT, VERSION } from "./version.ts";
 
 /**
  * The composition root: it builds each part once and hands it to the parts that use it. It decides
@@ -85,6 +87,9 @@ export interface ActionOptions {
 export async function buildActions(opts: RunOptions, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Actions> {
   const s = resolved.settings;
   const store = SessionStore.open(databasePath(opts.env));
+  // Parsed outlines outlive the process: a warm run never loads a parser.
+  const outlines = OutlineCache.open(join(userDataDir(opts.env), "outlines.db"));
+  useOutlineCache(outlines, `${VERSION}+${COMMIT}`);
   let sessionForRecords: string | undefined;
   const supervisor = new Supervisor({ onRecord: (r) => store.recordCall(sessionForRecords, r) });
   const verification = new VerificationLedger(workspace);
@@ -125,6 +130,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
       supervisor.dispose();
       await hub.closeAll();
       store.close();
+      useOutlineCache(undefined, "");
+      outlines.close();
     },
   };
 }

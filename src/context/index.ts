@@ -11,7 +11,7 @@ export type { ContextStep } from "./conversation.ts";
 export { parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
-export { languageOf, outline } from "./outline.ts";
+export { languageOf, outline, type OutlineStore, useOutlineCache } from "./outline.ts";
 export { quoteData } from "./render.ts";
 export { normaliseCommand, parseShell } from "./shell.ts";
 export type { ShellParse } from "./shell.ts";

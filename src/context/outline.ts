@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
 import bashWasm from "tree-sitter-wasms/out/tree-sitter-bash.wasm" with { type: "file" };
@@ -191,10 +193,38 @@ function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
   visit(root);
 }
 
-/** Parses one file's text; undefined for languages without a grammar. */
+/** Where parsed outlines are kept between processes (store/outlines.ts); strings in, strings out. */
+export interface OutlineStore {
+  get(key: string): string | undefined;
+  put(key: string, value: string): void;
+}
+
+let store: { cache: OutlineStore; build: string } | undefined;
+
+/**
+ * Keeps outlines in `cache`, keyed by content, language and `release` (the build's version and
+ * commit): a warm run reads them and never loads a parser. From source, the key also holds this
+ * file's modification time, so an edited parser never reads an outline of an older one.
+ */
+export function useOutlineCache(cache: OutlineStore | undefined, release: string): void {
+  let build = release;
+  if (release.endsWith("+source")) build += `@${statSync(import.meta.path).mtimeMs}`;
+  store = cache ? { cache, build } : undefined;
+}
+
+/** Parses one file's text (or reads its outline from the cache); undefined for languages without a grammar. */
 export async function outline(path: string, text: string): Promise<Outline | undefined> {
   const lang = languageOf(path);
   if (!lang) return undefined;
+  const key = store && `${store.build}:${lang}:${createHash("sha256").update(text).digest("base64url")}`;
+  const hit = key && store!.cache.get(key);
+  if (hit) return JSON.parse(hit) as Outline;
+  const parsed = await parse(lang, text);
+  if (key && parsed) store!.cache.put(key, JSON.stringify(parsed));
+  return parsed;
+}
+
+async function parse(lang: string, text: string): Promise<Outline | undefined> {
   const parser = await parserFor(lang);
   const tree = parser.parse(text);
   if (!tree) return undefined;

@@ -5,5 +5,6 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { EvalStore } from "./eval.ts";
+export { OutlineCache } from "./outlines.ts";
 export { SessionStore } from "./sessions.ts";
 export type { SessionRow } from "./sessions.ts";
