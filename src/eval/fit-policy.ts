@@ -64,8 +64,14 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
         ...(REDUCING_ANSWER[q.id] ? { reduction: certifyReduction(cal, y, REDUCING_ANSWER[q.id]!, { maxFalseStop: maxFs, minCases: opts.minCertifyCases ?? 200 }) } : {}),
       };
       const red = questions[q.id]!.reduction;
-      if (red) lines.push(`${"".padEnd(30)} calibrated reduction (${red.reducing}): ${red.certified ? `certified at ${red.reducing === "yes" ? ">=" : "<="}${red.threshold.toFixed(2)}` : "not certified"}: ${red.false_stops} false stops in ${red.n} certification cases, upper 95% bound ${red.upper_bound.toFixed(3)} (needs >= ${opts.minCertifyCases ?? 200} cases and <= ${maxFs})`);
-      lines.push(`${q.id.padEnd(30)} ${calibrator.kind.padEnd(8)} band no<=${band.no.toFixed(2)} yes>=${band.yes.toFixed(2)} coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}${band.coverage === 0 ? "  (abstains everywhere: targets not met)" : ""}`);
+      if (red) {
+        const verdict = red.certified ? `certified at ${red.reducing === "yes" ? ">=" : "<="}${red.threshold.toFixed(2)}` : "not certified";
+        const needs = `needs >= ${opts.minCertifyCases ?? 200} cases and <= ${maxFs}`;
+        lines.push(`${"".padEnd(30)} calibrated reduction (${red.reducing}): ${verdict}: ${red.false_stops} false stops in ${red.n} certification cases, upper 95% bound ${red.upper_bound.toFixed(3)} (${needs})`);
+      }
+      const rates = `coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}`;
+      const abstains = band.coverage === 0 ? "  (abstains everywhere: targets not met)" : "";
+      lines.push(`${q.id.padEnd(30)} ${calibrator.kind.padEnd(8)} band no<=${band.no.toFixed(2)} yes>=${band.yes.toFixed(2)} ${rates}${abstains}`);
     } else if (q.type === "choice" && rows.length) {
       const thresholds: Record<string, { threshold: number; coverage: number; error: number }> = {};
       for (const o of q.options) {

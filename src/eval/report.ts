@@ -11,7 +11,11 @@ export function terminalReport(r: EvalReport, title: string): string {
       const row = (name: string, m: SourceMetrics | undefined) =>
         m &&
         lines.push(
-          `${q.id.padEnd(30)} ${name.padEnd(9)} ${String(m.n).padStart(4)}  ${f3(m.accuracy)}  ${f3(m.brier)}  ${f3(m.logLoss)}    ${f3(m.ece.equalWidth)}   ${f3(m.ece.equalMass)}   ${f3(m.ece.ifCalibrated)}      ${f3(m.falseStop)}       ${f3(m.falseContinue)}    ${f3(m.aurc)}  ${name === "candidate" ? f3(q.disagreement) : ""}`,
+          [
+            `${q.id.padEnd(30)} ${name.padEnd(9)} ${String(m.n).padStart(4)}  ${f3(m.accuracy)}  ${f3(m.brier)}  ${f3(m.logLoss)}`,
+            `    ${f3(m.ece.equalWidth)}   ${f3(m.ece.equalMass)}   ${f3(m.ece.ifCalibrated)}`,
+            `      ${f3(m.falseStop)}       ${f3(m.falseContinue)}    ${f3(m.aurc)}  ${name === "candidate" ? f3(q.disagreement) : ""}`,
+          ].join(""),
         );
       row("baseline", q.baseline);
       row("candidate", q.candidate);
@@ -48,7 +52,11 @@ function reliabilitySvg(q: YesNoReport): string {
     m
       ? m.reliability.equalWidth
           .filter((b) => b.count)
-          .map((b) => `<circle cx="${pt(b.meanPredicted, b.observed).split(",")[0]}" cy="${pt(b.meanPredicted, b.observed).split(",")[1]}" r="${Math.min(9, 2 + Math.sqrt(b.count))}" fill="${color}" fill-opacity="0.6"><title>${b.count} cases: predicted ${f3(b.meanPredicted)}, observed ${f3(b.observed)}</title></circle>`)
+          .map((b) => {
+            const [cx, cy] = pt(b.meanPredicted, b.observed).split(",");
+            const title = `<title>${b.count} cases: predicted ${f3(b.meanPredicted)}, observed ${f3(b.observed)}</title>`;
+            return `<circle cx="${cx}" cy="${cy}" r="${Math.min(9, 2 + Math.sqrt(b.count))}" fill="${color}" fill-opacity="0.6">${title}</circle>`;
+          })
           .join("")
       : "";
   return `<svg class="reliability" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="reliability diagram for ${q.id}">
@@ -80,6 +88,24 @@ function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): strin
  * label of every question, it says so: such labels were most likely written from the baseline's
  * own rules, and the figures then measure that mapping, not the baseline's judgment. Pure.
  */
+/** One choice question's heading (its accuracies, as data-metric spans) and confusion tables. */
+function choiceSection(q: ChoiceReport): string {
+  const accuracy = (which: "baseline" | "candidate", v: number) => `<span data-metric="${q.id}.${which}.accuracy">${f3(v)}</span> ${which}`;
+  const heading = `<h3>${q.id}: accuracy ${accuracy("baseline", q.baseline.accuracy)}${q.candidate ? `, ${accuracy("candidate", q.candidate.accuracy)}` : ""}</h3>`;
+  return `${heading}${confusionTable(q, "baseline")}${confusionTable(q, "candidate")}`;
+}
+
+const STYLE = [
+  "body{font:14px system-ui,sans-serif;margin:24px;color:#222}",
+  "table{border-collapse:collapse;margin:8px 0}",
+  "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}",
+  "td:first-child,th:first-child{text-align:left}",
+  ".charts{display:flex;flex-wrap:wrap;gap:16px}",
+  ".legend span{display:inline-block;width:10px;height:10px;margin:0 4px}",
+  "figure{margin:0}",
+  "pre{background:#f6f6f6;padding:8px;overflow:auto}",
+].join("");
+
 export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { lines: string[]; labelsFromBaseline: boolean } {
   const yesNo = r.questions.filter((q): q is YesNoReport => q.type === "yes_no");
   const judged = r.questions.filter((q) => q.type === "yes_no" || q.type === "choice") as (YesNoReport | ChoiceReport)[];
@@ -94,7 +120,13 @@ export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { li
   if (sources && Object.values(sources).some((n) => n > 0))
     lines.push(`Labels: ${[["criteria", "written from the criteria"], ["outcome", "from what happened next in real sessions"], ["human", "set or confirmed by a person"], ["unmarked", "with no recorded source"]].filter(([k]) => sources[k!]).map(([k, say]) => `${sources[k!]} ${say}`).join(", ")}.`);
   if (perfect && sources?.criteria && !sources.outcome && !sources.human)
-    lines.push("Caution: the baseline matches every label of every question. These labels were written from the criteria by the team that wrote the baseline, and disagreements were resolved against the text: two readings of the criteria agree, which does not show either is right. Score it on labels written apart.");
+    lines.push(
+      [
+        "Caution: the baseline matches every label of every question.",
+        "These labels were written from the criteria by the team that wrote the baseline, and disagreements were resolved against the text:",
+        "two readings of the criteria agree, which does not show either is right. Score it on labels written apart.",
+      ].join(" "),
+    );
   else if (perfect) lines.push("Caution: the baseline matches every label of every question. Labels like these were most likely written from the baseline's own rules; the figures then measure that mapping, not how right the baseline is. Score it on independently written labels.");
   return { lines, labelsFromBaseline: perfect };
 }
@@ -109,7 +141,16 @@ export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: 
       (["baseline", "candidate"] as const).flatMap((src) => {
         const m = q[src];
         return m
-          ? [`<tr><td>${q.id}</td><td>${src}</td><td>${m.n}</td>${cell(q.id, src, "accuracy", m.accuracy)}${cell(q.id, src, "brier", m.brier)}${cell(q.id, src, "logLoss", m.logLoss)}${cell(q.id, src, "eceEqualWidth", m.ece.equalWidth)}${cell(q.id, src, "eceEqualMass", m.ece.equalMass)}<td>${f3(m.ece.ci95[0])}–${f3(m.ece.ci95[1])}</td>${cell(q.id, src, "eceIfCalibrated", m.ece.ifCalibrated)}${cell(q.id, src, "falseStop", m.falseStop)}${cell(q.id, src, "falseContinue", m.falseContinue)}${cell(q.id, src, "aurc", m.aurc)}</tr>`]
+          ? [
+              [
+                `<tr><td>${q.id}</td><td>${src}</td><td>${m.n}</td>`,
+                cell(q.id, src, "accuracy", m.accuracy) + cell(q.id, src, "brier", m.brier) + cell(q.id, src, "logLoss", m.logLoss),
+                cell(q.id, src, "eceEqualWidth", m.ece.equalWidth) + cell(q.id, src, "eceEqualMass", m.ece.equalMass),
+                `<td>${f3(m.ece.ci95[0])}–${f3(m.ece.ci95[1])}</td>${cell(q.id, src, "eceIfCalibrated", m.ece.ifCalibrated)}`,
+                cell(q.id, src, "falseStop", m.falseStop) + cell(q.id, src, "falseContinue", m.falseContinue) + cell(q.id, src, "aurc", m.aurc),
+                "</tr>",
+              ].join(""),
+            ]
           : [];
       }),
     )
@@ -120,7 +161,7 @@ export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: 
     .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>weir eval report</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:16px}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px}figure{margin:0}pre{background:#f6f6f6;padding:8px;overflow:auto}</style>
+<style>${STYLE}</style>
 </head><body>
 <h1>weir eval report</h1>
 <section id="plain-summary">${plainSummary(r, meta).lines.map((l) => `<p${l.startsWith("Caution") ? ' class="caution" style="color:#a40"' : ""}>${esc(l)}</p>`).join("")}</section>
@@ -132,7 +173,7 @@ ${rows}</table>
 <h2>Reliability diagrams and risk-coverage curves</h2>
 <div class="charts">${yesNo.map((q) => `<figure><figcaption>${q.id}</figcaption>${reliabilitySvg(q)}${coverageSvg(q)}</figure>`).join("")}</div>
 <h2>Choices</h2>
-${choices.map((q) => `<h3>${q.id}: accuracy <span data-metric="${q.id}.baseline.accuracy">${f3(q.baseline.accuracy)}</span> baseline${q.candidate ? `, <span data-metric="${q.id}.candidate.accuracy">${f3(q.candidate.accuracy)}</span> candidate` : ""}</h3>${confusionTable(q, "baseline")}${confusionTable(q, "candidate")}`).join("\n")}
+${choices.map(choiceSection).join("\n")}
 <h2>Disagreeing cases (${r.disagreements.length})</h2>
 ${disagreements || "<p>none</p>"}
 <script type="application/json" id="report-data">${JSON.stringify({ meta, report: r }).replace(/</g, "\\u003c")}</script>
