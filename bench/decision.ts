@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { baseline } from "../src/decision/baseline.ts";
 import { guidanceFrom, mergeIncreaseOnly } from "../src/decision/merge.ts";
-import { answerSchema, judgmentPrompt, logprobPrompt } from "../src/decision/providers.ts";
+import { answerSchema, judgmentPrompt, logprobPrompt } from "../src/decision/judges.ts";
 import { AGENT_CONTEXT_V1 } from "../src/decision/questions.ts";
 import { arbRequest } from "../test/support/requests.ts";
 import { median } from "./lib/measure.ts";

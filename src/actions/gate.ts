@@ -1,5 +1,5 @@
 import type { ToolCallBlock } from "../core/messages.ts";
-import { normaliseCommand, parseShell, type ShellParse } from "../context/shell.ts";
+import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
 import { autorunReason, PathRefused } from "../workspace/containment.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
 import type { Workspace } from "../workspace/workspace.ts";

@@ -1,5 +1,5 @@
 import type { ConfigValues } from "../config/options.ts";
-import { normaliseCommand, type ShellParse } from "../context/shell.ts";
+import { normaliseCommand, type ShellParse } from "./shell-line.ts";
 import defaults from "../../policies/permissions.json" with { type: "json" };
 
 export type Decision = "allow" | "ask" | "deny";

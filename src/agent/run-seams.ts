@@ -4,7 +4,7 @@ import type { Disclosure } from "../actions/disclosure.ts";
 import type { Hooks } from "../actions/hooks.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { detectChecks, isDocumentation, type VerificationLedger } from "../actions/verification.ts";
-import { type ContextStep, conversationTokens } from "../context/conversation.ts";
+import { type ContextStep, conversationTokens } from "../context/context-step.ts";
 import { compileWorkingSet, type ContextIndex, failureUpdate, type WorkingSet } from "../context/working-set.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";

@@ -5,7 +5,7 @@ import { builtinActionSet } from "../actions/builtin/index.ts";
 import { ActionExecutor, type ExecutorOptions } from "../actions/executor.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { VerificationLedger } from "../actions/verification.ts";
-import { createContextStep } from "../context/conversation.ts";
+import { createContextStep } from "../context/context-step.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { addUsage, emptyUsage, promptTokens, type Usage } from "../core/usage.ts";

@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
   requireProjectRoot(workspace);
   // `weir "/review src/a.ts"`: a custom command's template becomes the task.
   if (task.startsWith("/")) {
-    const { expandCommand, loadCommands, matchCommand } = await import("../context/commands.ts");
+    const { expandCommand, loadCommands, matchCommand } = await import("../context/slash-commands.ts");
     const { userConfigDir } = await import("../config/paths.ts");
     const commands = loadCommands(workspace, userConfigDir());
     const m = matchCommand(task, commands);

@@ -4,17 +4,15 @@
  * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
-export { expandCommand, loadCommands, matchCommand } from "./commands.ts";
-export type { SlashCommand } from "./commands.ts";
-export { conversationTokens, createContextStep } from "./conversation.ts";
-export type { ContextStep } from "./conversation.ts";
+export { expandCommand, loadCommands, matchCommand } from "./slash-commands.ts";
+export type { SlashCommand } from "./slash-commands.ts";
+export { conversationTokens, createContextStep } from "./context-step.ts";
+export type { ContextStep } from "./context-step.ts";
 export { parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
-export { languageOf, outline, type OutlineStore, useOutlineCache } from "./outline.ts";
+export { languageOf, outline, type OutlineStore, parserFor, useOutlineCache } from "./outline.ts";
 export { quoteData } from "./render.ts";
-export { normaliseCommand, parseShell } from "./shell.ts";
-export type { ShellParse } from "./shell.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { goalWords, isTestPath, pathsIn, testNamesFor } from "./sources.ts";

@@ -1,7 +1,7 @@
 import { providerSettings, type Resolved } from "../config/resolve.ts";
 import { createProvider } from "../providers/create.ts";
 import { findPreset } from "../providers/presets.ts";
-import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "./providers.ts";
+import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "./judges.ts";
 
 /**
  * The configured judgment provider, or undefined. Configured apart from the main model; a failure to

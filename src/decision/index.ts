@@ -6,9 +6,12 @@
  */
 export { baseline } from "./baseline.ts";
 export { configureJudge, judgmentFor } from "./configure.ts";
+export { applyCalibrator, logit } from "./calibrator.ts";
+export type { Calibrator } from "./calibrator.ts";
 export { DecisionPlane } from "./plane.ts";
+export { DecisionPolicy, configurePlane } from "./policy.ts";
 export type { AnswerPolicy, DecisionRecord } from "./plane.ts";
-export type { JudgmentProvider } from "./providers.ts";
+export type { JudgmentProvider } from "./judges.ts";
 export { AGENT_CONTEXT, AGENT_CONTEXT_V1, QuestionSet, checkShape, questionSetFor, setKey, topChoice } from "./questions.ts";
 export type { Answers } from "./questions.ts";
 export { DecisionRequest } from "./request.ts";

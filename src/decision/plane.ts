@@ -1,7 +1,7 @@
 import type { JudgmentMode } from "../config/options.ts";
 import { baseline } from "./baseline.ts";
 import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, reminder, type Thresholds } from "./merge.ts";
-import type { JudgmentProvider } from "./providers.ts";
+import type { JudgmentProvider } from "./judges.ts";
 import { AGENT_CONTEXT, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
 import { type DecisionRequest, requestHash } from "./request.ts";
 

@@ -1,10 +1,7 @@
+import { applyCalibrator, type Calibrator, logit } from "../decision/calibrator.ts";
 import { fitLogistic } from "./learned.ts";
 import { logLoss } from "./metrics.ts";
 
-/** A recalibration map from a provider's raw P(yes) to a calibrated one. */
-export type Calibrator = { kind: "platt"; a: number; b: number } | { kind: "isotonic"; xs: number[]; ys: number[] } | { kind: "identity" };
-
-const logit = (p: number) => Math.log(Math.min(1 - 1e-6, Math.max(1e-6, p)) / (1 - Math.min(1 - 1e-6, Math.max(1e-6, p))));
 
 /** Platt scaling: a logistic fit on logit(p). */
 export function fitPlatt(p: number[], y: boolean[]): Calibrator {
@@ -27,13 +24,6 @@ export function fitIsotonic(p: number[], y: boolean[]): Calibrator {
     }
   }
   return { kind: "isotonic", xs: blocks.map((b) => b.x), ys: blocks.map((b) => b.sum / b.n) };
-}
-
-export function applyCalibrator(c: Calibrator, p: number): number {
-  if (c.kind === "identity") return p;
-  if (c.kind === "platt") return 1 / (1 + Math.exp(-(c.a * logit(p) + c.b)));
-  for (let i = 0; i < c.xs.length; i++) if (p <= c.xs[i]!) return c.ys[i]!;
-  return c.ys[c.ys.length - 1] ?? p;
 }
 
 /** Chooses Platt or isotonic by log loss on held-out folds; returns the choice refitted on all data. */

@@ -1,10 +1,11 @@
 import type { QuestionSet } from "../decision/questions.ts";
 import { topChoice } from "../decision/questions.ts";
 import type { CaseResult } from "./analysis.ts";
-import { applyCalibrator, certifyReduction, chooseBand, chooseCalibrator, conformal, REDUCING_ANSWER } from "./calibrate.ts";
+import { applyCalibrator } from "../decision/calibrator.ts";
+import { certifyReduction, chooseBand, chooseCalibrator, conformal, REDUCING_ANSWER } from "./calibrate.ts";
 import { foldOf } from "./learned.ts";
 import { brier } from "./metrics.ts";
-import type { DecisionPolicy } from "./policy.ts";
+import type { DecisionPolicy } from "../decision/policy.ts";
 import { groupOf } from "./replay.ts";
 
 export interface FitOptions {

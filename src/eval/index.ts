@@ -12,7 +12,6 @@ export type { LayerFigures, Tally } from "./firewall-suite.ts";
 export { applyLabel, labelPage, suiteText } from "./label.ts";
 export type { LabelEdit } from "./label.ts";
 export { foldOf, predictLearned, trainLearned } from "./learned.ts";
-export { DecisionPolicy, configurePlane } from "./policy.ts";
 export { groupOf, isJudgmentSource, joinResults, replay, replayKey, shardCases } from "./replay.ts";
 export type { CandidateSource } from "./replay.ts";
 export { htmlReport, plainSummary, terminalReport } from "./report.ts";

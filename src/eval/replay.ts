@@ -1,7 +1,7 @@
 import { UserError } from "../core/errors.ts";
 import { eachLimited } from "../core/pool.ts";
 import { baseline } from "../decision/baseline.ts";
-import type { JudgmentProvider } from "../decision/providers.ts";
+import type { JudgmentProvider } from "../decision/judges.ts";
 import { type Answers, checkShape, type QuestionSet } from "../decision/questions.ts";
 import type { EvalStore } from "../store/eval.ts";
 import { type CaseResult } from "./analysis.ts";

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { Approver } from "../actions/executor.ts";
-import { expandCommand, matchCommand, type SlashCommand } from "../context/commands.ts";
+import { expandCommand, matchCommand, type SlashCommand } from "../context/slash-commands.ts";
 import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
 import { cacheHitRate, costOf, emptyUsage, type Price, promptTokens, type Usage } from "../core/usage.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { decide, defaultPolicy } from "../../src/actions/permissions.ts";
-import { normaliseCommand, parseShell } from "../../src/context/shell.ts";
+import { normaliseCommand, parseShell } from "../../src/actions/shell-line.ts";
 
 const policy = defaultPolicy();
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createContextStep } from "../../src/context/conversation.ts";
+import { createContextStep } from "../../src/context/context-step.ts";
 import { classify, RULES } from "../../src/context/firewall.ts";
 import { QUOTE_MARKER, renderChunk } from "../../src/context/render.ts";
 import { sanitise } from "../../src/context/sanitise.ts";

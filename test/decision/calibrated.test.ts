@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { baseline } from "../../src/decision/baseline.ts";
 import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, type ReducibleField } from "../../src/decision/merge.ts";
 import { type AnswerPolicy, DecisionPlane, type DecisionRecord } from "../../src/decision/plane.ts";
-import type { JudgmentProvider } from "../../src/decision/providers.ts";
+import type { JudgmentProvider } from "../../src/decision/judges.ts";
 import { binomialCdf, certifyReduction, clopperPearsonUpper } from "../../src/eval/calibrate.ts";
 import { arbRequest, request } from "../support/requests.ts";
 

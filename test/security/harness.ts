@@ -7,7 +7,7 @@ import { defaultPolicy } from "../../src/actions/permissions.ts";
 import { ActionRegistry } from "../../src/actions/registry.ts";
 import { VerificationLedger } from "../../src/actions/verification.ts";
 import { runTask } from "../../src/agent/run.ts";
-import { createContextStep } from "../../src/context/conversation.ts";
+import { createContextStep } from "../../src/context/context-step.ts";
 import type { ToolCallBlock } from "../../src/core/messages.ts";
 import { Ledger } from "../../src/workspace/ledger.ts";
 import { scrubEnv } from "../../src/workspace/process.ts";

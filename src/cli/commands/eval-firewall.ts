@@ -1,7 +1,7 @@
 import { classify } from "../../context/firewall.ts";
 import { usageError, UserError } from "../../core/errors.ts";
 import { eachLimited } from "../../core/pool.ts";
-import type { JudgmentProvider } from "../../decision/providers.ts";
+import type { JudgmentProvider } from "../../decision/judges.ts";
 import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../eval/firewall-suite.ts";
 import { isJudgmentSource, replayKey } from "../../eval/replay.ts";
 import { writeFileAtomic } from "../../workspace/atomic.ts";

@@ -7,7 +7,7 @@ import { AGENT_CONTEXT, AGENT_CONTEXT_V1, type QuestionSet, questionSetFor, setK
 import { analyse } from "../../eval/analysis.ts";
 import { fitPolicy } from "../../eval/fit-policy.ts";
 import { foldOf, predictLearned, trainLearned } from "../../eval/learned.ts";
-import type { DecisionPolicy } from "../../eval/policy.ts";
+import type { DecisionPolicy } from "../../decision/policy.ts";
 import { type CandidateSource, groupOf, isJudgmentSource, joinResults, replay, replayKey, shardCases } from "../../eval/replay.ts";
 import { htmlReport, plainSummary, terminalReport } from "../../eval/report.ts";
 import { type EvalCase, loadSuites } from "../../eval/suite.ts";
@@ -84,7 +84,7 @@ function casesForRun(store: EvalStore, runId: string, out: Out) {
   return { run, set, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
-export async function evalCommand(args: ParsedArgs, workspace: string, judgment: () => Promise<{ provider: import("../../decision/providers.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
+export async function evalCommand(args: ParsedArgs, workspace: string, judgment: () => Promise<{ provider: import("../../decision/judges.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
   const verb = args.command[1];
   switch (verb) {
     case "run":

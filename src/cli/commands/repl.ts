@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
-import { loadCommands } from "../../context/commands.ts";
+import { loadCommands } from "../../context/slash-commands.ts";
 import type { Message } from "../../core/messages.ts";
 import { walk } from "../../workspace/walker.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createContextStep, summarise } from "../../src/context/conversation.ts";
+import { createContextStep, summarise } from "../../src/context/context-step.ts";
 import type { Message } from "../../src/core/messages.ts";
 
 function turn(i: number, name: string, input: unknown, output: string): Message[] {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DecisionPlane, type DecisionRecord } from "../../src/decision/plane.ts";
-import { answersFromLogprobs, httpJudge, llmJudge, logprobsJudge } from "../../src/decision/providers.ts";
+import { answersFromLogprobs, httpJudge, llmJudge, logprobsJudge } from "../../src/decision/judges.ts";
 import { AGENT_CONTEXT_V1 } from "../../src/decision/questions.ts";
 import { MockServer } from "../support/mock-server.ts";
 import { provider, settingsFor, WIRES } from "../support/providers.ts";

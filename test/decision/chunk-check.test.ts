@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { chunkMessage, chunkWindows, MAX_WINDOWS, WINDOW_CHARS } from "../../src/decision/providers.ts";
+import { chunkMessage, chunkWindows, MAX_WINDOWS, WINDOW_CHARS } from "../../src/decision/chunk-check.ts";
 
 describe("the chunk check's windows", () => {
   test("property: windows are the text in order, each at most WINDOW_CHARS, at most MAX_WINDOWS, covering all of a text up to half the cap", () => {

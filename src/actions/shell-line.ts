@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import { parserFor } from "./outline.ts";
+import { parserFor } from "../context/outline.ts";
 
 /**
  * A shell line parsed with tree-sitter-bash, as codex-rs decides "word-only" commands: the simple

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { join } from "node:path";
 import type { Resolved } from "../config/resolve.ts";
 import type { JudgmentMode } from "../config/options.ts";
-import { configureJudge } from "../decision/configure.ts";
-import { type AnswerPolicy, type DecisionRecord, DecisionPlane } from "../decision/plane.ts";
-import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
-import type { JudgmentProvider } from "../decision/providers.ts";
-import { applyCalibrator, type Calibrator } from "./calibrate.ts";
+import { configureJudge } from "./configure.ts";
+import { type AnswerPolicy, type DecisionRecord, DecisionPlane } from "./plane.ts";
+import { AGENT_CONTEXT, setKey } from "./questions.ts";
+import type { JudgmentProvider } from "./judges.ts";
+import { applyCalibrator, type Calibrator } from "./calibrator.ts";
 
 /** policies/decision-policy.json: calibrated, versioned thresholds written by `weir eval calibrate`. */
 export const DecisionPolicy = z.object({
