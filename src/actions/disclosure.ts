@@ -8,7 +8,7 @@ export const LOAD_ACTIONS = "load_actions";
 /** The default always-on core: read, edit and search. */
 export const DEFAULT_CORE = ["read", "code_edit", "repository_search"];
 
-export interface DisclosureOptions {
+interface DisclosureOptions {
   /** `all` offers the whole catalog every turn (disclosure off, for comparison). */
   mode: "auto" | "all";
   core: string[];
@@ -28,7 +28,7 @@ export function tokens(s: string): string[] {
   return (s.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOP.has(w));
 }
 
-export interface RankedAction {
+interface RankedAction {
   id: string;
   score: number;
 }

@@ -21,7 +21,7 @@ export class EditRefused extends Error {
   }
 }
 
-export interface EditOutcome {
+interface EditOutcome {
   text: string;
   /** How many places changed, and how the match was found. */
   replaced: number;
@@ -46,7 +46,7 @@ function ambiguous(lines: number[], how: string): EditRefused {
 }
 
 /** Undoes the escaping a model added when quoting: `\n` `\t` `\'` `\"` `` \` `` `\$` `\\`. Pure. */
-export function unescapeQuoted(s: string): string {
+function unescapeQuoted(s: string): string {
   return s.replace(/\\(n|t|r|'|"|`|\$|\\)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c));
 }
 

@@ -8,7 +8,7 @@ import type { Hooks } from "./hooks.ts";
 import type { Policy } from "./permissions.ts";
 import type { ActionRegistry } from "./registry.ts";
 
-export const DEFAULT_OUTPUT_CAP = 50_000;
+const DEFAULT_OUTPUT_CAP = 50_000;
 
 export type Approval = "once" | "session" | "deny";
 

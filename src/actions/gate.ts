@@ -7,7 +7,7 @@ import type { Action } from "./action.ts";
 import type { Approver, CallTracker } from "./executor.ts";
 import { type CommandRequest, decide, globMatch, type Policy } from "./permissions.ts";
 
-export interface GateOptions {
+interface GateOptions {
   /** The layered policy: the shipped defaults, then the user's config, then the project's (stricter only). */
   policy: Policy;
   /** Asks a person; absent where no one can answer. */

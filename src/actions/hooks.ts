@@ -8,10 +8,10 @@ import { type CommandSandbox, runCommandIn } from "../workspace/sandbox.ts";
  * (its stdout may be JSON with `decision: "block"` and a `reason`, or `additionalContext`); exit 2
  * blocks, and its stderr is what the model reads; any other exit is reported and ignored.
  */
-export type HookEvent = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart";
+type HookEvent = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart";
 export const HOOK_EVENTS: readonly HookEvent[] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"];
 
-export interface HookCommand {
+interface HookCommand {
   type: "command";
   command: string;
   /** Seconds (Claude Code's unit); default 60. */
@@ -20,7 +20,7 @@ export interface HookCommand {
   own?: boolean;
 }
 
-export type HooksConfig = Partial<Record<HookEvent, { matcher?: string; hooks: HookCommand[] }[]>>;
+type HooksConfig = Partial<Record<HookEvent, { matcher?: string; hooks: HookCommand[] }[]>>;
 
 /** The user's hooks, then a project's (once approved): per event, the user's groups run first. Pure. */
 export function mergeHooks(user: HooksConfig, project: HooksConfig | undefined): HooksConfig {
@@ -37,7 +37,7 @@ export function mergeHooks(user: HooksConfig, project: HooksConfig | undefined):
  * The files a user's hook command names (`~/.config/weir/hooks/guard.sh`, `/opt/hooks/x.sh`): it is
  * the user's own code, so the sandbox shows it (read-only) wherever it lives. Pure but for existence.
  */
-export function namedFiles(command: string, home: string): string[] {
+function namedFiles(command: string, home: string): string[] {
   return command
     .split(/\s+/)
     .map((w) => w.replace(/^["']|["']$/g, ""))
@@ -62,16 +62,16 @@ export function hookStartProblem(command: string, home: string, onPath: (name: s
 }
 
 /** Each command a hooks config would run, as one line a person can judge. Pure. */
-export function describeHooks(config: HooksConfig): string[] {
+function describeHooks(config: HooksConfig): string[] {
   return HOOK_EVENTS.flatMap((e) => (config[e] ?? []).flatMap((g) => g.hooks.map((h) => `${e}${g.matcher ? ` [${g.matcher}]` : ""}: ${h.command}`)));
 }
 
 /** What an approval of a project's hooks covers: exactly this configuration. */
-export function hooksFingerprint(config: HooksConfig): string {
+function hooksFingerprint(config: HooksConfig): string {
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(config)).digest("hex").slice(0, 16);
 }
 
-export interface HookOutcome {
+interface HookOutcome {
   /** The hook asked to stop what was about to happen (exit 2, or decision "block"). */
   block: boolean;
   /** What the model should read: the reason for a block, or context a hook added. */
@@ -147,7 +147,7 @@ export class Hooks {
 }
 
 /** Where approvals of a project's hooks are kept (the session store). */
-export interface HookApprovals {
+interface HookApprovals {
   areProjectHooksApproved(workspace: string, fingerprint: string): boolean;
   approveProjectHooks(workspace: string, fingerprint: string): void;
 }

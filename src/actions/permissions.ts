@@ -103,7 +103,7 @@ function actionVerdict(policy: Policy, action: string, risk?: string): Verdict {
 }
 
 /** Whether a normalised command runs code or other programs from its arguments. */
-export function runsCode(words: readonly string[]): string | undefined {
+function runsCode(words: readonly string[]): string | undefined {
   const [name = "", ...args] = words;
   for (const [prog, flag] of CODE_RUNNERS) if (prog.test(name) && args.some((a) => flag.test(a))) return `${name} running code or another program counts as shell`;
   return undefined;

@@ -3,7 +3,7 @@ import { type Action, jsonSchemaOf } from "./action.ts";
 import { tokensOf } from "../core/chunk.ts";
 
 /** One-line hints for the built-in capabilities; MCP servers bring their own (`mcp:<server>`). */
-export const CAPABILITY_HINTS: Record<string, string> = {
+const CAPABILITY_HINTS: Record<string, string> = {
   read: "read files with line numbers and SHA",
   code_edit: "create, replace and edit files",
   repository_search: "list files by glob and search text by regex",
@@ -15,7 +15,7 @@ export const CAPABILITY_HINTS: Record<string, string> = {
   agents: "background workers for independent subgoals",
 };
 
-export interface CapabilityInfo {
+interface CapabilityInfo {
   name: string;
   hint: string;
   ids: string[];

@@ -18,7 +18,7 @@ export interface Evidence {
   at: number;
 }
 
-export type EvidenceState = "none" | "passed" | "failed" | "stale" | "not_needed";
+type EvidenceState = "none" | "passed" | "failed" | "stale" | "not_needed";
 
 /**
  * What has been verified, on which revision. The revision is git HEAD plus a hash of the worktree

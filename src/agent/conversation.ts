@@ -5,7 +5,7 @@ import type { ModelProvider, ModelRequest } from "../providers/port.ts";
 import type { SessionStore } from "../store/sessions.ts";
 import { type RunResult, runTask, type Seams, type ToolExecutor } from "./run.ts";
 
-export interface ConversationDeps {
+interface ConversationDeps {
   store: SessionStore;
   workspace: string;
   provider: ModelProvider;

@@ -4,7 +4,7 @@ import { writeOverlap } from "../workspace/scope.ts";
 import { movedPaths, type Revision } from "./revision.ts";
 import { checkResult, compileOutputSchema, type SpawnRequest, type Subgoal, subgoalOf } from "./subgoal.ts";
 
-export type AgentState = "running" | "done" | "invalid" | "failed" | "stopped" | "timeout" | "over_budget";
+type AgentState = "running" | "done" | "invalid" | "failed" | "stopped" | "timeout" | "over_budget";
 
 /** How a worker's run ended, as the worker runner reports it. */
 export interface WorkerEnd {
@@ -92,7 +92,7 @@ interface Entry {
   elapsedMs?: number;
 }
 
-export interface FleetOptions {
+interface FleetOptions {
   /** Live workers at most (`--max-agents`); 0 disables spawning. */
   max: number;
   /** How long wait_agents waits when the call gives no timeout (`--agent-wait-ms`). */

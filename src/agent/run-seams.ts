@@ -13,7 +13,7 @@ import type { Ledger } from "../workspace/ledger.ts";
 import type { Seams } from "./run.ts";
 import { taskKind, type WorkState } from "./state.ts";
 
-export interface RunSeamDeps {
+interface RunSeamDeps {
   workspace: string;
   home: string;
   /** weir's user config directory (its AGENTS.md applies everywhere). */
@@ -148,13 +148,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       await d.contextStep.settled?.();
       const judged = d.contextStep.judgeNotes?.();
       const failures = results.flatMap((r) => (r.details?.kind === "command" || r.details?.kind === "verify" ? r.details.failures : []));
-      let located: string | undefined;
-      if (failures.length)
-        try {
-          located = failureUpdate(d.workspace, d.home, d.state.failureLocations(), inWorkingSet);
-        } catch {
-          located = undefined;
-        }
+      // A throw here reaches the loop, which names the failed step in a warning (agent/run.ts).
+      const located = failures.length ? failureUpdate(d.workspace, d.home, d.state.failureLocations(), inWorkingSet) : undefined;
       return [located, judged].filter(Boolean).join("\n\n") || undefined;
     },
     async decide(messages, _turn, signal) {
@@ -169,8 +164,10 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return undefined;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
         return d.contextStep.underPressure ? undefined : r.reminder;
-      } catch {
-        return undefined;
+      } catch (e) {
+        // A cancelled turn decides nothing; any other failure is the loop's to report.
+        if (signal?.aborted) return undefined;
+        throw e;
       }
     },
     async beforeFinish(attempt) {

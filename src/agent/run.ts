@@ -5,6 +5,7 @@ import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
 import { CancelledError, ProviderError } from "../providers/errors.ts";
 import type { ModelProvider } from "../providers/port.ts";
+import { type RequestState, turnRequest } from "./turn-request.ts";
 
 /** Executes the tool calls of one turn; the loop stays ignorant of what tools exist. */
 export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Promise<ToolResultBlock[]>;
@@ -75,7 +76,7 @@ function guarded(seams: Seams, emit: (e: AgentEvent) => void): Seams {
   return out;
 }
 
-export interface RunInput {
+interface RunInput {
   provider: ModelProvider;
   system: string;
   /** The conversation so far (a resumed session); not mutated. */
@@ -129,9 +130,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   const first: UserMessage = { role: "user", content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }] };
   const added: Message[] = [first];
   const messages: Message[] = [...input.history, ...added];
-  // The newest user message, still open for what the seams append (guidance, updates).
-  let open: UserMessage = first;
-  let lastGuidance: string | undefined;
+  // The newest user message stays open for what the seams append (guidance, updates).
+  const requests: RequestState = { messages, open: first, lastGuidance: undefined };
   let usage = emptyUsage();
   let text = "";
   let turns = 0;
@@ -148,23 +148,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
     try {
-      // The context step runs once, first: the decision then sees this turn's firewall notes and pressure.
-      const rendered = seams.context ? seams.context(messages, turns) : undefined;
-      // The run's signal reaches the judgment call too: Ctrl-C cancels it with the turn.
-      const guidance = await seams.decide?.(messages, turns, signal);
-      // Guidance is appended and kept, never moved: the cached prefix of the next request stays put.
-      let seen: readonly Message[] = rendered ?? messages;
-      if (guidance && guidance !== lastGuidance) {
-        const block = { type: "text" as const, text: guidance };
-        open.content.push(block);
-        lastGuidance = guidance;
-        // The open message is the newest one; its rendering (a copy) gets the same block.
-        const last = rendered?.at(-1);
-        if (rendered && last?.role === "user") seen = [...rendered.slice(0, -1), { ...last, content: [...last.content, block] }];
-      }
-      const system = input.system;
-      const tools = seams.offer?.() ?? input.tools;
-      for await (const ev of provider.stream({ system, messages: seen, tools, maxTokens: input.maxTokens, signal })) {
+      const request = await turnRequest(requests, seams, input, turns, signal);
+      for await (const ev of provider.stream(request)) {
         acc.push(ev);
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
         else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
@@ -194,7 +179,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
         const nudge = userText(again);
         added.push(nudge);
         messages.push(nudge);
-        open = nudge;
+        requests.open = nudge;
         continue;
       }
       stop = acc.stopReason === "max_tokens" ? "max_tokens" : acc.stopReason === "refusal" ? "refusal" : "end_turn";
@@ -225,7 +210,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     if (update) answer.content.push({ type: "text", text: update });
     added.push(answer);
     messages.push(answer);
-    open = answer;
+    requests.open = answer;
     if (signal.aborted) {
       stop = "cancelled";
       break;

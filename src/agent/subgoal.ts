@@ -33,9 +33,9 @@ export const DEFAULT_OUTPUT_SCHEMA: Record<string, unknown> = z.toJSONSchema(
   }),
 );
 
-export const DEFAULT_WORKER_TURNS = 20;
-export const DEFAULT_WORKER_TOKENS = 200_000;
-export const DEFAULT_WORKER_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_WORKER_TURNS = 20;
+const DEFAULT_WORKER_TOKENS = 200_000;
+const DEFAULT_WORKER_TIMEOUT_MS = 10 * 60_000;
 
 const Glob = z
   .string()
@@ -118,7 +118,7 @@ export function extractJson(text: string): { value: unknown } | undefined {
   return undefined;
 }
 
-export type ResultCheck = { ok: true; value: unknown } | { ok: false; error: string };
+type ResultCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Checks a worker's final answer against its subgoal's output schema. Never accepts silently. Pure. */
 export function checkResult(text: string, schema: Record<string, unknown>): ResultCheck {

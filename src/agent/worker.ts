@@ -26,7 +26,7 @@ import { WorkState } from "./state.ts";
 import { type Subgoal, workerPrompt } from "./subgoal.ts";
 
 /** The actions one worker gets: built-ins only, never the agent actions or MCP tools, executed in its scope. */
-export interface WorkerActions {
+interface WorkerActions {
   registry: ActionRegistry;
   disclosure: Disclosure;
   executor: ActionExecutor;

@@ -1,6 +1,6 @@
 import { fstatSync } from "node:fs";
 
-export interface Piped {
+interface Piped {
   text: string;
   /** Bytes read (at most the cap). */
   bytes: number;

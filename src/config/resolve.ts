@@ -4,7 +4,7 @@ import type { ProviderSettings } from "../providers/port.ts";
 import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
 import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
-export type Source = "flag" | "env" | "project" | "user" | "preset" | "default";
+type Source = "flag" | "env" | "project" | "user" | "preset" | "default";
 
 export interface Layers {
   flags: ConfigFile;
@@ -52,7 +52,7 @@ export interface Resolved {
   preset: Preset;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   provider: "anthropic",
   maxTokens: 16_384,
   contextSize: 200_000,
@@ -67,7 +67,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Environment variables that set configuration, and the key each sets. */
-export const ENV_KEYS = {
+const ENV_KEYS = {
   WEIR_PROVIDER: "provider",
   WEIR_MODEL: "model",
   WEIR_BASE_URL: "baseUrl",
@@ -85,7 +85,7 @@ const ENUMS: Partial<Record<string, readonly string[]>> = { effort: EFFORTS, thi
 const INTS = new Set(["maxTokens", "contextSize", "maxTurns"]);
 
 /** Reads the WEIR_* variables (and NO_COLOR) into a config layer, refusing bad values by name. */
-export function envLayer(env: Record<string, string | undefined>): ConfigFile {
+function envLayer(env: Record<string, string | undefined>): ConfigFile {
   const layer: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(ENV_KEYS)) {
     const raw = env[name];

@@ -10,9 +10,9 @@ import { sanitise } from "./sanitise.ts";
  * are re-rendered at lower levels (full → summary → one-line → a pointer saying how to read it again),
  * oldest first, instead of dropping whole messages. The history itself is never changed.
  */
-export type ConversationLevel = Exclude<RenderLevel, "omit"> | "pointer";
+type ConversationLevel = Exclude<RenderLevel, "omit"> | "pointer";
 
-export interface ContextStepOptions {
+interface ContextStepOptions {
   /** Tokens the conversation may take (context size minus output reserve and fixed overhead). */
   budget: number;
   /** Results of the most recent N tool-using turns always stay full. */
@@ -60,7 +60,7 @@ export function summarise(call: ToolCallBlock | undefined, content: string): str
   return [...ls.slice(0, 6), `[... ${ls.length - 9} lines ...]`, ...ls.slice(-3)].join("\n");
 }
 
-export function oneLine(call: ToolCallBlock | undefined, content: string): string {
+function oneLine(call: ToolCallBlock | undefined, content: string): string {
   const first = lines(content)[0] ?? "";
   return `${first.length > 140 ? `${first.slice(0, 137)}...` : first} [${lines(content).length} lines]`;
 }

@@ -3,7 +3,7 @@
  * `File "path", line N` (Python), `at fn (path:line:col)` (JS stacks), `--> path:line:col` (Rust).
  * Pure.
  */
-export interface FailureLocation {
+interface FailureLocation {
   path: string;
   line: number;
   col?: number;

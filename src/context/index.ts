@@ -11,7 +11,7 @@ export type { ContextStep } from "./context-step.ts";
 export { parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
-export { languageOf, outline, type OutlineStore, parserFor, useOutlineCache } from "./outline.ts";
+export { languageOf, outline, parserFor, useOutlineCache } from "./outline.ts";
 export { quoteData } from "./render.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";

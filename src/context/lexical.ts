@@ -61,7 +61,7 @@ export function generatedGlobs(gitattributes: string): string[] {
   return out;
 }
 
-export interface Scored {
+interface Scored {
   path: string;
   score: number;
 }
@@ -74,7 +74,7 @@ export interface Counted {
 }
 
 /** Term counts of a document, for `bm25Counted`; computed once per file version by the caller's cache. Pure. */
-export function countTerms(path: string, text: string): Counted {
+function countTerms(path: string, text: string): Counted {
   const terms = [...termsOf(path), ...termsOf(path), ...termsOf(text)];
   const tf = new Map<string, number>();
   for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);

@@ -15,9 +15,9 @@ import tsWasm from "tree-sitter-wasms/out/tree-sitter-typescript.wasm" with { ty
  * embedded in the binary), for TypeScript, JavaScript, Python, Go and Rust. Precision is `syntax`:
  * what the parser sees, never claimed as type-checked.
  */
-export type SymbolKind = "function" | "class" | "method" | "interface" | "type" | "const" | "struct" | "enum" | "trait" | "impl" | "module";
+type SymbolKind = "function" | "class" | "method" | "interface" | "type" | "const" | "struct" | "enum" | "trait" | "impl" | "module";
 
-export interface OutlineSymbol {
+interface OutlineSymbol {
   name: string;
   kind: SymbolKind;
   /** 1-based lines. */
@@ -194,7 +194,7 @@ function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
 }
 
 /** Where parsed outlines are kept between processes (store/outlines.ts); strings in, strings out. */
-export interface OutlineStore {
+interface OutlineStore {
   get(key: string): string | undefined;
   put(key: string, value: string): void;
 }

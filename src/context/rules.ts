@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
  * Rules are written by the repository's people for agents: trusted as guidance about the code, but
  * they never change permissions (those live in config).
  */
-export interface ContextRule {
+interface ContextRule {
   /** Workspace-relative path of the rule file. */
   source: string;
   body: string;

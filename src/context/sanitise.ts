@@ -3,7 +3,7 @@
  * whatever it says. Each rule removes or neutralises something no person reads and only a program
  * acts on; what changed is counted so the chunk can say so. Pure.
  */
-export interface Sanitised {
+interface Sanitised {
   text: string;
   /** What was changed, one phrase per rule that fired ("3 invisible characters removed"). */
   changes: string[];

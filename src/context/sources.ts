@@ -89,7 +89,7 @@ const SYMBOL_SEARCH_FILES = 400;
 export const goalWords = (goal: string) => [...new Set((goal.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !TASK_STOPWORDS.has(w)))];
 
 /** How many of the goal's words a path contains, as a share: the cheap score used to rank thousands of paths. Pure. */
-export function pathScore(words: string[], path: string): number {
+function pathScore(words: string[], path: string): number {
   if (words.length === 0) return 0;
   const p = path.toLowerCase();
   let n = 0;
@@ -98,7 +98,7 @@ export function pathScore(words: string[], path: string): number {
 }
 
 /** Lexical relevance of a path and a text sample to the goal's words, 0..1. Pure. */
-export function lexicalScore(words: string[], path: string, sample: string): { score: number; reasons: string[] } {
+function lexicalScore(words: string[], path: string, sample: string): { score: number; reasons: string[] } {
   if (words.length === 0) return { score: 0, reasons: [] };
   const p = path.toLowerCase();
   const s = sample.toLowerCase();
@@ -146,7 +146,7 @@ function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "so
 }
 
 /** `git diff --stat` computed from the diff itself: one line per file with lines added and removed. Pure. */
-export function diffStat(diff: string): string {
+function diffStat(diff: string): string {
   const rows: string[] = [];
   let file = "";
   let add = 0;
@@ -198,7 +198,7 @@ function resolveImport(from: string, spec: string, files: Set<string>): string |
   return undefined;
 }
 
-export interface FileInfo {
+interface FileInfo {
   rel: string;
   text: string;
   sha: string;

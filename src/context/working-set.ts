@@ -35,7 +35,7 @@ export const workingSetBudget = (contextSize: number): number => Math.max(1_000,
 const order = (e: CompiledEntry): number => (e.chunk.kind === "rule" ? 0 : e.chunk.floor ? 1 : 2);
 
 /** Renders compiled entries: rules first (stable order), then the floor, then the rest by rank. Pure. */
-export function renderWorkingSet(compiled: CompiledContext): string {
+function renderWorkingSet(compiled: CompiledContext): string {
   const shown = compiled.entries.filter((e) => e.level !== "omit" && e.chunk.kind !== "task");
   if (shown.length === 0) return "";
   const sorted = shown.map((e, i) => ({ e, i })).sort((a, b) => order(a.e) - order(b.e) || a.i - b.i).map((x) => x.e);
@@ -50,7 +50,7 @@ export function renderWorkingSet(compiled: CompiledContext): string {
   return parts.join("\n\n");
 }
 
-export interface WorkingSetOptions extends GatherOptions {
+interface WorkingSetOptions extends GatherOptions {
   budget: number;
 }
 

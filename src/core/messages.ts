@@ -3,7 +3,7 @@
  * never sees a vendor type. Reasoning blocks keep their signatures so a conversation can be replayed
  * to the vendor that produced them (or stripped for one that did not).
  */
-export interface TextBlock {
+interface TextBlock {
   type: "text";
   text: string;
 }
@@ -50,7 +50,7 @@ export interface ToolResultBlock {
 }
 
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock;
-export type UserBlock = TextBlock | ToolResultBlock;
+type UserBlock = TextBlock | ToolResultBlock;
 
 export interface UserMessage {
   role: "user";

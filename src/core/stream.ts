@@ -104,7 +104,7 @@ export class TurnAccumulator {
   }
 }
 
-export function parseArguments(json: string): unknown {
+function parseArguments(json: string): unknown {
   if (json.trim() === "") return {};
   try {
     return JSON.parse(json);

@@ -24,7 +24,7 @@ import type { DecisionRequest } from "./request.ts";
  * never needed, nothing is escalated, and a sufficient context's next action is `answer` (where the
  * set has that option; @1 has not, and an @1 state is always a change).
  */
-export interface Facts {
+interface Facts {
   unreadOrPartial: boolean;
   stale: boolean;
   dirty: boolean;

@@ -60,7 +60,7 @@ export function answerSchema(set: QuestionSet): Record<string, unknown> {
 }
 
 /** Turns the flat tool answer ({id: number | {option: p}}) into typed answers. */
-export function typedAnswers(set: QuestionSet, flat: Record<string, unknown>): Record<string, unknown> {
+function typedAnswers(set: QuestionSet, flat: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const q of set.questions) {
     const v = flat[q.id];
@@ -174,7 +174,7 @@ export function logprobsJudge(settings: ProviderSettings): JudgmentProvider {
   };
 }
 
-export const HTTP_PROTOCOL = "weir.judgment/1";
+const HTTP_PROTOCOL = "weir.judgment/1";
 const MAX_RESPONSE = 512 * 1024;
 
 function isLoopback(u: URL): boolean {

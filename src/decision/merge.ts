@@ -4,7 +4,7 @@ import { AGENT_CONTEXT, type Answers, topChoice } from "./questions.ts";
  * Guidance: what the answers require of the agent's next steps. The baseline's guidance is the floor;
  * a judgment provider may only add work to it.
  */
-export type VerificationLevel = "none" | "quick" | "full";
+type VerificationLevel = "none" | "quick" | "full";
 export interface Guidance {
   retrieve: boolean;
   semantic_navigation: boolean;
@@ -51,7 +51,7 @@ export function guidanceFrom(a: Answers, t: Thresholds = { yes: 0.5 }, changed =
   };
 }
 
-export interface MergeResult {
+interface MergeResult {
   guidance: Guidance;
   /** Places the candidate tried to lower a floor; recorded, never applied. */
   violations: string[];

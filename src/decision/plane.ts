@@ -58,7 +58,7 @@ export interface AnswerPolicy {
   resolvedModel?: string | null;
 }
 
-export interface PlaneOptions {
+interface PlaneOptions {
   policy?: AnswerPolicy;
   set?: QuestionSet;
   provider?: JudgmentProvider;

@@ -42,7 +42,7 @@ export type DecisionPolicy = z.infer<typeof DecisionPolicy>;
  * Whether a policy applies to the active question set and judgment model. A mismatch is a warning
  * and the judgment stays in shadow; it never silently applies thresholds fitted to another model.
  */
-export function policyMismatch(p: DecisionPolicy, questionSet: string, provider: string, model: string | undefined): string | undefined {
+function policyMismatch(p: DecisionPolicy, questionSet: string, provider: string, model: string | undefined): string | undefined {
   if (p.question_set !== questionSet) return `the decision policy is for ${p.question_set}, not ${questionSet}`;
   if (p.provider !== provider) return `the decision policy was calibrated for provider ${p.provider}, not ${provider}`;
   if (model && p.requested_model && p.requested_model !== model) return `the decision policy was calibrated for model ${p.requested_model}, not ${model}`;
@@ -53,7 +53,7 @@ export function policyMismatch(p: DecisionPolicy, questionSet: string, provider:
  * policies/decision-policy.json, when it was calibrated for the active question set, provider and
  * model; otherwise a warning, and the judgment's raw answers are used with the default threshold.
  */
-export function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
+function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = DecisionPolicy.safeParse((() => {
     try {

@@ -16,7 +16,7 @@ const Question = z.discriminatedUnion("type", [
 ]);
 export const QuestionSet = z.object({ id: z.string(), version: z.number().int().positive(), description: z.string(), questions: z.array(Question).min(1) });
 export type QuestionSet = z.infer<typeof QuestionSet>;
-export type Question = QuestionSet["questions"][number];
+type Question = QuestionSet["questions"][number];
 
 /** @1 stays loadable: its records, suites and policies keep their meaning. */
 export const AGENT_CONTEXT_V1: QuestionSet = QuestionSet.parse(agentContextV1);

@@ -3,7 +3,7 @@ import type { DecisionRequest } from "../decision/request.ts";
 import { accuracy, aurc, type Bin, bootstrapCI, brier, confusion, ece, expectedEceIfCalibrated, logLoss, reliabilityBins, riskCoverage } from "./metrics.ts";
 
 /** Which yes/no answer removes work: a wrong one of these is a false stop. */
-export const REDUCING: Record<string, boolean> = {
+const REDUCING: Record<string, boolean> = {
   context_sufficient: true,
   continue_retrieval: false,
   semantic_navigation_required: false,
@@ -48,14 +48,14 @@ export interface ChoiceReport {
   disagreement?: number;
 }
 
-export interface ScoreReport {
+interface ScoreReport {
   type: "score";
   id: string;
   baseline: { n: number; mae: number; mse: number };
   candidate?: { n: number; mae: number; mse: number };
 }
 
-export type QuestionReport = YesNoReport | ChoiceReport | ScoreReport;
+type QuestionReport = YesNoReport | ChoiceReport | ScoreReport;
 
 export interface EvalReport {
   cases: number;

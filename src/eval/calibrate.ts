@@ -51,7 +51,7 @@ export function chooseCalibrator(p: number[], y: boolean[], folds: number[], k: 
   return { calibrator: best === "platt" ? fitPlatt(p, y) : fitIsotonic(p, y), heldOut };
 }
 
-export interface Band {
+interface Band {
   /** P(yes) at or above `yes` answers yes; at or below `no` answers no; between, abstain to the baseline. */
   yes: number;
   no: number;

@@ -28,13 +28,13 @@ import type { EvalCase } from "./suite.ts";
  *   failed → verification_escalation yes ("a previous failed run").
  */
 export const OUTCOME_RULES = ["stale-edit", "missed-target", "direct-edit-verified", "verify-failed-after-edit"] as const;
-export type OutcomeRule = (typeof OUTCOME_RULES)[number];
+type OutcomeRule = (typeof OUTCOME_RULES)[number];
 
 const WINDOW = 12;
 const EDITS = new Set(["edit_file", "write_file"]);
 const READS = new Set(["read_file"]);
 
-export interface CapturedSession {
+interface CapturedSession {
   id: string;
   messages: readonly Message[];
   decisions: readonly DecisionRecord[];

@@ -36,13 +36,13 @@ export function loadFirewallSuite(files: readonly string[], strict = false): { c
 }
 
 /** Caught of all, as a count and a rate. */
-export interface Tally {
+interface Tally {
   hit: number;
   of: number;
 }
 
 /** One layer's figures: injections caught and benign texts flagged, overall and per class and carrier. */
-export interface LayerFigures {
+interface LayerFigures {
   recall: Tally;
   falsePositives: Tally;
   byClass: Record<string, Tally>;

@@ -8,7 +8,7 @@ import { brier } from "./metrics.ts";
 import type { DecisionPolicy } from "../decision/policy.ts";
 import { groupOf } from "./replay.ts";
 
-export interface FitOptions {
+interface FitOptions {
   folds: number;
   maxFalseStop: number;
   maxFalseContinue: number;

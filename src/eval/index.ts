@@ -8,7 +8,6 @@ export { analyse } from "./analysis.ts";
 export { OUTCOME_RULES, captureCases } from "./capture.ts";
 export { fitPolicy } from "./fit-policy.ts";
 export { FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "./firewall-suite.ts";
-export type { LayerFigures, Tally } from "./firewall-suite.ts";
 export { applyLabel, labelPage, suiteText } from "./label.ts";
 export type { LabelEdit } from "./label.ts";
 export { foldOf, predictLearned, trainLearned } from "./learned.ts";

@@ -94,9 +94,9 @@ export function fitLogistic(x: number[][], y: number[], l2 = 0.01, epochs = 400,
   return w;
 }
 
-export const predictLogistic = (w: number[], x: number[]) => sigmoid(w.reduce((z, wj, j) => z + (j === 0 ? wj : wj * x[j - 1]!), 0));
+const predictLogistic = (w: number[], x: number[]) => sigmoid(w.reduce((z, wj, j) => z + (j === 0 ? wj : wj * x[j - 1]!), 0));
 
-export interface LearnedModel {
+interface LearnedModel {
   kind: "weir.learned";
   question_set: string;
   features: string[];

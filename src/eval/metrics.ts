@@ -46,7 +46,7 @@ export interface Bin {
   observed: number;
 }
 
-export type Binning = "equal-width" | "equal-mass";
+type Binning = "equal-width" | "equal-mass";
 
 /** Reliability-diagram bins: mean predicted probability against observed frequency per bin. */
 export function reliabilityBins(y: boolean[], p: number[], bins = 10, binning: Binning = "equal-width"): Bin[] {

@@ -10,7 +10,7 @@ import type { EvalCase } from "./suite.ts";
 
 export type CandidateSource = { kind: "baseline" } | { kind: "learned"; folds: number } | { kind: "replay"; key: string } | { kind: "live"; provider: JudgmentProvider; key: string };
 
-export interface Progress {
+interface Progress {
   done: number;
   total: number;
   failures: number;

@@ -25,8 +25,8 @@ const Remote = z.object({
   disabled: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
 });
-export const ServerConfig = z.union([Stdio, Remote]);
-export type ServerConfig = z.infer<typeof ServerConfig>;
+const ServerConfig = z.union([Stdio, Remote]);
+type ServerConfig = z.infer<typeof ServerConfig>;
 const McpFile = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }).passthrough();
 
 export interface ServerEntry {
@@ -60,7 +60,7 @@ function expandDeep<T>(value: T, env: Record<string, string | undefined>): T {
 export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 
 /** Reads one `mcpServers` file; a missing file is empty, a broken one or a broken entry is refused by name. */
-export function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>, workspace = ""): ServerEntry[] {
+function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>, workspace = ""): ServerEntry[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -10,7 +10,7 @@ import type { ActionRegistry } from "../actions/registry.ts";
 import { safeName, type ServerEntry } from "./config.ts";
 import { stdioLaunch } from "./launch.ts";
 
-export type ServerState = "starting" | "connected" | "failed" | "disabled" | "unapproved" | "disconnected";
+type ServerState = "starting" | "connected" | "failed" | "disabled" | "unapproved" | "disconnected";
 
 export interface ServerStatus {
   name: string;
@@ -39,7 +39,7 @@ interface Live {
   closing: boolean;
 }
 
-export interface HubOptions {
+interface HubOptions {
   workspace: string;
   /** Default start timeout; a server's own `timeout` in its config wins. */
   startTimeoutMs: number;
@@ -54,7 +54,7 @@ export interface HubOptions {
 }
 
 /** A JSON Schema without its `description` fields (a flagged server's notes to the model). Pure. */
-export function stripDescriptions(v: unknown): Record<string, unknown> {
+function stripDescriptions(v: unknown): Record<string, unknown> {
   const walk = (x: unknown): unknown =>
     Array.isArray(x) ? x.map(walk) : x && typeof x === "object" ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== "description").map(([k, y]) => [k, walk(y)])) : x;
   return walk(v) as Record<string, unknown>;
@@ -320,11 +320,11 @@ export class McpHub {
 }
 
 /** Long enough for a cold `npx -y` download; each server may set its own `timeout`. */
-export const MCP_START_TIMEOUT_MS = 30_000;
-export const MCP_CALL_TIMEOUT_MS = 60_000;
+const MCP_START_TIMEOUT_MS = 30_000;
+const MCP_CALL_TIMEOUT_MS = 60_000;
 
 /** Where project-server approvals are kept (the session store). */
-export interface ServerApprovals {
+interface ServerApprovals {
   isMcpServerApproved(workspace: string, server: string, fingerprint: string): boolean;
   approveMcpServer(workspace: string, server: string, fingerprint: string): void;
 }

@@ -20,7 +20,7 @@ import type { ServerEntry } from "./config.ts";
  *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true`, its own
  *   pid namespace, no capabilities.
  */
-export interface Launch {
+interface Launch {
   command: string;
   args: string[];
   cwd: string;
@@ -51,7 +51,7 @@ function packageOf(file: string): string {
 }
 
 /** PATH without entries a repository controls. Pure. */
-export function neutralPath(path: string, workspace: string): string {
+function neutralPath(path: string, workspace: string): string {
   return path
     .split(delimiter)
     .filter((p) => p !== "" && isAbsolute(p) && !inside(workspace, resolve(p)))

@@ -4,7 +4,7 @@ import type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
 import { withRetry } from "./retry.ts";
 
 /** What one wire supplies; the rest of an adapter (naming the endpoint, errors, retries, model listing) is the same for both. */
-export interface WireParts {
+interface WireParts {
   wireBody(req: ModelRequest): Record<string, unknown>;
   /** The SDK's model list, as it pages. */
   models(signal?: AbortSignal): AsyncIterable<{ id: string }>;

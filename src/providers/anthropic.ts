@@ -9,12 +9,12 @@ type Param = Anthropic.MessageCreateParamsStreaming;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 
 /** Thinking budget per effort level; `max_tokens` is raised above it when needed. */
-export const THINKING_BUDGET: Record<Effort, number> = { low: 2_048, medium: 8_192, high: 24_576, max: 32_000 };
+const THINKING_BUDGET: Record<Effort, number> = { low: 2_048, medium: 8_192, high: 24_576, max: 32_000 };
 
 const TOOL_ID = /[^a-zA-Z0-9_-]/g;
 
 /** Internal history → Messages wire. Pure. */
-export function toAnthropicMessages(messages: readonly Message[], preserveThinking: boolean): Anthropic.MessageParam[] {
+function toAnthropicMessages(messages: readonly Message[], preserveThinking: boolean): Anthropic.MessageParam[] {
   const out: Anthropic.MessageParam[] = [];
   for (const m of messages) {
     const content: ContentBlockParam[] = [];
@@ -60,7 +60,7 @@ function markBreakpoints(messages: Anthropic.MessageParam[]): void {
   if (messages.length > 1) mark(messages[messages.length - 1]);
 }
 
-export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Param {
+function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Param {
   const caching = s.cache !== "off";
   const tools: Anthropic.Tool[] = req.tools.map((t: ToolSpec, i) => ({
     name: t.name,
@@ -95,7 +95,7 @@ export function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Pa
 const STOP: Record<string, StopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", refusal: "refusal", stop_sequence: "end_turn" };
 
 /** Messages wire stream → port events. Throws when the stream ends without `message_stop`. */
-export async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
+async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopped = false;
   let stopReason: StopReason = "other";
@@ -169,7 +169,7 @@ function withSdkWarnings<T>(call: () => T): { value: T; warnings: string[] } {
 }
 
 /** An SDK warning in weir's words. Pure. */
-export function sdkWarning(text: string, model: string): string {
+function sdkWarning(text: string, model: string): string {
   const eol = text.match(/end-of-life on ([^\n]+?)\n/);
   if (/is deprecated and will reach end-of-life/.test(text)) return `the model ${model} is deprecated (end of life ${eol?.[1] ?? "soon"}); pass --model with a current one, e.g. ${ANTHROPIC_DEFAULT_MODEL}`;
   if (/thinking\.type=enabled' is deprecated/.test(text)) return `the model ${model} wants adaptive thinking; weir sends it with --effort on the anthropic preset`;
@@ -177,7 +177,7 @@ export function sdkWarning(text: string, model: string): string {
 }
 
 /** The preset's default: a model the bundled SDK does not list as deprecated. */
-export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-5-5";
+const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-5-5";
 
 export function createAnthropicProvider(settings: ProviderSettings, keyHint: string): ModelProvider {
   const said = new Set<string>();

@@ -1,6 +1,6 @@
 import { UserError } from "../core/errors.ts";
 
-export type FaultKind =
+type FaultKind =
   | "rate_limited"
   | "overloaded"
   | "server_error"
@@ -55,7 +55,7 @@ export function keyAdvice(keySent: boolean, presetHint: string): string {
 }
 
 /** Text of an error body for a one-line message: tags of an HTML page dropped, whitespace collapsed, bounded. Pure. */
-export function plainDetail(detail: string): string {
+function plainDetail(detail: string): string {
   const text = /<[a-z!/][^>]*>/i.test(detail) ? detail.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ") : detail;
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;

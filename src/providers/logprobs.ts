@@ -8,7 +8,7 @@ export interface TokenLogprob {
   top: { token: string; logprob: number }[];
 }
 
-export interface LogprobCompletion {
+interface LogprobCompletion {
   text: string;
   tokens: TokenLogprob[];
   model: string;

@@ -15,7 +15,7 @@ const TEXT = 1;
 const TOOL_BASE = 2;
 
 /** Internal history → Chat Completions wire. Pure. */
-export function toChatMessages(system: string, messages: readonly Message[], sendReasoning: boolean, cacheControl: boolean): ChatMessage[] {
+function toChatMessages(system: string, messages: readonly Message[], sendReasoning: boolean, cacheControl: boolean): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (system !== "") {
     out.push(
@@ -51,7 +51,7 @@ export function toChatMessages(system: string, messages: readonly Message[], sen
 
 const REASONING_EFFORT = { low: "low", medium: "medium", high: "high", max: "high" } as const;
 
-export function buildChatParams(req: ModelRequest, s: ProviderSettings): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+function buildChatParams(req: ModelRequest, s: ProviderSettings): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: s.model,
     stream: true,
@@ -105,7 +105,7 @@ async function* guardFirst<T>(stream: AsyncIterable<T>, first: () => boolean, la
 }
 
 /** Chat Completions stream → port events. Throws when the stream ends without a finish reason. */
-export async function* fromChatStream(stream: AsyncIterable<Chunk>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
+async function* fromChatStream(stream: AsyncIterable<Chunk>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
   const started = new Set<number>();
   let finish: StopReason | undefined;
   let usage: ReturnType<typeof normaliseChatUsage> | undefined;

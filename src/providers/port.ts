@@ -4,7 +4,7 @@ import type { StreamEvent } from "../core/stream.ts";
 export type Wire = "messages" | "chat";
 export type Effort = "low" | "medium" | "high" | "max";
 export type ThinkingMode = "preserve" | "strip";
-export type CacheMode = "auto" | "active" | "off";
+type CacheMode = "auto" | "active" | "off";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -3,7 +3,7 @@ import { CancelledError, ProviderError } from "./errors.ts";
 import type { RetryPolicy } from "./port.ts";
 
 /** The longest `retry-after` weir will wait out; a longer one ends the turn with the vendor's message. */
-export const MAX_RETRY_AFTER_MS = 120_000;
+const MAX_RETRY_AFTER_MS = 120_000;
 
 /**
  * Delay before retry number `attempt` (1 = first retry): the server's `retry-after` when it gave one,

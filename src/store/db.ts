@@ -87,7 +87,7 @@ const MIGRATIONS: string[] = [
    CREATE INDEX sessions_by_parent ON sessions (parent_id);`,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 function explain(path: string, e: unknown): UserError {
   const msg = String((e as Error).message ?? e);

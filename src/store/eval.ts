@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { UserError } from "../core/errors.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
 
-export interface EvalRunRow {
+interface EvalRunRow {
   id: string;
   suite_hash: string;
   suites: string;
@@ -16,7 +16,7 @@ export interface EvalRunRow {
   finished_at: number | null;
 }
 
-export interface EvalResultRow {
+interface EvalResultRow {
   run_id: string;
   case_id: string;
   baseline: string;

@@ -16,7 +16,7 @@ export interface SessionRow {
   runs: number;
 }
 
-export type RunStatus = "running" | "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error" | "repeating";
+type RunStatus = "running" | "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error" | "repeating";
 
 const newId = () => randomBytes(8).toString("hex");
 

@@ -3,7 +3,7 @@ import { killTree } from "../workspace/process.ts";
 import { redactPreview } from "./redact.ts";
 import { DEFAULT_RULES, type RuleConfig, severityOf, type Verdict, type VerdictId, verdictsFor } from "./verdicts.ts";
 
-export interface InFlight {
+interface InFlight {
   id: string;
   action: string;
   preview: string;
@@ -16,7 +16,7 @@ export interface InFlight {
   stoppable: boolean;
 }
 
-export interface CallRecord {
+interface CallRecord {
   callId: string;
   action: string;
   preview: string;
@@ -26,7 +26,7 @@ export interface CallRecord {
   errorClass?: string;
 }
 
-export interface CallView {
+interface CallView {
   id: string;
   action: string;
   preview: string;

@@ -3,9 +3,9 @@
  * rule has an id, a threshold from config, and can be turned off.
  */
 export type VerdictId = "slow" | "hanging" | "stuck" | "silent" | "awaiting_approval" | "error_storm" | "memory_growth";
-export type Severity = "stalled" | "erroring" | "degraded" | "busy";
+type Severity = "stalled" | "erroring" | "degraded" | "busy";
 
-export const SEVERITY: Record<VerdictId, Severity> = {
+const SEVERITY: Record<VerdictId, Severity> = {
   hanging: "stalled",
   stuck: "stalled",
   silent: "stalled",
@@ -32,7 +32,7 @@ export const DEFAULT_RULES: Record<VerdictId, RuleConfig> = {
   memory_growth: { enabled: true, threshold: 0.1 },
 };
 
-export interface CallState {
+interface CallState {
   startedAt: number;
   /** Last time the call produced output (a subprocess wrote), or its start. */
   lastOutputAt: number;

@@ -25,7 +25,7 @@ function claudeUsage(u: Usage) {
 const SUBTYPE: Record<RunStop, string> = { end_turn: "success", max_turns: "error_max_turns", max_tokens: "error_max_tokens", refusal: "error_refusal", cancelled: "error_cancelled", error: "error_during_execution", repeating: "error_repeating" };
 
 /** The closing object: Claude Code's `result` shape, with weir's own fields after it. Pure. */
-export function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: number, meta: RunMeta) {
+function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: number, meta: RunMeta) {
   const { type: _t, stop, text, turns, usage, sessionId, error, ...weir } = e;
   return {
     type: "result",

@@ -83,7 +83,7 @@ export function statusSegments(s: StatusView): string[] {
   ];
 }
 
-export interface PaneView {
+interface PaneView {
   /** The streamed line not yet ended. */
   partial: string;
   /** The reasoning streaming in right now (its newest words); folded away when it closes. */
@@ -116,11 +116,11 @@ export function paneRows(v: PaneView, columns: number, style: Style): string[] {
 }
 
 /** What the pane needs of the terminal and of the line editor that owns the input row. */
-export interface PaneTerminal {
+interface PaneTerminal {
   write(s: string): void;
   readonly columns?: number;
 }
-export interface PaneInput {
+interface PaneInput {
   prompt(): string;
   line(): string;
   /** Where the cursor is inside prompt + line (readline's `getCursorPos`). */

@@ -16,7 +16,7 @@ import { waitingFor } from "./spinner.ts";
 import type { Style } from "./style.ts";
 
 /** What the REPL drives; the CLI supplies it so this frontend never learns about stores or providers. */
-export interface ReplHost {
+interface ReplHost {
   /** Runs one task; resolves when the run ends (cancelled runs included). */
   send(task: string, display: Display, signal: AbortSignal): Promise<unknown>;
   clear(): void;
@@ -47,7 +47,7 @@ export interface ReplHost {
 }
 
 /** A session's spend, by kind of token, and in dollars where the price is known. Pure. */
-export function costLines(u: Usage, price?: Price): string {
+function costLines(u: Usage, price?: Price): string {
   const n = (x: number) => x.toLocaleString("en");
   const lines = [`input ${n(u.input)} · cache read ${n(u.cacheRead)} · cache write ${n(u.cacheWrite)} · output ${n(u.output)} tokens`];
   lines.push(price ? `$${costOf(u, price).toFixed(4)} at the configured price` : "no price configured for this model (prices in your config give dollars)");
@@ -90,7 +90,7 @@ function watchPaste(input: NodeJS.ReadStream): { takeLine(): boolean; stop(): vo
   };
 }
 
-export const REPL_HELP = [
+const REPL_HELP = [
   "/help              this list",
   "/model [ID]        pick from the models the endpoint offers, or switch to one by id (the conversation carries over)",
   "/clear             start a new session",
@@ -125,7 +125,7 @@ export function completeMention(line: string, files: readonly string[], max = 50
 }
 
 /** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
-export const INIT_TASK =
+const INIT_TASK =
   "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test and lint (the exact commands, found in the project files, not guessed), the layout of the source tree, the conventions the code follows, and what must not be done. " +
     "Read the project's manifest, README and a few source files first. " +
     "If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";

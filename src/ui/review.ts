@@ -69,7 +69,7 @@ export function reviewLines(items: readonly ReviewItem[], columns: number, style
 }
 
 /** One screenful from line `top`, with a footer saying where it is and how to move. Pure. */
-export function reviewScreen(lines: readonly string[], top: number, rows: number, style: Style): string {
+function reviewScreen(lines: readonly string[], top: number, rows: number, style: Style): string {
   const body = Math.max(1, rows - 1);
   const at = clampTop(top, lines.length, rows);
   const shown = lines.slice(at, at + body);

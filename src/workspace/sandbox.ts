@@ -27,10 +27,10 @@ import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
  *   when weir stops it or exits; limits on processes and memory;
  * - no network unless approved.
  */
-export type SandboxMode = "read-only" | "workspace-write" | "off";
-export type SandboxKind = "bwrap" | "seatbelt" | "none";
+type SandboxMode = "read-only" | "workspace-write" | "off";
+type SandboxKind = "bwrap" | "seatbelt" | "none";
 
-export interface SandboxPolicy {
+interface SandboxPolicy {
   mode: SandboxMode;
   /** Canonical workspace root. */
   root: string;
@@ -62,7 +62,7 @@ export interface SandboxPolicy {
   visible?: string[];
 }
 
-export interface SandboxLimits {
+interface SandboxLimits {
   prlimit: string;
   processes: number;
   memoryBytes: number;
@@ -75,7 +75,7 @@ export interface SandboxLimits {
  * purpose: build caches (Go's, pip's) must be writable, and a writable shared cache would let one
  * command plant something the next one runs, so each command gets an empty, private one.
  */
-export const DEFAULT_HOME_READABLE = [
+const DEFAULT_HOME_READABLE = [
   ".npm/_cacache",
   ".bun/install/cache",
   ".bun/bin",
@@ -102,10 +102,10 @@ const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
  * other git directories (submodules, worktrees) whose config would run the same way. Git's ordinary
  * writes (objects, refs, logs, the index, HEAD) stay possible.
  */
-export const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir", ".git/config.worktree", ".git/worktrees", ".git/modules"];
+const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir", ".git/config.worktree", ".git/worktrees", ".git/modules"];
 
 /** The bubblewrap options (everything before `--`) that run a command in `cwd` under the policy. Pure. */
-export function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
+function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   const a: string[] = ["--die-with-parent", "--new-session", "--unshare-user", ...(p.disableUserns === false ? [] : ["--disable-userns"]), "--cap-drop", "ALL"];
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) a.push("--unshare-net");
@@ -193,7 +193,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
 }
 
 /** How `argv` runs under the policy with the given sandbox. Pure. */
-export function wrapArgv(kind: SandboxKind, p: SandboxPolicy, argv: string[], cwd: string, program?: string): string[] {
+function wrapArgv(kind: SandboxKind, p: SandboxPolicy, argv: string[], cwd: string, program?: string): string[] {
   if (p.mode === "off" || kind === "none") return argv;
   if (kind === "bwrap") return bwrapArgv(p, argv, cwd, program);
   return [program ?? "/usr/bin/sandbox-exec", "-p", seatbeltProfile(p), "--", ...argv];
@@ -271,7 +271,7 @@ export function detectSandbox(platform = process.platform): { kind: SandboxKind;
   return { kind: "none" };
 }
 
-export interface ProtectedScan {
+interface ProtectedScan {
   /** Protected files found (absolute). */
   files: string[];
   /** Directories not read before the time ran out (absolute): treated as protected whole. */
@@ -284,7 +284,7 @@ export interface ProtectedScan {
  * see it through git's own guards). Bounded by time, not by count; whatever was not read in time is
  * returned as unscanned, so the caller can hide it. I/O: reads directories, never follows links.
  */
-export function protectedFilesIn(root: string, home: string, budgetMs = 3_000): ProtectedScan {
+function protectedFilesIn(root: string, home: string, budgetMs = 3_000): ProtectedScan {
   const files: string[] = [];
   const queue: string[] = [root];
   const deadline = performance.now() + budgetMs;
@@ -308,7 +308,7 @@ export function protectedFilesIn(root: string, home: string, budgetMs = 3_000): 
 }
 
 /** The hooks directory the repository's config names (`core.hooksPath`) when it lies in the workspace. */
-export function configuredHooksDir(root: string): string | undefined {
+function configuredHooksDir(root: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(join(root, ".git", "config"), "utf8");
@@ -326,7 +326,7 @@ export function configuredHooksDir(root: string): string | undefined {
  * config, so a commit inside the sandbox works while tokens, credential helpers and aliases stay out.
  * Written once to a private temp file removed at exit; undefined when there is no identity.
  */
-export function identityGitconfig(home: string, env: Record<string, string | undefined> = process.env): string | undefined {
+function identityGitconfig(home: string, env: Record<string, string | undefined> = process.env): string | undefined {
   const found: Record<string, string> = {};
   for (const f of [join(home, ".gitconfig"), join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config")]) {
     let section = "";
@@ -353,7 +353,7 @@ export function identityGitconfig(home: string, env: Record<string, string | und
 }
 
 /** A command to run in the sandbox: `runProgram`'s options, with the argv and the call's widening. */
-export type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
+type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
   argv: string[];
   widen?: { network?: boolean; dir?: string };
   /** Files of the home shown read-only for this command only (a user's own hook script). */
@@ -361,7 +361,7 @@ export type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
 };
 
 /** A sandboxed command's result; `undone` names what weir removed after it (created where commands may not write). */
-export type SandboxRun = ProgramRun & { undone: string[] };
+type SandboxRun = ProgramRun & { undone: string[] };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -385,7 +385,7 @@ export interface CommandSandbox {
   describe(): string;
 }
 
-export interface SandboxOptions {
+interface SandboxOptions {
   mode: SandboxMode;
   root: string;
   home: string;

@@ -35,7 +35,7 @@ function ignored(layers: Layer[], rel: string, isDir: boolean): boolean {
   return result;
 }
 
-export interface WalkEntry {
+interface WalkEntry {
   /** Relative to the root, forward slashes. */
   path: string;
   isDir: boolean;

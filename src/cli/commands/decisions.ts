@@ -10,7 +10,7 @@ interface SignalSummary {
 }
 
 /** Per signal: how often the candidate and the baseline disagreed, and by how much. Pure. */
-export function summariseDecisions(records: DecisionRecord[]) {
+function summariseDecisions(records: DecisionRecord[]) {
   const by = new Map<string, { n: number; dis: number; abs: number; numeric: boolean }>();
   for (const r of records)
     for (const [k, v] of Object.entries(r.deltas)) {
@@ -39,7 +39,7 @@ export function summariseDecisions(records: DecisionRecord[]) {
 }
 
 /** Records grouped by question-set version, provider and resolved model: their figures never mix. Pure. */
-export function groupDecisions(records: DecisionRecord[]) {
+function groupDecisions(records: DecisionRecord[]) {
   const groups = new Map<string, DecisionRecord[]>();
   for (const r of records) {
     const key = JSON.stringify([r.question_set, r.provider, r.resolved_model ?? r.requested_model ?? null]);

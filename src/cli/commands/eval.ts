@@ -19,7 +19,7 @@ type Out = (s: string) => void;
  * The question set a suite is for: its first case's `question_set` (a known version), else the
  * current one. Cases of another version in the same files are refused line by line.
  */
-export function setOfSuite(files: readonly string[]): QuestionSet {
+function setOfSuite(files: readonly string[]): QuestionSet {
   for (const f of files) {
     let first: string | undefined;
     try {

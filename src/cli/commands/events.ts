@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, renameSync, statSync } from "node:fs";
 import type { ParsedArgs } from "../args.ts";
 import { withExistingStore } from "../data.ts";
 
-export const ROTATE_BYTES = 10 * 1024 * 1024;
+const ROTATE_BYTES = 10 * 1024 * 1024;
 const KEEP = 5;
 
 /** Appends lines to FILE, rotating it (FILE.1 … FILE.5) whenever it would pass the size limit. */

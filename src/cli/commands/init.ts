@@ -21,7 +21,7 @@ export interface Answers {
 }
 
 /** The user config with the answers set (other keys kept; a preset's own endpoint is not written). Pure. */
-export function withAnswers(existing: Record<string, unknown>, a: Answers): Record<string, unknown> {
+function withAnswers(existing: Record<string, unknown>, a: Answers): Record<string, unknown> {
   const out: Record<string, unknown> = { ...existing, provider: a.provider };
   const preset = findPreset(a.provider);
   if (a.model) out.model = a.model;

@@ -21,7 +21,7 @@ import { COMMIT, VERSION } from "../version.ts";
  * its updates, guidance and the notes weir adds (each opens with "[weir" or "[commands I ran") are
  * left out, and so is quoted data. Pure.
  */
-export function typedText(m: Message): string {
+function typedText(m: Message): string {
   return m.content
     .filter((b) => b.type === "text")
     .map((b) => (b as { text: string }).text)

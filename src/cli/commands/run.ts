@@ -9,7 +9,7 @@ import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
 
-export interface RunIO {
+interface RunIO {
   stdout: Sink;
   stderr: Sink;
   isTTY: boolean;
@@ -17,7 +17,7 @@ export interface RunIO {
   interactive: boolean;
 }
 
-export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
+function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
   const s = resolved.settings;
   const full = { ...meta, provider: s.provider, model: s.model, ...(s.prices[s.model] ? { price: s.prices[s.model] } : {}) };
   if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
@@ -29,7 +29,7 @@ export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "p
   return io.isTTY && process.stderr.isTTY ? withSpinner(plain, io.stderr) : plain;
 }
 
-export const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
+const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
