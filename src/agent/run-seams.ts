@@ -99,6 +99,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         failureText: "",
         ...d.view?.(),
       });
+      // Tests the compiler mapped to a target (by name or by import) are the state's mapped tests too.
+      d.state.mapTests(w.gathered.candidates.filter((c) => c.kind === "test").map((c) => c.source));
       // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
       for (const f of w.admittedFiles) {
         d.ledger.record(join(d.workspace, f.path), f.sha);

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
+import { resolveCallers } from "../context/callers.ts";
 import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
@@ -9,10 +10,12 @@ import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
-import { walk } from "../workspace/walker.ts";
+import { looksBinary, walk } from "../workspace/walker.ts";
 
 interface Target {
   named_by_user: boolean;
+  /** Named by the task or put in the floor by the compiler: what the change is planned to touch before any edit. */
+  planned: boolean;
   read: boolean;
   body_complete: boolean;
   edited: boolean;
@@ -32,20 +35,56 @@ export function taskAmbiguous(task: string): boolean {
   return goalWords(task).filter((w) => !["it", "thing", "things", "stuff", "something", "this", "that", "again", "now", "issue", "problem", "bug"].includes(w)).length === 0;
 }
 
-const CHANGE_WORDS = /\b(?:fix|add|implement|change|update|refactor|rename|remove|delete|write|create|make|migrate|convert|bump|replace|port|move|edit|improve|optimi[sz]e|support|handle|upgrade|set ?up|install|generate|patch|correct|clean ?up)\b/i;
+/** Verbs that ask for a change. */
+const CHANGE_VERBS = ["fix", "add", "implement", "change", "update", "refactor", "rename", "remove", "delete", "write", "create", "make", "migrate"]
+  .concat(["convert", "bump", "replace", "port", "move", "edit", "improve", "optimi[sz]e", "support", "handle", "upgrade", "set ?up", "install"])
+  .concat(["generate", "patch", "correct", "clean ?up", "document"]);
+const CHANGE_WORDS = new RegExp(String.raw`\b(?:${CHANGE_VERBS.join("|")})\b`, "i");
 const QUESTION = /^\s*(?:what|why|how|where|which|who|when|is|are|does|do|did|should|was|were)\b/i;
-const INSPECT_START = /^\s*(?:please\s+|can you\s+|could you\s+)?(?:summari[sz]e|explain|describe|what|why|how|where|which|who|when|list|show|find|review|read|tell|look|check|is|are|does|do|compare|count)\b/i;
+const ASK = /^\s*(?:please\s+|can you\s+|could you\s+)?/;
+/** What starts a request for an answer: a verb of reading or explaining, or a question word. */
+const ANSWER_VERBS = ["summari[sz]e", "explain", "describe", "list", "show", "find", "review", "read", "tell", "look", "check", "compare", "count"]
+  .concat(["what", "why", "how", "where", "which", "who", "when", "is", "are", "does", "do"])
+  .concat(["walk me through", "give me an? (?:overview|summary|explanation)"]);
+const INSPECT_VERB = new RegExp(String.raw`(?:${ANSWER_VERBS.join("|")})\b`);
+const INSPECT_START = new RegExp(ASK.source + INSPECT_VERB.source, "i");
+/** A change asked for after the first clause: "… and fix it", "…? Then fix it.", "… If not, make it so." */
+const NEXT_CLAUSE = String.raw`(?:[.?!;]\s+|\b(?:and|then)\s+)(?:if not,?\s+|otherwise,?\s+)?(?:please\s+)?(?:then\s+)?`;
+const GOES_ON_TO_CHANGE = new RegExp(NEXT_CLAUSE + CHANGE_WORDS.source, "i");
+/** Prose written into the code or its docs: "in a JSDoc comment", "into the README", "in a new section of docs/x.md". */
+const DOC_PLACE = /(?:comments?|docstrings?|doc ?blocks?|readme|changelog|docs?|documentation|section|[\w./-]+\.(?:md|rst|txt))\b/;
+const DOC_DETERMINERS = String.raw`(?:(?:a|an|the|its|their|this|that|new|jsdoc|tsdoc|javadoc|code|\w+'s)\s+)*`;
+const INTO_PROSE = new RegExp(String.raw`\b(?:in|into|to)\s+` + DOC_DETERMINERS + DOC_PLACE.source, "i");
 
 /**
- * Whether a task asks for a change or only for an answer about the code. Deterministic: a question
- * is `inspect` unless it goes on to ask for a change; else any change verb makes it a change; else a question or an inspect verb at its start makes it `inspect`;
- * anything else counts as a change (guidance is advisory, so the safe side is to give it). Pure.
+ * Whether a task asks for a change or only for an answer about the code, read from the whole
+ * sentence. Deterministic and pure:
+ * - a question is `inspect` unless it goes on to ask for a change ("…? Then fix it");
+ * - "explain", "describe" and the other answer verbs are `inspect` unless their prose
+ *   goes into the code or its docs ("explain in a JSDoc comment …") or a change follows;
+ * - otherwise any change verb makes it a change, and a trailing question mark an answer;
+ * - anything else counts as a change (guidance is advisory, so the safe side is to give it).
  */
 export function taskKind(task: string): "change" | "inspect" {
-  // A question is a question ("is the cache invalidated on write?") unless it goes on to ask for a change.
-  if (QUESTION.test(task) && !new RegExp(String.raw`\b(?:and|then)\s+(?:please\s+)?${CHANGE_WORDS.source}`, "i").test(task)) return "inspect";
+  if (QUESTION.test(task)) return GOES_ON_TO_CHANGE.test(task) ? "change" : "inspect";
+  if (INSPECT_START.test(task)) return INTO_PROSE.test(task) || GOES_ON_TO_CHANGE.test(task) ? "change" : "inspect";
   if (CHANGE_WORDS.test(task)) return "change";
-  return INSPECT_START.test(task) || /\?\s*$/.test(task) ? "inspect" : "change";
+  return /\?\s*$/.test(task) ? "inspect" : "change";
+}
+
+/** Whether a task only writes prose: a comment, docstring or documentation, not code. Pure. */
+export function documentationTask(task: string): boolean {
+  return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
+}
+
+/** A workspace file's text for the caller search: undefined when unreadable, binary or over 200 KB. */
+function textIn(root: string, rel: string): string | undefined {
+  try {
+    const bytes = readFileSync(join(root, rel));
+    return bytes.length > 200_000 || looksBinary(bytes) ? undefined : bytes.toString("utf8");
+  } catch {
+    return undefined; // gone since the walk: not a caller
+  }
 }
 
 /**
@@ -58,10 +97,12 @@ export function taskKind(task: string): "change" | "inspect" {
 export class WorkState {
   private targets = new Map<string, Target>();
   private callersKnown = new Set<string>();
+  private callers = new Map<string, Map<string, string[]> | undefined>();
   private failures: DecisionRequest["failures"] = [];
   private rounds = 0;
   private seen = 0;
   private testsRead = new Set<string>();
+  private compilerTests = new Set<string>();
   private notes: string[] = [];
   private dirty = new Set<string>();
   private files: string[] | undefined;
@@ -100,7 +141,10 @@ export class WorkState {
     for (const p of pathsIn(task)) {
       try {
         const r = resolveInWorkspace(this.root, p, { home: this.home });
-        if (r.exists) this.target(r.relative).named_by_user = true;
+        if (r.exists) {
+          const t = this.target(r.relative);
+          t.named_by_user = t.planned = true;
+        }
       } catch (e) {
         if (e instanceof PathRefused) this.refusedTargets++;
       }
@@ -109,7 +153,12 @@ export class WorkState {
 
   /** Files the compiled context put in the floor are targets too, found by the compiler rather than named. */
   addTargets(paths: string[]): void {
-    for (const p of paths) this.target(p);
+    for (const p of paths) this.target(p).planned = true;
+  }
+
+  /** Tests the compiled context mapped to the targets, whatever their names. */
+  mapTests(paths: string[]): void {
+    for (const p of paths) this.compilerTests.add(p);
   }
 
   /** A file the compiled context showed in full counts as read (its SHA is in the ledger). */
@@ -117,7 +166,11 @@ export class WorkState {
     const t = this.target(path);
     t.read = true;
     t.body_complete ||= complete;
-    if (isTestPath(path)) this.testsRead.add(path);
+    if (this.isTest(path)) this.testsRead.add(path);
+  }
+
+  private isTest(path: string): boolean {
+    return isTestPath(path) || this.compilerTests.has(path);
   }
 
   /** Targets so far, for the context step's edit targets. */
@@ -133,7 +186,7 @@ export class WorkState {
   private target(path: string): Target {
     let t = this.targets.get(path);
     if (!t) {
-      t = { named_by_user: false, read: false, body_complete: false, edited: false };
+      t = { named_by_user: false, planned: false, read: false, body_complete: false, edited: false };
       this.targets.set(path, t);
     }
     return t;
@@ -156,7 +209,7 @@ export class WorkState {
         const t = this.target(d.path);
         t.read = true;
         t.body_complete ||= d.complete;
-        if (isTestPath(d.path)) this.testsRead.add(d.path);
+        if (this.isTest(d.path)) this.testsRead.add(d.path);
         this.rounds++;
         break;
       }
@@ -220,46 +273,77 @@ export class WorkState {
     return [...out].slice(0, 20);
   }
 
+  /**
+   * A target's exported symbols in play (those the task names, else its first eight), each with
+   * whether its callers are known: found by find_references, or resolved by the compiler's import
+   * graph with every caller file read (a caller file the working set showed whole counts as read).
+   */
+  private async symbolsOf(path: string, text: string, sha: string, task: string): Promise<DecisionRequest["symbols"]> {
+    const o = await outline(path, text).catch(() => undefined);
+    const exported = (o?.symbols ?? []).filter((x) => x.exported && !x.parent);
+    const named = exported.filter((x) => new RegExp(`\\b${x.name.replace(/\$/g, "\\$")}\\b`).test(task));
+    const inPlay = (named.length ? named : exported).slice(0, 8);
+    const callers = await this.callersOf(path, sha, inPlay.map((x) => x.name));
+    return inPlay.map((x) => {
+      const found = callers?.get(x.name);
+      const resolved = found !== undefined && found.every((f) => this.targets.get(f)?.read === true);
+      return {
+        name: x.name,
+        path,
+        exported: true,
+        callers_known: this.callersKnown.has(x.name) || resolved,
+        kind: x.kind === "struct" || x.kind === "enum" || x.kind === "trait" ? "type" : x.kind === "impl" || x.kind === "module" ? "const" : x.kind,
+      };
+    });
+  }
+
+  /** Callers per name, resolved once per target content and write count (context/callers.ts). */
+  private async callersOf(path: string, sha: string, names: string[]): Promise<Map<string, string[]> | undefined> {
+    const key = `${path}\0${sha}\0${this.verification.changed.size}\0${names.join(",")}`;
+    if (!this.callers.has(key)) {
+      this.files ??= Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
+      this.callers.set(key, await resolveCallers(path, names, this.files, (rel) => textIn(this.root, rel)));
+    }
+    return this.callers.get(key);
+  }
+
   async request(task: string, questionSet: string): Promise<DecisionRequest> {
+    const kind = taskKind(task);
+    const edited = [...this.targets].filter(([, t]) => t.edited).map(([p]) => p);
+    // Before the first edit the change is what the task and the compiler planned; after it, what was edited.
+    const planned = edited.length > 0 ? edited : kind === "change" ? [...this.targets].filter(([, t]) => t.planned).map(([p]) => p) : [];
     const targets: DecisionRequest["targets"] = [];
     const symbols: DecisionRequest["symbols"] = [];
     for (const [path, t] of this.targets) {
       let fresh = true;
       let text: string | undefined;
+      let sha = "";
       try {
         const abs = resolveInWorkspace(this.root, path, { home: this.home }).absolute;
         const bytes = readFileSync(abs);
         text = bytes.toString("utf8");
+        sha = sha256(bytes);
         const seen = this.ledger.get(abs);
-        fresh = seen === undefined || seen === sha256(bytes);
+        fresh = seen === undefined || seen === sha;
       } catch {
-        fresh = false;
+        fresh = false; // gone or refused since it became a target: not fresh
       }
       targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: this.dirty.has(path) && !t.edited, body_complete: t.body_complete });
-      if (text !== undefined && (t.edited || t.named_by_user)) {
-        const o = await outline(path, text).catch(() => undefined);
-        for (const s of (o?.symbols ?? []).filter((x) => x.exported && !x.parent).slice(0, 8))
-          symbols.push({
-            name: s.name,
-            path,
-            exported: true,
-            callers_known: this.callersKnown.has(s.name),
-            kind: s.kind === "struct" || s.kind === "enum" || s.kind === "trait" ? "type" : s.kind === "impl" || s.kind === "module" ? "const" : s.kind,
-          });
-      }
+      if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task)));
     }
-    const edited = [...this.targets].filter(([, t]) => t.edited).map(([p]) => p);
-    const tops = new Set(edited.map((p) => p.split("/")[0]));
-    const dirs = new Set(edited.map((p) => p.split("/").slice(0, -1).join("/")));
-    const code = edited.filter((p) => !/\.(md|txt|rst)$/i.test(p));
-    const mapped = this.testsFor([...this.targets.keys()].filter((p) => !isTestPath(p)));
+    const tops = new Set(planned.map((p) => p.split("/")[0]));
+    const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
+    const code = planned.filter((p) => !/\.(md|txt|rst)$/i.test(p));
+    // Before an edit, a task that only writes prose (a comment, a docstring, docs) changes no behaviour.
+    const behaviour = code.length > 0 && (edited.length > 0 || !documentationTask(task));
+    const mapped = [...new Set([...this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p))), ...this.compilerTests])].slice(0, 20);
     const last = this.verification.evidence.at(-1);
     const revisionNow = last ? await this.verification.revision() : "";
     return {
       question_set: questionSet,
       task,
       task_flags: { ambiguous: taskAmbiguous(task), conflicts_with_constraints: this.refusedTargets > 0 },
-      task_kind: taskKind(task),
+      task_kind: kind,
       targets,
       symbols,
       tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0 },
@@ -270,11 +354,11 @@ export class WorkState {
       },
       retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed)) },
       change: {
-        planned_scope: edited.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || edited.length > 2 ? "module" : "local",
-        security_sensitive: edited.some((p) => SECURITY.test(p)),
-        public_api: edited.some((p) => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p)),
-        behaviour_change: code.length > 0,
-        persistence: edited.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
+        planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
+        security_sensitive: planned.some((p) => SECURITY.test(p)),
+        public_api: planned.some((p) => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p)),
+        behaviour_change: behaviour,
+        persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
       },
       untrusted_notes: [...this.notes],
     };

@@ -1,0 +1,75 @@
+import { dirname, join, normalize } from "node:path";
+import { languageOf, outline } from "./outline.ts";
+
+/** Files a caller search reads at most; past it the callers are not known. */
+const MAX_FILES = 5_000;
+
+/** A file's text by workspace-relative path (cached by the caller), undefined when unreadable or binary. */
+export type ReadText = (rel: string) => string | undefined;
+
+/**
+ * The files that call `names` of `target`, as the compiler resolves them from the imports a parser
+ * sees: a file is a caller when it imports the target's module (or shares its Go package) and uses
+ * the name as a word. Undefined when the target's language has no resolver here (Rust, Java, ...)
+ * or the workspace is past `MAX_FILES`: then the callers are not known. Precision is `syntax`:
+ * a name used through a re-export or a dynamic import is missed.
+ */
+export async function resolveCallers(target: string, names: readonly string[], files: readonly string[], read: ReadText): Promise<Map<string, string[]> | undefined> {
+  const lang = languageOf(target);
+  if (!lang || !["ts", "tsx", "js", "python", "go"].includes(lang) || files.length > MAX_FILES) return undefined;
+  const out = new Map<string, string[]>(names.map((n) => [n, []]));
+  if (names.length === 0) return out;
+  const fileSet = new Set(files);
+  const word = new RegExp(`\\b(?:${names.map(escape).join("|")})\\b`);
+  for (const f of files) {
+    if (f === target || !sameFamily(lang, languageOf(f))) continue;
+    const text = read(f);
+    // Cheap text check before parsing: a caller names the symbol.
+    if (text === undefined || !word.test(text)) continue;
+    if (!(await importsTarget(lang, f, text, target, fileSet))) continue;
+    for (const n of names) if (new RegExp(`\\b${escape(n)}\\b`).test(text)) out.get(n)!.push(f);
+  }
+  return out;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function sameFamily(a: string, b: string | undefined): boolean {
+  const family = (l: string | undefined) => (l === "ts" || l === "tsx" || l === "js" ? "js" : l);
+  return family(a) === family(b);
+}
+
+async function importsTarget(lang: string, from: string, text: string, target: string, files: Set<string>): Promise<boolean> {
+  // A Go file sees every name of its own package (its directory) without importing it.
+  if (lang === "go" && dirname(from) === dirname(target)) return true;
+  const imports = (await outline(from, text))?.imports ?? [];
+  if (lang === "go") return imports.some((p) => p === dirname(target) || p.endsWith(`/${dirname(target)}`));
+  if (lang === "python") return imports.some((m) => pythonModule(from, m, files) === target);
+  return imports.some((s) => jsModule(from, s, files) === target);
+}
+
+/** A relative JS/TS specifier as the file it names, if it is one of `files`. */
+export function jsModule(from: string, spec: string, files: Set<string>): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  const base = normalize(join(dirname(from), spec)).replace(/\\/g, "/");
+  const stem = base.replace(/\.[cm]?[jt]sx?$/, "");
+  for (const cand of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.js`]) if (files.has(cand)) return cand;
+  return undefined;
+}
+
+/** A Python module name (`pkg.mod`, `.mod`, `..pkg.mod`) as the file it names: from the importer's directory when relative, else from the root or a `src/` root. */
+export function pythonModule(from: string, module: string, files: Set<string>): string | undefined {
+  const dots = module.match(/^\.*/)![0].length;
+  const parts = module.slice(dots).split(".").filter(Boolean);
+  let bases: string[];
+  if (dots > 0) {
+    let dir = dirname(from);
+    for (let i = 1; i < dots; i++) dir = dirname(dir);
+    bases = [dir === "." ? "" : dir];
+  } else bases = ["", "src", "lib"];
+  for (const b of bases) {
+    const path = [b, ...parts].filter(Boolean).join("/");
+    for (const cand of [`${path}.py`, `${path}/__init__.py`]) if (files.has(cand)) return cand;
+  }
+  return undefined;
+}

@@ -1,0 +1,149 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * The decision before the first edit is made on the change the task plans, through the binary and
+ * the real loop, in real git repositories: a signature change of an exported symbol with callers in
+ * other files asks for navigation while those callers are unread, and not once they were read or
+ * resolved; a comment-only task plans no behaviour change; a question plans nothing.
+ */
+const world = e2eWorld();
+const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock"];
+
+async function repository(files: Record<string, string>) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(world.ws, path)), { recursive: true });
+    writeFileSync(join(world.ws, path), text);
+  }
+  const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...args], { cwd: world.ws, env }).exitCode).toBe(0);
+}
+
+interface Recorded {
+  request: { change: { planned_scope: string; behaviour_change: boolean }; symbols: { name: string; callers_known: boolean }[]; task_kind: string };
+  baseline: Record<string, { p_yes?: number; distribution?: Record<string, number> }>;
+}
+
+/** The decisions the run recorded, in order. */
+function decisions(): Recorded[] {
+  const db = new Database(join(world.home, ".local", "share", "weir", "weir.db"), { readonly: true });
+  const rows = db.query("SELECT record FROM decisions ORDER BY id").all() as { record: string }[];
+  db.close();
+  return rows.map((r) => JSON.parse(r.record) as Recorded);
+}
+
+const navigation = (d: Recorded) => d.baseline.semantic_navigation_required!.p_yes === 1;
+const next = (d: Recorded) => Object.entries(d.baseline.next_action!.distribution!).find(([, p]) => p === 1)![0];
+
+async function run(task: string, turns: object[], flags: string[] = []) {
+  world.server.script({ turns: [...turns, { text: "done" }] as never });
+  const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", ...flags, task], { home: world.home, cwd: world.ws });
+  expect(r.code).toBe(0);
+}
+
+const read = (id: string, path: string) => ({ toolCalls: [{ id, name: "read_file", input: { path } }] });
+const edit = (id: string, path: string, old_string: string, new_string: string) => ({ toolCalls: [{ id, name: "edit_file", input: { path, old_string, new_string } }] });
+
+// Each language: the target, its exported symbol, and two caller files that import it.
+const LANGUAGES: Record<string, { files: Record<string, string>; target: string; symbol: string; callers: string[]; old: string; new: string }> = {
+  typescript: {
+    files: {
+      "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k;\n}\n",
+      "src/store.ts": 'import { encodeKey } from "./keys.ts";\nexport const put = (k: string) => encodeKey(k, true);\n',
+      "src/cli/main.ts": 'import { encodeKey } from "../keys.ts";\nconsole.log(encodeKey(process.argv[2] ?? "", false));\n',
+      "README.md": "# keys\n",
+    },
+    target: "src/keys.ts",
+    symbol: "encodeKey",
+    callers: ["src/store.ts", "src/cli/main.ts"],
+    old: "k: string, upper: boolean",
+    new: "k: string, o: { upper: boolean }",
+  },
+  python: {
+    files: {
+      "pkg/keys.py": "def encode_key(k, upper):\n    return k.upper() if upper else k\n",
+      "pkg/store.py": "from .keys import encode_key\n\ndef put(k):\n    return encode_key(k, True)\n",
+      "app.py": "from pkg.keys import encode_key\n\nprint(encode_key('a', False))\n",
+      "pkg/__init__.py": "",
+    },
+    target: "pkg/keys.py",
+    symbol: "encode_key",
+    callers: ["pkg/store.py", "app.py"],
+    old: "def encode_key(k, upper):",
+    new: "def encode_key(k, *, upper=False):",
+  },
+  go: {
+    files: {
+      "go.mod": "module example.com/kv\n\ngo 1.22\n",
+      "keys/keys.go": 'package keys\n\nimport "strings"\n\nfunc EncodeKey(k string, upper bool) string {\n\tif upper {\n\t\treturn strings.ToUpper(k)\n\t}\n\treturn k\n}\n',
+      "keys/batch.go": "package keys\n\nfunc EncodeAll(ks []string) []string {\n\tout := []string{}\n\tfor _, k := range ks {\n\t\tout = append(out, EncodeKey(k, false))\n\t}\n\treturn out\n}\n",
+      "main.go": 'package main\n\nimport "example.com/kv/keys"\n\nfunc main() { println(keys.EncodeKey("a", true)) }\n',
+    },
+    target: "keys/keys.go",
+    symbol: "EncodeKey",
+    callers: ["keys/batch.go", "main.go"],
+    old: "k string, upper bool",
+    new: "k string, o Options",
+  },
+};
+
+describe.each(Object.keys(LANGUAGES))("the plan before the first edit (%s)", (lang) => {
+  const L = LANGUAGES[lang]!;
+  const task = `Change ${L.symbol} in ${L.target} to take an options object instead of the upper flag`;
+  // The smallest working set holds only its floor (the task's target), not the callers.
+  const floorOnly = ["--budget", "1"];
+
+  test("callers outside the context: every decision before the edit asks for navigation on a planned behaviour change", async () => {
+    await repository(L.files);
+    await run(task, [read("r1", L.target), edit("e1", L.target, L.old, L.new)], floorOnly);
+    const ds = decisions();
+    expect(ds.length).toBeGreaterThanOrEqual(2);
+    for (const d of ds.slice(0, 2)) {
+      expect(d.request.task_kind).toBe("change");
+      expect(d.request.change.planned_scope).toBe("local");
+      expect(d.request.change.behaviour_change).toBe(true);
+      expect(d.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(false);
+      expect(navigation(d)).toBe(true);
+      expect(next(d)).not.toBe("edit_then_verify");
+    }
+  });
+
+  test("callers read before the edit: resolved by the compiler's import graph, navigation is no longer asked", async () => {
+    await repository(L.files);
+    await run(task, [read("r1", L.target), read("r2", L.callers[0]!), read("r3", L.callers[1]!), edit("e1", L.target, L.old, L.new)], floorOnly);
+    const ds = decisions();
+    expect(navigation(ds[0]!)).toBe(true);
+    expect(navigation(ds[2]!)).toBe(true); // one caller read, one not
+    // The decision after both reads, before the edit.
+    expect(ds[3]!.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(true);
+    expect(navigation(ds[3]!)).toBe(false);
+  });
+
+  test("callers the working set already shows whole count as read from the first decision", async () => {
+    await repository(L.files);
+    await run(task, [edit("e1", L.target, L.old, L.new)]);
+    const first = decisions()[0]!;
+    expect(first.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(true);
+    expect(navigation(first)).toBe(false);
+  });
+});
+
+describe("what a task plans", () => {
+  test("a comment-only task plans no behaviour change; a question plans nothing", async () => {
+    await repository(LANGUAGES.typescript!.files);
+    await run("Explain in a JSDoc comment what encodeKey in src/keys.ts returns", [read("r1", "src/keys.ts")]);
+    const [doc] = decisions();
+    expect(doc!.request.task_kind).toBe("change");
+    expect(doc!.request.change.planned_scope).toBe("local");
+    expect(doc!.request.change.behaviour_change).toBe(false);
+    expect(navigation(doc!)).toBe(false);
+    await run("What does encodeKey in src/keys.ts return?", [read("r1", "src/keys.ts")]);
+    const question = decisions().at(-2)!;
+    expect(question.request.task_kind).toBe("inspect");
+    expect(question.request.change.planned_scope).toBe("none");
+  });
+});
