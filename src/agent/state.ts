@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
-import { resolveCallers } from "../context/callers.ts";
+import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
@@ -274,16 +274,17 @@ export class WorkState {
   }
 
   /**
-   * A target's exported symbols in play (those the task names, else its first eight), each with
+   * A target's symbols in play: those the task names (else its top-level ones) that other files can
+   * reach (context/callers.ts, per language), at most eight, each with
    * whether its callers are known: found by find_references, or resolved by the compiler's import
    * graph with every caller file read (a caller file the working set showed whole counts as read).
    */
   private async symbolsOf(path: string, text: string, sha: string, task: string): Promise<DecisionRequest["symbols"]> {
-    const o = await outline(path, text).catch(() => undefined);
-    const exported = (o?.symbols ?? []).filter((x) => x.exported && !x.parent);
-    const named = exported.filter((x) => new RegExp(`\\b${x.name.replace(/\$/g, "\\$")}\\b`).test(task));
-    const inPlay = (named.length ? named : exported).slice(0, 8);
-    const callers = await this.callersOf(path, sha, inPlay.map((x) => x.name));
+    const all = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
+    const named = all.filter((x) => new RegExp(`\\b${x.name.replace(/\$/g, "\\$")}\\b`).test(task));
+    const candidates = (named.length ? named : all.filter((x) => !x.parent)).slice(0, 30);
+    const callers = await this.callersOf(path, sha, candidates.map((x) => x.name));
+    const inPlay = candidates.filter((x) => reachableFromOtherFiles(path, x, (callers?.get(x.name)?.length ?? 0) > 0)).slice(0, 8);
     return inPlay.map((x) => {
       const found = callers?.get(x.name);
       const resolved = found !== undefined && found.every((f) => this.targets.get(f)?.read === true);

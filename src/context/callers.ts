@@ -1,5 +1,5 @@
 import { dirname, join, normalize } from "node:path";
-import { languageOf, outline } from "./outline.ts";
+import { languageOf, outline, type OutlineSymbol } from "./outline.ts";
 
 /** Files a caller search reads at most; past it the callers are not known. */
 const MAX_FILES = 5_000;
@@ -10,13 +10,13 @@ export type ReadText = (rel: string) => string | undefined;
 /**
  * The files that call `names` of `target`, as the compiler resolves them from the imports a parser
  * sees: a file is a caller when it imports the target's module (or shares its Go package) and uses
- * the name as a word. Undefined when the target's language has no resolver here (Rust, Java, ...)
+ * the name as a word. Undefined when the target's language has no resolver here (Rust, C, ...)
  * or the workspace is past `MAX_FILES`: then the callers are not known. Precision is `syntax`:
  * a name used through a re-export or a dynamic import is missed.
  */
 export async function resolveCallers(target: string, names: readonly string[], files: readonly string[], read: ReadText): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
-  if (!lang || !["ts", "tsx", "js", "python", "go"].includes(lang) || files.length > MAX_FILES) return undefined;
+  if (!lang || !["ts", "tsx", "js", "python", "go", "java"].includes(lang) || files.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
   if (names.length === 0) return out;
   const fileSet = new Set(files);
@@ -32,6 +32,19 @@ export async function resolveCallers(target: string, names: readonly string[], f
   return out;
 }
 
+/**
+ * Whether other files can reach a symbol: the criteria's "exported". TypeScript/JavaScript: an
+ * export. Go: every top-level name, from the files of its package. Python: every module-level name
+ * without a leading underscore, and an underscored one another module imports. Rust: any `pub`,
+ * `pub(crate)` or `pub(super)`. Java: anything not `private` (package-private from its package).
+ */
+export function reachableFromOtherFiles(path: string, s: OutlineSymbol, importedElsewhere: boolean): boolean {
+  const lang = languageOf(path);
+  if (lang === "go") return true;
+  if (lang === "python") return !s.name.startsWith("_") || importedElsewhere;
+  return s.exported;
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function sameFamily(a: string, b: string | undefined): boolean {
@@ -40,11 +53,12 @@ function sameFamily(a: string, b: string | undefined): boolean {
 }
 
 async function importsTarget(lang: string, from: string, text: string, target: string, files: Set<string>): Promise<boolean> {
-  // A Go file sees every name of its own package (its directory) without importing it.
-  if (lang === "go" && dirname(from) === dirname(target)) return true;
+  // A Go or Java file sees every name of its own package (its directory) without importing it.
+  if ((lang === "go" || lang === "java") && dirname(from) === dirname(target)) return true;
   const imports = (await outline(from, text))?.imports ?? [];
   if (lang === "go") return imports.some((p) => p === dirname(target) || p.endsWith(`/${dirname(target)}`));
   if (lang === "python") return imports.some((m) => pythonModule(from, m, files) === target);
+  if (lang === "java") return imports.some((i) => javaClass(i, target));
   return imports.some((s) => jsModule(from, s, files) === target);
 }
 
@@ -55,6 +69,15 @@ export function jsModule(from: string, spec: string, files: Set<string>): string
   const stem = base.replace(/\.[cm]?[jt]sx?$/, "");
   for (const cand of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.js`]) if (files.has(cand)) return cand;
   return undefined;
+}
+
+/** Whether a Java import (`com.acme.Keys`, `static com.acme.Keys.encode`, `com.acme.*`) names the class file `target`. */
+export function javaClass(imported: string, target: string): boolean {
+  const under = (path: string, suffix: string) => `/${path}`.endsWith(`/${suffix}`);
+  const parts = imported.split(".");
+  if (parts.at(-1) === "*") return under(dirname(target), parts.slice(0, -1).join("/"));
+  const path = target.replace(/\.java$/, "");
+  return under(path, parts.join("/")) || under(path, parts.slice(0, -1).join("/"));
 }
 
 /** A Python module name (`pkg.mod`, `.mod`, `..pkg.mod`) as the file it names: from the importer's directory when relative, else from the root or a `src/` root. */

@@ -4,6 +4,7 @@ import { Language, type Node, Parser } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
 import bashWasm from "tree-sitter-wasms/out/tree-sitter-bash.wasm" with { type: "file" };
 import goWasm from "tree-sitter-wasms/out/tree-sitter-go.wasm" with { type: "file" };
+import javaWasm from "tree-sitter-wasms/out/tree-sitter-java.wasm" with { type: "file" };
 import jsWasm from "tree-sitter-wasms/out/tree-sitter-javascript.wasm" with { type: "file" };
 import pyWasm from "tree-sitter-wasms/out/tree-sitter-python.wasm" with { type: "file" };
 import rustWasm from "tree-sitter-wasms/out/tree-sitter-rust.wasm" with { type: "file" };
@@ -12,12 +13,12 @@ import tsWasm from "tree-sitter-wasms/out/tree-sitter-typescript.wasm" with { ty
 
 /**
  * Symbol outlines and imports from a real parser (tree-sitter grammars compiled to WebAssembly and
- * embedded in the binary), for TypeScript, JavaScript, Python, Go and Rust. Precision is `syntax`:
+ * embedded in the binary), for TypeScript, JavaScript, Python, Go, Rust and Java. Precision is `syntax`:
  * what the parser sees, never claimed as type-checked.
  */
 type SymbolKind = "function" | "class" | "method" | "interface" | "type" | "const" | "struct" | "enum" | "trait" | "impl" | "module";
 
-interface OutlineSymbol {
+export interface OutlineSymbol {
   name: string;
   kind: SymbolKind;
   /** 1-based lines. */
@@ -37,8 +38,8 @@ export interface Outline {
   imports: string[];
 }
 
-const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, bash: bashWasm };
-const EXT: Record<string, string> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust" };
+const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, java: javaWasm, bash: bashWasm };
+const EXT: Record<string, string> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust", ".java": "java" };
 
 export function languageOf(path: string): string | undefined {
   const m = path.match(/\.[^./\\]+$/);
@@ -141,6 +142,9 @@ function pySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
       else if (c.type === "import_from_statement") {
         const mod = c.childForFieldName("module_name")?.text;
         if (mod) imports.push(mod);
+        // `from pkg import mod` may import a submodule: pkg.mod is listed too (it resolves only if it is one).
+        const names = c.childrenForFieldName("name").flatMap((n) => (n ? [n.text.split(" as ")[0]!.trim()] : []));
+        if (mod) for (const n of names) imports.push(mod.endsWith(".") ? `${mod}${n}` : `${mod}.${n}`);
       } else if (!parent && c.type === "expression_statement" && c.firstNamedChild?.type === "assignment") {
         const left = c.firstNamedChild.childForFieldName("left")?.text;
         if (left && /^[A-Z_][A-Z0-9_]*$/.test(left)) out.push({ name: left, kind: "const", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: true, signature: firstLine(c) });
@@ -164,6 +168,32 @@ function goSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
       for (const spec of c.namedChildren) spec && add(spec.childForFieldName("name")?.text ?? spec.firstNamedChild?.text, "const", spec);
     else if (c.type === "import_declaration") for (const m of c.text.matchAll(/"([^"]+)"/g)) imports.push(m[1]!);
   }
+}
+
+/**
+ * Java: types and their members. `exported` means reachable from another file: anything not
+ * `private` (public and protected from everywhere, package-private from the files of its package).
+ */
+function javaSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const kinds: Record<string, SymbolKind> = { class_declaration: "class", record_declaration: "class", interface_declaration: "interface", enum_declaration: "enum" };
+  const isPrivate = (n: Node) => n.namedChildren.some((c) => c?.type === "modifiers" && /\bprivate\b/.test(c.text));
+  const add = (name: string | undefined, kind: SymbolKind, n: Node, parent?: string) =>
+    name && out.push({ name, kind, line: n.startPosition.row + 1, endLine: n.endPosition.row + 1, exported: !isPrivate(n), signature: firstLine(n), ...(parent ? { parent } : {}) });
+  const visit = (n: Node, parent?: string) => {
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (c.type === "import_declaration") imports.push(c.text.replace(/^import\s+(?:static\s+)?|;$/g, "").trim());
+      else if (kinds[c.type]) {
+        const name = nameOf(c);
+        add(name, kinds[c.type]!, c, parent);
+        const body = c.childForFieldName("body");
+        if (body && name) visit(body, name);
+      } else if (parent && (c.type === "method_declaration" || c.type === "constructor_declaration")) add(nameOf(c), "method", c, parent);
+      else if (parent && c.type === "field_declaration")
+        for (const d of c.namedChildren) if (d?.type === "variable_declarator") add(nameOf(d), "const", c, parent);
+    }
+  };
+  visit(root);
 }
 
 function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
@@ -234,6 +264,7 @@ async function parse(lang: string, text: string): Promise<Outline | undefined> {
     if (lang === "python") pySymbols(tree.rootNode, symbols, imports);
     else if (lang === "go") goSymbols(tree.rootNode, symbols, imports);
     else if (lang === "rust") rustSymbols(tree.rootNode, symbols, imports);
+    else if (lang === "java") javaSymbols(tree.rootNode, symbols, imports);
     else jsSymbols(tree.rootNode, symbols, imports);
   } finally {
     tree.delete();

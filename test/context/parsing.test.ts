@@ -20,7 +20,8 @@ describe("outline (tree-sitter)", () => {
   test("Python, Go and Rust", async () => {
     const py = (await outline("m.py", "import os\nfrom pkg.mod import thing\nclass K:\n    def m(self):\n        pass\n@dec\ndef _priv():\n    pass\nLIMIT = 3\n"))!;
     expect(py.symbols.map((s) => `${s.kind}:${s.name}:${s.exported}`)).toEqual(["class:K:true", "method:m:true", "function:_priv:false", "const:LIMIT:true"]);
-    expect(py.imports).toEqual(["os", "pkg.mod"]);
+    // "from pkg.mod import thing" lists pkg.mod.thing too, in case thing is a submodule.
+    expect(py.imports).toEqual(["os", "pkg.mod", "pkg.mod.thing"]);
     const go = (await outline("m.go", 'package main\nimport (\n  "fmt"\n  "os"\n)\nfunc Add(a int) int { return a }\nfunc helper() {}\ntype T struct{}\nfunc (t *T) Run() {}\n'))!;
     expect(go.symbols.map((s) => `${s.kind}:${s.name}:${s.exported}${s.parent ? `:${s.parent}` : ""}`)).toEqual(["function:Add:true", "function:helper:false", "struct:T:true", "method:Run:true:T"]);
     expect(go.imports).toEqual(["fmt", "os"]);

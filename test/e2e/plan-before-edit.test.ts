@@ -24,7 +24,7 @@ async function repository(files: Record<string, string>) {
 }
 
 interface Recorded {
-  request: { change: { planned_scope: string; behaviour_change: boolean }; symbols: { name: string; callers_known: boolean }[]; task_kind: string };
+  request: { change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean }; symbols: { name: string; exported: boolean; callers_known: boolean }[]; task_kind: string };
   baseline: Record<string, { p_yes?: number; distribution?: Record<string, number> }>;
 }
 
@@ -89,6 +89,18 @@ const LANGUAGES: Record<string, { files: Record<string, string>; target: string;
     old: "k string, upper bool",
     new: "k string, o Options",
   },
+  java: {
+    files: {
+      "src/main/java/com/acme/kv/Keys.java": "package com.acme.kv;\n\npublic class Keys {\n  public static String encodeKey(String k, boolean upper) {\n    return upper ? k.toUpperCase() : k;\n  }\n}\n",
+      "src/main/java/com/acme/kv/Store.java": "package com.acme.kv;\n\nclass Store {\n  String put(String k) { return Keys.encodeKey(k, true); }\n}\n",
+      "src/main/java/com/acme/app/Main.java": 'package com.acme.app;\n\nimport com.acme.kv.Keys;\n\npublic class Main {\n  public static void main(String[] a) { System.out.println(Keys.encodeKey("a", false)); }\n}\n',
+    },
+    target: "src/main/java/com/acme/kv/Keys.java",
+    symbol: "encodeKey",
+    callers: ["src/main/java/com/acme/kv/Store.java", "src/main/java/com/acme/app/Main.java"],
+    old: "String k, boolean upper",
+    new: "String k, Options o",
+  },
 };
 
 describe.each(Object.keys(LANGUAGES))("the plan before the first edit (%s)", (lang) => {
@@ -145,5 +157,74 @@ describe("what a task plans", () => {
     const question = decisions().at(-2)!;
     expect(question.request.task_kind).toBe("inspect");
     expect(question.request.change.planned_scope).toBe("none");
+  });
+});
+
+describe("reachability and risk before the first edit", () => {
+  const choice = (d: Recorded, q: string) => Object.entries(d.baseline[q]!.distribution!).find(([, p]) => p === 1)![0];
+
+  test("Go: a lower-case function is reachable from its package, so its unread caller is asked for", async () => {
+    await repository({
+      "go.mod": "module example.com/kv\n\ngo 1.22\n",
+      "keys/keys.go": "package keys\n\nfunc encodeKey(k string, upper bool) string { return k }\n",
+      "keys/batch.go": "package keys\n\nfunc all(ks []string) string { return encodeKey(ks[0], false) }\n",
+    });
+    await run("Change encodeKey in keys/keys.go to drop the upper flag", [edit("e1", "keys/keys.go", "k string, upper bool", "k string")], ["--budget", "1"]);
+    const first = decisions()[0]!;
+    expect(first.request.symbols.find((s) => s.name === "encodeKey")).toMatchObject({ exported: true, callers_known: false });
+    expect(navigation(first)).toBe(true);
+  });
+
+  test("Python: an underscored helper another module imports is in play; one nobody imports is not", async () => {
+    await repository({
+      "pkg/__init__.py": "",
+      "pkg/keys.py": "def _encode(k):\n    return k\n\ndef _unused(k):\n    return k\n",
+      "pkg/store.py": "from .keys import _encode\n\nv = _encode('a')\n",
+    });
+    await run("Change _encode and _unused in pkg/keys.py to strip whitespace", [edit("e1", "pkg/keys.py", "return k\n\ndef _unused", "return k.strip()\n\ndef _unused")], ["--budget", "1"]);
+    const names = decisions()[0]!.request.symbols.map((s) => s.name);
+    expect(names).toContain("_encode");
+    expect(names).not.toContain("_unused");
+    expect(navigation(decisions()[0]!)).toBe(true);
+  });
+
+  test("Rust: pub(crate) reaches other files; with no resolver its callers are known only after find_references", async () => {
+    await repository({
+      "Cargo.toml": '[package]\nname = "kv"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/keys.rs": "pub(crate) fn encode_key(k: &str, upper: bool) -> String {\n    k.to_string()\n}\n",
+      "src/main.rs": "mod keys;\nfn main() {\n    println!(\"{}\", keys::encode_key(\"a\", true));\n}\n",
+    });
+    await run("Change encode_key in src/keys.rs to drop the upper flag", [{ toolCalls: [{ id: "f1", name: "find_references", input: { symbol: "encode_key" } }] }, edit("e1", "src/keys.rs", ", upper: bool", "")]);
+    const ds = decisions();
+    expect(ds[0]!.request.symbols.find((s) => s.name === "encode_key")?.callers_known).toBe(false);
+    expect(navigation(ds[0]!)).toBe(true);
+    expect(ds[1]!.request.symbols.find((s) => s.name === "encode_key")?.callers_known).toBe(true);
+    expect(navigation(ds[1]!)).toBe(false);
+  });
+
+  test("a change to an auth module is security-sensitive and escalates verification before any edit", async () => {
+    await repository({ "src/auth/session.ts": "export function expiry(): number {\n  return 3600;\n}\n" });
+    await run("Make expiry in src/auth/session.ts return 1800", [edit("e1", "src/auth/session.ts", "3600", "1800")]);
+    const first = decisions()[0]!;
+    expect(first.request.change.security_sensitive).toBe(true);
+    expect(choice(first, "risk_surface")).toBe("security_sensitive");
+    expect(first.baseline.verification_escalation!.p_yes).toBe(1);
+  });
+
+  test("two named files in different top-level directories plan a cross-module change", async () => {
+    await repository({ "server/limits.ts": "export const LIMIT = 10;\n", "client/limits.ts": "export const LIMIT = 10;\n" });
+    await run("Raise LIMIT to 20 in server/limits.ts and client/limits.ts", [edit("e1", "server/limits.ts", "10", "20")]);
+    const first = decisions()[0]!;
+    expect(first.request.change.planned_scope).toBe("cross_module");
+    expect(choice(first, "risk_surface")).toBe("cross_module");
+  });
+
+  test("a README-only task plans a change of prose: no behaviour change, no navigation, no escalation", async () => {
+    await repository({ "README.md": "# kv\n", "src/keys.ts": "export const k = 1;\n" });
+    await run("Add an install section to README.md", [edit("e1", "README.md", "# kv\n", "# kv\n\n## Install\n")]);
+    const first = decisions()[0]!;
+    expect(first.request.change).toMatchObject({ planned_scope: "local", behaviour_change: false });
+    expect(navigation(first)).toBe(false);
+    expect(first.baseline.verification_escalation!.p_yes).toBe(0);
   });
 });

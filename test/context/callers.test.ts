@@ -1,0 +1,136 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { javaClass, jsModule, pythonModule, reachableFromOtherFiles, resolveCallers } from "../../src/context/callers.ts";
+import { outline } from "../../src/context/outline.ts";
+
+/**
+ * Callers as the compiler resolves them, checked on generated repositories: each other file of the
+ * repository imports the target's module or not, sits in its package or not, and uses the name or
+ * not. A caller is exactly a file that reaches the module (an import, or the same Go or Java
+ * package) and uses the name.
+ */
+interface Other {
+  dir: "same" | "other";
+  imports: boolean;
+  uses: boolean;
+}
+
+type Lang = "ts" | "python" | "go" | "java";
+
+/** One repository: the target file, the others' paths and texts, and which of them are callers. */
+function repository(lang: Lang, others: Other[]): { target: string; files: Map<string, string>; callers: string[] } {
+  const files = new Map<string, string>();
+  const callers: string[] = [];
+  const use = (o: Other, call: string) => (o.uses ? call : "nothing()");
+  let target: string;
+  if (lang === "ts") {
+    target = "src/keys/encode.ts";
+    files.set(target, "export function encodeKey(k: string) {\n  return k;\n}\n");
+    others.forEach((o, i) => {
+      const path = o.dir === "same" ? `src/keys/f${i}.ts` : `src/app/f${i}.ts`;
+      const spec = o.dir === "same" ? "./encode.ts" : "../keys/encode";
+      files.set(path, `${o.imports ? `import * as keys from "${spec}";\n` : 'import { other } from "./other";\n'}export const v${i} = ${use(o, 'keys.encodeKey("a")')};\n`);
+      if (o.imports && o.uses) callers.push(path);
+    });
+  } else if (lang === "python") {
+    target = "pkg/keys.py";
+    files.set(target, "def encode_key(k):\n    return k\n");
+    others.forEach((o, i) => {
+      const path = o.dir === "same" ? `pkg/f${i}.py` : `app/f${i}.py`;
+      const imp = o.dir === "same" ? "from . import keys" : "import pkg.keys as keys";
+      files.set(path, `${o.imports ? imp : "import os"}\n\nv = ${use(o, 'keys.encode_key("a")')}\n`);
+      if (o.imports && o.uses) callers.push(path);
+    });
+  } else if (lang === "go") {
+    target = "keys/keys.go";
+    files.set(target, "package keys\n\nfunc encodeKey(k string) string { return k }\n");
+    others.forEach((o, i) => {
+      const same = o.dir === "same";
+      const path = same ? `keys/f${i}.go` : `app/f${i}.go`;
+      const imp = o.imports && !same ? 'import "example.com/m/keys"\n\n' : "";
+      files.set(path, `package ${same ? "keys" : "app"}\n\n${imp}func F${i}() { ${use(o, same ? 'encodeKey("a")' : 'keys.encodeKey("a")')} }\n`);
+      if ((same || o.imports) && o.uses) callers.push(path);
+    });
+  } else {
+    target = "src/main/java/com/acme/kv/Keys.java";
+    files.set(target, "package com.acme.kv;\n\npublic class Keys {\n  public static String encodeKey(String k) { return k; }\n}\n");
+    others.forEach((o, i) => {
+      const same = o.dir === "same";
+      const path = same ? `src/main/java/com/acme/kv/F${i}.java` : `src/main/java/com/acme/app/F${i}.java`;
+      const imp = o.imports && !same ? "import com.acme.kv.Keys;\n" : "";
+      files.set(path, `package com.acme.${same ? "kv" : "app"};\n${imp}\nclass F${i} { String v() { return ${use(o, 'Keys.encodeKey("a")')}; } }\n`);
+      if ((same || o.imports) && o.uses) callers.push(path);
+    });
+  }
+  return { target, files, callers };
+}
+
+const NAMES: Record<Lang, string> = { ts: "encodeKey", python: "encode_key", go: "encodeKey", java: "encodeKey" };
+const other = fc.record({ dir: fc.constantFrom("same" as const, "other" as const), imports: fc.boolean(), uses: fc.boolean() });
+
+describe("callers from the imports a parser sees", () => {
+  test.each(["ts", "python", "go", "java"] as const)("property (%s): the callers are exactly the files that reach the module and use the name", async (lang) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(other, { maxLength: 6 }), async (others) => {
+        const repo = repository(lang, others);
+        const found = await resolveCallers(repo.target, [NAMES[lang]], [...repo.files.keys()], (p) => repo.files.get(p));
+        expect(found?.get(NAMES[lang])?.sort()).toEqual(repo.callers.sort());
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test("a language without a resolver leaves the callers unknown", async () => {
+    expect(await resolveCallers("src/lib.rs", ["encode"], ["src/lib.rs", "src/main.rs"], () => "use crate::encode;")).toBeUndefined();
+  });
+
+  test("module names resolve to files", () => {
+    const files = new Set(["src/a.ts", "src/b/index.ts", "pkg/__init__.py", "pkg/sub/mod.py", "lib/util.py"]);
+    expect(jsModule("src/c.ts", "./a.js", files)).toBe("src/a.ts");
+    expect(jsModule("src/c.ts", "./b", files)).toBe("src/b/index.ts");
+    expect(jsModule("src/c.ts", "react", files)).toBeUndefined();
+    expect(pythonModule("app.py", "pkg.sub.mod", files)).toBe("pkg/sub/mod.py");
+    expect(pythonModule("pkg/sub/x.py", ".mod", files)).toBe("pkg/sub/mod.py");
+    expect(pythonModule("pkg/sub/x.py", "..", files)).toBe("pkg/__init__.py");
+    expect(pythonModule("app.py", "util", files)).toBe("lib/util.py");
+    expect(javaClass("com.acme.kv.Keys", "src/main/java/com/acme/kv/Keys.java")).toBe(true);
+    expect(javaClass("com.acme.kv.Keys.encodeKey", "src/main/java/com/acme/kv/Keys.java")).toBe(true);
+    expect(javaClass("com.acme.kv.*", "src/main/java/com/acme/kv/Keys.java")).toBe(true);
+    expect(javaClass("com.acme.kv.OtherKeys", "src/main/java/com/acme/kv/Keys.java")).toBe(false);
+    expect(javaClass("org.acme.kv.Keys", "src/main/java/com/acme/kv/Keys.java")).toBe(false);
+  });
+});
+
+describe("reachable from other files, per language", () => {
+  const symbols = async (path: string, text: string) => Object.fromEntries(((await outline(path, text))?.symbols ?? []).map((s) => [s.name, s]));
+
+  test("TypeScript: an export, not a local", async () => {
+    const s = await symbols("a.ts", "export function pub() {}\nfunction local() {}\nexport { local as again };\n");
+    expect(reachableFromOtherFiles("a.ts", s.pub!, false)).toBe(true);
+    expect(reachableFromOtherFiles("a.ts", s.local!, false)).toBe(false);
+  });
+
+  test("Go: every top-level name, capitalised or not, from the files of its package", async () => {
+    const s = await symbols("k/k.go", "package k\n\nfunc Public() {}\nfunc private() {}\ntype t struct{}\nfunc (x t) m() {}\n");
+    for (const n of ["Public", "private", "t", "m"]) expect(reachableFromOtherFiles("k/k.go", s[n]!, false)).toBe(true);
+  });
+
+  test("Python: a public name always, an underscored one when another module imports it", async () => {
+    const s = await symbols("m.py", "def public():\n    pass\n\ndef _helper():\n    pass\n");
+    expect(reachableFromOtherFiles("m.py", s.public!, false)).toBe(true);
+    expect(reachableFromOtherFiles("m.py", s._helper!, false)).toBe(false);
+    expect(reachableFromOtherFiles("m.py", s._helper!, true)).toBe(true);
+  });
+
+  test("Rust: pub, pub(crate) and pub(super) reach other files; a private fn does not", async () => {
+    const s = await symbols("src/k.rs", "pub fn a() {}\npub(crate) fn b() {}\npub(super) fn c() {}\nfn d() {}\n");
+    for (const n of ["a", "b", "c"]) expect(reachableFromOtherFiles("src/k.rs", s[n]!, false)).toBe(true);
+    expect(reachableFromOtherFiles("src/k.rs", s.d!, false)).toBe(false);
+  });
+
+  test("Java: public, protected and package-private reach other files; private does not", async () => {
+    const s = await symbols("K.java", "public class K {\n  public void a() {}\n  protected void b() {}\n  void c() {}\n  private void d() {}\n}\n");
+    for (const n of ["K", "a", "b", "c"]) expect(reachableFromOtherFiles("K.java", s[n]!, false)).toBe(true);
+    expect(reachableFromOtherFiles("K.java", s.d!, false)).toBe(false);
+  });
+});
