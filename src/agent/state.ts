@@ -72,6 +72,14 @@ export function taskKind(task: string): "change" | "inspect" {
   return /\?\s*$/.test(task) ? "inspect" : "change";
 }
 
+/** Whether a task asks for relations: who calls, uses, imports or implements something. Pure. */
+export function asksRelations(task: string): boolean {
+  const who = /\b(?:who|what|which(?: \w+)?)\s+(?:calls?|uses?|imports?|implements?|references?|depends? on)\b/i;
+  const of = /\b(?:callers?|call sites?|usages?|uses|references|implementations?|importers?|dependents)\s+of\b/i;
+  const where = /\bwhere\s+(?:is|are|does)\s+\S+\s+(?:used|called|imported|referenced|implemented)\b/i;
+  return who.test(task) || of.test(task) || where.test(task);
+}
+
 /** Whether a task only writes prose: a comment, docstring or documentation, not code. Pure. */
 export function documentationTask(task: string): boolean {
   return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
@@ -100,6 +108,7 @@ export class WorkState {
   private callers = new Map<string, Map<string, string[]> | undefined>();
   private failures: DecisionRequest["failures"] = [];
   private rounds = 0;
+  private navigations = 0;
   private seen = 0;
   private testsRead = new Set<string>();
   private compilerTests = new Set<string>();
@@ -229,6 +238,7 @@ export class WorkState {
         break;
       case "references":
         this.callersKnown.add(d.symbol);
+        this.navigations++;
         break;
       case "command":
       case "verify":
@@ -343,7 +353,7 @@ export class WorkState {
     return {
       question_set: questionSet,
       task,
-      task_flags: { ambiguous: taskAmbiguous(task), conflicts_with_constraints: this.refusedTargets > 0 },
+      task_flags: { ambiguous: taskAmbiguous(task), conflicts_with_constraints: this.refusedTargets > 0, asks_relations: asksRelations(task) },
       task_kind: kind,
       targets,
       symbols,
@@ -353,7 +363,7 @@ export class WorkState {
         files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
         last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
       },
-      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed)) },
+      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed)), navigations: this.navigations },
       change: {
         planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
         security_sensitive: planned.some((p) => SECURITY.test(p)),

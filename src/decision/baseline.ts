@@ -35,14 +35,16 @@ interface Facts {
   vague: boolean;
 }
 
-export function facts(r: DecisionRequest): Facts {
+export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Facts {
   const behaviour = r.task_kind !== "inspect" && r.change.behaviour_change && r.change.planned_scope !== "none";
   const read = new Set(r.targets.filter((t) => t.read).map((t) => t.path));
+  // @3: a question whose answer is a set of relations needs them, until a navigation ran.
+  const relationsAsked = settles(set) && r.task_kind === "inspect" && r.task_flags.asks_relations && r.retrieval.navigations === 0;
   return {
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
     stale: r.targets.some((t) => !t.sha_fresh),
     dirty: r.targets.some((t) => t.dirty_in_worktree),
-    relationsMissing: behaviour && r.symbols.some((s) => s.exported && !s.callers_known),
+    relationsMissing: (behaviour && r.symbols.some((s) => s.exported && !s.callers_known)) || relationsAsked,
     testsUnknown: behaviour && (r.tests.mapped.length === 0 || !r.tests.read),
     failureUnread: r.failures.some((f) => !read.has(f.path)),
     nothingPlanned: r.change.planned_scope === "none",
@@ -50,21 +52,29 @@ export function facts(r: DecisionRequest): Facts {
   };
 }
 
+/** Whether a set carries @3's settlements (docs/decision-plane.md, "weir.agent_context@3"). */
+const settles = (set: QuestionSet) => set.id === AGENT_CONTEXT.id && set.version >= 3;
+
 const hasOption = (set: QuestionSet, q: string, option: string) => set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
 
 const yes = (b: boolean) => ({ type: "yes_no" as const, p_yes: b ? 1 : 0 });
 const pick = (id: string) => ({ type: "choice" as const, distribution: { [id]: 1 } });
 
 export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Answers {
-  const f = facts(r);
+  const f = facts(r, set);
   const inspect = r.task_kind === "inspect";
+  // @3: a task that asks for no change never reviews the worktree; a file it needs that changed since it was read is read again.
+  const worktree = settles(set) && inspect ? false : f.stale || f.dirty;
+  // @3: a question about relations with no target yet navigates first (navigation finds the targets).
+  const navigationFirst = settles(set) && f.relationsMissing && inspect && r.targets.length === 0;
   // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
   const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
-  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || (r.targets.length === 0 && !f.vague);
+  const staleAnswer = settles(set) && inspect && f.stale;
+  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst);
   // Not when the worktree must be reviewed first, nor for a task too vague for reading to resolve
-  // (task_flags.ambiguous means exactly that; resolved 2026-12-01 on the independent suite).
-  const continueRetrieval = evidenceMissing && !f.stale && !f.dirty && !r.task_flags.ambiguous;
+  // (task_flags.ambiguous means exactly that).
+  const continueRetrieval = evidenceMissing && !worktree && !r.task_flags.ambiguous;
   const last = r.verification.last_run;
   const escalate =
     !inspect &&
@@ -78,7 +88,7 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   // next_action: the first row of the criteria's table that applies.
   let next: string;
   if (r.task_flags.ambiguous || r.task_flags.conflicts_with_constraints) next = "other_review";
-  else if (f.stale || f.dirty) next = "review_worktree";
+  else if (worktree) next = "review_worktree";
   else if (continueRetrieval) next = "retrieve";
   else if (f.relationsMissing) next = "semantic_navigation";
   else if (sufficient) next = inspect && hasOption(set, "next_action", "answer") ? "answer" : "edit_then_verify";

@@ -9,7 +9,14 @@ export const DecisionRequest = z
   .object({
     question_set: z.string(),
     task: z.string(),
-    task_flags: z.object({ ambiguous: z.boolean(), conflicts_with_constraints: z.boolean() }).default({ ambiguous: false, conflicts_with_constraints: false }),
+    task_flags: z
+      .object({
+        ambiguous: z.boolean(),
+        conflicts_with_constraints: z.boolean(),
+        /** The task asks a question whose answer is a set of relations: who calls, uses, imports or implements something (@3). */
+        asks_relations: z.boolean().default(false),
+      })
+      .default({ ambiguous: false, conflicts_with_constraints: false, asks_relations: false }),
     /** Whether the task asks for a change or only for an answer (@2; an @1 state is a change). */
     task_kind: z.enum(["change", "inspect"]).default("change"),
     targets: z.array(
@@ -42,6 +49,8 @@ export const DecisionRequest = z
       candidates_seen: z.number().int().min(0),
       candidates_admitted: z.number().int().min(0),
       budget_used_ratio: z.number().min(0).max(1),
+      /** Relation lookups (find_references) so far (@3). */
+      navigations: z.number().int().min(0).default(0),
     }),
     change: z.object({
       planned_scope: z.enum(["none", "local", "module", "cross_module"]),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { taskKind } from "../../src/agent/state.ts";
+import { asksRelations, taskKind } from "../../src/agent/state.ts";
 
 /**
  * Task kind from the whole sentence. Written before the rule they test; the object of "explain",
@@ -127,4 +127,23 @@ describe("task kind, read from the whole sentence", () => {
   });
   test.each(CHANGE)("%s asks for a change", (task) => expect(taskKind(task)).toBe("change"));
   test.each(INSPECT)("%s asks for an answer", (task) => expect(taskKind(task)).toBe("inspect"));
+});
+
+describe("a question whose answer is a set of relations", () => {
+  test.each([
+    ["who calls flush()?", true],
+    ["which files import the logger?", true],
+    ["what uses parseConfig", true],
+    ["list the callers of encodeKey", true],
+    ["find all usages of Ledger.record", true],
+    ["where is retryPolicy used?", true],
+    ["show me the implementations of ModelProvider", true],
+    ["which modules depend on store/db.ts?", true],
+    ["what does flush() do?", false],
+    ["why is the build slow?", false],
+    ["rename flush to drain", false],
+    ["explain the retry policy", false],
+    ["where is the config file read?", false],
+    ["summarise the call path of a request", false],
+  ])("%s → %p", (task, expected) => expect(asksRelations(task)).toBe(expected));
 });

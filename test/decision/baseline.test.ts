@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { baseline, facts } from "../../src/decision/baseline.ts";
 import { guidanceFrom, mergeIncreaseOnly } from "../../src/decision/merge.ts";
-import { AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, type Answers, checkShape } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT, AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, AGENT_CONTEXT_V3, type Answers, checkShape, questionSetFor } from "../../src/decision/questions.ts";
 import { DecisionRequest, requestHash } from "../../src/decision/request.ts";
 import { arbRequest, request } from "../support/requests.ts";
 
@@ -82,7 +82,7 @@ describe("the baseline", () => {
       expect(top(a, "next_action")).toBe("review_worktree");
     });
     test("a vague task with no planned scope: the needed targets cannot be established, and more reading will not say", () => {
-      const a = baseline(request({ targets: [], task_flags: { ambiguous: true, conflicts_with_constraints: false }, change: { ...request().change, planned_scope: "none" } }));
+      const a = baseline(request({ targets: [], task_flags: { ambiguous: true, conflicts_with_constraints: false, asks_relations: false }, change: { ...request().change, planned_scope: "none" } }));
       expect(yes(a, "context_sufficient")).toBe(false);
       expect(yes(a, "continue_retrieval")).toBe(false);
       expect(top(a, "next_action")).toBe("other_review");
@@ -94,7 +94,7 @@ describe("the baseline", () => {
   });
 
   test("an ambiguous task goes to other_review", () => {
-    expect(top(baseline(request({ task_flags: { ambiguous: true, conflicts_with_constraints: false } })), "next_action")).toBe("other_review");
+    expect(top(baseline(request({ task_flags: { ambiguous: true, conflicts_with_constraints: false, asks_relations: false } })), "next_action")).toBe("other_review");
   });
 
   test("property: untrusted notes never change the baseline's answers", () => {
@@ -191,7 +191,7 @@ describe("every clause of the criteria is a named branch (facts), each flipped a
     { fact: "testsUnknown", state: request({ ...ready(), tests: { mapped: ["test/total.test.ts"], read: false } }), expect: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" } },
     { fact: "failureUnread", state: request({ ...ready(), failures: [{ path: "src/other.ts", line: 3, message: "boom" }] }), expect: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" } },
     { fact: "nothingPlanned", state: request({ ...ready(), change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), expect: { context_sufficient: true, verification_escalation: false, next_action: "edit_then_verify" } },
-    { fact: "vague", state: request({ ...ready(), task_flags: { ambiguous: true, conflicts_with_constraints: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), expect: { context_sufficient: false, continue_retrieval: false, next_action: "other_review" } },
+    { fact: "vague", state: request({ ...ready(), task_flags: { ambiguous: true, conflicts_with_constraints: false, asks_relations: false }, change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false } }), expect: { context_sufficient: false, continue_retrieval: false, next_action: "other_review" } },
   ];
   const value = (a: Answers, q: string) => (a[q]!.type === "choice" ? Object.keys((a[q] as { distribution: Record<string, number> }).distribution)[0] : (a[q] as { p_yes: number }).p_yes === 1);
   test("the ready state has every fact false", () => {
@@ -206,4 +206,62 @@ describe("every clause of the criteria is a named branch (facts), each flipped a
       const a = baseline(c.state, AGENT_CONTEXT_V2);
       for (const [q, v] of Object.entries(c.expect)) expect([q, value(a, q)]).toEqual([q, v]);
     });
+});
+
+describe("weir.agent_context@3: the settlements of @2's ambiguities", () => {
+  const inspect = (over: Partial<DecisionRequest> = {}) =>
+    request({ question_set: "weir.agent_context@3", task: "what does total() return?", task_kind: "inspect", change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false }, ...over });
+  const target = { path: "src/total.ts", named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true };
+
+  test("@1, @2 and @3 all load; runs ask @3", () => {
+    expect(questionSetFor("weir.agent_context@1")).toBe(AGENT_CONTEXT_V1);
+    expect(questionSetFor("weir.agent_context@2")).toBe(AGENT_CONTEXT_V2);
+    expect(questionSetFor("weir.agent_context@3")).toBe(AGENT_CONTEXT_V3);
+    expect(AGENT_CONTEXT).toBe(AGENT_CONTEXT_V3);
+    expect(AGENT_CONTEXT_V3.questions.map((q) => q.id)).toEqual(AGENT_CONTEXT_V2.questions.map((q) => q.id));
+  });
+
+  test("(c) a question about a dirty file is answered, not sent to a worktree review; @2 reviewed it", () => {
+    const s = inspect({ targets: [{ ...target, dirty_in_worktree: true }] });
+    expect(top(baseline(s, AGENT_CONTEXT_V3), "next_action")).toBe("answer");
+    expect(top(baseline(s, AGENT_CONTEXT_V2), "next_action")).toBe("review_worktree");
+  });
+
+  test("(c) a question about a file changed since it was read reads it again; a change task still reviews", () => {
+    const s = inspect({ targets: [{ ...target, sha_fresh: false }] });
+    expect(top(baseline(s, AGENT_CONTEXT_V3), "next_action")).toBe("retrieve");
+    expect(yes(baseline(s, AGENT_CONTEXT_V3), "continue_retrieval")).toBe(true);
+    const change = request({ question_set: "weir.agent_context@3", targets: [{ ...target, sha_fresh: false }] });
+    expect(top(baseline(change, AGENT_CONTEXT_V3), "next_action")).toBe("review_worktree");
+  });
+
+  test("(e) a question whose answer is a set of callers navigates, first when no target is known, and not after a navigation", () => {
+    const asks = { ambiguous: false, conflicts_with_constraints: false, asks_relations: true };
+    const none = inspect({ task: "who calls total()?", task_flags: asks, targets: [], symbols: [] });
+    expect(yes(baseline(none, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(true);
+    expect(top(baseline(none, AGENT_CONTEXT_V3), "next_action")).toBe("semantic_navigation");
+    expect(yes(baseline(none, AGENT_CONTEXT_V2), "semantic_navigation_required")).toBe(false);
+    const after = inspect({ task: "who calls total()?", task_flags: asks, targets: [target], retrieval: { rounds: 1, candidates_seen: 3, candidates_admitted: 1, budget_used_ratio: 0.1, navigations: 1 } });
+    expect(yes(baseline(after, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(false);
+    expect(top(baseline(after, AGENT_CONTEXT_V3), "next_action")).toBe("answer");
+  });
+
+  test("(b) a security-sensitive change escalates while it is still only planned; nothing planned, nothing escalated", () => {
+    const planned = request({ question_set: "weir.agent_context@3", change: { planned_scope: "local", security_sensitive: true, public_api: false, behaviour_change: true, persistence: false }, verification: { files_changed_since_last_pass: false, last_run: null } });
+    expect(yes(baseline(planned, AGENT_CONTEXT_V3), "verification_escalation")).toBe(true);
+    const nothing = request({ question_set: "weir.agent_context@3", change: { planned_scope: "none", security_sensitive: true, public_api: false, behaviour_change: false, persistence: false } });
+    expect(yes(baseline(nothing, AGENT_CONTEXT_V3), "verification_escalation")).toBe(false);
+  });
+
+  test("(g) a local change after a passing run, with no mapped tests, is not escalated", () => {
+    const s = request({ question_set: "weir.agent_context@3", tests: { mapped: [], read: false }, verification: { files_changed_since_last_pass: true, last_run: { level: "quick", passed: true, revision_current: false } } });
+    expect(yes(baseline(s, AGENT_CONTEXT_V3), "verification_escalation")).toBe(false);
+  });
+
+  test("(a) a symbol no other file reaches needs no callers; a reachable one with unknown callers does", () => {
+    const local = request({ question_set: "weir.agent_context@3", symbols: [{ name: "round", path: "src/total.ts", exported: false, callers_known: false, kind: "function" }] });
+    expect(yes(baseline(local, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(false);
+    const reachable = request({ question_set: "weir.agent_context@3", symbols: [{ name: "round", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }] });
+    expect(yes(baseline(reachable, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(true);
+  });
 });

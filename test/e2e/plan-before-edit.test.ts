@@ -24,7 +24,13 @@ async function repository(files: Record<string, string>) {
 }
 
 interface Recorded {
-  request: { change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean }; symbols: { name: string; exported: boolean; callers_known: boolean }[]; task_kind: string };
+  request: {
+    change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean };
+    symbols: { name: string; exported: boolean; callers_known: boolean }[];
+    task_kind: string;
+    task_flags: { asks_relations: boolean };
+    retrieval: { navigations: number };
+  };
   baseline: Record<string, { p_yes?: number; distribution?: Record<string, number> }>;
 }
 
@@ -226,5 +232,26 @@ describe("reachability and risk before the first edit", () => {
     expect(first.request.change).toMatchObject({ planned_scope: "local", behaviour_change: false });
     expect(navigation(first)).toBe(false);
     expect(first.baseline.verification_escalation!.p_yes).toBe(0);
+  });
+});
+
+describe("questions under weir.agent_context@3", () => {
+  test("'who calls encodeKey?' navigates before it answers, and answers once find_references ran", async () => {
+    await repository(LANGUAGES.typescript!.files);
+    await run("who calls encodeKey?", [{ toolCalls: [{ id: "f1", name: "find_references", input: { symbol: "encodeKey" } }] }]);
+    const [first, second] = decisions();
+    expect(first!.request.task_flags).toMatchObject({ asks_relations: true });
+    expect(next(first!)).toBe("semantic_navigation");
+    expect(second!.request.retrieval).toMatchObject({ navigations: 1 });
+    expect(next(second!)).toBe("answer");
+  });
+
+  test("a question about a file with uncommitted changes is answered, not sent to a worktree review", async () => {
+    await repository(LANGUAGES.typescript!.files);
+    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(k: string): string {\n  return k;\n}\n");
+    await run("What does encodeKey in src/keys.ts return?", [read("r1", "src/keys.ts")]);
+    const first = decisions()[0]!;
+    expect(first.request.task_kind).toBe("inspect");
+    expect(next(first)).not.toBe("review_worktree");
   });
 });

@@ -6,14 +6,14 @@ export function request(over: Partial<DecisionRequest> = {}): DecisionRequest {
   return {
     question_set: "weir.agent_context@1",
     task: "fix the rounding in total()",
-    task_flags: { ambiguous: false, conflicts_with_constraints: false },
+    task_flags: { ambiguous: false, conflicts_with_constraints: false, asks_relations: false },
     task_kind: "change",
     targets: [{ path: "src/total.ts", named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true }],
     symbols: [{ name: "round", path: "src/total.ts", exported: false, callers_known: false, kind: "function" }],
     tests: { mapped: ["test/total.test.ts"], read: true },
     failures: [],
     verification: { files_changed_since_last_pass: false, last_run: null },
-    retrieval: { rounds: 2, candidates_seen: 10, candidates_admitted: 4, budget_used_ratio: 0.2 },
+    retrieval: { rounds: 2, candidates_seen: 10, candidates_admitted: 4, budget_used_ratio: 0.2, navigations: 0 },
     change: { planned_scope: "local", security_sensitive: false, public_api: false, behaviour_change: true, persistence: false },
     untrusted_notes: [],
     ...over,
@@ -23,7 +23,7 @@ export function request(over: Partial<DecisionRequest> = {}): DecisionRequest {
 export const arbRequest: fc.Arbitrary<DecisionRequest> = fc.record({
   question_set: fc.constant("weir.agent_context@1"),
   task: fc.constantFrom("fix the bug", "rename the API", "add a flag", "update docs"),
-  task_flags: fc.record({ ambiguous: fc.boolean(), conflicts_with_constraints: fc.boolean() }),
+  task_flags: fc.record({ ambiguous: fc.boolean(), conflicts_with_constraints: fc.boolean(), asks_relations: fc.boolean() }),
   task_kind: fc.constantFrom("change" as const, "change" as const, "inspect" as const),
   targets: fc.array(
     fc.record({ path: fc.constantFrom("a.ts", "b.ts", "c.py"), named_by_user: fc.boolean(), read: fc.boolean(), sha_fresh: fc.boolean(), dirty_in_worktree: fc.boolean(), body_complete: fc.boolean() }),
@@ -39,7 +39,7 @@ export const arbRequest: fc.Arbitrary<DecisionRequest> = fc.record({
     files_changed_since_last_pass: fc.boolean(),
     last_run: fc.option(fc.record({ level: fc.constantFrom("quick", "full"), passed: fc.boolean(), revision_current: fc.boolean() }), { nil: null }),
   }),
-  retrieval: fc.record({ rounds: fc.nat(10), candidates_seen: fc.nat(50), candidates_admitted: fc.nat(20), budget_used_ratio: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  retrieval: fc.record({ rounds: fc.nat(10), candidates_seen: fc.nat(50), candidates_admitted: fc.nat(20), budget_used_ratio: fc.double({ min: 0, max: 1, noNaN: true }), navigations: fc.nat(3) }),
   change: fc.record({
     planned_scope: fc.constantFrom("none", "local", "module", "cross_module"),
     security_sensitive: fc.boolean(),
