@@ -8,7 +8,7 @@ export { expandCommand, loadCommands, matchCommand } from "./slash-commands.ts";
 export type { SlashCommand } from "./slash-commands.ts";
 export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
-export { resolveCallers } from "./callers.ts";
+export { reachableFromOtherFiles, resolveCallers } from "./callers.ts";
 export { parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
