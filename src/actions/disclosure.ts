@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { aboutChecks } from "../context/lexical.ts";
 import type { ToolSpec } from "../core/messages.ts";
 import { type Action, defineAction, ToolFailure } from "./action.ts";
 import type { ActionRegistry } from "./registry.ts";
@@ -169,10 +170,15 @@ export class Disclosure {
       .filter((r) => r.score >= minScore && r.score >= best / 2)
       .slice(0, top)
       .map((r) => r.id);
+    // A task about tests, a failure or the build runs the project's checks: offer what runs them.
+    if (aboutChecks(goal)) for (const id of CHECK_ACTIONS) if (this.registry.get(id) && !core.has(id) && !chosen.includes(id)) chosen.push(id);
     if (chosen.length) this.load([], chosen);
     return chosen;
   }
 }
+
+/** What runs the project's checks. */
+const CHECK_ACTIONS = ["verify", "run_command"];
 
 /** Parameter names and their descriptions from a JSON Schema, for ranking. */
 function paramText(schema: Record<string, unknown> | undefined): string {

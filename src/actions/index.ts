@@ -14,4 +14,4 @@ export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./exe
 export { HOOK_EVENTS, Hooks, approvedProjectHooks, hookStartProblem, mergeHooks } from "./hooks.ts";
 export { defaultPolicy, layerPolicy } from "./permissions.ts";
 export { ActionRegistry } from "./registry.ts";
-export { VerificationLedger, detectChecks, isDocumentation } from "./verification.ts";
+export { VerificationLedger, isDocumentation } from "./verification.ts";

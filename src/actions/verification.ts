@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { gitOutput } from "../workspace/git.ts";
 import { sha256 } from "../workspace/ledger.ts";
 
@@ -64,62 +62,4 @@ export class VerificationLedger {
     if (latest.revision !== (await this.revision())) return { state: "stale", latest };
     return { state: latest.passed && latest.complete ? "passed" : "failed", latest };
   }
-}
-
-export interface Check {
-  name: string;
-  program: string;
-  args: string[];
-  level: "quick" | "full";
-}
-
-function runnerFor(root: string): string {
-  if (existsSync(join(root, "bun.lock")) || existsSync(join(root, "bun.lockb"))) return "bun";
-  if (existsSync(join(root, "pnpm-lock.yaml"))) return "pnpm";
-  if (existsSync(join(root, "yarn.lock"))) return "yarn";
-  return "npm";
-}
-
-/**
- * The project's own checks, detected from what exists: package.json scripts, Makefile targets,
- * Cargo, Go, pytest configuration. Never a command that is not there.
- */
-export function detectChecks(root: string): Check[] {
-  const checks: Check[] = [];
-  const pkgPath = join(root, "package.json");
-  if (existsSync(pkgPath)) {
-    let scripts: Record<string, string> = {};
-    try {
-      scripts = (JSON.parse(readFileSync(pkgPath, "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
-    } catch {
-      // a broken package.json has no scripts we can trust
-    }
-    const runner = runnerFor(root);
-    const script = (name: string, level: Check["level"]) =>
-      scripts[name] && checks.push({ name: `${runner} run ${name}`, program: runner, args: runner === "yarn" ? [name] : ["run", name], level });
-    script("test", "quick");
-    for (const name of ["typecheck", "check", "lint", "build"]) script(name, "full");
-  }
-  const makefile = join(root, "Makefile");
-  if (existsSync(makefile)) {
-    const targets = new Set([...readFileSync(makefile, "utf8").matchAll(/^([A-Za-z][\w-]*)\s*:(?!=)/gm)].map((m) => m[1]!));
-    if (targets.has("test") && !checks.some((c) => c.level === "quick")) checks.push({ name: "make test", program: "make", args: ["test"], level: "quick" });
-    for (const t of ["check", "lint"]) if (targets.has(t)) checks.push({ name: `make ${t}`, program: "make", args: [t], level: "full" });
-  }
-  if (existsSync(join(root, "Cargo.toml"))) {
-    checks.push({ name: "cargo test", program: "cargo", args: ["test"], level: "quick" });
-    checks.push({ name: "cargo clippy", program: "cargo", args: ["clippy", "--all-targets"], level: "full" });
-  }
-  if (existsSync(join(root, "go.mod"))) {
-    checks.push({ name: "go test ./...", program: "go", args: ["test", "./..."], level: "quick" });
-    checks.push({ name: "go vet ./...", program: "go", args: ["vet", "./..."], level: "full" });
-  }
-  const pyproject = join(root, "pyproject.toml");
-  const pytest =
-    existsSync(join(root, "pytest.ini")) ||
-    (existsSync(pyproject) && readFileSync(pyproject, "utf8").includes("[tool.pytest")) ||
-    (existsSync(join(root, "setup.cfg")) && readFileSync(join(root, "setup.cfg"), "utf8").includes("[tool:pytest]")) ||
-    (existsSync(join(root, "tox.ini")) && readFileSync(join(root, "tox.ini"), "utf8").includes("[pytest]"));
-  if (pytest) checks.push({ name: "pytest", program: "python3", args: ["-m", "pytest", "-q"], level: "quick" });
-  return checks;
 }

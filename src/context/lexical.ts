@@ -146,3 +146,8 @@ export function fuse(lists: { ranking: string[]; weight: number }[], k = 20): Sc
   const best = Math.max(0, ...score.values());
   return [...score.entries()].map(([path, s]) => ({ path, score: best ? s / best : 0 })).sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
 }
+
+/** Whether a task is about tests, a failure, the build or the checks: then their commands and test files belong in its context. Pure. */
+export function aboutChecks(task: string): boolean {
+  return /\b(?:tests?|testing|failing|fails?|failed|failures?|broken|builds?|compiles?|compilation|lint|typecheck|type errors?|ci|checks?)\b/i.test(task);
+}

@@ -5,9 +5,10 @@ import { tokensOf } from "../core/chunk.ts";
 import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
+import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
-import { TASK_STOPWORDS } from "./lexical.ts";
+import { aboutChecks, TASK_STOPWORDS } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
@@ -252,6 +253,70 @@ function fileChunk(f: FileInfo, head: string | undefined, floor: FloorReason | u
   });
 }
 
+/** Bytes over which a changed file is shown by its diff, not whole in the floor. */
+const LARGE_CHANGE = 64_000;
+
+const sizeOf = (root: string, rel: string): number => {
+  try {
+    return statSync(join(root, rel)).size;
+  } catch {
+    return 0; // gone since git listed it
+  }
+};
+
+const humanSize = (bytes: number): string =>
+  bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
+
+/** Untracked paths with their sizes: a pointer the model can follow with read_file, never their bytes. */
+function untrackedChunk(root: string, paths: string[]): ContextChunk {
+  const rows = paths.map((p) => (p.endsWith("/") ? `${p} (a directory)` : `${p} (${humanSize(sizeOf(root, p))})`));
+  return chunk({
+    id: "git:untracked",
+    kind: "diff",
+    source: "git status",
+    relevance: { score: 0.5, reasons: ["untracked files"] },
+    content: { full: `untracked, not in git: ${rows.join(", ")}`, summary: `untracked: ${rows.slice(0, 8).join(", ")}`, one_line: `${paths.length} untracked file(s)` },
+  });
+}
+
+/**
+ * For a task about tests or the build: the project's checks (as weir detected them, the commands
+ * `verify` runs), and the test files most like the task's words with the files they import.
+ */
+async function checkCandidates(
+  root: string,
+  words: string[],
+  testLike: string[],
+  fileSet: Set<string>,
+  targets: Map<string, FloorReason>,
+  info: (rel: string) => Promise<FileInfo | undefined>,
+  head: string | undefined,
+): Promise<ContextChunk[]> {
+  const out: ContextChunk[] = [];
+  const checks = detectChecks(root);
+  if (checks.length) {
+    const line = (level: string) => checks.filter((c) => c.level === level).map((c) => c.name).join(", ");
+    const full = [`The project's checks (verify runs them): quick: ${line("quick") || "none"}`, line("full") ? `full: ${line("full")}` : ""].filter(Boolean).join("; ");
+    out.push(chunk({ id: "checks", kind: "checks", source: "project checks", trust: "trusted", relevance: { score: 1, reasons: ["the task is about tests or the build"] }, content: { full, summary: full, one_line: full } }));
+  }
+  const ranked = testLike
+    .filter((f) => !targets.has(f))
+    .map((f) => ({ f, s: pathScore(words, f) }))
+    .sort((a, b) => b.s - a.s || a.f.length - b.f.length || a.f.localeCompare(b.f))
+    .slice(0, 3);
+  for (const { f } of ranked) {
+    const fi = await info(f);
+    if (!fi) continue;
+    out.push(fileChunk(fi, head, undefined, { score: 0.85, reasons: ["a test, for a task about tests or the build"] }, "test"));
+    for (const spec of fi.outline?.imports ?? []) {
+      const imported = resolveImport(f, spec, fileSet);
+      const ii = imported && !targets.has(imported) ? await info(imported) : undefined;
+      if (ii) out.push(fileChunk(ii, head, undefined, { score: 0.8, reasons: [`imported by ${f}`] }));
+    }
+  }
+  return out;
+}
+
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
   const maxBytes = o.maxFileBytes ?? 200_000;
@@ -290,15 +355,18 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).filter((f) => fileSet.has(f.path));
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
 
-  const status = await statusP;
-  const changed = (status ?? "")
+  const status = (await statusP) ?? "";
+  const entries = status
     .split("\n")
     .filter(Boolean)
-    .map((l) => l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, ""))
-    .filter((p) => fileSet.has(p))
-    .slice(0, 30);
+    .map((l) => ({ untracked: l.startsWith("??"), path: l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, "") }));
+  const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
   // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
-  for (const p of changed) if (!targets.has(p) && !isGenerated(p)) targets.set(p, "changed");
+  // So is a large changed file: the diff shows what changed in it.
+  for (const p of changed) if (!targets.has(p) && !isGenerated(p) && sizeOf(root, p) <= LARGE_CHANGE) targets.set(p, "changed");
+  // Untracked files are not the user's change to build on: listed with their sizes, never in the floor.
+  const untracked = entries.filter((e) => e.untracked).map((e) => e.path).slice(0, 20);
+  if (untracked.length) candidates.push(untrackedChunk(root, untracked));
   // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
   const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
 
@@ -403,6 +471,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   // Tests mapped to the targets: naming conventions, then test files that import a target.
   const testLike = files.filter(isTestPath);
+  if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info, head)));
   const mapped = new Set<string>();
   for (const t of targetList) {
     const re = testNamesFor(t);

@@ -6,6 +6,8 @@
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
 export { PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, resolveInWorkspace } from "./containment.ts";
+export { detectChecks } from "./checks.ts";
+export type { Check } from "./checks.ts";
 export { gitOutput } from "./git.ts";
 export { Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";

@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findReferences } from "../../src/actions/builtin/references.ts";
 import { verifyAction } from "../../src/actions/builtin/verify.ts";
-import { detectChecks, VerificationLedger } from "../../src/actions/verification.ts";
+import { VerificationLedger } from "../../src/actions/verification.ts";
+import { detectChecks } from "../../src/workspace/checks.ts";
 import { workspace } from "../support/workspace.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 

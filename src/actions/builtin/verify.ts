@@ -2,7 +2,8 @@ import { z } from "zod";
 import { runCommandIn } from "../../workspace/sandbox.ts";
 import { parseFailureLocations } from "../../context/failures.ts";
 import { defineAction, ToolFailure } from "../action.ts";
-import { detectChecks, type Evidence, type VerificationLedger } from "../verification.ts";
+import { detectChecks } from "../../workspace/checks.ts";
+import type { Evidence, VerificationLedger } from "../verification.ts";
 
 /** `verify`: runs the project's own checks at a level and records evidence bound to the revision. */
 export function verifyAction(ledger: VerificationLedger) {

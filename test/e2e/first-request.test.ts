@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * What the first request of a one-shot run holds in a small real project, through the binary: for a
+ * task about a failing test, the test files, the code they import, the project's test command and
+ * the actions that run it; an untracked 32 MB log never enters it whole.
+ */
+const world = e2eWorld();
+const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock"];
+
+function project(extra: Record<string, string> = {}) {
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "calc", type: "module", scripts: { test: "node test/calc.test.js" } }, null, 2),
+    "README.md": "# calc\n\nA tiny calculator.\n",
+    "src/calc.js": "export function add(a, b) {\n  return a - b; // CALC-BODY-8181\n}\n",
+    "test/calc.test.js": 'import { add } from "../src/calc.js";\nif (add(2, 2) !== 4) throw new Error("TEST-BODY-9191 add is wrong");\n',
+    ...extra,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(world.ws, path, ".."), { recursive: true });
+    writeFileSync(join(world.ws, path), text);
+  }
+  const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...args], { cwd: world.ws, env }).exitCode).toBe(0);
+}
+
+async function firstRequest(task: string): Promise<{ text: string; tools: string[] }> {
+  world.server.script({ turns: [{ text: "ok" }] });
+  const before = world.server.requests.length;
+  const r = await runWeir([...wire(), "--verify-floor", "off", task], { home: world.home, cwd: world.ws });
+  expect(r.code).toBe(0);
+  const body = world.server.requests[before]!.body;
+  return { text: JSON.stringify(body.messages), tools: body.tools.map((t: { function?: { name: string }; name?: string }) => t.function?.name ?? t.name) };
+}
+
+describe("the first request of a task about a failing test", () => {
+  test("holds the test file, the code it imports, the project's test command, and offers verify and run_command", async () => {
+    project();
+    const { text, tools } = await firstRequest("fix the failing test");
+    expect(text).toContain("TEST-BODY-9191");
+    expect(text).toContain("CALC-BODY-8181");
+    expect(text).toContain("npm run test");
+    expect(tools).toContain("verify");
+    expect(tools).toContain("run_command");
+  });
+
+  test("a task about the build offers the same actions; a question about the README does not", async () => {
+    project();
+    expect((await firstRequest("the build is broken, make it pass")).tools).toContain("verify");
+    const q = await firstRequest("what does README.md say?");
+    expect(q.tools).not.toContain("verify");
+    expect(q.text).not.toContain("npm run test");
+  });
+});
+
+describe("large and untracked files", () => {
+  test("an untracked 32 MB log is listed with its size, never entered whole, and the test file is not pushed out", async () => {
+    project();
+    const line = "2026-12-03 12:00:00 INFO LOG-LINE-7373 request served in 12 ms\n";
+    writeFileSync(join(world.ws, "big.log"), line.repeat(Math.ceil((32 * 2 ** 20) / line.length)));
+    const { text } = await firstRequest("fix the failing test");
+    expect(text).not.toContain("LOG-LINE-7373");
+    expect(text).toContain("big.log");
+    expect(text).toMatch(/big\.log \(32(?:\.\d)? MB/);
+    expect(text).toContain("TEST-BODY-9191");
+  });
+
+  test("an untracked source file the task does not name is not in the floor; a tracked change is", async () => {
+    project({ "src/other.js": "export const other = 1;\n" });
+    writeFileSync(join(world.ws, "src", "draft.js"), "export const draft = 'DRAFT-BODY-5151';\n");
+    writeFileSync(join(world.ws, "src", "other.js"), "export const other = 2; // OTHER-CHANGE-6161\n");
+    const { text } = await firstRequest("fix the failing test");
+    expect(text).not.toContain("floor: changed · untracked");
+    expect(text).toMatch(/src\/other\.js[^\]]*floor: changed/);
+    expect(text).not.toMatch(/src\/draft\.js[^\]]*floor: changed/);
+    expect(text).toContain("src/draft.js");
+  });
+});
