@@ -4,7 +4,8 @@
  *     <= 6 KB), on both wires;
  *  2. with the reference MCP servers (server-everything + server-filesystem) configured, the first
  *     request's tool bytes against --tools all (target <= 25%);
- *  3. a long session (13 turns, 12 reads of 6 KB files): total bytes sent (target <= 500 KB), raw
+ *  3. a long session (13 turns, 12 reads of 6 KB files): total bytes sent (target <= 500 KB; and when
+ *     the task names the files, how many reads a pointer answers), raw
  *     prefix reuse between consecutive requests in cache order (tools, system, messages; cache
  *     markers removed) — median >= 99%, minimum >= 97% — and on the Messages wire the share of each
  *     later request's input that lies inside the previous request's last cache breakpoint (>= 90%);
@@ -99,6 +100,14 @@ try {
       line += `; covered by the request's own breakpoints median ${pct(median(own))}, min ${pct(Math.min(...own))}; readable from the previous request's cache write median ${pct(median(inside))}, min ${pct(Math.min(...inside))}`;
     }
     console.log(line);
+  }
+  {
+    // The same reads when the task names the twelve files: they open the working set whole, and a
+    // read of unchanged bytes points there instead of sending them again.
+    const turns: Turn[] = [...Array.from({ length: 12 }, (_, i) => ({ toolCalls: [{ id: `n${i}`, name: "read_file", input: { path: `f${i}.txt` } }] })), { text: "read them all" }];
+    const reqs = await run("chat", turns, `read ${Array.from({ length: 12 }, (_, i) => `f${i}.txt`).join(", ")} and tell me what they hold`);
+    const pointers = reqs.at(-1)!.messages.filter((m: { content?: unknown }) => JSON.stringify(m.content ?? "").includes("is unchanged since the working set")).length;
+    console.log(`   chat, the task naming the files: ${reqs.length} requests, total ${kb(reqs.reduce((n, b) => n + bytes(b), 0))}; reads answered by a pointer: ${pointers} of 12`);
   }
 
   console.log("\n4. 200-turn session, --context-size 60000 (every request within the window, floor in every request, no compaction call)");

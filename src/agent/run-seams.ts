@@ -103,8 +103,10 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       // Tests the compiler mapped to a target (by name or by import) are the state's mapped tests too.
       d.state.mapTests(w.gathered.candidates.filter((c) => c.kind === "test").map((c) => c.source));
       // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
+      const where = `the working set of the task "${t.length > 60 ? `${t.slice(0, 57)}...` : t}" showed it whole`;
       for (const f of w.admittedFiles) {
-        d.ledger.record(join(d.workspace, f.path), f.sha);
+        if (f.complete) d.ledger.shownWhole(join(d.workspace, f.path), f.sha, where);
+        else d.ledger.record(join(d.workspace, f.path), f.sha);
         d.state.admitted(f.path, f.complete);
       }
       d.state.addTargets(w.gathered.targets);

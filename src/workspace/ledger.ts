@@ -13,6 +13,7 @@ export const sha256 = (bytes: string | Uint8Array): string => createHash("sha256
  */
 export class Ledger {
   private seen = new Map<string, string>();
+  private whole = new Map<string, { sha: string; where: string }>();
 
   constructor(
     /** Who wrote each path last, and the SHA written: shared by every view of one run. */
@@ -28,6 +29,21 @@ export class Ledger {
 
   record(path: string, sha: string): void {
     this.seen.set(path, sha);
+  }
+
+  /**
+   * The conversation holds these bytes of `path` whole, in a place that is never demoted (a run's
+   * working set): a later full read of the same bytes can point there instead of repeating them.
+   */
+  shownWhole(path: string, sha: string, where: string): void {
+    this.record(path, sha);
+    this.whole.set(path, { sha, where });
+  }
+
+  /** Where the conversation already holds exactly these bytes of `path` whole, if it does. */
+  whereShown(path: string, sha: string): string | undefined {
+    const w = this.whole.get(path);
+    return w?.sha === sha ? w.where : undefined;
   }
 
   /** This agent wrote `sha` to `path`: it has seen those bytes, and every other view has not. */

@@ -80,3 +80,31 @@ describe("large and untracked files", () => {
     expect(text).toContain("src/draft.js");
   });
 });
+
+describe("nothing twice", () => {
+  test("a read of a file the working set showed whole points there; an edit right after passes the SHA check; a changed file is read again", async () => {
+    project();
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/calc.js" } }] },
+        { toolCalls: [{ id: "e1", name: "edit_file", input: { path: "src/calc.js", old_string: "a - b", new_string: "a + b" } }] },
+        { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/calc.js" } }] },
+        { text: "done" },
+      ],
+    });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "fix add in src/calc.js"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const reqs = world.server.requests.slice(before).map((q) => JSON.stringify(q.body.messages));
+    // The first request shows the file whole, once.
+    expect(reqs[0]!.split("CALC-BODY-8181").length - 1).toBe(1);
+    // The read points at it instead of repeating it.
+    expect(reqs[1]!.split("CALC-BODY-8181").length - 1).toBe(1);
+    expect(reqs[1]).toContain("is unchanged since the working set of the task");
+    // The edit went through on the recorded SHA.
+    expect(reqs[2]).not.toContain("changed on disk");
+    expect(await Bun.file(join(world.ws, "src", "calc.js")).text()).toContain("a + b");
+    // After the edit the bytes differ: the next read returns them.
+    expect(reqs[3]).toContain("return a + b;");
+  });
+});

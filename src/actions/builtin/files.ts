@@ -49,6 +49,12 @@ export const readFile = defineAction({
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     const from = (i.offset ?? 1) - 1;
     if (from >= lines.length && lines.length > 0) throw new ToolFailure(`${p.relative} has ${lines.length} lines; offset ${i.offset} is past the end`);
+    // The same bytes, whole, are in the conversation already: point there rather than send them twice.
+    const where = i.offset === undefined && i.limit === undefined ? ctx.ledger.whereShown(p.absolute, sha) : undefined;
+    if (where) {
+      const content = `${p.relative} (sha256 ${sha}, ${lines.length} lines) is unchanged since ${where}; it is not repeated here. Its SHA is recorded: you can edit it now. read_file with offset and limit shows a part again.`;
+      return { content, details: { kind: "read", path: p.relative, sha, complete: true, lines: lines.length, shown: [1, lines.length] } };
+    }
     const shown = lines.slice(from, from + (i.limit ?? DEFAULT_LIMIT));
     const width = String(from + shown.length).length;
     const body = shown.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
