@@ -74,6 +74,9 @@ mkdirSync(join(small, "src"), { recursive: true });
 writeFileSync(join(small, "README.md"), "# demo\n\nA small project.\n");
 mkdirSync(join(small, "src", "cli"));
 writeFileSync(join(small, "src", "cli", "version.ts"), "export const VERSION = '1.0.0';\nconsole.log(VERSION);\n");
+// Twelve 6 KB notes for the small project's 13-turn session.
+mkdirSync(join(small, "notes"));
+for (let i = 0; i < 12; i++) writeFileSync(join(small, "notes", `n${i}.md`), Array.from({ length: 100 }, (_, k) => `note ${i} line ${k} `.padEnd(60, "x")).join("\n"));
 for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: ROOT }).stdout.toString().trim().split("\n")) {
   if (!existsSync(join(ROOT, f)) || statSync(join(ROOT, f)).size > 1_000_000) continue;
   mkdirSync(dirname(join(ws, f)), { recursive: true });
@@ -100,10 +103,12 @@ try {
   const long = Bun.spawnSync(["git", "ls-files", "src/context/*.ts"], { cwd: ws }).stdout.toString().trim().split("\n").slice(0, 12);
   const twoTurns = () => [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/cli/version.ts" } }] }, { text: "It prints the version." }];
   const thirteen = () => [...long.map((path, i) => ({ toolCalls: [{ id: `r${i}`, name: "read_file", input: { path } }] })), { text: "Read them." }];
+  const notes = () => [...Array.from({ length: 12 }, (_, i) => ({ toolCalls: [{ id: `n${i}`, name: "read_file", input: { path: `notes/n${i}.md` } }] })), { text: "Read them." }];
   type Place = [string, string, boolean, () => object[]];
   const places: Place[] = [
     ["small project", small, false, twoTurns],
     ["real repository", ws, false, twoTurns],
+    ["small project, 13 turns", small, false, notes],
     ["real repository, 13 turns", ws, false, thirteen],
     ["small project, cold", small, true, twoTurns],
     ["real repository, cold", ws, true, twoTurns],

@@ -105,10 +105,13 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       // What the model was shown in full it may edit without reading again: the ledger knows its SHA.
       const where = `the working set of the task "${t.length > 60 ? `${t.slice(0, 57)}...` : t}" showed it whole`;
       for (const f of w.admittedFiles) {
-        if (f.complete) d.ledger.shownWhole(join(d.workspace, f.path), f.sha, where);
+        // With a judge, a read sends the bytes again: the judge checks tool results, not the working set.
+        if (f.complete && !d.contextStep.judging) d.ledger.shownWhole(join(d.workspace, f.path), f.sha, where);
         else d.ledger.record(join(d.workspace, f.path), f.sha);
         d.state.admitted(f.path, f.complete);
       }
+      // What the firewall flagged in the working set is an untrusted note, as in a tool result.
+      for (const e of w.compiled.entries) if (e.level !== "omit") d.state.noteVerdict(e);
       d.state.addTargets(w.gathered.targets);
       d.state.rules = w.rules;
       for (const e of w.compiled.entries) if (e.chunk.kind === "failure" && e.level !== "omit") inWorkingSet.add(e.chunk.id);

@@ -103,6 +103,8 @@ export interface ContextStep {
   (messages: readonly Message[]): Message[];
   /** Whether the last rendering had to shrink results to fit: advisories yield first then. */
   readonly underPressure: boolean;
+  /** Whether a judge checks the results (a judgment provider in increase-only or calibrated mode). */
+  readonly judging: boolean;
   /** Warnings for results the judge flagged since the last call, once each (undefined when none). */
   judgeNotes(): string | undefined;
   /** Sends what waits for the judge, and resolves when no judge call is in flight. */
@@ -221,6 +223,7 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     );
   };
   return Object.assign(Object.defineProperty(step, "underPressure", { get: () => pressure }), {
+    judging: opts.judge !== undefined,
     judgeNotes: () => (notes.length ? notes.splice(0).join("\n") : undefined),
     // A turn's results are observed one by one, then settled once: one batch per turn.
     observe: (call: ToolCallBlock, result: ToolResultBlock) => void verdictOf(call, result),

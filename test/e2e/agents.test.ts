@@ -90,7 +90,9 @@ describe("background workers", () => {
     expect(JSON.stringify(rep[0]!.body.system)).toContain("weir worker");
     expect(rep[0]!.body.tools.map((t: any) => t.name)).not.toContain("spawn_agent");
     const afterReads = resultsIn(rep[1]!);
-    expect(afterReads).toContain("export const a = 1");
+    // The worker's working set showed src/a.ts whole: its read points there.
+    expect(JSON.stringify(rep[0]!.body.messages)).toContain("export const a = 1");
+    expect(afterReads).toMatch(/src\/a\.ts \(sha256 [0-9a-f]{64}, 1 lines\) is unchanged since the working set/);
     expect(afterReads).toContain("outside this worker's scope");
     expect(afterReads).not.toContain("SECRET-PLAN");
     expect(afterReads).not.toContain("docs/notes.md\\n"); // list_files shows only what it may read
@@ -158,7 +160,8 @@ describe("background workers", () => {
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     const sub = lines.filter((l) => l.parent_tool_use_id === "spx");
     expect(sub.some((l) => l.type === "assistant" && l.message.content.some((b: any) => b.type === "tool_use" && b.name === "read_file"))).toBe(true);
-    expect(sub.some((l) => l.type === "user" && JSON.stringify(l.message.content).includes("export const a = 1"))).toBe(true);
+    // Its result: the bytes, or a pointer to where the worker's working set showed them whole.
+    expect(sub.some((l) => l.type === "user" && /export const a = 1|src\/a\.ts \(sha256 [0-9a-f]{64}, 1 lines\) is unchanged/.test(JSON.stringify(l.message.content)))).toBe(true);
     const result = lines.at(-1);
     expect(result.type).toBe("result");
     expect(result.usage.input_tokens).toBe(300);

@@ -255,3 +255,33 @@ describe("questions under weir.agent_context@3", () => {
     expect(next(first)).not.toBe("review_worktree");
   });
 });
+
+describe.each(Object.keys(LANGUAGES))("what the task plans, per language (%s)", (lang) => {
+  const L = LANGUAGES[lang]!;
+
+  test("a comment-only task plans prose: no behaviour change, no navigation", async () => {
+    await repository(L.files);
+    await run(`Explain in a comment above ${L.symbol} in ${L.target} what it returns`, [read("r1", L.target)], ["--budget", "1"]);
+    const first = decisions()[0]!;
+    expect(first.request.task_kind).toBe("change");
+    expect(first.request.change.behaviour_change).toBe(false);
+    expect(navigation(first)).toBe(false);
+  });
+
+  test("a question about the symbol plans nothing and is answered once the target is read", async () => {
+    await repository(L.files);
+    await run(`What does ${L.symbol} in ${L.target} return?`, [read("r1", L.target)], ["--budget", "1"]);
+    const ds = decisions();
+    expect(ds[0]!.request.task_kind).toBe("inspect");
+    expect(ds[0]!.request.change.planned_scope).toBe("none");
+    expect(next(ds.at(-1)!)).toBe("answer");
+  });
+
+  test("callers read with read_file: unknown before, known once both are read", async () => {
+    await repository(L.files);
+    await run(`Change ${L.symbol} in ${L.target} to take an options object`, [read("r1", L.callers[0]!), read("r2", L.callers[1]!)], ["--budget", "1"]);
+    const ds = decisions();
+    expect(ds[0]!.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(false);
+    expect(ds.at(-1)!.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(true);
+  });
+});
