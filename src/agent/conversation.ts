@@ -25,6 +25,9 @@ interface ConversationDeps {
  * A session across runs: each `send` is one run whose task is recorded before the model is called
  * and whose messages are committed at its end. Follow-ups see everything earlier runs said.
  */
+/** Appended to a prompt the person cancelled before the model answered. */
+const INTERRUPTED = "[weir] The person interrupted this request before you answered; their next message says what they want now.";
+
 export class Conversation {
   private history: Message[];
 
@@ -107,6 +110,9 @@ export class Conversation {
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
     const result = await runTask({ ...this.input(task, provider, display, signal, this.deps.maxTurns), sessionId: this.sessionId });
+    // A prompt cancelled before any answer stays in the history; the model is told once that it was interrupted.
+    const last = result.added.at(-1);
+    if (result.stop === "cancelled" && last?.role === "user") last.content.push({ type: "text", text: INTERRUPTED });
     store.finishRun(this.sessionId, runId, result.added, {
       status: result.stop,
       turns: result.turns,

@@ -6,7 +6,7 @@ import type { ActionRegistry } from "../actions/registry.ts";
 import { isDocumentation, type VerificationLedger } from "../actions/verification.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { type ContextStep, conversationTokens } from "../context/context-step.ts";
-import { compileWorkingSet, type ContextIndex, failureUpdate, type WorkingSet } from "../context/working-set.ts";
+import { compileWorkingSet, type ContextIndex, failureUpdate, heldKey, type WorkingSet } from "../context/working-set.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import type { DecisionPlane } from "../decision/plane.ts";
@@ -69,6 +69,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
   let remindedFor = "";
   const checks = () => detectChecks(d.workspace);
   let hookContext: string | undefined;
+  // What the working sets of this conversation showed (heldKey), so a follow-up does not repeat it.
+  const shownChunks = new Set<string>();
   // Evidence from a command is recorded after the revision is known; later steps wait for it.
   let evidence: Promise<void> = Promise.resolve();
   return {
@@ -91,6 +93,13 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         const s = await d.hooks.run("SessionStart", "startup", { source: "startup" });
         if (s.message) hookContext = [s.message, hookContext].filter(Boolean).join("\n");
       }
+      // A follow-up sends only what the conversation does not hold yet: not a chunk a working set
+      // showed, not bytes a read returned.
+      const followUp = d.newSession ? !d.newSession() : false;
+      const held = (key: string) => {
+        const [source, sha] = key.split("\0");
+        return shownChunks.has(key) || d.ledger.get(join(d.workspace, source!)) === sha;
+      };
       const w = await compileWorkingSet(d.workspace, t, {
         home: d.home,
         userDir: d.userDir,
@@ -98,8 +107,10 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         index: d.index,
         editTargets: [],
         failureText: "",
+        ...(followUp ? { followUp: { held } } : {}),
         ...d.view?.(),
       });
+      for (const e of w.compiled.entries) if (e.level !== "omit") shownChunks.add(heldKey(e.chunk));
       // Tests the compiler mapped to a target (by name or by import) are the state's mapped tests too.
       d.state.mapTests(w.gathered.candidates.filter((c) => c.kind === "test").map((c) => c.source));
       // What the model was shown in full it may edit without reading again: the ledger knows its SHA.

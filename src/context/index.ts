@@ -18,5 +18,5 @@ export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks } from "./lexical.ts";
 export { goalWords, isTestPath, pathsIn, testNamesFor } from "./sources.ts";
-export { ContextIndex, compileWorkingSet, failureUpdate, workingSetBudget } from "./working-set.ts";
+export { ContextIndex, compileWorkingSet, failureUpdate, heldKey, workingSetBudget } from "./working-set.ts";
 export type { WorkingSet } from "./working-set.ts";

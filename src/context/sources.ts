@@ -79,6 +79,8 @@ export interface GatherOptions {
 export interface Gathered {
   candidates: ContextChunk[];
   targets: string[];
+  /** The goal names a path, a symbol, a failure or the checks, or says enough to search by (three words of its own). */
+  namesSomething: boolean;
   head?: string;
   filesWalked: number;
   refused: { path: string; reason: string }[];
@@ -114,7 +116,8 @@ const git = gitOutput;
 
 const FILE_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}`;
 const DIR_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*`;
-const AROUND = [String.raw`(?:^|[\s\`'"(])(`, String.raw`)(?=$|[\s\`'"),:;])`];
+// A path ends at a space, a quote or bracket, a comma or colon, or a sentence's last mark ("in src/a.ts?").
+const AROUND = [String.raw`(?:^|[\s\`'"(])(`, String.raw`)(?=$|[\s\`'"),:;]|[.?!](?:\s|$))`];
 
 /** Path-like words in text (a task, a goal): files, and with `directories` also `dir/` words. Pure. */
 export function pathsIn(text: string, directories = false): string[] {
@@ -529,5 +532,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     );
   }
 
-  return { candidates, targets: targetList, ...(head ? { head } : {}), filesWalked: files.length, refused };
+  const named = [...targets.values()].some((r) => r === "user_named" || r === "failure_location");
+  const namesSomething = named || aboutChecks(goal) || words.length >= 3;
+  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused };
 }

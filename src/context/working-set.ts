@@ -52,12 +52,28 @@ function renderWorkingSet(compiled: CompiledContext): string {
 
 interface WorkingSetOptions extends GatherOptions {
   budget: number;
+  /** A later message of a conversation: what it already holds is not sent again (`heldKey` names a chunk's bytes). */
+  followUp?: { held(key: string): boolean };
+}
+
+/** What names a chunk's bytes for "the conversation already holds it": its source and its SHA or content hash. Pure. */
+export const heldKey = (c: ContextChunk): string => `${c.source}\0${c.revision.sha ?? sha256(Buffer.from(c.content.full))}`;
+
+/**
+ * A follow-up's working set holds only what is new: nothing the conversation already holds, and
+ * only the floor (named paths, failures, changes) unless the message says enough to search by.
+ */
+function keptOnFollowUp(c: ContextChunk, namesSomething: boolean, followUp: { held(key: string): boolean }): boolean {
+  if (c.kind === "task") return true;
+  if (followUp.held(heldKey(c))) return false;
+  return namesSomething || c.floor !== undefined;
 }
 
 /** Gathers and compiles the working set for a task. I/O through `gatherCandidates`; compile and render are pure. */
 export async function compileWorkingSet(root: string, task: string, o: WorkingSetOptions): Promise<WorkingSet> {
   const gathered = await gatherCandidates(root, task, o);
-  const compiled = compileContext(gathered.candidates, o.budget);
+  const candidates = o.followUp ? gathered.candidates.filter((c) => keptOnFollowUp(c, gathered.namesSomething, o.followUp!)) : gathered.candidates;
+  const compiled = compileContext(candidates, o.budget);
   const admittedFiles = compiled.entries
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
     .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));

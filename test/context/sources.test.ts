@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { gatherCandidates } from "../../src/context/sources.ts";
+import { gatherCandidates, pathsIn } from "../../src/context/sources.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -106,4 +106,16 @@ describe("weir context", () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)[0].verdict).toBe("evidence");
   });
+});
+
+describe("paths in a task", () => {
+  test.each([
+    ["and src/other.js?", ["src/other.js"]],
+    ["fix src/a.ts.", ["src/a.ts"]],
+    ["see README.md!", ["README.md"]],
+    ["src/a.ts, then (src/b.ts)", ["src/a.ts", "src/b.ts"]],
+    ["read docs/ now", ["docs/"]],
+    ["no path in this sentence.", []],
+    ["the file.name.with.dots.json", ["file.name.with.dots.json"]],
+  ])("%s → %p", (task, paths) => expect(pathsIn(task, true)).toEqual(paths));
 });

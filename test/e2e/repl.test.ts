@@ -358,3 +358,58 @@ describe("the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 });
+
+describe("follow-ups in the REPL", () => {
+  /** The text of the newest user message in a request (the follow-up and what weir added to it). */
+  const lastUser = (body: { messages: { role: string; content: unknown }[] }) => JSON.stringify(body.messages.filter((m) => m.role === "user").at(-1)!.content);
+
+  test("a follow-up that names nothing adds no working set; one that names a file adds only that file", async () => {
+    mkdirSync(join(world.ws, "src"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "thanks.md"), "Thanks to THANKS-FILE-1212 everyone.\n");
+    writeFileSync(join(world.ws, "src", "calc.js"), "export const calc = () => 1; // CALC-FILE-3434\n");
+    world.server.script({ turns: [{ text: "First." }, { text: "You are welcome." }, { text: "Looked." }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("explain src/calc.js\r");
+    await t.waitFor("First.");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("First."));
+    t.write("thanks\r");
+    await t.waitFor("You are welcome.");
+    const thanks = lastUser(world.server.requests.at(-1)!.body);
+    expect(thanks).not.toContain("[weir context");
+    expect(thanks).not.toContain("THANKS-FILE-1212");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("You are welcome."));
+    // A file the conversation has not seen yet.
+    writeFileSync(join(world.ws, "src", "other.js"), "export const other = 2; // OTHER-FILE-5656\n");
+    t.write("and src/other.js?\r");
+    await t.waitFor("Looked.");
+    const named = lastUser(world.server.requests.at(-1)!.body);
+    expect(named).toContain("OTHER-FILE-5656");
+    // What the conversation already holds is not sent again.
+    expect(named).not.toContain("CALC-FILE-3434");
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+
+  test("after Esc, the next request says once that the previous prompt was interrupted, with one working set", async () => {
+    mkdirSync(join(world.ws, "src"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "calc.js"), "export const calc = () => 1; // CALC-FILE-3434\n");
+    world.server.script({ turns: [{ fault: "hang" }, { text: "after escape" }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    const before = world.server.requests.length;
+    t.write("look at src/calc.js\r");
+    while (world.server.requests.length === before) await Bun.sleep(20);
+    t.write("\x1b");
+    await t.waitFor("cancelling");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("cancelling"));
+    t.write("never mind, what is 2+2?\r");
+    await t.waitFor("after escape");
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(sent.split("interrupted").length - 1).toBe(1);
+    expect(sent.split("[weir context").length - 1).toBe(1);
+    expect(sent.split("CALC-FILE-3434").length - 1).toBe(1);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+});
