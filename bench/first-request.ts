@@ -1,0 +1,89 @@
+/**
+ * How soon a one-shot run's first request leaves, as a person runs it: from spawning the compiled
+ * binary to the mock wire server receiving the request, in a copy of weir's own tracked tree (a
+ * git repository of about 300 files) and in a 20,000-file tree (the installed packages, twice),
+ * with the outline cache warm and cold; against `weir --version` in the same run. Medians of 7.
+ * Goals (issue 34): warm, ≤ 150 ms on ~250 files and ≤ 400 ms on 20k; cold ≤ 2 s on 20k.
+ *   bun run bench first-request
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { MockServer } from "../test/support/mock-server.ts";
+import { hostBinary, median } from "./lib/measure.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const bin = hostBinary(ROOT);
+const dir = mkdtempSync(join(tmpdir(), "weir-bench-first-"));
+const home = join(dir, "home");
+mkdirSync(home);
+const gitEnv = { PATH: process.env.PATH ?? "", HOME: home, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
+const commit = (cwd: string) => {
+  for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "bench"]]) Bun.spawnSync(["git", ...a], { cwd, env: gitEnv });
+};
+
+// A real repository: weir's tracked files.
+const small = join(dir, "weir");
+for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: ROOT }).stdout.toString().trim().split("\n")) {
+  if (!existsSync(join(ROOT, f)) || statSync(join(ROOT, f)).size > 1_000_000) continue;
+  mkdirSync(dirname(join(small, f)), { recursive: true });
+  cpSync(join(ROOT, f), join(small, f));
+}
+commit(small);
+// A large one: the installed packages twice, over 20,000 files.
+const large = join(dir, "large");
+cpSync(join(ROOT, "node_modules"), join(large, "vendor-a"), { recursive: true, dereference: false });
+cpSync(join(ROOT, "node_modules"), join(large, "vendor-b"), { recursive: true, dereference: false });
+commit(large);
+const count = (cwd: string) => Bun.spawnSync(["git", "ls-files"], { cwd }).stdout.toString().split("\n").length - 1;
+
+const server = await new MockServer().start();
+const task = (goal: string) => [bin, "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", goal];
+
+/** Milliseconds from spawn to the first request at the server (the run then ends on the scripted answer). */
+async function firstRequestMs(cmd: string[], cwd: string, data: string): Promise<number> {
+  server.script({ turns: [{ text: "ok" }] });
+  const before = server.requests.length;
+  const t0 = performance.now();
+  const p = Bun.spawn(cmd, { cwd, env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: data }, stdout: "ignore", stderr: "pipe" });
+  const code = await p.exited;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${await new Response(p.stderr).text()}`);
+  const req = server.requests[before];
+  if (!req) throw new Error("no request reached the server");
+  return req.receivedAt - t0;
+}
+
+function versionMs(): number {
+  const t0 = performance.now();
+  Bun.spawnSync([bin, "--version"], { stdout: "ignore" });
+  return performance.now() - t0;
+}
+
+try {
+  const goal = "fix the rounding of token counts in the context compiler";
+  const rows: [string, string, boolean][] = [
+    [`weir's tree (${count(small)} files), warm`, small, false],
+    [`weir's tree (${count(small)} files), cold`, small, true],
+    [`packages (${count(large)} files), warm`, large, false],
+    [`packages (${count(large)} files), cold`, large, true],
+  ];
+  const times = new Map<string, number[]>(rows.map(([name]) => [name, []]));
+  const version: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const v = versionMs();
+    if (i > 0) version.push(v);
+    for (const [name, cwd, cold] of rows) {
+      const data = join(dir, cold ? "cold-data" : "data");
+      if (cold) rmSync(data, { recursive: true, force: true });
+      const ms = await firstRequestMs(task(goal), cwd, data);
+      if (i > 0) times.get(name)!.push(ms); // the first round warms the page cache and the outline cache
+    }
+  }
+  const v = median(version);
+  console.log(`first request after start, median of ${RUNS}; weir --version ${v.toFixed(1)} ms`);
+  for (const [name, xs] of times) console.log(`  ${name.padEnd(36)} ${median(xs).toFixed(0).padStart(6)} ms  (${(median(xs) / v).toFixed(1)}x --version)`);
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
