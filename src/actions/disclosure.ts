@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { aboutChecks } from "../context/lexical.ts";
+import { aboutChecks, byCodePoint } from "../context/lexical.ts";
 import type { ToolSpec } from "../core/messages.ts";
 import { type Action, defineAction, ToolFailure } from "./action.ts";
 import type { ActionRegistry } from "./registry.ts";
@@ -60,7 +60,7 @@ export function rankActions(goal: string, docs: { id: string; text: string }[]):
       }
       return { id: d.id, score };
     })
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    .sort((a, b) => b.score - a.score || byCodePoint(a.id, b.id));
 }
 
 /** Names an MCP tool may carry that a built-in action already covers. */

@@ -2,6 +2,7 @@ import type { ContextChunk, RenderLevel } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import { classify, type Finding, type Verdict } from "./firewall.ts";
 import { renderChunk } from "./render.ts";
+import { byCodePoint } from "./lexical.ts";
 
 export interface CompiledEntry {
   chunk: ContextChunk;
@@ -63,7 +64,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   const floorTokens = used;
   const rest = pending
     .filter((e) => !e.chunk.floor)
-    .sort((a, b) => b.chunk.relevance.score - a.chunk.relevance.score || a.chunk.id.localeCompare(b.chunk.id));
+    .sort((a, b) => b.chunk.relevance.score - a.chunk.relevance.score || byCodePoint(a.chunk.id, b.chunk.id));
   for (const e of rest) {
     if (e.verdict === "irrelevant") {
       e.why = `irrelevant to the goal (relevance ${e.chunk.relevance.score.toFixed(2)})`;

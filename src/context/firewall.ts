@@ -7,6 +7,7 @@
  * words is the judgment provider's increase-only chunk check (decision/providers.ts). Pure.
  */
 import { sanitise, tagText } from "./sanitise.ts";
+import { byCodePoint } from "./lexical.ts";
 
 export type Verdict = "evidence" | "conflict" | "instruction_like" | "irrelevant";
 
@@ -147,6 +148,6 @@ export function classify(text: string, trust: "trusted" | "untrusted" = "untrust
   const decoded = hiddenProse(clean);
   if (decoded) findings.push({ rule: "encoded-payload", startLine: 1, endLine: 1, excerpt: clip(decoded) });
   if (decoded) read(decoded, "encoded-payload", 1);
-  findings.sort((a, b) => a.startLine - b.startLine || a.rule.localeCompare(b.rule));
+  findings.sort((a, b) => a.startLine - b.startLine || byCodePoint(a.rule, b.rule));
   return { verdict: findings.length > 0 ? "instruction_like" : "evidence", findings };
 }

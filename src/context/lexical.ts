@@ -128,7 +128,7 @@ export function bm25Counted(query: string[], docs: readonly Counted[], total = d
     }
     if (s > 0) out.push({ path: d.path, score: s });
   }
-  return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+  return out.sort((a, b) => b.score - a.score || byCodePoint(a.path, b.path));
 }
 
 /** BM25 over raw texts (path terms count twice, so a file named for the concept ranks with it). Pure. */
@@ -144,10 +144,13 @@ export function fuse(lists: { ranking: string[]; weight: number }[], k = 20): Sc
   const score = new Map<string, number>();
   for (const { ranking, weight } of lists) ranking.forEach((p, i) => score.set(p, (score.get(p) ?? 0) + weight / (k + i + 1)));
   const best = Math.max(0, ...score.values());
-  return [...score.entries()].map(([path, s]) => ({ path, score: best ? s / best : 0 })).sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+  return [...score.entries()].map(([path, s]) => ({ path, score: best ? s / best : 0 })).sort((a, b) => b.score - a.score || byCodePoint(a.path, b.path));
 }
 
 /** Whether a task is about tests, a failure, the build or the checks: then their commands and test files belong in its context. Pure. */
 export function aboutChecks(task: string): boolean {
   return /\b(?:tests?|testing|failing|fails?|failed|failures?|broken|builds?|compiles?|compilation|lint|typecheck|type errors?|ci|checks?)\b/i.test(task);
 }
+
+/** Orders strings by code point: stable on every machine (no locale), and much cheaper than localeCompare. Pure. */
+export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

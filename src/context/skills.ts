@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
+import { byCodePoint } from "./lexical.ts";
 
 /**
  * Skills: folders holding a `SKILL.md` (front matter `name` and `description`) with a procedure the
@@ -59,7 +60,7 @@ export function loadSkills(workspace: string, userDir: string): Skill[] {
   // The person's own skill of a name wins over a repository's.
   for (const d of [".claude/skills", ".weir/skills"]) readSkills(join(workspace, d), "project", (abs) => relative(workspace, abs), out);
   readSkills(join(userDir, "skills"), "user", (abs) => `~config/${relative(userDir, abs)}`, out);
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
+import { byCodePoint } from "./lexical.ts";
 
 /**
  * Custom slash commands: Markdown prompt templates the user invokes by name (`/review src/a.ts`).
@@ -67,7 +68,7 @@ export function loadCommands(workspace: string, userDir: string): SlashCommand[]
   const out = new Map<string, SlashCommand>();
   for (const d of [".claude/commands", ".weir/commands"]) readDir(join(workspace, d), "project", out, (abs) => relative(workspace, abs));
   readDir(join(userDir, "commands"), "user", out, (abs) => `~config/${relative(userDir, abs)}`);
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
 /** The task a command line (`/name args`) stands for. Pure. */

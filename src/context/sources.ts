@@ -8,7 +8,7 @@ import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { parseFailureLocations } from "./failures.ts";
-import { aboutChecks, TASK_STOPWORDS } from "./lexical.ts";
+import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
@@ -174,8 +174,10 @@ function contentRanking(root: string, files: string[], query: string[], index: C
   if (query.length === 0) return [];
   const pool = files
     .filter((f) => TEXT_EXT.test(f) && !isTestPath(f))
-    .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))
-    .slice(0, CONTENT_FILES);
+    .map((f) => ({ f, depth: f.split("/").length }))
+    .sort((a, b) => a.depth - b.depth || byCodePoint(a.f, b.f))
+    .slice(0, CONTENT_FILES)
+    .map((x) => x.f);
   const wanted = [...new Set(query)];
   const docs: Counted[] = [];
   for (const f of pool) {
@@ -305,7 +307,7 @@ async function checkCandidates(
   const ranked = testLike
     .filter((f) => !targets.has(f))
     .map((f) => ({ f, s: pathScore(words, f) }))
-    .sort((a, b) => b.s - a.s || a.f.length - b.f.length || a.f.localeCompare(b.f))
+    .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
     .slice(0, 3);
   for (const { f } of ranked) {
     const fi = await info(f);
@@ -392,7 +394,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     .filter((p) => !isTestPath(p))
     .map((p) => ({ p, s: pathScore(words, p) }))
     .filter((x) => x.s > 0)
-    .sort((a, b) => b.s - a.s || a.p.localeCompare(b.p))
+    .sort((a, b) => b.s - a.s || byCodePoint(a.p, b.p))
     .slice(0, 60)
     .map((x) => x.p);
   // Content candidates: BM25 over identifier-split terms of the goal (and its symbols) in file contents.
@@ -414,7 +416,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
       const ranked = files
         .filter((f) => languageOf(f))
         .map((f) => ({ f, s: pathScore(words, f) }))
-        .sort((a, b) => b.s - a.s || a.f.length - b.f.length || a.f.localeCompare(b.f))
+        .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
         .slice(0, SYMBOL_SEARCH_FILES);
       for (const { f } of ranked) {
         const fi = await info(f);
