@@ -71,7 +71,7 @@ export interface Actions {
   close(): Promise<void>;
 }
 
-interface ActionOptions {
+export interface ActionOptions {
   approver?: Approver;
   /** Told of each working set a run compiles (`weir context`). */
   onWorkingSet?: (w: WorkingSet) => void;

@@ -1,13 +1,12 @@
 import type { Resolved } from "../../config/resolve.ts";
 import type { Display } from "../../core/events.ts";
-import { confirmProjectHooks, confirmProjectServer, terminalApprover } from "../../ui/approve.ts";
 import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
 import { withSpinner } from "../../ui/spinner.ts";
 import { makeStyle } from "../../ui/style.ts";
 import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
-import { buildRuntime } from "../runtime.ts";
+import { type ActionOptions, buildRuntime } from "../runtime.ts";
 
 interface RunIO {
   stdout: Sink;
@@ -29,11 +28,22 @@ function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider
   return io.isTTY && process.stderr.isTTY ? withSpinner(plain, io.stderr) : plain;
 }
 
+/**
+ * The terminal's prompts, loaded when something first asks: their module (@clack/prompts and what it
+ * pulls from node:util) costs about 50 ms at start-up, and most runs never ask.
+ */
+const prompts = () => import("../../ui/approve.ts");
+const terminalPrompts: Required<Pick<ActionOptions, "approver" | "approveServer" | "approveHooks">> = {
+  approver: async (asked) => (await prompts()).terminalApprover(asked),
+  approveServer: async (entry) => (await prompts()).confirmProjectServer(entry),
+  approveHooks: async (file, commands) => (await prompts()).confirmProjectHooks(file, commands),
+};
+
 const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, repeating: 1, cancelled: 130 } as const;
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
-  const runtime = await buildRuntime(runOptions(args), workspace, resolved, io.interactive ? { approver: terminalApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks } : {});
+  const runtime = await buildRuntime(runOptions(args), workspace, resolved, io.interactive ? terminalPrompts : {});
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
