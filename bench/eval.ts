@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseline } from "../src/decision/baseline.ts";
 import { AGENT_CONTEXT_V1 } from "../src/decision/questions.ts";
-import { analyse } from "../src/eval/analysis.ts";
-import { joinResults, replay } from "../src/eval/replay.ts";
-import { htmlReport } from "../src/eval/report.ts";
-import type { EvalCase } from "../src/eval/suite.ts";
+import { analyse } from "../src/replay/analysis.ts";
+import { joinResults, replay } from "../src/replay/replay.ts";
+import { htmlReport } from "../src/replay/report.ts";
+import type { EvalCase } from "../src/replay/suite.ts";
 import { EvalStore } from "../src/store/eval.ts";
 import { arbRequest } from "../test/support/requests.ts";
 

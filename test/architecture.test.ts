@@ -21,7 +21,7 @@ const LAYERS: Record<string, number> = {
   supervisor: 3,
   agent: 4,
   mcp: 4,
-  eval: 4,
+  replay: 4,
   ui: 5,
   cli: 6,
 };

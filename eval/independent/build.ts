@@ -150,7 +150,7 @@ for (let i = 0; main.length < 240 && i < 20_000; i++) {
   if (seen.has(sig)) continue;
   seen.add(sig);
   // Ids group a state with its variants (`s007-1` main, `-2` invariance, `-3`… boundary): the
-  // learned provider's folds keep a state and its near-copies together (groupOf in src/eval/replay.ts).
+  // learned provider's folds keep a state and its near-copies together (groupOf in src/replay/replay.ts).
   main.push(toCase(`s${String(main.length + 1).padStart(3, "0")}-1`, s, ["main", s.task_kind]));
 }
 

@@ -7,8 +7,8 @@
 import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
 import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
-import { analyse } from "../../src/eval/analysis.ts";
-import { loadSuites } from "../../src/eval/suite.ts";
+import { analyse } from "../../src/replay/analysis.ts";
+import { loadSuites } from "../../src/replay/suite.ts";
 
 const FILE = join(import.meta.dir, "..", "suites", "agent-context-independent.jsonl");
 const suite = loadSuites([FILE], AGENT_CONTEXT_V2, true);

@@ -4,7 +4,7 @@ import { baseline } from "../../src/decision/baseline.ts";
 import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, type ReducibleField } from "../../src/decision/merge.ts";
 import { type AnswerPolicy, DecisionPlane, type DecisionRecord } from "../../src/decision/plane.ts";
 import type { JudgmentProvider } from "../../src/decision/judges.ts";
-import { binomialCdf, certifyReduction, clopperPearsonUpper } from "../../src/eval/calibrate.ts";
+import { binomialCdf, certifyReduction, clopperPearsonUpper } from "../../src/replay/calibrate.ts";
 import { arbRequest, request } from "../support/requests.ts";
 
 /** A seeded generator, so the synthetic judges below are the same on every run. */

@@ -2,8 +2,8 @@ import { classify } from "../../context/firewall.ts";
 import { usageError, UserError } from "../../core/errors.ts";
 import { eachLimited } from "../../core/pool.ts";
 import type { JudgmentProvider } from "../../decision/judges.ts";
-import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../eval/firewall-suite.ts";
-import { isJudgmentSource, replayKey } from "../../eval/replay.ts";
+import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../replay/firewall-suite.ts";
+import { isJudgmentSource, replayKey } from "../../replay/replay.ts";
 import { writeFileAtomic } from "../../workspace/atomic.ts";
 import type { ParsedArgs } from "../args.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Metrics for probabilistic yes/no answers and choices. Pure functions, checked against
- * scikit-learn's documented examples in test/eval/metrics.test.ts.
+ * scikit-learn's documented examples in test/replay/metrics.test.ts.
  */
 
 const EPS = 1e-15;

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
 import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
-import { loadSuites } from "../../src/eval/suite.ts";
+import { loadSuites } from "../../src/replay/suite.ts";
 import { CLAUSES, oracle, type State } from "../../eval/independent/oracle.ts";
 
 /** The independent @2 suite: what it must cover, that its labels are the oracle's, and where the baseline stands on it. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { accuracy, aurc, bootstrapCI, brier, confusion, ece, expectedEceIfCalibrated, logLoss, multiLogLoss, reliabilityBins, riskCoverage } from "../../src/eval/metrics.ts";
+import { accuracy, aurc, bootstrapCI, brier, confusion, ece, expectedEceIfCalibrated, logLoss, multiLogLoss, reliabilityBins, riskCoverage } from "../../src/replay/metrics.ts";
 
 describe("metrics against scikit-learn's documented examples", () => {
   test("brier_score_loss([0,1,1,0], [0.1,0.9,0.8,0.3]) = 0.0375", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import type { Message, ToolCallBlock, ToolResultBlock } from "../../src/core/messages.ts";
 import { AGENT_CONTEXT_V1 } from "../../src/decision/questions.ts";
-import { captureCases, outcomeLabels, windowAfter } from "../../src/eval/capture.ts";
-import { applyLabel, labelPage } from "../../src/eval/label.ts";
-import { EvalCase } from "../../src/eval/suite.ts";
+import { captureCases, outcomeLabels, windowAfter } from "../../src/replay/capture.ts";
+import { applyLabel, labelPage } from "../../src/replay/label.ts";
+import { EvalCase } from "../../src/replay/suite.ts";
 import { request } from "../support/requests.ts";
 
 /** The outcome rules of weir eval capture, on conversations written out by hand. */

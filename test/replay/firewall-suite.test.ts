@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../src/eval/firewall-suite.ts";
+import { type FirewallCase, firewallReport, layerFigures, loadFirewallSuite } from "../../src/replay/firewall-suite.ts";
 import { tempDir } from "../support/temp.ts";
 
 const tmp = tempDir();

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
 import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
 import { applyCalibrator } from "../../src/decision/calibrator.ts";
-import { chooseBand, conformal, fitIsotonic, fitPlatt } from "../../src/eval/calibrate.ts";
-import { features, FEATURES, foldOf, predictLearned, trainLearned } from "../../src/eval/learned.ts";
-import { joinResults, replay, shardCases } from "../../src/eval/replay.ts";
-import { loadSuites } from "../../src/eval/suite.ts";
+import { chooseBand, conformal, fitIsotonic, fitPlatt } from "../../src/replay/calibrate.ts";
+import { features, FEATURES, foldOf, predictLearned, trainLearned } from "../../src/replay/learned.ts";
+import { joinResults, replay, shardCases } from "../../src/replay/replay.ts";
+import { loadSuites } from "../../src/replay/suite.ts";
 import { EvalStore } from "../../src/store/eval.ts";
 import { request } from "../support/requests.ts";
 import { tempDir } from "../support/temp.ts";
@@ -140,7 +140,7 @@ describe("replay, resume, shards and merge", () => {
 
 describe("the report's plain summary", () => {
   test("it says what was measured, gives a verdict per yes/no question, and warns when the baseline matches every label", async () => {
-    const { plainSummary } = await import("../../src/eval/report.ts");
+    const { plainSummary } = await import("../../src/replay/report.ts");
     const yes = (acc: number, fs: number) => ({ n: 10, accuracy: acc, falseStop: fs }) as never;
     const base = { cases: 10, withCandidate: 0, disagreements: [] } as never as Record<string, unknown>;
     const perfect = plainSummary({ ...base, questions: [{ type: "yes_no", id: "context_sufficient", baseline: yes(1, 0) }, { type: "choice", id: "next_action", baseline: { accuracy: 1 } }] } as never, { question_set: "weir.agent_context@2" });
