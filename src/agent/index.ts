@@ -15,3 +15,5 @@ export { runSeams } from "./run-seams.ts";
 export { WorkState } from "./state.ts";
 export { workerActionsFor, workerStarter } from "./worker.ts";
 export type { WorkerDeps } from "./worker.ts";
+export { pursueGoal } from "./goal.ts";
+export type { GoalRunner } from "./goal.ts";

@@ -58,7 +58,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "output", short: "o", kind: "string", arg: "FILE", help: "weir eval capture: the suite file to write" },
   { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
   { name: "port", kind: "int", arg: "PORT", help: "weir eval label: serve the page on this loopback port (default: any free one)" },
-  { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000)" },
+  { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000); with weir goal, the goal's token budget" },
+  { name: "check", kind: "string", arg: "CMD", help: "weir goal: the command whose success completes the goal (default: the project's tests)" },
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
@@ -95,7 +96,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec"] as const;
+const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -276,6 +277,9 @@ function helpRun(rows: string[]): string {
     '  weir "task"            run one task and exit',
     '  weir exec "task"       the same (also weir -p "task"); input piped to weir joins the task as data',
     "  weir                   open the REPL",
+    '  weir goal "objective"  work towards it across runs until its check passes (--budget TOKENS, --check CMD)',
+    "  weir goal resume ID [--budget N]  carry on a paused or budget-limited goal (N more tokens)",
+    "  weir goal list | status ID  this workspace's goals; one goal's transitions",
     "  weir init              set up: provider, key, model (from the endpoint's list), one test request",
     "  weir auth login|logout|status  store a checked key (stdin or prompt), remove it, say where it comes from",
     "  weir config show       print the resolved configuration and where each value came from",

@@ -94,6 +94,11 @@ async function main(argv: string[]): Promise<number> {
       await actions.close();
     }
   }
+  if (args.command[0] === "goal") {
+    requireProjectRoot(workspace);
+    const { goalCommand } = await import("./commands/goal.ts");
+    return goalCommand(args, workspace, resolved, io, cancelOnInterrupt());
+  }
   if (args.list) {
     const { listCommand } = await import("./commands/sessions.ts");
     return listCommand(workspace, args.all, out);
@@ -133,15 +138,19 @@ async function main(argv: string[]): Promise<number> {
       task = `${task}\n\n[input piped to weir · ${size} · untrusted]\n${quoteData(piped.text)}`;
     }
   }
+  const { runCommand } = await import("./commands/run.ts");
+  return runCommand(args, task, workspace, resolved, io, cancelOnInterrupt());
+}
+
+/** The signal a run stops on: the first Ctrl-C cancels the turn in flight, a second one leaves at once. */
+function cancelOnInterrupt(): AbortSignal {
   const controller = new AbortController();
   let interrupts = 0;
   process.on("SIGINT", () => {
-    // First Ctrl-C cancels the turn in flight; a second one leaves at once.
     if (++interrupts > 1) process.exit(130);
     controller.abort();
   });
-  const { runCommand } = await import("./commands/run.ts");
-  return runCommand(args, task, workspace, resolved, io, controller.signal);
+  return controller.signal;
 }
 
 main(process.argv.slice(2)).then(

@@ -85,6 +85,28 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE sessions ADD COLUMN parent_id TEXT;
    ALTER TABLE sessions ADD COLUMN label TEXT;
    CREATE INDEX sessions_by_parent ON sessions (parent_id);`,
+  // Goals: an objective with a budget and a completion check, pursued across runs of one session;
+  // every change of status is a transition with its reason.
+  `CREATE TABLE goals (
+     id TEXT PRIMARY KEY,
+     session_id TEXT NOT NULL,
+     workspace TEXT NOT NULL,
+     objective TEXT NOT NULL,
+     check_command TEXT,
+     budget INTEGER,
+     spent INTEGER NOT NULL DEFAULT 0,
+     status TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX goals_by_workspace ON goals (workspace, updated_at DESC);
+   CREATE TABLE goal_transitions (
+     goal_id TEXT NOT NULL REFERENCES goals (id),
+     at INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     spent INTEGER NOT NULL
+   );`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

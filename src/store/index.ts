@@ -5,6 +5,8 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { EvalStore } from "./eval.ts";
+export type { GoalRow, GoalStatus, GoalTransition } from "./goals.ts";
+export { GoalStore } from "./goals.ts";
 export { OutlineCache } from "./outlines.ts";
 export { SessionStore } from "./sessions.ts";
 export type { SessionRow } from "./sessions.ts";

@@ -4,6 +4,7 @@ import { UserError } from "../core/errors.ts";
 import type { Message } from "../core/messages.ts";
 import type { Usage } from "../core/usage.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
+import { GoalStore } from "./goals.ts";
 
 export interface SessionRow {
   id: string;
@@ -40,6 +41,11 @@ export class SessionStore {
 
   close(): void {
     this.db.close();
+  }
+
+  /** The goals of this database (store/goals.ts). */
+  get goals(): GoalStore {
+    return new GoalStore(this.db, (f) => this.guard(f));
   }
 
   private guard<T>(f: () => T): T {

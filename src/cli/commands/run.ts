@@ -8,7 +8,7 @@ import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
 import { type ActionOptions, buildRuntime } from "../runtime.ts";
 
-interface RunIO {
+export interface RunIO {
   stdout: Sink;
   stderr: Sink;
   isTTY: boolean;
@@ -16,7 +16,7 @@ interface RunIO {
   interactive: boolean;
 }
 
-function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
+export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
   const s = resolved.settings;
   const full = { ...meta, provider: s.provider, model: s.model, ...(s.prices[s.model] ? { price: s.prices[s.model] } : {}) };
   if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
@@ -33,7 +33,7 @@ function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider
  * pulls from node:util) costs about 50 ms at start-up, and most runs never ask.
  */
 const prompts = () => import("../../ui/approve.ts");
-const terminalPrompts: Required<Pick<ActionOptions, "approver" | "approveServer" | "approveHooks">> = {
+export const terminalPrompts: Required<Pick<ActionOptions, "approver" | "approveServer" | "approveHooks">> = {
   approver: async (asked) => (await prompts()).terminalApprover(asked),
   approveServer: async (entry) => (await prompts()).confirmProjectServer(entry),
   approveHooks: async (file, commands) => (await prompts()).confirmProjectHooks(file, commands),
