@@ -19,6 +19,8 @@ import type { Style } from "./style.ts";
 interface ReplHost {
   /** Runs one task; resolves when the run ends (cancelled runs included). */
   send(task: string, display: Display, signal: AbortSignal): Promise<unknown>;
+  /** `/goal ...`: starts, resumes or lists goals (cli/commands/goal.ts); resolves to the line that says how it ended. */
+  goal(words: string[], display: Display, signal: AbortSignal): Promise<string>;
   clear(): void;
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
@@ -104,6 +106,7 @@ const REPL_HELP = [
   "/agents [stop ID]  background workers: state, calls, spend; stop one (what it wrote stays); works while a turn runs",
   "/init              ask the model to write an AGENTS.md for this repository",
   "/resume [ID]       list this workspace's sessions, or continue one (its conversation is shown in brief)",
+  "/goal OBJECTIVE    work towards it until the project's tests pass; /goal resume ID [TOKENS], /goal list",
   "!COMMAND           run a shell command yourself (same permissions and sandbox); the model sees it with your next message",
   "@path              mention a file (Tab completes): it is put in the model's working set",
   "/exit              leave (or Ctrl-D)",
@@ -111,7 +114,7 @@ const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/exit", "/quit"]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
@@ -367,8 +370,10 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
     // A custom command (not shadowing a built-in one) becomes the task its template says.
     const custom = line.startsWith("/") && !BUILTIN_COMMANDS.has(line.split(/\s+/)[0]!) ? matchCommand(line, host.commands()) : undefined;
+    // /goal runs like a task (live pane, Esc stops it), so it is not answered here.
+    const goalWords = line === "/goal" || line.startsWith("/goal ") ? line.slice(5).trim().split(/\s+/).filter(Boolean) : undefined;
     if (custom) line = expandCommand(custom.command, custom.args);
-    else if (line.startsWith("/")) {
+    else if (line.startsWith("/") && !goalWords) {
       const [cmd, ...rest] = line.split(/\s+/);
       if (cmd === "/exit" || cmd === "/quit") break;
       if (cmd === "/help") {
@@ -407,7 +412,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       continue;
     }
     // Commands the person ran go first, quoted as the data they are (their output is not theirs).
-    if (userRan.length) {
+    if (userRan.length && !goalWords) {
       line = `[commands I ran myself in the terminal, with their output]\n${quoteData(userRan.join("\n\n"))}\n\n${line}`;
       userRan = [];
     }
@@ -415,7 +420,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     runStarted = Date.now();
     pane.live(true);
     try {
-      await host.send(line, display, running.signal);
+      if (goalWords) say(`${await host.goal(goalWords, display, running.signal)}\n`);
+      else await host.send(line, display, running.signal);
     } catch (e) {
       // An error that escaped the run (a store failure): report it and stay up.
       say(opts.style.red(`weir: ${(e as Error).message}\n`));

@@ -413,3 +413,21 @@ describe("follow-ups in the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 });
+
+describe("/goal in the REPL", () => {
+  test("works on the goal in the conversation's session until the project's tests pass; /goal list shows it", async () => {
+    writeFileSync(join(world.ws, "package.json"), JSON.stringify({ name: "g", scripts: { test: "node check.js" } }));
+    writeFileSync(join(world.ws, "check.js"), 'if (!require("fs").existsSync("done.txt")) { console.log("NOT-DONE-YET"); process.exit(1); }\n');
+    world.server.script({ turns: [{ text: "First try." }, { toolCalls: [{ id: "w1", name: "write_file", input: { path: "done.txt", content: "y\n" } }] }, { text: "Second try." }] });
+    const t = weirInPty([...args(), "--yes"], { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("/goal make the tests pass\r");
+    await t.waitFor(/goal [0-9a-f]{12} complete: the completion check passed \(npm run test\)/, 20000);
+    expect(JSON.stringify(world.server.requests.at(-2)!.body.messages)).toContain("NOT-DONE-YET");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("complete:"));
+    t.write("/goal list\r");
+    await t.waitFor(/[0-9a-f]{12}  complete\s+\d+ tokens  make the tests pass/);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+});

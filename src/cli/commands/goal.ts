@@ -2,6 +2,7 @@ import { type GoalRunner, pursueGoal } from "../../agent/goal.ts";
 import type { Resolved } from "../../config/resolve.ts";
 import { quoteData } from "../../context/render.ts";
 import { usageError } from "../../core/errors.ts";
+import type { Display } from "../../core/events.ts";
 import type { ToolCallBlock } from "../../core/messages.ts";
 import type { GoalRow, GoalStatus } from "../../store/goals.ts";
 import { detectChecks } from "../../workspace/checks.ts";
@@ -45,34 +46,66 @@ export async function goalCommand(args: ParsedArgs, workspace: string, resolved:
   const { budget: _, ...runArgs } = args;
   const runtime = await buildRuntime(runOptions(runArgs), workspace, resolved, io.interactive ? terminalPrompts : {});
   try {
-    const goals = runtime.store.goals;
-    let goal: GoalRow;
-    if (resuming) {
-      goal = goals.find(args.command[2] ?? usageArg("resume"));
-      if (goal.status === "complete") throw usageError(`goal ${goal.id} is complete; start a new one`);
-      if (goal.workspace !== workspace) throw usageError(`goal ${goal.id} belongs to ${goal.workspace}; run weir there`);
-      // A top-up re-arms a budget trip: the new budget is what was spent plus N.
-      const budget = args.budget !== undefined ? goal.spent + args.budget : undefined;
-      goals.transition(goal.id, "active", budget !== undefined ? `resumed with ${args.budget} more tokens` : "resumed", goal.spent, budget);
-      runtime.conversation.resume(goal.session_id);
-      goal = goals.get(goal.id);
-    } else {
-      const { preset, model } = runtime.conversation.provider.settings;
-      const sessionId = runtime.store.createSession(workspace, `goal: ${objective}`.split("\n")[0]!, preset, model);
-      runtime.conversation.resume(sessionId);
-      const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
-      goal = goals.create({ sessionId, workspace, objective, check, budget: args.budget });
-    }
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
-    const { runner, checkName } = goalRunner(goal, runtime, workspace);
-    const status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: resuming });
-    const last = goals.transitions(goal.id).at(-1)!;
-    io.stderr.write(`weir: goal ${goal.id} ${status.replace("_", "-")}: ${last.reason} (${last.spent} tokens)\n`);
+    const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
+    const spec = resuming ? { resume: args.command[2] ?? usageArg("resume"), budget: args.budget } : { objective, check, budget: args.budget, newSession: true };
+    const { status, line } = await pursue(runtime, workspace, spec, display, signal);
+    io.stderr.write(`weir: ${line}\n`);
     return EXIT[status];
   } finally {
     await runtime.close();
   }
+}
+
+/** What to pursue: a new goal (in a session of its own, or the conversation's), or one to resume. */
+export type GoalSpec = { objective: string; check?: string | undefined; budget?: number | undefined; newSession: boolean } | { resume: string; budget?: number | undefined };
+
+/**
+ * Starts or resumes a goal on a runtime and pursues it; the CLI's `weir goal` and the REPL's `/goal`
+ * both come here. Returns how it ended and the line that says so.
+ */
+export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal): Promise<{ status: GoalStatus; line: string }> {
+  const goals = runtime.store.goals;
+  let goal: GoalRow;
+  if ("resume" in spec) {
+    goal = goals.find(spec.resume);
+    if (goal.status === "complete") throw usageError(`goal ${goal.id} is complete; start a new one`);
+    if (goal.workspace !== workspace) throw usageError(`goal ${goal.id} belongs to ${goal.workspace}; run weir there`);
+    // A top-up re-arms a budget trip: the new budget is what was spent plus N.
+    const budget = spec.budget !== undefined ? goal.spent + spec.budget : undefined;
+    goals.transition(goal.id, "active", budget !== undefined ? `resumed with ${spec.budget} more tokens` : "resumed", goal.spent, budget);
+    if (runtime.conversation.sessionId !== goal.session_id) runtime.conversation.resume(goal.session_id);
+    goal = goals.get(goal.id);
+  } else {
+    let sessionId = spec.newSession ? undefined : runtime.conversation.sessionId;
+    if (!sessionId) {
+      const { preset, model } = runtime.conversation.provider.settings;
+      sessionId = runtime.store.createSession(workspace, `goal: ${spec.objective}`.split("\n")[0]!, preset, model);
+      runtime.conversation.resume(sessionId);
+    }
+    goal = goals.create({ sessionId, workspace, objective: spec.objective, check: spec.check, budget: spec.budget });
+  }
+  const { runner, checkName } = goalRunner(goal, runtime, workspace);
+  const status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
+  const last = goals.transitions(goal.id).at(-1)!;
+  return { status, line: `goal ${goal.id} ${status.replace("_", "-")}: ${last.reason} (${last.spent} tokens)` };
+}
+
+/** `/goal` in the REPL: `/goal OBJECTIVE`, `/goal resume ID [TOKENS]`, `/goal list`. */
+export async function replGoal(runtime: Runtime, workspace: string, words: string[], display: Display, signal: AbortSignal): Promise<string> {
+  if (words.length === 0 || words[0] === "list") {
+    const rows = runtime.store.goals.list(workspace);
+    return rows.length ? rows.map(goalLine).join("\n") : "no goals in this workspace; /goal OBJECTIVE starts one";
+  }
+  if (words[0] === "resume") {
+    if (!words[1]) return "/goal resume ID [TOKENS]: /goal list shows the ids";
+    const more = words[2] === undefined ? undefined : Number(words[2]);
+    if (more !== undefined && !(more > 0)) return `/goal resume: ${words[2]} is not a number of tokens`;
+    return (await pursue(runtime, workspace, { resume: words[1], budget: more }, display, signal)).line;
+  }
+  // In the REPL a goal continues the conversation's session.
+  return (await pursue(runtime, workspace, { objective: words.join(" "), newSession: false }, display, signal)).line;
 }
 
 const usageArg = (verb: string): never => {

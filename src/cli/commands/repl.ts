@@ -63,6 +63,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
     return await runRepl(
       {
         send: (task, display, signal) => runtime.conversation.send(task, runtime.watch(display), signal),
+        goal: async (words, display, signal) => (await import("./goal.ts")).replGoal(runtime, workspace, words, display, signal),
         clear: () => {
           runtime.conversation.clear();
           runtime.fleet.clear();
