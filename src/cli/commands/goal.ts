@@ -47,10 +47,11 @@ export async function goalCommand(args: ParsedArgs, workspace: string, resolved:
   const runtime = await buildRuntime(runOptions(runArgs), workspace, resolved, io.interactive ? terminalPrompts : {});
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
-    for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
     const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
     const spec = resuming ? { resume: args.command[2] ?? usageArg("resume"), budget: args.budget } : { objective, check, budget: args.budget, newSession: true };
-    const { status, line } = await pursue(runtime, workspace, spec, display, signal);
+    // The run's notices (sandbox, --yes) once the goal is known to start: a refused one says only why.
+    const started = () => runtime.notices.forEach((message) => display.emit({ type: "notice", level: "info", message }));
+    const { status, line } = await pursue(runtime, workspace, spec, display, signal, started);
     io.stderr.write(`weir: ${line}\n`);
     return EXIT[status];
   } finally {
@@ -65,7 +66,7 @@ export type GoalSpec = { objective: string; check?: string | undefined; budget?:
  * Starts or resumes a goal on a runtime and pursues it; the CLI's `weir goal` and the REPL's `/goal`
  * both come here. Returns how it ended and the line that says so.
  */
-export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal): Promise<{ status: GoalStatus; line: string }> {
+export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal, started?: () => void): Promise<{ status: GoalStatus; line: string }> {
   const goals = runtime.store.goals;
   let goal: GoalRow;
   if ("resume" in spec) {
@@ -86,6 +87,7 @@ export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec
     }
     goal = goals.create({ sessionId, workspace, objective: spec.objective, check: spec.check, budget: spec.budget });
   }
+  started?.();
   const { runner, checkName } = goalRunner(goal, runtime, workspace);
   const status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
   const last = goals.transitions(goal.id).at(-1)!;
