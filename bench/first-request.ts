@@ -6,11 +6,11 @@
  * Goals (issue 34): warm, ≤ 150 ms on ~250 files and ≤ 400 ms on 20k; cold ≤ 2 s on 20k.
  *   bun run bench first-request
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { hostBinary, median } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, median } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -25,11 +25,7 @@ const commit = (cwd: string) => {
 
 // A real repository: weir's tracked files.
 const small = join(dir, "weir");
-for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: ROOT }).stdout.toString().trim().split("\n")) {
-  if (!existsSync(join(ROOT, f)) || statSync(join(ROOT, f)).size > 1_000_000) continue;
-  mkdirSync(dirname(join(small, f)), { recursive: true });
-  cpSync(join(ROOT, f), join(small, f));
-}
+copyTrackedTree(ROOT, small);
 commit(small);
 // A large one: the installed packages twice, over 20,000 files.
 const large = join(dir, "large");

@@ -8,11 +8,11 @@
  *   bun run bench memory            this build
  *   bun bench/memory.ts OTHER_BIN   this build and another, side by side
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { hostBinary, median, referenceBinary } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, median, referenceBinary } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -77,11 +77,7 @@ writeFileSync(join(small, "src", "cli", "version.ts"), "export const VERSION = '
 // Twelve 6 KB notes for the small project's 13-turn session.
 mkdirSync(join(small, "notes"));
 for (let i = 0; i < 12; i++) writeFileSync(join(small, "notes", `n${i}.md`), Array.from({ length: 100 }, (_, k) => `note ${i} line ${k} `.padEnd(60, "x")).join("\n"));
-for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: ROOT }).stdout.toString().trim().split("\n")) {
-  if (!existsSync(join(ROOT, f)) || statSync(join(ROOT, f)).size > 1_000_000) continue;
-  mkdirSync(dirname(join(ws, f)), { recursive: true });
-  cpSync(join(ROOT, f), join(ws, f));
-}
+copyTrackedTree(ROOT, ws);
 const git = (...a: string[]) => gitIn(ws, ...a);
 const gitIn = (cwd: string, ...a: string[]) => Bun.spawnSync(["git", ...a], { cwd, env: { PATH: process.env.PATH ?? "", HOME: home, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 for (const d of [ws, small]) {

@@ -1,7 +1,7 @@
 /** Shared figures for benchmarks: medians, spreads and peak RSS of whole processes. */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface Sample {
   ms: number;
@@ -74,4 +74,13 @@ export function referenceBinary(): { bin: string; cleanup: () => void } {
   const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", join(dir, "hello.ts"), "--outfile", bin], { stdout: "ignore", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`reference build failed: ${r.stderr}`);
   return { bin, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Copies the project's tracked files (each under 1 MB) into `dest`: a real repository to measure in. */
+export function copyTrackedTree(root: string, dest: string): void {
+  for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: root }).stdout.toString().trim().split("\n")) {
+    if (!existsSync(join(root, f)) || statSync(join(root, f)).size > 1_000_000) continue;
+    mkdirSync(dirname(join(dest, f)), { recursive: true });
+    cpSync(join(root, f), join(dest, f));
+  }
 }

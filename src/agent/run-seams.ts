@@ -7,6 +7,7 @@ import { isDocumentation, type VerificationLedger } from "../actions/verificatio
 import { detectChecks } from "../workspace/checks.ts";
 import { type ContextStep, conversationTokens } from "../context/context-step.ts";
 import { compileWorkingSet, type ContextIndex, failureUpdate, heldKey, type WorkingSet } from "../context/working-set.ts";
+import type { ContextChunk } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import type { DecisionPlane } from "../decision/plane.ts";
@@ -96,10 +97,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       // A follow-up sends only what the conversation does not hold yet: not a chunk a working set
       // showed, not bytes a read returned.
       const followUp = d.newSession ? !d.newSession() : false;
-      const held = (key: string) => {
-        const [source, sha] = key.split("\0");
-        return shownChunks.has(key) || d.ledger.get(join(d.workspace, source!)) === sha;
-      };
+      const held = (c: ContextChunk) => shownChunks.has(heldKey(c)) || (c.revision.sha !== undefined && d.ledger.get(join(d.workspace, c.source)) === c.revision.sha);
       const w = await compileWorkingSet(d.workspace, t, {
         home: d.home,
         userDir: d.userDir,

@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { goalWords, isTestPath, pathsIn, testNamesFor } from "../context/sources.ts";
+import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
-import { looksBinary, walk } from "../workspace/walker.ts";
+import { walk } from "../workspace/walker.ts";
 
 interface Target {
   named_by_user: boolean;
@@ -83,16 +83,6 @@ export function asksRelations(task: string): boolean {
 /** Whether a task only writes prose: a comment, docstring or documentation, not code. Pure. */
 export function documentationTask(task: string): boolean {
   return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
-}
-
-/** A workspace file's text for the caller search: undefined when unreadable, binary or over 200 KB. */
-function textIn(root: string, rel: string): string | undefined {
-  try {
-    const bytes = readFileSync(join(root, rel));
-    return bytes.length > 200_000 || looksBinary(bytes) ? undefined : bytes.toString("utf8");
-  } catch {
-    return undefined; // gone since the walk: not a caller
-  }
 }
 
 /**
@@ -313,7 +303,7 @@ export class WorkState {
     const key = `${path}\0${sha}\0${this.verification.changed.size}\0${names.join(",")}`;
     if (!this.callers.has(key)) {
       this.files ??= Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
-      this.callers.set(key, await resolveCallers(path, names, this.files, (rel) => textIn(this.root, rel)));
+      this.callers.set(key, await resolveCallers(path, names, this.files, (rel) => textOf(this.root, rel, undefined)));
     }
     return this.callers.get(key);
   }

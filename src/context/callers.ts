@@ -21,13 +21,14 @@ export async function resolveCallers(target: string, names: readonly string[], f
   if (names.length === 0) return out;
   const fileSet = new Set(files);
   const word = new RegExp(`\\b(?:${names.map(escape).join("|")})\\b`);
+  const each = names.map((n) => [n, new RegExp(`\\b${escape(n)}\\b`)] as const);
   for (const f of files) {
     if (f === target || !sameFamily(lang, languageOf(f))) continue;
     const text = read(f);
     // Cheap text check before parsing: a caller names the symbol.
     if (text === undefined || !word.test(text)) continue;
     if (!(await importsTarget(lang, f, text, target, fileSet))) continue;
-    for (const n of names) if (new RegExp(`\\b${escape(n)}\\b`).test(text)) out.get(n)!.push(f);
+    for (const [n, re] of each) if (re.test(text)) out.get(n)!.push(f);
   }
   return out;
 }

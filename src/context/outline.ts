@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { Language, type Node, Parser } from "web-tree-sitter";
+import { sha256 } from "../workspace/ledger.ts";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
 import bashWasm from "tree-sitter-wasms/out/tree-sitter-bash.wasm" with { type: "file" };
 import goWasm from "tree-sitter-wasms/out/tree-sitter-go.wasm" with { type: "file" };
@@ -246,7 +246,7 @@ export function useOutlineCache(cache: OutlineStore | undefined, release: string
 export async function outline(path: string, text: string): Promise<Outline | undefined> {
   const lang = languageOf(path);
   if (!lang) return undefined;
-  const key = store && `${store.build}:${lang}:${createHash("sha256").update(text).digest("base64url")}`;
+  const key = store && `${store.build}:${lang}:${sha256(text)}`;
   const hit = key && store!.cache.get(key);
   if (hit) return JSON.parse(hit) as Outline;
   const parsed = await parse(lang, text);

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
@@ -7,6 +7,7 @@ import { sha256 } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
+import { jsModule } from "./callers.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
@@ -29,7 +30,7 @@ const CONTENT_FILES = 2_000;
 const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
 
 /** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
-function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
+export function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
   return entryOf(root, rel, index, maxBytes)?.text;
 }
 
@@ -197,13 +198,6 @@ export function testNamesFor(path: string): RegExp {
   return new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|test_${esc}\\.py|${esc}_test\\.(?:go|py)|tests?/${esc}\\.[a-z]+)$`, "i");
 }
 
-function resolveImport(from: string, spec: string, files: Set<string>): string | undefined {
-  if (!spec.startsWith(".")) return undefined;
-  const base = normalize(join(dirname(from), spec)).replace(/\\/g, "/");
-  for (const cand of [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, `${base}/index.ts`, `${base}/index.js`, base.replace(/\.js$/, ".ts")]) if (files.has(cand)) return cand;
-  return undefined;
-}
-
 interface FileInfo {
   rel: string;
   text: string;
@@ -314,7 +308,7 @@ async function checkCandidates(
     if (!fi) continue;
     out.push(fileChunk(fi, head, undefined, { score: 0.85, reasons: ["a test, for a task about tests or the build"] }, "test"));
     for (const spec of fi.outline?.imports ?? []) {
-      const imported = resolveImport(f, spec, fileSet);
+      const imported = jsModule(f, spec, fileSet);
       const ii = imported && !targets.has(imported) ? await info(imported) : undefined;
       if (ii) out.push(fileChunk(ii, head, undefined, { score: 0.8, reasons: [`imported by ${f}`] }));
     }
@@ -494,7 +488,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     }
     if (!stems.some((s) => text.includes(s))) continue;
     const fi = await info(f);
-    if (fi?.outline?.imports.some((s) => targetList.includes(resolveImport(f, s, fileSet) ?? ""))) mapped.add(f);
+    if (fi?.outline?.imports.some((s) => targetList.includes(jsModule(f, s, fileSet) ?? ""))) mapped.add(f);
   }
   for (const f of [...mapped].slice(0, 10)) {
     const fi = await info(f);
@@ -504,7 +498,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // Import-graph neighbours of the targets, then lexical matches.
   const neighbours = new Set<string>();
   for (const t of targetList) for (const s of infos.get(t)?.outline?.imports ?? []) {
-    const r = resolveImport(t, s, fileSet);
+    const r = jsModule(t, s, fileSet);
     if (r && !targets.has(r) && !mapped.has(r)) neighbours.add(r);
   }
   for (const f of [...neighbours].slice(0, 15)) {

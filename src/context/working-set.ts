@@ -52,8 +52,8 @@ function renderWorkingSet(compiled: CompiledContext): string {
 
 interface WorkingSetOptions extends GatherOptions {
   budget: number;
-  /** A later message of a conversation: what it already holds is not sent again (`heldKey` names a chunk's bytes). */
-  followUp?: { held(key: string): boolean };
+  /** A later message of a conversation: a chunk it already holds is not sent again. */
+  followUp?: { held(c: ContextChunk): boolean };
 }
 
 /** What names a chunk's bytes for "the conversation already holds it": its source and its SHA or content hash. Pure. */
@@ -63,9 +63,9 @@ export const heldKey = (c: ContextChunk): string => `${c.source}\0${c.revision.s
  * A follow-up's working set holds only what is new: nothing the conversation already holds, and
  * only the floor (named paths, failures, changes) unless the message says enough to search by.
  */
-function keptOnFollowUp(c: ContextChunk, namesSomething: boolean, followUp: { held(key: string): boolean }): boolean {
+function keptOnFollowUp(c: ContextChunk, namesSomething: boolean, followUp: { held(c: ContextChunk): boolean }): boolean {
   if (c.kind === "task") return true;
-  if (followUp.held(heldKey(c))) return false;
+  if (followUp.held(c)) return false;
   return namesSomething || c.floor !== undefined;
 }
 
