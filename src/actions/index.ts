@@ -9,6 +9,8 @@ export type { Action, Risk } from "./action.ts";
 export { builtinActionSet } from "./builtin/index.ts";
 export { skillAction } from "./builtin/skills.ts";
 export { Disclosure } from "./disclosure.ts";
+export { applyEdits } from "./edit-match.ts";
+export type { EditSpec } from "./edit-match.ts";
 export { ActionExecutor, FileLocks } from "./executor.ts";
 export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./executor.ts";
 export { HOOK_EVENTS, Hooks, approvedProjectHooks, hookStartProblem, mergeHooks } from "./hooks.ts";

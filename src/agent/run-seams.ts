@@ -74,6 +74,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
   const shownChunks = new Set<string>();
   // Evidence from a command is recorded after the revision is known; later steps wait for it.
   let evidence: Promise<void> = Promise.resolve();
+  // Symbols (path and name) whose declaration change was held once: the next attempt goes through.
+  const heldOnce = new Set<string>();
   return {
     onTask(t) {
       task = t;
@@ -186,6 +188,38 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         if (signal?.aborted) return undefined;
         throw e;
       }
+    },
+    /**
+     * A proposed edit is decided on before it is applied: an edit that changes the declaration of
+     * a symbol other files reach, while callers are unread and the plane asks for navigation, is
+     * held once, with the callers to read. The model may then read them, or make the edit again.
+     */
+    async hold(calls, signal) {
+      const out = new Map<string, string>();
+      if (taskKind(task) !== "change") return out;
+      for (const call of calls) {
+        const proposal = await d.state.propose(call);
+        if (!proposal?.signatures.length) {
+          d.state.withdraw();
+          continue;
+        }
+        try {
+          await evidence;
+          const request = await d.state.request(task, d.questionSet);
+          const r = await d.plane.decide(request, d.verification.changed.size > 0, signal);
+          const open = request.symbols.filter((s) => s.signature_change && !s.callers_known && !heldOnce.has(`${s.path}\0${s.name}`));
+          if (!r.guidance.semantic_navigation || open.length === 0) continue;
+          for (const s of open) heldOnce.add(`${s.path}\0${s.name}`);
+          const named = open.map((s) => {
+            const callers = d.state.unreadCallers(s.path, s.name);
+            return callers.length ? `${s.name} (called from ${callers.slice(0, 5).join(", ")}${callers.length > 5 ? ", ..." : ""})` : s.name;
+          });
+          out.set(call.id, `[weir] Not applied: this edit changes the declaration of ${named.join(", ")} in ${proposal.path}, and its callers are not read. Read them (or run find_references) and update them with it; to apply the edit as it is, make it again.`);
+        } finally {
+          d.state.withdraw();
+        }
+      }
+      return out;
     },
     async beforeFinish(attempt) {
       await evidence;

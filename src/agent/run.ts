@@ -46,6 +46,11 @@ export interface Seams {
   update?: (results: readonly ToolResultBlock[]) => Promise<string | undefined>;
   /** The actions offered this turn (the action registry plugs in here); undefined offers the run's `tools`. */
   offer?: () => readonly ToolSpec[];
+  /**
+   * Asked before a turn's tool calls run: a call it holds does not run, and its result is the
+   * reason given (the decision plane's check of a proposed edit).
+   */
+  hold?: (calls: readonly ToolCallBlock[], signal: AbortSignal) => Promise<ReadonlyMap<string, string>>;
   /** Learns from each finished tool call (the decision plane's state). */
   observe?: (call: ToolCallBlock, result: ToolResultBlock) => void;
   /**
@@ -186,7 +191,13 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       break;
     }
     for (const call of calls) emit({ type: "tool_call", call, summary: summarise(call.input) });
-    const results = await input.execute(calls, signal);
+    const held = (await seams.hold?.(calls, signal)) ?? new Map<string, string>();
+    const running = calls.filter((c) => !held.has(c.id));
+    const ran = running.length > 0 ? await input.execute(running, signal) : [];
+    const results = calls.flatMap((c): ToolResultBlock[] => {
+      const reason = held.get(c.id);
+      return reason !== undefined ? [{ type: "tool_result", callId: c.id, content: reason, isError: true, origin: "weir", refused: { rule: "decision" } }] : ran.filter((r) => r.callId === c.id);
+    });
     for (const r of results) {
       const call = calls.find((c) => c.id === r.callId);
       const name = call?.name ?? "?";

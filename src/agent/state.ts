@@ -10,6 +10,7 @@ import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
+import { type Proposal, readProposal, textAfter } from "./proposal.ts";
 import { walk } from "../workspace/walker.ts";
 
 interface Target {
@@ -106,6 +107,10 @@ export class WorkState {
   private dirty = new Set<string>();
   private files: string[] | undefined;
   private refusedTargets = 0;
+  /** An edit the model proposed and weir has not applied yet (`propose`). */
+  private proposal: Proposal | undefined;
+  /** Per path and symbol, the caller files resolved and not read, from the newest request. */
+  private unread = new Map<string, string[]>();
   /** Rules the compiled context admitted for the current task (AGENTS.md, .weir/rules/...). */
   rules: string[] = [];
   /** Tokens of the newest compiled request over the context window, 0..1. */
@@ -279,21 +284,25 @@ export class WorkState {
    * whether its callers are known: found by find_references, or resolved by the compiler's import
    * graph with every caller file read (a caller file the working set showed whole counts as read).
    */
-  private async symbolsOf(path: string, text: string, sha: string, task: string): Promise<DecisionRequest["symbols"]> {
+  private async symbolsOf(path: string, text: string, sha: string, task: string, proposal?: Proposal): Promise<DecisionRequest["symbols"]> {
     const all = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
     const named = all.filter((x) => new RegExp(`\\b${x.name.replace(/\$/g, "\\$")}\\b`).test(task));
-    const candidates = (named.length ? named : all.filter((x) => !x.parent)).slice(0, 30);
+    // A proposed edit says which symbols are in play: those whose lines it touches.
+    const candidates = (proposal ? all.filter((x) => proposal.touched.includes(x.name)) : named.length ? named : all.filter((x) => !x.parent)).slice(0, 30);
     const callers = await this.callersOf(path, sha, candidates.map((x) => x.name));
     const inPlay = candidates.filter((x) => reachableFromOtherFiles(path, x, (callers?.get(x.name)?.length ?? 0) > 0)).slice(0, 8);
     return inPlay.map((x) => {
       const found = callers?.get(x.name);
-      const resolved = found !== undefined && found.every((f) => this.targets.get(f)?.read === true);
+      const unread = (found ?? []).filter((f) => this.targets.get(f)?.read !== true);
+      this.unread.set(`${path}\0${x.name}`, unread);
+      const resolved = found !== undefined && unread.length === 0;
       return {
         name: x.name,
         path,
         exported: true,
         callers_known: this.callersKnown.has(x.name) || resolved,
         kind: x.kind === "struct" || x.kind === "enum" || x.kind === "trait" ? "type" : x.kind === "impl" || x.kind === "module" ? "const" : x.kind,
+        ...(proposal ? { signature_change: proposal.signatures.includes(x.name) } : {}),
       };
     });
   }
@@ -308,10 +317,46 @@ export class WorkState {
     return this.callers.get(key);
   }
 
+  /**
+   * An edit call the model proposed, read before it is applied (agent/proposal.ts): until
+   * `withdraw`, requests plan it — its file, the symbols it touches, whether it changes their
+   * declarations and behaviour. Undefined for a call that edits no existing file.
+   */
+  async propose(call: { name: string; input: unknown }): Promise<Proposal | undefined> {
+    const path = (call.input as { path?: unknown } | undefined)?.path;
+    if (typeof path !== "string") return undefined;
+    let before: string;
+    let relativePath: string;
+    try {
+      const r = resolveInWorkspace(this.root, path, { home: this.home });
+      if (!r.exists) return undefined;
+      before = readFileSync(r.absolute, "utf8");
+      relativePath = r.relative;
+    } catch {
+      return undefined;
+    }
+    const after = textAfter(call, before);
+    if (after === undefined) return undefined;
+    this.proposal = await readProposal(relativePath, before, after);
+    return this.proposal;
+  }
+
+  withdraw(): void {
+    this.proposal = undefined;
+  }
+
+  /** Caller files of a symbol that were resolved and are not read yet (as of the newest request). */
+  unreadCallers(path: string, name: string): string[] {
+    return this.unread.get(`${path}\0${name}`) ?? [];
+  }
+
   async request(task: string, questionSet: string): Promise<DecisionRequest> {
     const kind = taskKind(task);
-    const edited = [...this.targets].filter(([, t]) => t.edited).map(([p]) => p);
-    // Before the first edit the change is what the task and the compiler planned; after it, what was edited.
+    const proposal = this.proposal;
+    if (proposal) this.target(proposal.path);
+    const edited = [...this.targets].filter(([p, t]) => t.edited || p === proposal?.path).map(([p]) => p);
+    // Before the first edit the change is what the task and the compiler planned; after it (or once
+    // an edit is proposed), what was edited.
     const planned = edited.length > 0 ? edited : kind === "change" ? [...this.targets].filter(([, t]) => t.planned).map(([p]) => p) : [];
     const targets: DecisionRequest["targets"] = [];
     const symbols: DecisionRequest["symbols"] = [];
@@ -330,13 +375,15 @@ export class WorkState {
         fresh = false; // gone or refused since it became a target: not fresh
       }
       targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: this.dirty.has(path) && !t.edited, body_complete: t.body_complete });
-      if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task)));
+      if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task, proposal?.path === path ? proposal : undefined)));
     }
     const tops = new Set(planned.map((p) => p.split("/")[0]));
     const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
     const code = planned.filter((p) => !/\.(md|txt|rst)$/i.test(p));
     // Before an edit, a task that only writes prose (a comment, a docstring, docs) changes no behaviour.
-    const behaviour = code.length > 0 && (edited.length > 0 || !documentationTask(task));
+    // An edit that is proposed, not made, says for itself whether it changes code.
+    const made = [...this.targets].some(([p, t]) => t.edited && code.includes(p));
+    const behaviour = code.length > 0 && (proposal ? proposal.behaviour || made : edited.length > 0 || !documentationTask(task));
     const mapped = [...new Set([...this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p))), ...this.compilerTests])].slice(0, 20);
     const last = this.verification.evidence.at(-1);
     const revisionNow = last ? await this.verification.revision() : "";

@@ -44,7 +44,8 @@ export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Fac
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
     stale: r.targets.some((t) => !t.sha_fresh),
     dirty: r.targets.some((t) => t.dirty_in_worktree),
-    relationsMissing: (behaviour && r.symbols.some((s) => s.exported && !s.callers_known)) || relationsAsked,
+    // @3: a changed declaration needs its callers even where the change is not one of behaviour.
+    relationsMissing: r.symbols.some((s) => s.exported && !s.callers_known && (behaviour || (settles(set) && s.signature_change === true))) || relationsAsked,
     testsUnknown: behaviour && (r.tests.mapped.length === 0 || !r.tests.read),
     failureUnread: r.failures.some((f) => !read.has(f.path)),
     nothingPlanned: r.change.planned_scope === "none",

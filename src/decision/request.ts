@@ -36,6 +36,8 @@ export const DecisionRequest = z
         exported: z.boolean(),
         callers_known: z.boolean(),
         kind: z.enum(["function", "type", "const", "method", "class", "interface"]),
+        /** Whether the edit proposed or made changes this symbol's declaration (absent when no edit says). */
+        signature_change: z.boolean().optional(),
       }),
     ),
     tests: z.object({ mapped: z.array(z.string()), read: z.boolean() }),

@@ -64,6 +64,19 @@ describe("the loop's seams", () => {
     expect(events.at(-1)).toMatchObject({ type: "run_end", stop: "end_turn", extraFact: 1 });
   });
 
+  test("a call the hold seam holds does not run: its result is the reason, in the calls' order", async () => {
+    server.script({ turns: [{ toolCalls: [{ id: "h1", name: "read_file", input: { path: "a" } }, { id: "h2", name: "read_file", input: { path: "b" } }] }, { text: "done" }] });
+    const ran: string[] = [];
+    const seams: Seams = {
+      hold: async (calls) => new Map(calls.filter((c) => c.id === "h1").map((c) => [c.id, "HELD-BECAUSE"])),
+      observe: (c, r) => void ran.push(`${c.id}:${r.content}`),
+    };
+    await run(seams);
+    expect(ran).toEqual(["h1:HELD-BECAUSE", "h2:ran read_file"]);
+    const results = (server.requests.at(-1)!.body.messages as { role: string; tool_call_id?: string; content: string }[]).filter((m) => m.role === "tool");
+    expect(results.map((m) => [m.tool_call_id, m.content.includes("HELD-BECAUSE")])).toEqual([["h1", true], ["h2", false]]);
+  });
+
   test("a gate's reason stops the run before any model request", async () => {
     const before = server.requests.length;
     const { result } = await run({ gate: async () => "no, not this" });

@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { edit, LANGUAGES, read } from "../../eval/loop/scenarios.ts";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
 
@@ -50,64 +51,6 @@ async function run(task: string, turns: object[], flags: string[] = []) {
   const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", ...flags, task], { home: world.home, cwd: world.ws });
   expect(r.code).toBe(0);
 }
-
-const read = (id: string, path: string) => ({ toolCalls: [{ id, name: "read_file", input: { path } }] });
-const edit = (id: string, path: string, old_string: string, new_string: string) => ({ toolCalls: [{ id, name: "edit_file", input: { path, old_string, new_string } }] });
-
-// Each language: the target, its exported symbol, and two caller files that import it.
-const LANGUAGES: Record<string, { files: Record<string, string>; target: string; symbol: string; callers: string[]; old: string; new: string }> = {
-  typescript: {
-    files: {
-      "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k;\n}\n",
-      "src/store.ts": 'import { encodeKey } from "./keys.ts";\nexport const put = (k: string) => encodeKey(k, true);\n',
-      "src/cli/main.ts": 'import { encodeKey } from "../keys.ts";\nconsole.log(encodeKey(process.argv[2] ?? "", false));\n',
-      "README.md": "# keys\n",
-    },
-    target: "src/keys.ts",
-    symbol: "encodeKey",
-    callers: ["src/store.ts", "src/cli/main.ts"],
-    old: "k: string, upper: boolean",
-    new: "k: string, o: { upper: boolean }",
-  },
-  python: {
-    files: {
-      "pkg/keys.py": "def encode_key(k, upper):\n    return k.upper() if upper else k\n",
-      "pkg/store.py": "from .keys import encode_key\n\ndef put(k):\n    return encode_key(k, True)\n",
-      "app.py": "from pkg.keys import encode_key\n\nprint(encode_key('a', False))\n",
-      "pkg/__init__.py": "",
-    },
-    target: "pkg/keys.py",
-    symbol: "encode_key",
-    callers: ["pkg/store.py", "app.py"],
-    old: "def encode_key(k, upper):",
-    new: "def encode_key(k, *, upper=False):",
-  },
-  go: {
-    files: {
-      "go.mod": "module example.com/kv\n\ngo 1.22\n",
-      "keys/keys.go": 'package keys\n\nimport "strings"\n\nfunc EncodeKey(k string, upper bool) string {\n\tif upper {\n\t\treturn strings.ToUpper(k)\n\t}\n\treturn k\n}\n',
-      "keys/batch.go": "package keys\n\nfunc EncodeAll(ks []string) []string {\n\tout := []string{}\n\tfor _, k := range ks {\n\t\tout = append(out, EncodeKey(k, false))\n\t}\n\treturn out\n}\n",
-      "main.go": 'package main\n\nimport "example.com/kv/keys"\n\nfunc main() { println(keys.EncodeKey("a", true)) }\n',
-    },
-    target: "keys/keys.go",
-    symbol: "EncodeKey",
-    callers: ["keys/batch.go", "main.go"],
-    old: "k string, upper bool",
-    new: "k string, o Options",
-  },
-  java: {
-    files: {
-      "src/main/java/com/acme/kv/Keys.java": "package com.acme.kv;\n\npublic class Keys {\n  public static String encodeKey(String k, boolean upper) {\n    return upper ? k.toUpperCase() : k;\n  }\n}\n",
-      "src/main/java/com/acme/kv/Store.java": "package com.acme.kv;\n\nclass Store {\n  String put(String k) { return Keys.encodeKey(k, true); }\n}\n",
-      "src/main/java/com/acme/app/Main.java": 'package com.acme.app;\n\nimport com.acme.kv.Keys;\n\npublic class Main {\n  public static void main(String[] a) { System.out.println(Keys.encodeKey("a", false)); }\n}\n',
-    },
-    target: "src/main/java/com/acme/kv/Keys.java",
-    symbol: "encodeKey",
-    callers: ["src/main/java/com/acme/kv/Store.java", "src/main/java/com/acme/app/Main.java"],
-    old: "String k, boolean upper",
-    new: "String k, Options o",
-  },
-};
 
 describe.each(Object.keys(LANGUAGES))("the plan before the first edit (%s)", (lang) => {
   const L = LANGUAGES[lang]!;
@@ -284,4 +227,53 @@ describe.each(Object.keys(LANGUAGES))("what the task plans, per language (%s)", 
     expect(ds[0]!.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(false);
     expect(ds.at(-1)!.request.symbols.find((s) => s.name === L.symbol)?.callers_known).toBe(true);
   });
+});
+
+describe.each(Object.keys(LANGUAGES))("a proposed edit is decided on before it is applied (%s)", (lang) => {
+  const L = LANGUAGES[lang]!;
+  const task = `Change ${L.symbol} in ${L.target} to take an options object instead of the upper flag`;
+  const onDisk = () => readFileSync(join(world.ws, L.target), "utf8");
+  /** What weir answered the model's call `id` with. */
+  const resultOf = (id: string) =>
+    world.server.requests
+      .toReversed()
+      .flatMap((r) => (r.body as { messages?: { role: string; tool_call_id?: string; content?: unknown }[] } | null)?.messages ?? [])
+      .find((m) => m.role === "tool" && m.tool_call_id === id)?.content as string | undefined;
+
+  test("a declaration change with unread callers is held once, naming them; the decision records the signature change", async () => {
+    await repository(L.files);
+    await run(task, [read("r1", L.target), edit("e1", L.target, L.old, L.new)], ["--budget", "1"]);
+    expect(onDisk()).toBe(L.files[L.target]!);
+    const said = resultOf("e1")!;
+    expect(said).toContain("Not applied");
+    for (const c of L.callers) expect(said).toContain(c);
+    const pre = decisions().find((d) => d.request.symbols.some((s) => (s as { signature_change?: boolean }).signature_change));
+    expect(pre).toBeDefined();
+    expect(navigation(pre!)).toBe(true);
+  });
+
+  test("the same edit made again is applied; so is one made after the callers were read", async () => {
+    await repository(L.files);
+    await run(task, [edit("e1", L.target, L.old, L.new), edit("e2", L.target, L.old, L.new)], ["--budget", "1"]);
+    expect(onDisk()).toContain(L.new);
+    expect(Bun.spawnSync(["git", "checkout", "-q", "--", "."], { cwd: world.ws }).exitCode).toBe(0);
+    await run(task, [read("r1", L.callers[0]!), read("r2", L.callers[1]!), read("r3", L.target), edit("e3", L.target, L.old, L.new)], ["--budget", "1"]);
+    expect(resultOf("e3")).not.toContain("Not applied");
+    expect(onDisk()).toContain(L.new);
+  });
+
+  test("an edit of the body alone, or of a comment, is applied at once", async () => {
+    await repository(L.files);
+    const comment = lang === "python" ? "# keys are encoded here\n" : "// keys are encoded here\n";
+    const first = L.files[L.target]!.split("\n")[0]!;
+    await run(task, [edit("e1", L.target, first, `${comment}${first}`)], ["--budget", "1"]);
+    expect(onDisk().startsWith(comment)).toBe(true);
+    expect(resultOf("e1")).not.toContain("Not applied");
+  });
+});
+
+test("a question's run never holds an edit", async () => {
+  await repository(LANGUAGES.typescript!.files);
+  await run("What does encodeKey in src/keys.ts return?", [edit("e1", "src/keys.ts", "k: string, upper: boolean", "k: string")], ["--budget", "1"]);
+  expect(readFileSync(join(world.ws, "src/keys.ts"), "utf8")).toContain("k: string)");
 });
