@@ -59,7 +59,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
   { name: "port", kind: "int", arg: "PORT", help: "weir eval label: serve the page on this loopback port (default: any free one)" },
   { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000); with weir goal, the goal's token budget" },
-  { name: "check", kind: "string", arg: "CMD", help: "weir goal: the command whose success completes the goal (default: the project's tests)" },
+  { name: "check", kind: "string", arg: "CMD", help: "weir goal: the command whose success completes the goal (default: the project's tests); weir graph: the check of the merged result" },
+  { name: "plan", kind: "string", arg: "FILE", help: "weir graph: the plan as a JSON file instead of a planner call" },
+  { name: "concurrency", kind: "int", arg: "N", help: "weir graph: nodes run at once (1 to 8, default 3)" },
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
@@ -96,7 +98,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal"] as const;
+const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -280,6 +282,8 @@ function helpRun(rows: string[]): string {
     '  weir goal "objective"  work towards it across runs until its check passes (--budget TOKENS, --check CMD)',
     "  weir goal resume ID [--budget N]  carry on a paused or budget-limited goal (N more tokens)",
     "  weir goal list | status ID  this workspace's goals; one goal's transitions",
+    '  weir graph "objective"  plan steps, run each as a goal in its own worktree, merge them (--plan FILE, --concurrency N, --budget N, --check CMD)',
+    "  weir graph resume ID [--budget N] | list | status [ID]  carry on a stopped graph; this workspace's graphs; one graph's nodes",
     "  weir init              set up: provider, key, model (from the endpoint's list), one test request",
     "  weir auth login|logout|status  store a checked key (stdin or prompt), remove it, say where it comes from",
     "  weir config show       print the resolved configuration and where each value came from",

@@ -94,6 +94,11 @@ async function main(argv: string[]): Promise<number> {
       await actions.close();
     }
   }
+  if (args.command[0] === "graph") {
+    requireProjectRoot(workspace);
+    const { graphCommand } = await import("./commands/graph.ts");
+    return graphCommand(args, workspace, resolved, io, cancelOnInterrupt());
+  }
   if (args.command[0] === "goal") {
     requireProjectRoot(workspace);
     const { goalCommand } = await import("./commands/goal.ts");

@@ -107,6 +107,40 @@ const MIGRATIONS: string[] = [
      reason TEXT NOT NULL,
      spent INTEGER NOT NULL
    );`,
+  // Goal graphs: a validated plan of nodes, each run as a goal in a worktree of its own and merged
+  // into the graph's branch; every change of a graph's or a node's state is an event.
+  `CREATE TABLE graphs (
+     id TEXT PRIMARY KEY,
+     workspace TEXT NOT NULL,
+     objective TEXT NOT NULL,
+     base TEXT NOT NULL,
+     branch TEXT NOT NULL,
+     check_command TEXT,
+     budget INTEGER,
+     concurrency INTEGER NOT NULL,
+     plan TEXT NOT NULL,
+     status TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX graphs_by_workspace ON graphs (workspace, updated_at DESC);
+   CREATE TABLE graph_nodes (
+     graph_id TEXT NOT NULL REFERENCES graphs (id),
+     node_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     goal_id TEXT,
+     worktree TEXT,
+     spent INTEGER NOT NULL DEFAULT 0,
+     reason TEXT NOT NULL,
+     PRIMARY KEY (graph_id, node_id)
+   );
+   CREATE TABLE graph_events (
+     graph_id TEXT NOT NULL REFERENCES graphs (id),
+     node_id TEXT,
+     at INTEGER NOT NULL,
+     state TEXT NOT NULL,
+     reason TEXT NOT NULL
+   );`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,8 @@
 export { EvalStore } from "./eval.ts";
 export type { GoalRow, GoalStatus, GoalTransition } from "./goals.ts";
 export { GoalStore } from "./goals.ts";
+export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "./graphs.ts";
+export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
 export { SessionStore } from "./sessions.ts";
 export type { SessionRow } from "./sessions.ts";

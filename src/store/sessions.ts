@@ -5,6 +5,7 @@ import type { Message } from "../core/messages.ts";
 import type { Usage } from "../core/usage.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
 import { GoalStore } from "./goals.ts";
+import { GraphStore } from "./graphs.ts";
 
 export interface SessionRow {
   id: string;
@@ -46,6 +47,11 @@ export class SessionStore {
   /** The goals of this database (store/goals.ts). */
   get goals(): GoalStore {
     return new GoalStore(this.db, (f) => this.guard(f));
+  }
+
+  /** The goal graphs of this database (store/graphs.ts). */
+  get graphs(): GraphStore {
+    return new GraphStore(this.db, (f) => this.guard(f));
   }
 
   private guard<T>(f: () => T): T {

@@ -38,3 +38,24 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
     return undefined;
   }
 }
+
+/**
+ * A git command that changes the repository (a worktree, a commit, a merge), for goal graphs: the
+ * same hardening as `gitOutput` (no hooks, no fsmonitor, no global or system config), outside the
+ * sandbox because it writes git's own metadata; commits are authored by weir unless the
+ * environment names an author. Its output when git exited 0, else undefined.
+ */
+export async function gitWrite(root: string, args: string[], timeoutMs = 60_000): Promise<string | undefined> {
+  const who = { GIT_AUTHOR_NAME: "weir", GIT_AUTHOR_EMAIL: "weir@localhost", GIT_COMMITTER_NAME: "weir", GIT_COMMITTER_EMAIL: "weir@localhost" };
+  const named = Object.fromEntries(Object.keys(who).flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  const p = Bun.spawn(["git", ...SAFE_GIT, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV, ...who, ...named },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+    timeout: timeoutMs,
+  });
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return code === 0 ? out : undefined;
+}

@@ -8,7 +8,7 @@ export { writeFileAtomic, writeFileInside } from "./atomic.ts";
 export { PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, resolveInWorkspace } from "./containment.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
-export { gitOutput } from "./git.ts";
+export { gitOutput, gitWrite } from "./git.ts";
 export { Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";

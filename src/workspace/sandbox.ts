@@ -32,6 +32,8 @@ type SandboxKind = "bwrap" | "seatbelt" | "none";
 
 interface SandboxPolicy {
   mode: SandboxMode;
+  /** The root is a linked git worktree: its `.git` is a file naming the repository, kept read-only. */
+  gitFile?: boolean;
   /** Canonical workspace root. */
   root: string;
   /** The user's home: replaced by an empty directory inside. */
@@ -127,8 +129,9 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   } else {
     a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
     // A mount point cannot be renamed or removed: `.git` stays the repository the person's git reads.
-    if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
-    for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
+    if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
+    else if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
+    for (const g of [...(p.gitFile ? [] : GIT_GUARDED.map((x) => join(p.root, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
     for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
     for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   }
@@ -431,6 +434,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   // Protected files are found again at most every few seconds: a command may create new ones.
   let scan: ProtectedScan = { files: [], unscanned: [] };
   let scannedAt = -Infinity;
+  let gitFile = false;
+  try {
+    gitFile = statSync(join(o.root, ".git")).isFile();
+  } catch {
+    gitFile = false; // no repository: nothing of git's to guard
+  }
   const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
     if (performance.now() - scannedAt > 3_000) {
       scan = protectedFilesIn(o.root, o.home);
@@ -448,6 +457,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       masked: scan.files,
       unscanned: scan.unscanned,
       guarded,
+      ...(gitFile ? { gitFile } : {}),
       ...(gitconfig ? { gitconfig } : {}),
       ...(limits ? { limits } : {}),
       ...(disableUserns === false ? { disableUserns } : {}),

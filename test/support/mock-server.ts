@@ -363,7 +363,8 @@ export class MockServer {
     if (invalid) return json(400, errorBody(wire, "invalid_request_error", invalid));
     // The first user message (the Chat wire puts the system prompt first).
     const first = JSON.stringify((body.messages ?? []).find((m: any) => m.role === "user") ?? "");
-    const routed = this.routes.find((r) => first.includes(r.marker));
+    // A route with turns left goes first, so a test can add turns for a conversation that goes on.
+    const routed = this.routes.find((r) => first.includes(r.marker) && r.turns.length > 0) ?? this.routes.find((r) => first.includes(r.marker));
     const turn = routed ? routed.turns.shift() : this.turns.shift();
     const seq = ++this.served;
     if (!turn) return json(400, errorBody(wire, "invalid_request_error", `mock: script exhausted after ${seq - 1} requests`));

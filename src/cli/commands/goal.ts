@@ -66,7 +66,7 @@ export type GoalSpec = { objective: string; check?: string | undefined; budget?:
  * Starts or resumes a goal on a runtime and pursues it; the CLI's `weir goal` and the REPL's `/goal`
  * both come here. Returns how it ended and the line that says so.
  */
-export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal, started?: () => void): Promise<{ status: GoalStatus; line: string }> {
+export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal, started?: (goal: GoalRow) => void): Promise<{ status: GoalStatus; line: string; goal: string }> {
   const goals = runtime.store.goals;
   let goal: GoalRow;
   if ("resume" in spec) {
@@ -87,11 +87,11 @@ export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec
     }
     goal = goals.create({ sessionId, workspace, objective: spec.objective, check: spec.check, budget: spec.budget });
   }
-  started?.();
+  started?.(goal);
   const { runner, checkName } = goalRunner(goal, runtime, workspace);
   const status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
   const last = goals.transitions(goal.id).at(-1)!;
-  return { status, line: `goal ${goal.id} ${status.replace("_", "-")}: ${last.reason} (${last.spent} tokens)` };
+  return { status, line: `goal ${goal.id} ${status.replace("_", "-")}: ${last.reason} (${last.spent} tokens)`, goal: goal.id };
 }
 
 /** `/goal` in the REPL: `/goal OBJECTIVE`, `/goal resume ID [TOKENS]`, `/goal list`. */

@@ -1,0 +1,192 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { type GraphRunner, runGraph } from "../../agent/graph.ts";
+import { type GraphPlan, PLAN_SHAPE, parsePlan, validatePlan } from "../../agent/graph-plan.ts";
+import { userDataDir } from "../../config/paths.ts";
+import type { Resolved } from "../../config/resolve.ts";
+import { usageError, UserError } from "../../core/errors.ts";
+import type { Display } from "../../core/events.ts";
+import { textOf, userText } from "../../core/messages.ts";
+import { TurnAccumulator } from "../../core/stream.ts";
+import type { ModelProvider } from "../../providers/port.ts";
+import type { GraphRow, GraphStatus, NodeRow } from "../../store/graphs.ts";
+import { SessionStore } from "../../store/sessions.ts";
+import { gitOutput, gitWrite } from "../../workspace/git.ts";
+import { walk } from "../../workspace/walker.ts";
+import type { ParsedArgs } from "../args.ts";
+import { databasePath, withExistingStore } from "../data.ts";
+import { runOptions } from "../run-options.ts";
+import { buildRuntime } from "../runtime.ts";
+import { pursue } from "./goal.ts";
+import type { RunIO } from "./run.ts";
+
+const EXIT: Record<GraphStatus, number> = { complete: 0, paused: 130, budget_limited: 3, failed: 1, active: 1 };
+
+/**
+ * `weir graph "objective" [--plan FILE] [--budget N] [--concurrency N] [--check CMD]`,
+ * `weir graph resume ID [--budget N]`, `weir graph list`, `weir graph status [ID]`. A planner call
+ * (or --plan) gives the graph; it is validated before anything runs; each node runs as a goal in
+ * a git worktree of its own, merged into the graph's branch one at a time (agent/graph.ts). Every
+ * transition is written to the session database, and with --output-format json printed as a line.
+ */
+export async function graphCommand(args: ParsedArgs, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
+  const verb = args.command[1];
+  const out = (s: string) => io.stdout.write(s);
+  if (verb === "list")
+    return withExistingStore("no graphs yet", out, (store) => {
+      const rows = store.graphs.list(workspace);
+      out(rows.length ? `${rows.map(graphLine).join("\n")}\n` : "no graphs in this workspace\n");
+      return 0;
+    });
+  if (verb === "status")
+    return withExistingStore("no graphs yet", out, (store) => {
+      const g = args.command[2] ? store.graphs.find(args.command[2]) : store.graphs.list(workspace)[0];
+      out(g ? `${graphStatus(g, store.graphs.nodes(g.id))}\n` : "no graphs in this workspace\n");
+      return 0;
+    });
+  if (args.budget !== undefined && !(args.budget > 0)) throw usageError("--budget takes a positive number of tokens");
+  const concurrency = typeof args.flags.concurrency === "number" ? args.flags.concurrency : 3;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) throw usageError("--concurrency takes a whole number from 1 to 8");
+  const json = resolved.settings.outputFormat === "json" || resolved.settings.outputFormat === "stream-json";
+  const say = (line: string, event: object) => (json ? out(`${JSON.stringify(event)}\n`) : io.stderr.write(`weir: ${line}\n`));
+  mkdirSync(userDataDir(), { recursive: true });
+  const store = SessionStore.open(databasePath());
+  try {
+    let graph: GraphRow;
+    if (verb === "resume") {
+      graph = store.graphs.find(args.command[2] ?? usageArg());
+      if (graph.workspace !== workspace) throw usageError(`graph ${graph.id} belongs to ${graph.workspace}; run weir there`);
+      if (graph.status === "complete") throw usageError(`graph ${graph.id} is complete; start a new one`);
+      if (args.budget !== undefined) {
+        const spent = store.graphs.nodes(graph.id).reduce((s, n) => s + n.spent, 0);
+        store.graphs.transition(graph.id, undefined, "active", `resumed with ${args.budget} more tokens`, { budget: spent + args.budget });
+      }
+    } else {
+      const objective = args.command.slice(1).join(" ").trim();
+      if (objective === "") throw usageError('the objective is blank; pass what weir should achieve (weir graph "add i18n to every screen")');
+      const base = (await gitOutput(workspace, ["rev-parse", "HEAD"]))?.trim();
+      if (!base) throw new UserError("weir graph needs a git repository with a commit: its nodes run in git worktrees", 2);
+      const files = Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path);
+      const plan = typeof args.flags.plan === "string" ? planFromFile(args.flags.plan) : await planFromModel(objective, files, resolved, signal);
+      const problems = validatePlan(plan, files);
+      if (problems.length) throw new UserError(`the plan was refused, nothing ran: ${problems.join("; ")}`);
+      const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
+      graph = store.graphs.create({ workspace, objective, base, check, budget: args.budget, concurrency, plan: JSON.stringify(plan), nodes: plan.nodes.map((n) => n.id) });
+      if ((await gitWrite(workspace, ["branch", graph.branch, base])) === undefined) throw new UserError(`could not create the branch ${graph.branch}`);
+      say(`graph ${graph.id}: ${plan.nodes.length} nodes (${plan.nodes.map((n) => n.id).join(", ")}), merged into branch ${graph.branch}`, { type: "graph_start", graph: graph.id, branch: graph.branch, nodes: plan.nodes });
+    }
+    const id = graph.id;
+    // Beside the workspace, not in the data directory: a home dot-directory is no place to work in.
+    const trees = join(dirname(workspace), `${basename(workspace)}.weir-worktrees`, id);
+    const quiet: Display = { emit: () => {} };
+    const runner: GraphRunner = {
+      graph: () => store.graphs.get(id),
+      nodes: () => store.graphs.nodes(id),
+      transition(node, state, reason, fields) {
+        const e = store.graphs.transition(id, node, state, reason, fields);
+        say(`graph ${id}${node ? ` node ${node}` : ""} ${state.replace("_", "-")}: ${reason}`, { type: "graph_transition", ...e });
+        return e;
+      },
+      mergedTree: () => worktree(workspace, join(trees, "merged"), store.graphs.get(id).branch),
+      async nodeTree(node) {
+        const dir = join(trees, node);
+        if (existsSync(dir)) return dir;
+        const branch = `${store.graphs.get(id).branch}-${node}`;
+        if ((await gitWrite(workspace, ["worktree", "add", "-q", "-B", branch, dir, store.graphs.get(id).branch])) === undefined) throw new UserError(`could not add a worktree for node ${node}`);
+        return dir;
+      },
+      async runNode(node, row, tree, budget, nodeSignal) {
+        const { budget: _, ...runArgs } = args;
+        const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), tree, resolved, {});
+        try {
+          const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
+          const spec = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };
+          const recordGoal = (goal: string) => runner.transition(node.id, "running", `running as goal ${goal}`, { goal });
+          const watched: Display = { emit: (e) => e.type === "turn_end" && store.graphs.spend(id, node.id, (row.spent += e.usage.input + e.usage.cacheRead + e.usage.cacheWrite + e.usage.output)) };
+          const r = await pursue(runtime, tree, spec, { emit: (e) => (watched.emit(e), quiet.emit(e)) }, nodeSignal, (g) => g && recordGoal(g.id));
+          return { status: r.status, goal: r.goal, reason: r.line };
+        } finally {
+          await runtime.close();
+        }
+      },
+      async merge(node, tree) {
+        await gitWrite(tree, ["add", "-A"]);
+        // Nothing staged is a node that changed nothing: its commit fails and its merge is a no-op.
+        await gitWrite(tree, ["commit", "-q", "-m", `weir graph ${id}: ${node.id}\n\n${node.objective}`]);
+        const merged = join(trees, "merged");
+        if ((await gitWrite(merged, ["merge", "--no-ff", "-q", "-m", `weir graph ${id}: merge ${node.id}`, `${store.graphs.get(id).branch}-${node.id}`])) !== undefined) return { merged: true };
+        const conflicts = (await gitWrite(merged, ["diff", "--name-only", "--diff-filter=U"]))?.trim().split("\n").filter(Boolean) ?? [];
+        await gitWrite(merged, ["merge", "--abort"]);
+        return { merged: false, why: conflicts.length ? `a conflict in ${conflicts.join(", ")}` : "git merge failed" };
+      },
+      async removeTree(tree) {
+        await gitWrite(workspace, ["worktree", "remove", "--force", tree]);
+      },
+      async finalCheck(dir, checkSignal) {
+        const command = store.graphs.get(id).check_command;
+        if (!command) return undefined;
+        const p = Bun.spawn(["sh", "-c", command], { cwd: dir, stdout: "pipe", stderr: "pipe", signal: checkSignal });
+        const [o, e, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+        return { passed: code === 0, summary: `${o}${e}`.slice(-2000) };
+      },
+    };
+    const status = await runGraph(runner, signal);
+    return EXIT[status];
+  } finally {
+    store.close();
+  }
+}
+
+const usageArg = (): never => {
+  throw usageError("weir graph resume needs a graph id; weir graph list shows them");
+};
+
+async function worktree(workspace: string, dir: string, branch: string): Promise<string> {
+  if (existsSync(dir)) return dir;
+  if ((await gitWrite(workspace, ["worktree", "add", "-q", dir, branch])) === undefined) throw new UserError(`could not add the worktree of ${branch} at ${dir}`);
+  return dir;
+}
+
+function planFromFile(file: string): GraphPlan {
+  let text: string;
+  try {
+    text = readFileSync(resolve(file), "utf8");
+  } catch (e) {
+    throw usageError(`cannot read --plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return parsePlan(text);
+  } catch (e) {
+    throw new UserError(`the plan was refused, nothing ran: ${(e as Error).message}`);
+  }
+}
+
+/** One planner call: the objective and the workspace's files in, the plan as JSON out. */
+async function planFromModel(objective: string, files: string[], resolved: Resolved, signal: AbortSignal): Promise<GraphPlan> {
+  const { createProvider } = await import("../../providers/create.ts");
+  const { providerSettings, requireKey } = await import("../../config/resolve.ts");
+  requireKey(resolved);
+  const provider: ModelProvider = await createProvider(providerSettings(resolved), resolved.preset.hint);
+  const system =
+    "You plan work on a software repository as a graph of steps. Each step is carried out by another agent in its own copy of the repository, then merged. " +
+    "Steps that may run at the same time must not write the same files. Answer with the JSON plan only, in this shape:\n" +
+    PLAN_SHAPE;
+  const listing = files.slice(0, 300).join("\n");
+  const acc = new TurnAccumulator();
+  for await (const ev of provider.stream({ system, messages: [userText(`Objective: ${objective}\n\nThe repository's files:\n${listing}`)], tools: [], maxTokens: 4096, signal })) acc.push(ev);
+  try {
+    return parsePlan(textOf(acc.message()));
+  } catch (e) {
+    throw new UserError(`the plan was refused, nothing ran: ${(e as Error).message}`);
+  }
+}
+
+const graphLine = (g: GraphRow) => `${g.id}  ${g.status.replace("_", "-").padEnd(14)} ${g.objective.split("\n")[0]!.slice(0, 60)}`;
+
+/** A graph's nodes, their state and spend against the budget. Pure. */
+export function graphStatus(g: GraphRow, nodes: readonly NodeRow[]): string {
+  const spent = nodes.reduce((s, n) => s + n.spent, 0);
+  const current = nodes.filter((n) => n.state === "running").map((n) => n.node_id);
+  const head = `graph ${g.id}  ${g.status.replace("_", "-")}  ${spent}${g.budget !== null ? `/${g.budget}` : ""} tokens  branch ${g.branch}${current.length ? `  running: ${current.join(", ")}` : ""}`;
+  return [head, g.objective, ...nodes.map((n) => `  ${n.node_id.padEnd(16)} ${n.state.replace("_", "-").padEnd(14)} ${String(n.spent).padStart(8)} tokens  ${n.reason}`)].join("\n");
+}

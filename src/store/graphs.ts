@@ -1,0 +1,122 @@
+import type { Database } from "bun:sqlite";
+import { randomBytes } from "node:crypto";
+import { UserError } from "../core/errors.ts";
+
+export type GraphStatus = "active" | "paused" | "budget_limited" | "complete" | "failed";
+export type NodeState = "waiting" | "ready" | "running" | "merged" | "failed" | "blocked" | "budget_limited";
+
+export interface GraphRow {
+  id: string;
+  workspace: string;
+  objective: string;
+  /** The commit the graph started from, and the branch its nodes are merged into. */
+  base: string;
+  branch: string;
+  check_command: string | null;
+  budget: number | null;
+  concurrency: number;
+  /** The validated plan (agent/graph-plan.ts), as JSON. */
+  plan: string;
+  status: GraphStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NodeRow {
+  graph_id: string;
+  node_id: string;
+  state: NodeState;
+  /** The goal the node runs as, once it started. */
+  goal_id: string | null;
+  worktree: string | null;
+  spent: number;
+  reason: string;
+}
+
+/** One transition of a graph (node_id null) or of one of its nodes. */
+export interface GraphEvent {
+  graph_id: string;
+  node_id: string | null;
+  at: number;
+  state: string;
+  reason: string;
+}
+
+/**
+ * Goal graphs in the session database. `transition` is the one place a graph's or a node's state
+ * changes: it writes the new state, its fields and the event together, in one transaction, so a
+ * killed process leaves a graph exactly as its last transition says.
+ */
+export class GraphStore {
+  constructor(
+    private db: Database,
+    private guard: <T>(f: () => T) => T,
+  ) {}
+
+  create(g: { workspace: string; objective: string; base: string; check: string | undefined; budget: number | undefined; concurrency: number; plan: string; nodes: string[] }, now = Date.now()): GraphRow {
+    const id = randomBytes(4).toString("hex");
+    this.guard(() =>
+      this.db.transaction(() => {
+        this.db
+          .query("INSERT INTO graphs (id, workspace, objective, base, branch, check_command, budget, concurrency, plan, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)")
+          .run(id, g.workspace, g.objective, g.base, `weir/graph-${id}`, g.check ?? null, g.budget ?? null, g.concurrency, g.plan, now, now);
+        for (const n of g.nodes) this.db.query("INSERT INTO graph_nodes (graph_id, node_id, state, spent, reason) VALUES (?, ?, 'waiting', 0, 'planned')").run(id, n);
+        this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, NULL, ?, 'active', 'planned')").run(id, now);
+      })(),
+    );
+    return this.get(id);
+  }
+
+  get(id: string): GraphRow {
+    const row = this.guard(() => this.db.query("SELECT * FROM graphs WHERE id = ?").get(id) as GraphRow | null);
+    if (!row) throw new UserError(`no graph ${id}`, 2);
+    return row;
+  }
+
+  /** A graph by id prefix; none or several is a clear error. */
+  find(prefix: string): GraphRow {
+    const rows = this.guard(() => this.db.query("SELECT * FROM graphs WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6").all(`${prefix.replace(/[%_]/g, "")}%`) as GraphRow[]);
+    if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no graph matches "${prefix}"; weir graph list shows this workspace's graphs`, 2);
+    if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} graphs (${rows.map((r) => r.id).join(", ")}); give more of the id`, 2);
+    return rows[0]!;
+  }
+
+  list(workspace: string): GraphRow[] {
+    return this.guard(() => this.db.query("SELECT * FROM graphs WHERE workspace = ? ORDER BY updated_at DESC").all(workspace) as GraphRow[]);
+  }
+
+  nodes(id: string): NodeRow[] {
+    return this.guard(() => this.db.query("SELECT graph_id, node_id, state, goal_id, worktree, spent, reason FROM graph_nodes WHERE graph_id = ? ORDER BY rowid").all(id) as NodeRow[]);
+  }
+
+  events(id: string): GraphEvent[] {
+    return this.guard(() => this.db.query("SELECT graph_id, node_id, at, state, reason FROM graph_events WHERE graph_id = ? ORDER BY rowid").all(id) as GraphEvent[]);
+  }
+
+  /** A node's spend so far, written as it is spent. */
+  spend(id: string, node: string, spent: number): void {
+    this.guard(() => this.db.query("UPDATE graph_nodes SET spent = ? WHERE graph_id = ? AND node_id = ?").run(spent, id, node));
+  }
+
+  /**
+   * The one place a state changes: the graph's (`node` undefined; `budget` re-arms it) or a node's
+   * (with the goal it runs as and its worktree), and the event, in one transaction.
+   */
+  transition(id: string, node: string | undefined, state: GraphStatus | NodeState, reason: string, fields: { goal?: string; worktree?: string | null; budget?: number | null } = {}, now = Date.now()): GraphEvent {
+    this.guard(() =>
+      this.db.transaction(() => {
+        if (node === undefined) {
+          if (fields.budget !== undefined) this.db.query("UPDATE graphs SET budget = ? WHERE id = ?").run(fields.budget, id);
+          this.db.query("UPDATE graphs SET status = ?, updated_at = ? WHERE id = ?").run(state, now, id);
+        } else {
+          this.db.query("UPDATE graph_nodes SET state = ?, reason = ? WHERE graph_id = ? AND node_id = ?").run(state, reason, id, node);
+          if (fields.goal !== undefined) this.db.query("UPDATE graph_nodes SET goal_id = ? WHERE graph_id = ? AND node_id = ?").run(fields.goal, id, node);
+          if (fields.worktree !== undefined) this.db.query("UPDATE graph_nodes SET worktree = ? WHERE graph_id = ? AND node_id = ?").run(fields.worktree, id, node);
+          this.db.query("UPDATE graphs SET updated_at = ? WHERE id = ?").run(now, id);
+        }
+        this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, ?, ?, ?, ?)").run(id, node ?? null, now, state, reason);
+      })(),
+    );
+    return { graph_id: id, node_id: node ?? null, at: now, state, reason };
+  }
+}
