@@ -10,8 +10,8 @@ import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
-import { type Proposal, readProposal, textAfter } from "./proposal.ts";
 import { walk } from "../workspace/walker.ts";
+import { type Proposal, readProposal, textAfter } from "./proposal.ts";
 
 interface Target {
   named_by_user: boolean;
