@@ -15,7 +15,7 @@ export { runSeams } from "./run-seams.ts";
 export { WorkState } from "./state.ts";
 export { workerActionsFor, workerStarter } from "./worker.ts";
 export type { WorkerDeps } from "./worker.ts";
-export { pursueGoal } from "./goal.ts";
+export { pursueGoal, tokensOf } from "./goal.ts";
 export { blockedNodes, readyNodes, runGraph } from "./graph.ts";
 export type { GraphRunner } from "./graph.ts";
 export { GraphPlan, PLAN_SHAPE, parsePlan, PlanNode, validatePlan } from "./graph-plan.ts";

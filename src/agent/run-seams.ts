@@ -179,10 +179,13 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // Guidance pre-loads the capabilities it asks for.
         const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
         if (caps.length) d.disclosure.load(caps, []);
+        // Within a goal's budget, every request says what is left of it.
+        const g = d.state.goalBudget;
+        const left = g ? `[weir goal budget] ${Math.max(0, g.budget - g.spent)} of ${g.budget} tokens left` : undefined;
         // A task that asks for no change gets no edit guidance (until something was changed after all).
-        if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return undefined;
+        if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return left;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
-        return d.contextStep.underPressure ? undefined : r.reminder;
+        return [d.contextStep.underPressure ? undefined : r.reminder, left].filter(Boolean).join("\n") || undefined;
       } catch (e) {
         // A cancelled turn decides nothing; any other failure is the loop's to report.
         if (signal?.aborted) return undefined;

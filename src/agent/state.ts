@@ -115,6 +115,8 @@ export class WorkState {
   rules: string[] = [];
   /** Tokens of the newest compiled request over the context window, 0..1. */
   budgetUsed = 0;
+  /** The token budget of the goal this run works towards, and what it has spent (none outside a goal). */
+  goalBudget: { spent: number; budget: number } | undefined;
 
   constructor(
     private root: string,
@@ -400,7 +402,7 @@ export class WorkState {
         files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
         last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
       },
-      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed)), navigations: this.navigations },
+      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed, this.goalBudget ? this.goalBudget.spent / this.goalBudget.budget : 0)), navigations: this.navigations },
       change: {
         planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
         security_sensitive: planned.some((p) => SECURITY.test(p)),

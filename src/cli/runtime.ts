@@ -144,6 +144,8 @@ export interface Runtime extends Actions {
   watch(display: Display): Display;
   /** `/compact`: the conversation's tool output so far is rendered as summaries from the next request. */
   compact(): number;
+  /** The budget of the goal the next runs work towards (null: none); the decision state and each request see it. */
+  goalBudget(spent: number, budget: number | null): void;
 }
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
@@ -237,5 +239,6 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     current = display;
     return actions.supervisor.watch(display);
   };
-  return { ...actions, conversation, fleet, watch, compact: () => contextStep.compact() };
+  const goalBudget = (spent: number, budget: number | null) => void (state.goalBudget = budget === null ? undefined : { spent, budget });
+  return { ...actions, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget };
 }

@@ -62,6 +62,8 @@ export interface StatusView {
   /** Dollars, where the model's price is known. */
   costUsd?: number;
   workerTokens?: number;
+  /** The running goal graph, compact: its id and merged/total nodes. */
+  graph?: string;
   sessionId?: string;
   /** How long the running turn has taken (or the last one took). */
   elapsedMs?: number;
@@ -77,6 +79,7 @@ export function statusSegments(s: StatusView): string[] {
     `${k(s.used)}/${k(s.contextSize)} tokens`,
     `cache ${Math.round(s.cacheRate * 100)}%`,
     ...(s.workerTokens ? [`workers ${k(s.workerTokens)} tokens`] : []),
+    ...(s.graph ? [s.graph] : []),
     ...(s.sessionId ? [`session ${s.sessionId.slice(0, 8)}`] : []),
     ...(s.costUsd !== undefined ? [`$${s.costUsd < 1 ? s.costUsd.toFixed(4) : s.costUsd.toFixed(2)}`] : []),
     ...(s.elapsedMs !== undefined ? [formatElapsed(s.elapsedMs)] : []),

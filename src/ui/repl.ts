@@ -21,6 +21,8 @@ interface ReplHost {
   send(task: string, display: Display, signal: AbortSignal): Promise<unknown>;
   /** `/goal ...`: starts, resumes or lists goals (cli/commands/goal.ts); resolves to the line that says how it ended. */
   goal(words: string[], display: Display, signal: AbortSignal): Promise<string>;
+  /** `/graph ...`: starts, resumes, lists or shows goal graphs (cli/commands/graph.ts); resolves to the line that says how it ended. */
+  graph(words: string[], display: Display, signal: AbortSignal): Promise<string>;
   clear(): void;
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
@@ -45,7 +47,7 @@ interface ReplHost {
   models(): Promise<string[] | undefined>;
   /** `/compact`: demote the tool output so far; says what it did. */
   compact(): string;
-  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; /** The model's price, where known (config `prices`). */ price?: Price };
+  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; graph?: string; /** The model's price, where known (config `prices`). */ price?: Price };
 }
 
 /** A session's spend, by kind of token, and in dollars where the price is known. Pure. */
@@ -107,6 +109,7 @@ const REPL_HELP = [
   "/init              ask the model to write an AGENTS.md for this repository",
   "/resume [ID]       list this workspace's sessions, or continue one (its conversation is shown in brief)",
   "/goal OBJECTIVE    work towards it until the project's tests pass; /goal resume ID [TOKENS], /goal list",
+  "/graph OBJECTIVE   plan steps, run each as a goal in its own worktree, merge them; /graph status [ID], resume ID [TOKENS], list",
   "!COMMAND           run a shell command yourself (same permissions and sandbox); the model sees it with your next message",
   "@path              mention a file (Tab completes): it is put in the model's working set",
   "/exit              leave (or Ctrl-D)",
@@ -114,7 +117,7 @@ const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit"]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
@@ -221,6 +224,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       contextSize: s.contextSize,
       cacheRate: cacheHitRate(total),
       ...(s.workerTokens ? { workerTokens: s.workerTokens } : {}),
+      ...(s.graph ? { graph: s.graph } : {}),
       ...(s.sessionId ? { sessionId: s.sessionId } : {}),
       ...(s.price ? { costUsd: costOf(total, s.price) } : {}),
       ...(running ? { elapsedMs: Date.now() - runStarted } : lastRunMs !== undefined ? { elapsedMs: lastRunMs } : {}),
@@ -370,10 +374,12 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
     // A custom command (not shadowing a built-in one) becomes the task its template says.
     const custom = line.startsWith("/") && !BUILTIN_COMMANDS.has(line.split(/\s+/)[0]!) ? matchCommand(line, host.commands()) : undefined;
-    // /goal runs like a task (live pane, Esc stops it), so it is not answered here.
-    const goalWords = line === "/goal" || line.startsWith("/goal ") ? line.slice(5).trim().split(/\s+/).filter(Boolean) : undefined;
+    // /goal and /graph run like a task (live pane, Esc stops them), so they are not answered here.
+    const words = (cmd: string) => (line === cmd || line.startsWith(`${cmd} `) ? line.slice(cmd.length).trim().split(/\s+/).filter(Boolean) : undefined);
+    const goalWords = words("/goal");
+    const graphWords = goalWords ? undefined : words("/graph");
     if (custom) line = expandCommand(custom.command, custom.args);
-    else if (line.startsWith("/") && !goalWords) {
+    else if (line.startsWith("/") && !goalWords && !graphWords) {
       const [cmd, ...rest] = line.split(/\s+/);
       if (cmd === "/exit" || cmd === "/quit") break;
       if (cmd === "/help") {
@@ -412,7 +418,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       continue;
     }
     // Commands the person ran go first, quoted as the data they are (their output is not theirs).
-    if (userRan.length && !goalWords) {
+    if (userRan.length && !goalWords && !graphWords) {
       line = `[commands I ran myself in the terminal, with their output]\n${quoteData(userRan.join("\n\n"))}\n\n${line}`;
       userRan = [];
     }
@@ -421,6 +427,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     pane.live(true);
     try {
       if (goalWords) say(`${await host.goal(goalWords, display, running.signal)}\n`);
+      else if (graphWords) say(`${await host.graph(graphWords, display, running.signal)}\n`);
       else await host.send(line, display, running.signal);
     } catch (e) {
       // An error that escaped the run (a store failure): report it and stay up.

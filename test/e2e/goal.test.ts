@@ -70,6 +70,28 @@ describe("weir goal", () => {
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("Working on it.");
   });
 
+  test("each request of a budgeted goal says what is left, and the decision state's budget_used_ratio is the share spent", async () => {
+    project();
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "r1", name: "read_file", input: { path: "check.js" } }], usage: { input: 3000, output: 1000 } },
+        { toolCalls: [{ id: "w1", name: "write_file", input: { path: "done.txt", content: "yes\n" } }], usage: { input: 1000, output: 0 } },
+        { text: "Done." },
+      ],
+    });
+    const before = world.server.requests.length;
+    const r = await weir(["goal", "make the check pass", "--check", "node check.js", "--budget", "10000"]);
+    expect(r.code).toBe(0);
+    const texts = world.server.requests.slice(before).map((q) => JSON.stringify(q.body.messages));
+    expect(texts[0]).toContain("[weir goal budget] 10000 of 10000 tokens left");
+    expect(texts[1]).toContain("[weir goal budget] 6000 of 10000 tokens left");
+    expect(texts[2]).toContain("[weir goal budget] 5000 of 10000 tokens left");
+    const db = new Database(join(world.home, ".local", "share", "weir", "weir.db"), { readonly: true });
+    const ratios = (db.query("SELECT record FROM decisions ORDER BY id").all() as { record: string }[]).map((x) => (JSON.parse(x.record) as { request: { retrieval: { budget_used_ratio: number } } }).request.retrieval.budget_used_ratio);
+    db.close();
+    expect(ratios.slice(-3)).toEqual([expect.any(Number), 0.4, 0.5]);
+  });
+
   test("list and status show the goal and its transitions; bad input is one line and exit 2", async () => {
     project();
     world.server.script({ turns: [{ toolCalls: [{ id: "w1", name: "write_file", input: { path: "done.txt", content: "ok\n" } }] }, { text: "Done." }] });

@@ -431,3 +431,27 @@ describe("/goal in the REPL", () => {
     expect(await t.proc.exited).toBe(0);
   });
 });
+
+describe("/graph in the REPL", () => {
+  test("plans, runs each node in its own worktree, shows the chip while it runs, and /graph status lists the nodes", async () => {
+    writeFileSync(join(world.ws, "README.md"), "# g\n");
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...a], { cwd: world.ws, env }).exitCode).toBe(0);
+    const nodes = [{ id: "one", objective: "Write the file one.txt", check: "test -f one.txt", scope: ["one.txt"] }];
+    world.server.script({ turns: [{ text: JSON.stringify({ nodes }) }] });
+    // The node's turn is slow enough for the status bar to show the running graph.
+    world.server.route("Write the file one.txt", [{ toolCalls: [{ id: "w1", name: "write_file", input: { path: "one.txt", content: "1\n" } }], delayMs: 1500 }, { text: "written" }]);
+    const t = weirInPty([...args(), "--yes", "--verify-floor", "off"], { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("/graph write one file\r");
+    await t.waitFor(/graph [0-9a-f]{8} 0\/1/, 15000);
+    await t.waitFor(/graph [0-9a-f]{8} complete: every node merged/, 20000);
+    const id = /graph ([0-9a-f]{8}) complete/.exec(t.text())![1]!;
+    expect(Bun.spawnSync(["git", "show", `weir/graph-${id}:one.txt`], { cwd: world.ws }).stdout.toString()).toBe("1\n");
+    await t.waitFor("› ", 8000, t.text().lastIndexOf("complete:"));
+    t.write("/graph status\r");
+    await t.waitFor(/one\s+merged/);
+    t.write("/exit\r");
+    expect(await t.proc.exited).toBe(0);
+  });
+});

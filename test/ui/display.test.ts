@@ -146,6 +146,7 @@ describe("the live pane", () => {
     expect(fitSegments(segs, 200)).toBe(segs.join(" · "));
     expect(fitSegments(segs, 40)).toBe("mock · effort high · 1.5k/200.0k tokens");
     expect(fitSegments(["a-very-long-model-name"], 6)).toBe("a-very");
+    expect(statusSegments({ model: "m", used: 0, contextSize: 1000, cacheRate: 0, graph: "graph 1a2b3c4d 2/4", sessionId: "3f2a9c1e77" })).toEqual(["m", "0/1.0k tokens", "cache 0%", "graph 1a2b3c4d 2/4", "session 3f2a9c1e"]);
     expect(formatElapsed(3_999)).toBe("3s");
     expect(formatElapsed(7_260_000)).toBe("2h01m");
   });

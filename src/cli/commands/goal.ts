@@ -89,7 +89,13 @@ export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec
   }
   started?.(goal);
   const { runner, checkName } = goalRunner(goal, runtime, workspace);
-  const status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
+  runtime.goalBudget(goal.spent, goal.budget);
+  let status: GoalStatus;
+  try {
+    status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
+  } finally {
+    runtime.goalBudget(0, null);
+  }
   const last = goals.transitions(goal.id).at(-1)!;
   return { status, line: `goal ${goal.id} ${status.replace("_", "-")}: ${last.reason} (${last.spent} tokens)`, goal: goal.id };
 }
@@ -133,7 +139,10 @@ function goalRunner(goal: GoalRow, runtime: Runtime, workspace: string): { runne
       // The check's output is the repository's text: it goes back to the model quoted.
       return { passed: !r.isError, summary: quoteData(r.content.split("\n").slice(-40).join("\n")) };
     },
-    spend: (spent) => runtime.store.goals.spend(goal.id, spent),
+    spend(spent) {
+      runtime.store.goals.spend(goal.id, spent);
+      runtime.goalBudget(spent, goal.budget);
+    },
     transition: (status, reason, spent) => runtime.store.goals.transition(goal.id, status, reason, spent),
   };
   return { runner, checkName };

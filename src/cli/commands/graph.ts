@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { tokensOf } from "../../agent/goal.ts";
 import { type GraphRunner, runGraph } from "../../agent/graph.ts";
 import { type GraphPlan, PLAN_SHAPE, parsePlan, validatePlan } from "../../agent/graph-plan.ts";
 import { userDataDir } from "../../config/paths.ts";
@@ -49,36 +50,63 @@ export async function graphCommand(args: ParsedArgs, workspace: string, resolved
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) throw usageError("--concurrency takes a whole number from 1 to 8");
   const json = resolved.settings.outputFormat === "json" || resolved.settings.outputFormat === "stream-json";
   const say = (line: string, event: object) => (json ? out(`${JSON.stringify(event)}\n`) : io.stderr.write(`weir: ${line}\n`));
+  const spec: GraphSpec =
+    verb === "resume"
+      ? { resume: args.command[2] ?? usageArg(), budget: args.budget }
+      : {
+          objective: args.command.slice(1).join(" ").trim(),
+          plan: typeof args.flags.plan === "string" ? args.flags.plan : undefined,
+          check: typeof args.flags.check === "string" ? args.flags.check : undefined,
+          budget: args.budget,
+          concurrency,
+        };
   mkdirSync(userDataDir(), { recursive: true });
   const store = SessionStore.open(databasePath());
   try {
-    let graph: GraphRow;
-    if (verb === "resume") {
-      graph = store.graphs.find(args.command[2] ?? usageArg());
-      if (graph.workspace !== workspace) throw usageError(`graph ${graph.id} belongs to ${graph.workspace}; run weir there`);
-      if (graph.status === "complete") throw usageError(`graph ${graph.id} is complete; start a new one`);
-      if (args.budget !== undefined) {
-        const spent = store.graphs.nodes(graph.id).reduce((s, n) => s + n.spent, 0);
-        store.graphs.transition(graph.id, undefined, "active", `resumed with ${args.budget} more tokens`, { budget: spent + args.budget });
-      }
-    } else {
-      const objective = args.command.slice(1).join(" ").trim();
-      if (objective === "") throw usageError('the objective is blank; pass what weir should achieve (weir graph "add i18n to every screen")');
-      const base = (await gitOutput(workspace, ["rev-parse", "HEAD"]))?.trim();
-      if (!base) throw new UserError("weir graph needs a git repository with a commit: its nodes run in git worktrees", 2);
-      const files = Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path);
-      const plan = typeof args.flags.plan === "string" ? planFromFile(args.flags.plan) : await planFromModel(objective, files, resolved, signal);
-      const problems = validatePlan(plan, files);
-      if (problems.length) throw new UserError(`the plan was refused, nothing ran: ${problems.join("; ")}`);
-      const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
-      graph = store.graphs.create({ workspace, objective, base, check, budget: args.budget, concurrency, plan: JSON.stringify(plan), nodes: plan.nodes.map((n) => n.id) });
-      if ((await gitWrite(workspace, ["branch", graph.branch, base])) === undefined) throw new UserError(`could not create the branch ${graph.branch}`);
-      say(`graph ${graph.id}: ${plan.nodes.length} nodes (${plan.nodes.map((n) => n.id).join(", ")}), merged into branch ${graph.branch}`, { type: "graph_start", graph: graph.id, branch: graph.branch, nodes: plan.nodes });
+    return EXIT[await pursueGraph(store, workspace, resolved, args, spec, say, signal)];
+  } finally {
+    store.close();
+  }
+}
+
+/** A graph to start (from a planner call, or a plan file), or one to resume with more budget. */
+export type GraphSpec =
+  | { objective: string; plan?: string | undefined; check?: string | undefined; budget?: number | undefined; concurrency: number }
+  | { resume: string; budget?: number | undefined };
+
+type Say = (line: string, event: object) => void;
+
+/**
+ * Starts or resumes a graph and runs it to its end; `weir graph` and the REPL's `/graph` both come
+ * here. Nodes run on runtimes built from `args` (the provider and gates of the run that started
+ * them). Returns the graph's status.
+ */
+export async function pursueGraph(store: SessionStore, workspace: string, resolved: Resolved, args: ParsedArgs, spec: GraphSpec, say: Say, signal: AbortSignal): Promise<GraphStatus> {
+  let graph: GraphRow;
+  if ("resume" in spec) {
+    graph = store.graphs.find(spec.resume);
+    if (graph.workspace !== workspace) throw usageError(`graph ${graph.id} belongs to ${graph.workspace}; run weir there`);
+    if (graph.status === "complete") throw usageError(`graph ${graph.id} is complete; start a new one`);
+    if (spec.budget !== undefined) {
+      const spent = store.graphs.nodes(graph.id).reduce((s, n) => s + n.spent, 0);
+      store.graphs.transition(graph.id, undefined, "active", `resumed with ${spec.budget} more tokens`, { budget: spent + spec.budget });
     }
+  } else {
+    const objective = spec.objective;
+    if (objective === "") throw usageError('the objective is blank; pass what weir should achieve (weir graph "add i18n to every screen")');
+    const base = (await gitOutput(workspace, ["rev-parse", "HEAD"]))?.trim();
+    if (!base) throw new UserError("weir graph needs a git repository with a commit: its nodes run in git worktrees", 2);
+    const files = Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path);
+    const plan = spec.plan !== undefined ? planFromFile(spec.plan) : await planFromModel(objective, files, resolved, signal);
+    const problems = validatePlan(plan, files);
+    if (problems.length) throw new UserError(`the plan was refused, nothing ran: ${problems.join("; ")}`);
+    graph = store.graphs.create({ workspace, objective, base, check: spec.check, budget: spec.budget, concurrency: spec.concurrency, plan: JSON.stringify(plan), nodes: plan.nodes.map((n) => n.id) });
+    if ((await gitWrite(workspace, ["branch", graph.branch, base])) === undefined) throw new UserError(`could not create the branch ${graph.branch}`);
+    say(`graph ${graph.id}: ${plan.nodes.length} nodes (${plan.nodes.map((n) => n.id).join(", ")}), merged into branch ${graph.branch}`, { type: "graph_start", graph: graph.id, branch: graph.branch, nodes: plan.nodes });
+  }
     const id = graph.id;
     // Beside the workspace, not in the data directory: a home dot-directory is no place to work in.
     const trees = join(dirname(workspace), `${basename(workspace)}.weir-worktrees`, id);
-    const quiet: Display = { emit: () => {} };
     const runner: GraphRunner = {
       graph: () => store.graphs.get(id),
       nodes: () => store.graphs.nodes(id),
@@ -102,8 +130,9 @@ export async function graphCommand(args: ParsedArgs, workspace: string, resolved
           const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
           const spec = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };
           const recordGoal = (goal: string) => runner.transition(node.id, "running", `running as goal ${goal}`, { goal });
-          const watched: Display = { emit: (e) => e.type === "turn_end" && store.graphs.spend(id, node.id, (row.spent += e.usage.input + e.usage.cacheRead + e.usage.cacheWrite + e.usage.output)) };
-          const r = await pursue(runtime, tree, spec, { emit: (e) => (watched.emit(e), quiet.emit(e)) }, nodeSignal, (g) => g && recordGoal(g.id));
+          // A node's run prints nothing of its own; its spend is written per turn.
+          const counting: Display = { emit: (e) => e.type === "turn_end" && store.graphs.spend(id, node.id, (row.spent += tokensOf(e.usage))) };
+          const r = await pursue(runtime, tree, spec, counting, nodeSignal, (g) => recordGoal(g.id));
           return { status: r.status, goal: r.goal, reason: r.line };
         } finally {
           await runtime.close();
@@ -130,11 +159,7 @@ export async function graphCommand(args: ParsedArgs, workspace: string, resolved
         return { passed: code === 0, summary: `${o}${e}`.slice(-2000) };
       },
     };
-    const status = await runGraph(runner, signal);
-    return EXIT[status];
-  } finally {
-    store.close();
-  }
+  return runGraph(runner, signal);
 }
 
 const usageArg = (): never => {
@@ -179,6 +204,45 @@ async function planFromModel(objective: string, files: string[], resolved: Resol
   } catch (e) {
     throw new UserError(`the plan was refused, nothing ran: ${(e as Error).message}`);
   }
+}
+
+/** `/graph` in the REPL: `/graph OBJECTIVE`, `/graph resume ID [TOKENS]`, `/graph status [ID]`, `/graph list`. */
+export async function replGraph(store: SessionStore, workspace: string, resolved: Resolved, args: ParsedArgs, words: string[], display: Display, signal: AbortSignal, running: (id: string | undefined) => void): Promise<string> {
+  if (words.length === 0 || words[0] === "list") {
+    const rows = store.graphs.list(workspace);
+    return rows.length ? rows.map(graphLine).join("\n") : "no graphs in this workspace; /graph OBJECTIVE starts one";
+  }
+  if (words[0] === "status") {
+    const g = words[1] ? store.graphs.find(words[1]) : store.graphs.list(workspace)[0];
+    return g ? graphStatus(g, store.graphs.nodes(g.id)) : "no graphs in this workspace";
+  }
+  let spec: GraphSpec;
+  if (words[0] === "resume") {
+    if (!words[1]) return "/graph resume ID [TOKENS]: /graph list shows the ids";
+    const more = words[2] === undefined ? undefined : Number(words[2]);
+    if (more !== undefined && !(more > 0)) return `/graph resume: ${words[2]} is not a number of tokens`;
+    spec = { resume: words[1], budget: more };
+  } else spec = { objective: words.join(" "), concurrency: 3 };
+  let id: string | undefined;
+  const say: Say = (line, event) => {
+    const e = event as { graph?: string; graph_id?: string };
+    id ??= e.graph ?? e.graph_id;
+    running(id);
+    display.emit({ type: "notice", level: "info", message: line });
+  };
+  try {
+    const status = await pursueGraph(store, workspace, resolved, args, spec, say, signal);
+    const g = id ? store.graphs.get(id) : undefined;
+    return g ? `graph ${g.id} ${status.replace("_", "-")}: ${store.graphs.events(g.id).at(-1)?.reason ?? ""}` : status;
+  } finally {
+    running(undefined);
+  }
+}
+
+/** The status bar's chip for a running graph: its id and merged of all nodes. */
+export function graphChip(store: SessionStore, id: string): string {
+  const nodes = store.graphs.nodes(id);
+  return `graph ${id} ${nodes.filter((n) => n.state === "merged").length}/${nodes.length}`;
 }
 
 const graphLine = (g: GraphRow) => `${g.id}  ${g.status.replace("_", "-").padEnd(14)} ${g.objective.split("\n")[0]!.slice(0, 60)}`;

@@ -57,6 +57,9 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
   const runtime = await buildRuntime(runOptions(args), workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
   const s = resolved.settings;
   let model = s.model;
+  // The goal graph /graph is running, for the status bar's chip; its module once /graph was used.
+  let graphRunning: string | undefined;
+  let graphs: typeof import("./graph.ts") | undefined;
   try {
     const style = makeStyle(s.color && process.stdout.isTTY === true);
     const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
@@ -64,6 +67,10 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
       {
         send: (task, display, signal) => runtime.conversation.send(task, runtime.watch(display), signal),
         goal: async (words, display, signal) => (await import("./goal.ts")).replGoal(runtime, workspace, words, display, signal),
+        async graph(words, display, signal) {
+          graphs = await import("./graph.ts");
+          return graphs.replGraph(runtime.store, workspace, resolved, args, words, display, signal, (id) => (graphRunning = id));
+        },
         clear: () => {
           runtime.conversation.clear();
           runtime.fleet.clear();
@@ -122,7 +129,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         status: () => {
           // Workers' spend is shown on its own, never added to the main agent's context use.
           const workerTokens = runtime.fleet.usage().reduce((n, w) => n + w.usage.input + w.usage.cacheRead + w.usage.cacheWrite + w.usage.output, 0);
-          return { model, ...(s.prices[model] ? { price: s.prices[model] } : {}), ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}), ...(workerTokens ? { workerTokens } : {}) };
+          return { model, ...(s.prices[model] ? { price: s.prices[model] } : {}), ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}), ...(workerTokens ? { workerTokens } : {}), ...(graphRunning && graphs ? { graph: graphs.graphChip(runtime.store, graphRunning) } : {}) };
         },
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
