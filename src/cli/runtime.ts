@@ -37,6 +37,7 @@ import { scrubEnv } from "../workspace/process.ts";
 import { createSandbox } from "../workspace/sandbox.ts";
 import { walk } from "../workspace/walker.ts";
 import { homeDirectory } from "../workspace/containment.ts";
+import type { PathScope } from "../workspace/scope.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { databasePath, resumeTarget } from "./data.ts";
 import type { RunOptions } from "./run-options.ts";
@@ -81,6 +82,8 @@ export interface ActionOptions {
   approveServer?: (entry: ServerEntry) => Promise<boolean>;
   /** Asks whether a project's hooks may run (the file, one line per command); absent where no one can answer. */
   approveHooks?: (file: string, commands: string[]) => Promise<boolean>;
+  /** The paths the run's file actions may read and write (a graph node's scope); absent: the whole workspace. */
+  scope?: PathScope;
 }
 
 /** The registry with built-ins and MCP tools, disclosure, and the executor under the permission policy. */
@@ -108,7 +111,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
   const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, hooks, locks, autorunWrites };
-  const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
+  const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);

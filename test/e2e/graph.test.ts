@@ -91,9 +91,12 @@ describe("weir graph", () => {
   test("a merge conflict in C fails C and blocks D; B still merges; C's worktree is kept", async () => {
     repository();
     world.server.script({ turns: [] });
+    // The file tools write only inside a node's scope; a command (a formatter, an install) can
+    // still change a file outside it, and two such changes conflict at the merge.
+    const sh = (id: string, text: string) => ({ toolCalls: [{ id, name: "shell", input: { command: `printf '${text}\\n' > shared.txt` } }] });
     const file = plan(DIAMOND, {
-      b: [{ toolCalls: [{ id: "r-b", name: "read_file", input: { path: "shared.txt" } }] }, { toolCalls: [{ id: "w-b", name: "write_file", input: { path: "shared.txt", content: "from b\n" } }] }, { text: "b done" }],
-      c: [{ toolCalls: [{ id: "r-c", name: "read_file", input: { path: "shared.txt" } }] }, { toolCalls: [{ id: "w-c", name: "write_file", input: { path: "shared.txt", content: "from c\n" } }] }, { text: "c done", delayMs: 1500 }],
+      b: [sh("s-b", "from b"), { text: "b done" }],
+      c: [sh("s-c", "from c"), { text: "c done", delayMs: 1500 }],
     });
     const nodes = DIAMOND.map((n) => (n.id === "b" || n.id === "c" ? { ...n, check: "true" } : n));
     writeFileSync(file, JSON.stringify({ nodes }));
@@ -105,6 +108,23 @@ describe("weir graph", () => {
     expect(ev.find((e) => e.node_id === "c" && e.state === "failed")!.reason).toContain("conflict in shared.txt");
     expect(git("show", `weir/graph-${id}:shared.txt`)).toBe("from b\n");
     expect(existsSync(join(TREES(), id, "c", "shared.txt"))).toBe(true);
+  }, 60_000);
+
+  test("a node's file actions write only inside its scope: a write elsewhere is refused and never merged", async () => {
+    repository();
+    world.server.script({ turns: [] });
+    const nodes = [DIAMOND[0]!];
+    const file = plan(nodes, {
+      a: [{ toolCalls: [{ id: "w-out", name: "write_file", input: { path: "elsewhere.txt", content: "no\n" } }] }, { toolCalls: [{ id: "w-a", name: "write_file", input: { path: "a.txt", content: "a\n" } }] }, { text: "a done" }],
+    });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "--output-format", "json", "graph", "--plan", file, "one file"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const id = events(r.stdout)[0]!.graph!;
+    const said = JSON.stringify(world.server.requests.slice(before).map((q) => q.body.messages));
+    expect(said).toMatch(/elsewhere\.txt[^"]*(?:outside|scope)/);
+    expect(git("show", `weir/graph-${id}:a.txt`)).toBe("a\n");
+    expect(git("ls-tree", "--name-only", `weir/graph-${id}`)).not.toContain("elsewhere.txt");
   }, 60_000);
 
   test("an invalid plan is refused before anything runs: a cycle, a missing dependency, two parallel writers of one file", async () => {

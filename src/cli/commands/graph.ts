@@ -13,6 +13,7 @@ import type { ModelProvider } from "../../providers/port.ts";
 import type { GraphRow, GraphStatus, NodeRow } from "../../store/graphs.ts";
 import { SessionStore } from "../../store/sessions.ts";
 import { gitOutput, gitWrite } from "../../workspace/git.ts";
+import { PathScope } from "../../workspace/scope.ts";
 import { walk } from "../../workspace/walker.ts";
 import type { ParsedArgs } from "../args.ts";
 import { databasePath, withExistingStore } from "../data.ts";
@@ -125,7 +126,9 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
       },
       async runNode(node, row, tree, budget, nodeSignal) {
         const { budget: _, ...runArgs } = args;
-        const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), tree, resolved, {});
+        // The node's file actions write only inside the scope the plan gave it; they read everything.
+        const scope = new PathScope(["**"], node.scope);
+        const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), tree, resolved, { scope });
         try {
           const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
           const spec = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };
