@@ -1,0 +1,89 @@
+/**
+ * Tool routing on catalogs of real MCP servers: which tools the first request offers for a task.
+ * The catalogs (eval/tools/catalogs/, captured from 11 servers by eval/tools/capture-catalogs.ts)
+ * are registered as weir's hub registers live servers (`mcpToolAction`), beside weir's built-ins
+ * and agent actions. For each of the tasks in eval/tools/routing.jsonl (labelled with the tools
+ * that would do it, written before routing was changed on them, split dev/test by position) the
+ * first request is built as a run builds it (fresh disclosure, the router's pre-load), and
+ * reported per split:
+ *   offered    a needed tool is in the first request;
+ *   reachable  offered, or named in load_actions' index (one load_actions call away);
+ *   bytes      the first request's tools against every tool, mean.
+ * Goals: offered >= 0.9 at <= 20% of the tool bytes, reachable 1.0. Only dev misses are listed.
+ *   bun run bench routing
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUILTIN_ACTIONS } from "../src/actions/builtin/index.ts";
+import { findReferences } from "../src/actions/builtin/references.ts";
+import { verifyAction } from "../src/actions/builtin/verify.ts";
+import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../src/actions/disclosure.ts";
+import { ActionRegistry } from "../src/actions/registry.ts";
+import { VerificationLedger } from "../src/actions/verification.ts";
+import { agentActions } from "../src/agent/agent-actions.ts";
+import type { Fleet } from "../src/agent/fleet.ts";
+import { mcpToolAction } from "../src/mcp/hub.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const TOOLS = join(ROOT, "eval", "tools");
+interface Task {
+  id: string;
+  split: "dev" | "test";
+  task: string;
+  needed: string[];
+}
+const tasks = readFileSync(join(TOOLS, "routing.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Task);
+
+/** The registry a run with these servers has: built-ins, agent actions, load_actions and every catalog's tools. */
+export function catalogRegistry(): { registry: ActionRegistry; bind: (d: Disclosure) => void } {
+  const registry = new ActionRegistry();
+  for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(new VerificationLedger(ROOT))]) registry.register(a);
+  // The agent actions' definitions only: nothing here runs them.
+  for (const a of agentActions({} as Fleet)) registry.register(a);
+  let current: Disclosure | undefined;
+  registry.register(loadActionsAction(() => current!));
+  for (const f of readdirSync(join(TOOLS, "catalogs")).filter((x) => x.endsWith(".json")).sort()) {
+    const c = JSON.parse(readFileSync(join(TOOLS, "catalogs", f), "utf8")) as { server: string; tools: { name: string; description: string; inputSchema: Record<string, unknown> }[] };
+    for (const t of c.tools) {
+      const a = mcpToolAction(c.server, "user", t as never, async () => ({ content: "" }));
+      if (!registry.get(a.id)) registry.register(a, `tools of the MCP server ${c.server}`);
+    }
+  }
+  return { registry, bind: (d) => void (current = d) };
+}
+
+const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+const short = (id: string) => id.replace(/^mcp__.+?__/, "");
+
+export function routingFigures() {
+  const { registry, bind } = catalogRegistry();
+  const all = bytes(new Disclosure(registry, { mode: "all", core: DEFAULT_CORE, unloadAfter: 12 }).offer());
+  const out = { dev: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] }, test: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] } };
+  for (const t of tasks) {
+    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12 });
+    bind(d);
+    d.preloadFor(t.task);
+    const tools = d.offer();
+    const names = new Set(tools.map((x) => x.name));
+    const index = tools.find((x) => x.name === "load_actions")?.description ?? "";
+    const offered = t.needed.some((n) => names.has(n));
+    const named = (n: string) => new RegExp(`(?:^|[\\s,:(])${short(n).replace(/[-]/g, "\\-")}(?:[\\s,)]|$)`, "m").test(index);
+    const reachable = offered || t.needed.some((n) => registry.get(n) !== undefined && named(n));
+    const s = out[t.split];
+    s.n++;
+    s.offered += offered ? 1 : 0;
+    s.reachable += reachable ? 1 : 0;
+    s.share += bytes(tools) / all;
+    if (!offered) s.misses.push(`${t.task}  (needs ${t.needed.join(" | ")}; offered ${[...names].filter((x) => x !== "load_actions").join(", ")})`);
+  }
+  return { tools: registry.ids().length, out };
+}
+
+if (import.meta.main) {
+  const { tools, out } = routingFigures();
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  console.log(`tool routing over ${tools} tools (11 real MCP servers' catalogs and weir's own)`);
+  console.log("split  tasks  offered first  reachable  mean tool bytes");
+  for (const [k, s] of Object.entries(out)) console.log(`${k.padEnd(5)}  ${String(s.n).padStart(5)}  ${pct(s.offered / s.n).padStart(13)}  ${pct(s.reachable / s.n).padStart(9)}  ${pct(s.share / s.n).padStart(15)}`);
+  if (process.argv.includes("--misses")) for (const m of out.dev.misses) console.log(`dev miss: ${m}`);
+}
