@@ -147,10 +147,10 @@ export class Disclosure {
   /**
    * Router and decision-plane seam: pre-load the few actions a goal most likely needs. Actions are
    * ranked by BM25 (`rankActions`); the top `top` load when they score at least `minScore` and at
-   * least half the best score. An MCP tool that duplicates a built-in (a filesystem server's
+   * least a third of the best score. An MCP tool that duplicates a built-in (a filesystem server's
    * read_file) ranks below it and never loads for it. Returns the ids loaded.
    */
-  preloadFor(goal: string, top = 4, minScore = 1.5): string[] {
+  preloadFor(goal: string, top = 8, minScore = 1.0): string[] {
     if (this.opts.mode === "all") return [];
     const core = new Set(this.coreIds());
     // The core actions are ranked too: what ranks below the best-matching core action is already
@@ -167,7 +167,7 @@ export class Disclosure {
     const candidates = ranked.filter((r) => !core.has(r.id) && (!r.id.startsWith("mcp__") || r.score > coreBest));
     const best = candidates[0]?.score ?? 0;
     const chosen = candidates
-      .filter((r) => r.score >= minScore && r.score >= best / 2)
+      .filter((r) => r.score >= minScore && r.score >= best / 3)
       .slice(0, top)
       .map((r) => r.id);
     // A task about tests, a failure or the build runs the project's checks: offer what runs them.
