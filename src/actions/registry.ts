@@ -93,7 +93,7 @@ export class ActionRegistry {
    * What a capability's actions are for, in one bounded line for the index: each action's short
    * name, so an MCP server's purposes reach the model and the router, not just "tools of NAME".
    */
-  purposes(capability: string, max = 240): string {
+  purposes(capability: string, max = 2000): string {
     const names = this.all()
       .filter((a) => a.capability === capability)
       .map((a) => a.id.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, ""));
