@@ -29,6 +29,7 @@ import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/create.ts";
 import { OutlineCache } from "../store/outlines.ts";
+import { WalkStore } from "../store/walks.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
@@ -188,7 +189,9 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const system = systemPrompt(workspace);
   // Worker events go to the display of the run in progress.
   let current: Display | undefined;
-  const index = new ContextIndex();
+  // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
+  const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
+  const index = new ContextIndex(walks.load(workspace));
   const fleet = new Fleet({
     max: opts.maxAgents,
     waitMs: opts.agentWaitMs,
@@ -243,5 +246,9 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     return actions.supervisor.watch(display);
   };
   const goalBudget = (spent: number, budget: number | null) => void (state.goalBudget = budget === null ? undefined : { spent, budget });
-  return { ...actions, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget };
+  const close = async () => {
+    walks.save(workspace, index.walk);
+    await actions.close();
+  };
+  return { ...actions, close, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget };
 }

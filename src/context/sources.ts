@@ -19,10 +19,12 @@ import { loadRules, ruleApplies } from "./rules.ts";
  * outline, revalidated by mtime and size. A warm compile re-reads only what changed.
  */
 export class ContextIndex {
-  readonly walk = new WalkCache();
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
   /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
   readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string }>();
+
+  /** The walk, remembered between compiles (and, restored from store/walks.ts, between runs). */
+  constructor(readonly walk = new WalkCache()) {}
 }
 
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */

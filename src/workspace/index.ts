@@ -14,5 +14,5 @@ export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
-export { WalkCache, looksBinary, walk, walkFiles } from "./walker.ts";
+export { WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";
 export { Workspace } from "./workspace.ts";

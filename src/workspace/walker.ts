@@ -105,6 +105,8 @@ interface DirEntry {
  */
 export class WalkCache {
   readonly dirs = new Map<string, DirEntry>();
+  /** Whether a directory was read since the cache was made or restored: worth saving again. */
+  changed = false;
   /** Parsed ignore rules by directory and the mtimes of its ignore files. */
   private rules = new Map<string, Ignore | undefined>();
 
@@ -121,6 +123,27 @@ export class WalkCache {
     if (!this.rules.has(key)) this.rules.set(key, readRules(dir, names));
     return { rules: this.rules.get(key), sig };
   }
+}
+
+/** A cache's directory listings as plain data, to keep on disk (`restoreWalk` takes them back). */
+export function walkSnapshot(cache: WalkCache): [string, DirEntry][] {
+  return [...cache.dirs];
+}
+
+/**
+ * A cache from a snapshot. Every listing is checked again before use (its directory's mtime and its
+ * ignore files' signature), so a stale snapshot costs reads, never a wrong list; a malformed entry is
+ * left out.
+ */
+export function restoreWalk(entries: unknown): WalkCache {
+  const cache = new WalkCache();
+  if (!Array.isArray(entries)) return cache;
+  const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
+  for (const e of entries) {
+    const [dir, d] = Array.isArray(e) ? (e as [unknown, Partial<DirEntry>]) : [];
+    if (typeof dir === "string" && d && typeof d.mtime === "number" && typeof d.sig === "string" && strings(d.files) && strings(d.subdirs)) cache.dirs.set(dir, d as DirEntry);
+  }
+  return cache;
 }
 
 /** The same files `walk` yields, in the same order, reusing what `cache` remembers. */
@@ -155,6 +178,7 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
       }
       entry = { mtime, sig, files, subdirs };
       cache.dirs.set(dir, entry);
+      cache.changed = true;
     }
     out.push(...entry.files);
     for (const name of entry.subdirs) visit(join(dir, name), rel === "" ? name : `${rel}/${name}`, layers, sig);

@@ -54,3 +54,33 @@ describe("the outline cache", () => {
     expect(readdirSync(join(world.home, ".local", "share", "weir")).some((f) => f.startsWith("outlines.db.corrupt-"))).toBe(true);
   });
 });
+
+describe("the walk kept between runs", () => {
+  const walks = () => join(world.home, ".local", "share", "weir", "walks");
+
+  test("a run in the same workspace starts from the last run's walk and still sees what changed since", async () => {
+    project();
+    // Directories changed in the last two seconds are not kept; these are set in the past.
+    const past = new Date(Date.now() - 60_000);
+    for (const d of [world.ws, join(world.ws, "src")]) (await import("node:fs")).utimesSync(d, past, past);
+    const cold = await firstRequest();
+    expect(readdirSync(walks()).length).toBe(1);
+    expect(await firstRequest()).toBe(cold);
+    // A file added since, named by the task: the walk finds it, so it is in the working set.
+    writeFileSync(join(world.ws, "src", "fresh.ts"), "export const FRESH_MARKER = 1;\n");
+    world.server.script({ turns: [{ text: "ok" }] });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--verify-floor", "off", "what does src/fresh.ts export?"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(world.server.requests[before]!.body.messages)).toContain("FRESH_MARKER");
+  });
+
+  test("a corrupt walk file costs a full walk, nothing else", async () => {
+    project();
+    mkdirSync(walks(), { recursive: true });
+    const cold = await firstRequest();
+    for (const f of readdirSync(walks())) writeFileSync(join(walks(), f), "\u0000garbage");
+    writeFileSync(join(walks(), "0".repeat(24) + ".json"), "{");
+    expect(await firstRequest()).toBe(cold);
+  });
+});
