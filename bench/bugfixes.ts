@@ -1,0 +1,104 @@
+/**
+ * Localisation on real bug-fix commits of public repositories (eval/localisation/commits.jsonl,
+ * mined by eval/localisation/mine.ts): for each case, the repository at the fix's parent, the
+ * commit message as the task, and the files the fix changed as the gold. The working set a run
+ * compiles (gatherCandidates + compileContext, the run's own code) at 8k and 32k tokens against
+ * plain BM25 over file contents filling the same budget. Prints mean recall of the gold files per
+ * split and how many cases weir does worse than BM25 on. Goals (issue 34, on test): >= 0.85 at 8k,
+ * >= 0.95 at 32k, worse than BM25 on at most 2% of cases. Needs the repositories' git mirrors
+ * (the search tool's fetch) under WEIR_MIRRORS (default /work/.mirror); without them it says so.
+ *   bun run bench bugfixes [--split dev|test] [--misses]
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileContext } from "../src/context/compiler.ts";
+import { bm25, termsOf } from "../src/context/lexical.ts";
+import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
+import { tokensOf } from "../src/core/chunk.ts";
+import { walk } from "../src/workspace/walker.ts";
+
+interface Case {
+  id: string;
+  repo: string;
+  parent: string;
+  task: string;
+  gold: string[];
+  split: "dev" | "test";
+}
+const ROOT = join(import.meta.dir, "..");
+const MIRRORS = process.env.WEIR_MIRRORS ?? "/work/.mirror";
+const only = process.argv.includes("--split") ? process.argv[process.argv.indexOf("--split") + 1] : undefined;
+const cases = readFileSync(join(ROOT, "eval", "localisation", "commits.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Case).filter((c) => !only || c.split === only);
+const mirror = (repo: string) => join(MIRRORS, repo.replace("/", "+"), "repo");
+const missing = [...new Set(cases.map((c) => c.repo))].filter((r) => !existsSync(mirror(r)));
+if (missing.length) {
+  console.log(`bugfixes: skipped, no git mirror of ${missing.join(", ")} under ${MIRRORS} (fetch them, or set WEIR_MIRRORS)`);
+  process.exit(0);
+}
+
+/** Plain BM25 over whole files, filling the budget greedily in rank order. */
+function bm25Admitted(files: string[], texts: Map<string, string>, task: string, budget: number): Set<string> {
+  const ranked = bm25(termsOf(task), files.map((f) => ({ path: f, text: texts.get(f)! })));
+  const out = new Set<string>();
+  let used = 0;
+  for (const r of ranked) {
+    const cost = tokensOf(texts.get(r.path)!);
+    if (used + cost > budget) continue;
+    used += cost;
+    out.add(r.path);
+  }
+  return out;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "weir-bench-fixes-"));
+const rows: { c: Case; w8: number; w32: number; b8: number; b32: number }[] = [];
+try {
+  for (const repo of [...new Set(cases.map((c) => c.repo))]) {
+    const work = join(dir, repo.replace("/", "+"));
+    Bun.spawnSync(["git", "clone", "-q", "--shared", "--no-checkout", mirror(repo), work]);
+    const git = (...a: string[]) => Bun.spawnSync(["git", "-C", work, ...a], { stdout: "ignore", stderr: "ignore" });
+    for (const c of cases.filter((x) => x.repo === repo)) {
+      git("checkout", "-q", "-f", c.parent);
+      git("clean", "-qfdx");
+      const files = Array.from(walk(work), (e) => e.path);
+      const texts = new Map<string, string>();
+      for (const f of files) {
+        try {
+          const t = readFileSync(join(work, f), "utf8");
+          if (!t.includes("\u0000") && t.length < 500_000) texts.set(f, t);
+        } catch {
+          // unreadable: not a candidate for either
+        }
+      }
+      const readable = files.filter((f) => texts.has(f));
+      const g = await gatherCandidates(work, c.task, { home: dir, index: new ContextIndex() });
+      const recall = (shown: (f: string) => boolean) => c.gold.filter(shown).length / c.gold.length;
+      const weirAt = (budget: number) => {
+        const compiled = compileContext(g.candidates, budget);
+        const seen = new Set(compiled.entries.filter((e) => e.level !== "omit").map((e) => e.chunk.source));
+        return recall((f) => seen.has(f));
+      };
+      const b8 = bm25Admitted(readable, texts, c.task, 8_000);
+      const b32 = bm25Admitted(readable, texts, c.task, 32_000);
+      rows.push({ c, w8: weirAt(8_000), w32: weirAt(32_000), b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)) });
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+console.log(`bug-fix localisation: ${rows.length} commits of ${new Set(rows.map((r) => r.c.repo)).size} repositories`);
+console.log("split  cases  weir 8k  BM25 8k  weir 32k  BM25 32k  worse than BM25 (8k or 32k)");
+for (const split of ["dev", "test"] as const) {
+  const r = rows.filter((x) => x.c.split === split);
+  if (!r.length) continue;
+  const worse = r.filter((x) => x.w8 < x.b8 || x.w32 < x.b32).length;
+  console.log(`${split.padEnd(5)}  ${String(r.length).padStart(5)}  ${mean(r.map((x) => x.w8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.b8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.w32)).toFixed(2).padStart(8)}  ${mean(r.map((x) => x.b32)).toFixed(2).padStart(8)}  ${worse} (${((100 * worse) / r.length).toFixed(1)}%)`);
+}
+for (const repo of [...new Set(rows.map((r) => r.c.repo))]) {
+  const r = rows.filter((x) => x.c.repo === repo && x.c.split === "dev");
+  console.log(`  dev ${repo.padEnd(20)} ${String(r.length).padStart(3)}  weir ${mean(r.map((x) => x.w8)).toFixed(2)}/${mean(r.map((x) => x.w32)).toFixed(2)}  BM25 ${mean(r.map((x) => x.b8)).toFixed(2)}/${mean(r.map((x) => x.b32)).toFixed(2)}`);
+}
+if (process.argv.includes("--misses")) for (const r of rows.filter((x) => x.c.split === "dev" && x.w8 < 1)) console.log(`  dev miss ${r.w8.toFixed(2)}/${r.w32.toFixed(2)} ${r.c.id} ${r.c.gold.join(",")} :: ${r.c.task.split("\n")[0]}`);
