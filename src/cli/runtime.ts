@@ -29,7 +29,7 @@ import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/create.ts";
 import { OutlineCache } from "../store/outlines.ts";
-import { WalkStore } from "../store/walks.ts";
+import { WalkStore } from "../workspace/walks.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";

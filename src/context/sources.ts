@@ -23,7 +23,7 @@ export class ContextIndex {
   /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
   readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string }>();
 
-  /** The walk, remembered between compiles (and, restored from store/walks.ts, between runs). */
+  /** The walk, remembered between compiles (and, restored from workspace/walks.ts, between runs). */
   constructor(readonly walk = new WalkCache()) {}
 }
 

@@ -10,6 +10,5 @@ export { GoalStore } from "./goals.ts";
 export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "./graphs.ts";
 export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
-export { WalkStore } from "./walks.ts";
 export { SessionStore } from "./sessions.ts";
 export type { SessionRow } from "./sessions.ts";

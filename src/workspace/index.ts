@@ -15,4 +15,5 @@ export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSan
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";
+export { WalkStore } from "./walks.ts";
 export { Workspace } from "./workspace.ts";

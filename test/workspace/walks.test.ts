@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WalkStore } from "../../src/store/walks.ts";
+import { WalkStore } from "../../src/workspace/walks.ts";
 import { walk, walkFiles, WalkCache } from "../../src/workspace/walker.ts";
 import { tempDir } from "../support/temp.ts";
 

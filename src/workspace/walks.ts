@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { restoreWalk, type WalkCache, walkSnapshot } from "../workspace/walker.ts";
-import { writeFileAtomic } from "../workspace/atomic.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import { restoreWalk, type WalkCache, walkSnapshot } from "./walker.ts";
 
 /** How recent a directory's change may be for its listing to be kept (coarse file-system clocks). */
 const RACY_MS = 2_000;
