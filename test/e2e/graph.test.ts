@@ -164,6 +164,21 @@ describe("weir graph", () => {
     expect(JSON.stringify(planner)).toContain("shared.txt");
   }, 60_000);
 
+  test("without --yes a planner's checks are not run; the graph's own check runs in the sandbox", async () => {
+    repository();
+    const node = { ...DIAMOND[0]!, check: "touch planner-check-ran" };
+    world.server.script({ turns: [{ text: JSON.stringify({ nodes: [node] }) }] });
+    plan([DIAMOND[0]!]);
+    // The graph's check tries to write beside the merged tree, and passes whatever happens.
+    const r = await runWeir([...wire(), "--verify-floor", "off", "--output-format", "json", "graph", "--check", "echo x > ../escaped.txt; true", "make a.txt"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const ev = events(r.stdout);
+    expect(ev[0]).toMatchObject({ type: "graph_start", planner_checks: "dropped" });
+    const id = ev[0]!.graph!;
+    expect(git("ls-tree", "--name-only", `weir/graph-${id}`)).not.toContain("planner-check-ran");
+    expect(existsSync(join(TREES(), id, "escaped.txt"))).toBe(false);
+  }, 60_000);
+
   test("SIGKILL mid-node, then weir graph resume: no node left running, the graph completes", async () => {
     repository();
     const nodes = DIAMOND.slice(0, 2);

@@ -98,70 +98,80 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
     const base = (await gitOutput(workspace, ["rev-parse", "HEAD"]))?.trim();
     if (!base) throw new UserError("weir graph needs a git repository with a commit: its nodes run in git worktrees", 2);
     const files = Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path);
-    const plan = spec.plan !== undefined ? planFromFile(spec.plan) : await planFromModel(objective, files, resolved, signal);
+    let plan = spec.plan !== undefined ? planFromFile(spec.plan) : await planFromModel(objective, files, resolved, signal);
+    // A planner's check is a command the model wrote: it runs unasked only where the model's own
+    // commands do (--yes); otherwise a node is checked by --check or the project's tests.
+    const dropped = spec.plan === undefined && !args.yes && plan.nodes.some((n) => n.check !== undefined);
+    if (dropped) plan = { nodes: plan.nodes.map(({ check: _, ...n }) => n) };
     const problems = validatePlan(plan, files);
     if (problems.length) throw new UserError(`the plan was refused, nothing ran: ${problems.join("; ")}`);
     graph = store.graphs.create({ workspace, objective, base, check: spec.check, budget: spec.budget, concurrency: spec.concurrency, plan: JSON.stringify(plan), nodes: plan.nodes.map((n) => n.id) });
     if ((await gitWrite(workspace, ["branch", graph.branch, base])) === undefined) throw new UserError(`could not create the branch ${graph.branch}`);
-    say(`graph ${graph.id}: ${plan.nodes.length} nodes (${plan.nodes.map((n) => n.id).join(", ")}), merged into branch ${graph.branch}`, { type: "graph_start", graph: graph.id, branch: graph.branch, nodes: plan.nodes });
+    const note = dropped ? "; the planner's checks are not run without --yes" : "";
+    say(`graph ${graph.id}: ${plan.nodes.length} nodes (${plan.nodes.map((n) => n.id).join(", ")}), merged into branch ${graph.branch}${note}`, { type: "graph_start", graph: graph.id, branch: graph.branch, nodes: plan.nodes, ...(dropped ? { planner_checks: "dropped" } : {}) });
   }
-    const id = graph.id;
-    // Beside the workspace, not in the data directory: a home dot-directory is no place to work in.
-    const trees = join(dirname(workspace), `${basename(workspace)}.weir-worktrees`, id);
-    const runner: GraphRunner = {
-      graph: () => store.graphs.get(id),
-      nodes: () => store.graphs.nodes(id),
-      transition(node, state, reason, fields) {
-        const e = store.graphs.transition(id, node, state, reason, fields);
-        say(`graph ${id}${node ? ` node ${node}` : ""} ${state.replace("_", "-")}: ${reason}`, { type: "graph_transition", ...e });
-        return e;
-      },
-      mergedTree: () => worktree(workspace, join(trees, "merged"), store.graphs.get(id).branch),
-      async nodeTree(node) {
-        const dir = join(trees, node);
-        if (existsSync(dir)) return dir;
-        const branch = `${store.graphs.get(id).branch}-${node}`;
-        if ((await gitWrite(workspace, ["worktree", "add", "-q", "-B", branch, dir, store.graphs.get(id).branch])) === undefined) throw new UserError(`could not add a worktree for node ${node}`);
-        return dir;
-      },
-      async runNode(node, row, tree, budget, nodeSignal) {
-        const { budget: _, ...runArgs } = args;
-        // The node's file actions write only inside the scope the plan gave it; they read everything.
-        const scope = new PathScope(["**"], node.scope);
-        const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), tree, resolved, { scope });
-        try {
-          const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
-          const spec = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };
-          const recordGoal = (goal: string) => runner.transition(node.id, "running", `running as goal ${goal}`, { goal });
-          // A node's run prints nothing of its own; its spend is written per turn.
-          const counting: Display = { emit: (e) => e.type === "turn_end" && store.graphs.spend(id, node.id, (row.spent += tokensOf(e.usage))) };
-          const r = await pursue(runtime, tree, spec, counting, nodeSignal, (g) => recordGoal(g.id));
-          return { status: r.status, goal: r.goal, reason: r.line };
-        } finally {
-          await runtime.close();
-        }
-      },
-      async merge(node, tree) {
-        await gitWrite(tree, ["add", "-A"]);
-        // Nothing staged is a node that changed nothing: its commit fails and its merge is a no-op.
-        await gitWrite(tree, ["commit", "-q", "-m", `weir graph ${id}: ${node.id}\n\n${node.objective}`]);
-        const merged = join(trees, "merged");
-        if ((await gitWrite(merged, ["merge", "--no-ff", "-q", "-m", `weir graph ${id}: merge ${node.id}`, `${store.graphs.get(id).branch}-${node.id}`])) !== undefined) return { merged: true };
-        const conflicts = (await gitWrite(merged, ["diff", "--name-only", "--diff-filter=U"]))?.trim().split("\n").filter(Boolean) ?? [];
-        await gitWrite(merged, ["merge", "--abort"]);
-        return { merged: false, why: conflicts.length ? `a conflict in ${conflicts.join(", ")}` : "git merge failed" };
-      },
-      async removeTree(tree) {
-        await gitWrite(workspace, ["worktree", "remove", "--force", tree]);
-      },
-      async finalCheck(dir, checkSignal) {
-        const command = store.graphs.get(id).check_command;
-        if (!command) return undefined;
-        const p = Bun.spawn(["sh", "-c", command], { cwd: dir, stdout: "pipe", stderr: "pipe", signal: checkSignal });
-        const [o, e, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-        return { passed: code === 0, summary: `${o}${e}`.slice(-2000) };
-      },
-    };
+  const id = graph.id;
+  // Beside the workspace, not in the data directory: a home dot-directory is no place to work in.
+  const trees = join(dirname(workspace), `${basename(workspace)}.weir-worktrees`, id);
+  const runner: GraphRunner = {
+    graph: () => store.graphs.get(id),
+    nodes: () => store.graphs.nodes(id),
+    transition(node, state, reason, fields) {
+      const e = store.graphs.transition(id, node, state, reason, fields);
+      say(`graph ${id}${node ? ` node ${node}` : ""} ${state.replace("_", "-")}: ${reason}`, { type: "graph_transition", ...e });
+      return e;
+    },
+    mergedTree: () => worktree(workspace, join(trees, "merged"), store.graphs.get(id).branch),
+    async nodeTree(node) {
+      const dir = join(trees, node);
+      if (existsSync(dir)) return dir;
+      const branch = `${store.graphs.get(id).branch}-${node}`;
+      if ((await gitWrite(workspace, ["worktree", "add", "-q", "-B", branch, dir, store.graphs.get(id).branch])) === undefined) throw new UserError(`could not add a worktree for node ${node}`);
+      return dir;
+    },
+    async runNode(node, row, tree, budget, nodeSignal) {
+      const { budget: _, ...runArgs } = args;
+      // The node's file actions write only inside the scope the plan gave it; they read everything.
+      const scope = new PathScope(["**"], node.scope);
+      const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), tree, resolved, { scope });
+      try {
+        const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
+        const spec = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };
+        const recordGoal = (goal: string) => runner.transition(node.id, "running", `running as goal ${goal}`, { goal });
+        // A node's run prints nothing of its own; its spend is written per turn.
+        const counting: Display = { emit: (e) => e.type === "turn_end" && store.graphs.spend(id, node.id, (row.spent += tokensOf(e.usage))) };
+        const r = await pursue(runtime, tree, spec, counting, nodeSignal, (g) => recordGoal(g.id));
+        return { status: r.status, goal: r.goal, reason: r.line };
+      } finally {
+        await runtime.close();
+      }
+    },
+    async merge(node, tree) {
+      await gitWrite(tree, ["add", "-A"]);
+      // Nothing staged is a node that changed nothing: its commit fails and its merge is a no-op.
+      await gitWrite(tree, ["commit", "-q", "-m", `weir graph ${id}: ${node.id}\n\n${node.objective}`]);
+      const merged = join(trees, "merged");
+      if ((await gitWrite(merged, ["merge", "--no-ff", "-q", "-m", `weir graph ${id}: merge ${node.id}`, `${store.graphs.get(id).branch}-${node.id}`])) !== undefined) return { merged: true };
+      const conflicts = (await gitWrite(merged, ["diff", "--name-only", "--diff-filter=U"]))?.trim().split("\n").filter(Boolean) ?? [];
+      await gitWrite(merged, ["merge", "--abort"]);
+      return { merged: false, why: conflicts.length ? `a conflict in ${conflicts.join(", ")}` : "git merge failed" };
+    },
+    async removeTree(tree) {
+      await gitWrite(workspace, ["worktree", "remove", "--force", tree]);
+    },
+    async finalCheck(dir, checkSignal) {
+      const command = store.graphs.get(id).check_command;
+      if (!command) return undefined;
+      // The merged tree is the model's code: its check runs in the sandbox, as a goal's check does.
+      const runtime = await buildRuntime(runOptions({ ...args, budget: undefined, resume: undefined, continue: false }), dir, resolved, {});
+      try {
+        const r = await runtime.executor.executeForPerson({ type: "tool_call", id: `graph-check-${id}`, name: "shell", input: { command } }, checkSignal);
+        return { passed: !r.isError, summary: r.content.slice(-2000) };
+      } finally {
+        await runtime.close();
+      }
+    },
+  };
   return runGraph(runner, signal);
 }
 
