@@ -4,12 +4,20 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dir, "..", "..");
 
 /**
+ * Where bun keeps what it transpiled when a test runs weir from source. Tests give weir a fresh
+ * home, so bun's default cache (under the home) would be empty at every start and each run would
+ * transpile the whole source again; this one is inside the project's node_modules.
+ */
+const TRANSPILER_CACHE = join(ROOT, "node_modules", ".cache", "weir-test-transpiler");
+
+/**
  * The command that runs weir: the compiled binary when WEIR_BIN is set (CI runs the end-to-end
- * tests against it), else the source through bun.
+ * tests against it), else the source through bun (`env` sets the transpiler cache whatever
+ * environment the caller gives it, and execs bun in its place).
  */
 export function weirCommand(): string[] {
   const bin = process.env.WEIR_BIN;
-  return bin ? [bin] : [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+  return bin ? [bin] : ["env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${TRANSPILER_CACHE}`, process.execPath, join(ROOT, "src", "cli", "main.ts")];
 }
 
 export interface CliResult {
