@@ -26,6 +26,8 @@ export interface CompiledContext {
 }
 
 const LEVELS: RenderLevel[] = ["full", "summary", "one_line"];
+/** The share of the budget left after the floor that one-line pointers may take first. */
+const POINTER_SHARE = 0.15;
 
 /**
  * candidates → filters (dedupe, secrets out, stale marked) → firewall → relevance order → render
@@ -65,22 +67,34 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   const rest = pending
     .filter((e) => !e.chunk.floor)
     .sort((a, b) => b.chunk.relevance.score - a.chunk.relevance.score || byCodePoint(a.chunk.id, b.chunk.id));
-  for (const e of rest) {
-    if (e.verdict === "irrelevant") {
-      e.why = `irrelevant to the goal (relevance ${e.chunk.relevance.score.toFixed(2)})`;
-      continue;
-    }
+  const relevant = rest.filter((e) => e.verdict !== "irrelevant");
+  for (const e of rest) if (e.verdict === "irrelevant") e.why = `irrelevant to the goal (relevance ${e.chunk.relevance.score.toFixed(2)})`;
+  // First a one-line pointer for each relevant chunk, most relevant first, within a share of what
+  // the floor left: a file the budget cannot show is at least named.
+  const pointers = used + Math.max(0, budget - used) * POINTER_SHARE;
+  for (const e of relevant) {
+    const cost = costAt(e, "one_line");
+    if (used + cost > pointers) break;
+    e.level = "one_line";
+    e.cost = cost;
+    used += cost;
+  }
+  // Then, in the same order, each is raised to the highest level the budget still allows.
+  for (const e of relevant) {
     for (const level of LEVELS) {
+      if (level === e.level) break;
       const cost = costAt(e, level);
-      if (used + cost <= budget) {
+      if (used - e.cost + cost <= budget) {
+        used += cost - e.cost;
         e.level = level;
         e.cost = cost;
-        used += cost;
-        e.why = `relevance ${e.chunk.relevance.score.toFixed(2)} (${e.chunk.relevance.reasons.join(", ") || "no reasons"})${level !== "full" ? `; ${level.replace("_", "-")} to fit the budget` : ""}`;
         break;
       }
     }
-    if (e.level === "omit") e.why = `left out: no room in the budget at any level (relevance ${e.chunk.relevance.score.toFixed(2)})`;
+    e.why =
+      e.level === "omit"
+        ? `left out: no room in the budget at any level (relevance ${e.chunk.relevance.score.toFixed(2)})`
+        : `relevance ${e.chunk.relevance.score.toFixed(2)} (${e.chunk.relevance.reasons.join(", ") || "no reasons"})${e.level !== "full" ? `; ${e.level.replace("_", "-")} to fit the budget` : ""}`;
   }
   const all = [...entries, ...floor, ...rest];
   const overBudget = floorTokens > budget ? `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits` : undefined;
