@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { type ContextChunk, FloorReason, tokensOf } from "../../src/core/chunk.ts";
 import { compileContext } from "../../src/context/compiler.ts";
+import { renderChunk } from "../../src/context/render.ts";
 
 function mk(i: number, o: { floor?: FloorReason; score?: number; size?: number; text?: string; trust?: "trusted" | "untrusted"; secret?: boolean; stale?: boolean } = {}): ContextChunk {
   const full = o.text ?? `content ${i} `.repeat(o.size ?? 20);
@@ -55,6 +56,32 @@ describe("compileContext", () => {
         expect(c.used).toBe(c.entries.reduce((n, e) => n + e.cost, 0));
       }),
     );
+  });
+
+  test("property: the most relevant chunks are named first: none whose pointer fits in 15% of what the floor left is omitted", () => {
+    fc.assert(
+      fc.property(arbChunks, fc.integer({ min: 0, max: 5000 }), (chunks, budget) => {
+        const c = compileContext(chunks, budget);
+        let room = Math.max(0, budget - c.floorTokens) * 0.15;
+        const ranked = c.entries
+          .filter((e) => !e.chunk.floor && e.chunk.sensitivity !== "secret" && e.verdict !== "irrelevant")
+          .sort((p, q) => q.chunk.relevance.score - p.chunk.relevance.score || p.chunk.id.localeCompare(q.chunk.id));
+        for (const e of ranked) {
+          room -= tokensOf(renderChunk(e.chunk, "one_line", e.verdict, e.findings));
+          if (room < 0) break;
+          expect(e.level).not.toBe("omit");
+        }
+      }),
+    );
+  });
+
+  test("a chunk that would take the budget whole does not leave the next ones unnamed", () => {
+    // The first chunk's full text fits exactly; its summary and the others' pointers fit too.
+    const big = mk(1, { score: 0.9, size: 200 });
+    const budget = compileContext([big], 10_000).entries[0]!.cost;
+    const c = compileContext([big, mk(2, { score: 0.8, size: 5 }), mk(3, { score: 0.7, size: 5 })], budget);
+    expect(c.entries.map((e) => e.level)).toEqual(["summary", "full", "full"]);
+    expect(c.used).toBeLessThanOrEqual(budget);
   });
 
   test("property: deterministic, and a larger budget never renders a chunk at a lower level", () => {
