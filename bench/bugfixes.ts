@@ -13,10 +13,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileContext } from "../src/context/compiler.ts";
-import { bm25, termsOf } from "../src/context/lexical.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
-import { tokensOf } from "../src/core/chunk.ts";
 import { walk } from "../src/workspace/walker.ts";
+import { bm25Fill } from "./lib/measure.ts";
 
 interface Case {
   id: string;
@@ -35,20 +34,6 @@ const missing = [...new Set(cases.map((c) => c.repo))].filter((r) => !existsSync
 if (missing.length) {
   console.log(`bugfixes: skipped, no git mirror of ${missing.join(", ")} under ${MIRRORS} (fetch them, or set WEIR_MIRRORS)`);
   process.exit(0);
-}
-
-/** Plain BM25 over whole files, filling the budget greedily in rank order. */
-function bm25Admitted(files: string[], texts: Map<string, string>, task: string, budget: number): Set<string> {
-  const ranked = bm25(termsOf(task), files.map((f) => ({ path: f, text: texts.get(f)! })));
-  const out = new Set<string>();
-  let used = 0;
-  for (const r of ranked) {
-    const cost = tokensOf(texts.get(r.path)!);
-    if (used + cost > budget) continue;
-    used += cost;
-    out.add(r.path);
-  }
-  return out;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-fixes-"));
@@ -79,8 +64,8 @@ try {
         const seen = new Set(compiled.entries.filter((e) => e.level !== "omit").map((e) => e.chunk.source));
         return recall((f) => seen.has(f));
       };
-      const b8 = bm25Admitted(readable, texts, c.task, 8_000);
-      const b32 = bm25Admitted(readable, texts, c.task, 32_000);
+      const b8 = bm25Fill(readable, texts, c.task, 8_000);
+      const b32 = bm25Fill(readable, texts, c.task, 32_000);
       rows.push({ c, w8: weirAt(8_000), w32: weirAt(32_000), b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)) });
     }
   }

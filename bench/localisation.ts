@@ -12,10 +12,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileContext } from "../src/context/compiler.ts";
-import { bm25, termsOf } from "../src/context/lexical.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
-import { tokensOf } from "../src/core/chunk.ts";
 import { walk } from "../src/workspace/walker.ts";
+import { bm25Fill } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bugs = readFileSync(join(ROOT, "eval", "localisation", "bugs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { gold: string; issue: string });
@@ -33,20 +32,6 @@ git("commit", "-qm", "base");
 const files = Array.from(walk(repo), (e) => e.path);
 const texts = new Map(files.map((f) => [f, readFileSync(join(repo, f), "utf8")]));
 
-/** Plain BM25 over whole files, filling the budget greedily in rank order. */
-function bm25Admitted(issue: string, budget: number): Set<string> {
-  const ranked = bm25(termsOf(issue), files.map((f) => ({ path: f, text: texts.get(f)! })));
-  const out = new Set<string>();
-  let used = 0;
-  for (const r of ranked) {
-    const cost = tokensOf(texts.get(r.path)!);
-    if (used + cost > budget) continue;
-    used += cost;
-    out.add(r.path);
-  }
-  return out;
-}
-
 const index = new ContextIndex();
 const results: { gold: string; weir8: boolean; weir32: boolean; bm8: boolean; bm32: boolean; used8: number }[] = [];
 try {
@@ -62,7 +47,7 @@ try {
     const c8 = at(8_000);
     const c32 = at(32_000);
     const admitted = (c: ReturnType<typeof at>) => c.entries.some((e) => e.level !== "omit" && e.chunk.source === b.gold);
-    results.push({ gold: b.gold, weir8: admitted(c8), weir32: admitted(c32), bm8: bm25Admitted(b.issue, 8_000).has(b.gold), bm32: bm25Admitted(b.issue, 32_000).has(b.gold), used8: c8.used });
+    results.push({ gold: b.gold, weir8: admitted(c8), weir32: admitted(c32), bm8: bm25Fill(files, texts, b.issue, 8_000).has(b.gold), bm32: bm25Fill(files, texts, b.issue, 32_000).has(b.gold), used8: c8.used });
     git("reset", "-q", "--hard", "HEAD~1");
   }
   const rate = (k: keyof (typeof results)[number]) => results.filter((r) => r[k] === true).length / results.length;

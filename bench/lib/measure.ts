@@ -2,6 +2,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { bm25, termsOf } from "../../src/context/lexical.ts";
+import { tokensOf } from "../../src/core/chunk.ts";
 
 export interface Sample {
   ms: number;
@@ -83,4 +85,18 @@ export function copyTrackedTree(root: string, dest: string): void {
     mkdirSync(dirname(join(dest, f)), { recursive: true });
     cpSync(join(root, f), join(dest, f));
   }
+}
+
+/** Plain BM25 over whole files filling `budget` tokens greedily in rank order: the baseline a working set is measured against. */
+export function bm25Fill(files: readonly string[], texts: ReadonlyMap<string, string>, task: string, budget: number): Set<string> {
+  const ranked = bm25(termsOf(task), files.map((f) => ({ path: f, text: texts.get(f)! })));
+  const out = new Set<string>();
+  let used = 0;
+  for (const r of ranked) {
+    const cost = tokensOf(texts.get(r.path)!);
+    if (used + cost > budget) continue;
+    used += cost;
+    out.add(r.path);
+  }
+  return out;
 }

@@ -326,7 +326,8 @@ export class WorkState {
    */
   async propose(call: { name: string; input: unknown }): Promise<Proposal | undefined> {
     const path = (call.input as { path?: unknown } | undefined)?.path;
-    if (typeof path !== "string") return undefined;
+    // Only an edit proposes anything: no other call's file is read for it.
+    if (typeof path !== "string" || (call.name !== "edit_file" && call.name !== "write_file")) return undefined;
     let before: string;
     let relativePath: string;
     try {

@@ -159,6 +159,17 @@ function explain(path: string, e: unknown): UserError {
  * Opens (creating if absent) the database in WAL mode and applies pending migrations. A file that is
  * not a database, is from a newer weir, or is locked gets a clear error and is never overwritten.
  */
+/**
+ * The row of `table` whose id starts with `prefix` (the newest six looked at); none or several is
+ * a clear error naming `noun` and the command that lists them.
+ */
+export function findByPrefix<T extends { id: string }>(db: Database, table: "goals" | "graphs", prefix: string, noun: string): T {
+  const rows = db.query(`SELECT * FROM ${table} WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6`).all(`${prefix.replace(/[%_]/g, "")}%`) as T[];
+  if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no ${noun} matches "${prefix}"; weir ${noun} list shows this workspace's ${noun}s`, 2);
+  if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} ${noun}s (${rows.map((r) => r.id).join(", ")}); give more of the id`, 2);
+  return rows[0]!;
+}
+
 export function openDatabase(path: string): Database {
   const fresh = !existsSync(path);
   if (fresh) mkdirSync(dirname(path), { recursive: true });

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
 import { UserError } from "../core/errors.ts";
+import { findByPrefix } from "./db.ts";
 
 export type GoalStatus = "active" | "paused" | "budget_limited" | "complete" | "failed";
 
@@ -57,10 +58,7 @@ export class GoalStore {
 
   /** A goal by id prefix; none or several is a clear error. */
   find(prefix: string): GoalRow {
-    const rows = this.guard(() => this.db.query("SELECT * FROM goals WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6").all(`${prefix.replace(/[%_]/g, "")}%`) as GoalRow[]);
-    if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no goal matches "${prefix}"; weir goal list shows this workspace's goals`, 2);
-    if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} goals (${rows.map((r) => r.id).join(", ")}); give more of the id`, 2);
-    return rows[0]!;
+    return this.guard(() => findByPrefix<GoalRow>(this.db, "goals", prefix, "goal"));
   }
 
   list(workspace: string): GoalRow[] {

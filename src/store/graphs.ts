@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
 import { UserError } from "../core/errors.ts";
+import { findByPrefix } from "./db.ts";
 
 export type GraphStatus = "active" | "paused" | "budget_limited" | "complete" | "failed";
 export type NodeState = "waiting" | "ready" | "running" | "merged" | "failed" | "blocked" | "budget_limited";
@@ -75,10 +76,7 @@ export class GraphStore {
 
   /** A graph by id prefix; none or several is a clear error. */
   find(prefix: string): GraphRow {
-    const rows = this.guard(() => this.db.query("SELECT * FROM graphs WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6").all(`${prefix.replace(/[%_]/g, "")}%`) as GraphRow[]);
-    if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no graph matches "${prefix}"; weir graph list shows this workspace's graphs`, 2);
-    if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} graphs (${rows.map((r) => r.id).join(", ")}); give more of the id`, 2);
-    return rows[0]!;
+    return this.guard(() => findByPrefix<GraphRow>(this.db, "graphs", prefix, "graph"));
   }
 
   list(workspace: string): GraphRow[] {

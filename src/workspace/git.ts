@@ -24,16 +24,7 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
     const argv = ["git", ...SAFE_GIT, ...args];
     const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [] };
     const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
-    const p = Bun.spawn(cmd, {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-      timeout: timeoutMs,
-    });
-    const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
-    return code === 0 ? out : undefined;
+    return await run(cmd, root, {}, timeoutMs);
   } catch {
     return undefined;
   }
@@ -48,9 +39,14 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
 export async function gitWrite(root: string, args: string[], timeoutMs = 60_000): Promise<string | undefined> {
   const who = { GIT_AUTHOR_NAME: "weir", GIT_AUTHOR_EMAIL: "weir@localhost", GIT_COMMITTER_NAME: "weir", GIT_COMMITTER_EMAIL: "weir@localhost" };
   const named = Object.fromEntries(Object.keys(who).flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-  const p = Bun.spawn(["git", ...SAFE_GIT, ...args], {
+  return run(["git", ...SAFE_GIT, ...args], root, { ...who, ...named }, timeoutMs);
+}
+
+/** Runs a git command line with the hardened environment; its output when it exited 0. */
+async function run(cmd: string[], root: string, env: Record<string, string>, timeoutMs: number): Promise<string | undefined> {
+  const p = Bun.spawn(cmd, {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV, ...who, ...named },
+    env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV, ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "ignore",

@@ -12,8 +12,8 @@ import { runOptions } from "../run-options.ts";
 import { buildRuntime, type Runtime } from "../runtime.ts";
 import { displayFor, type RunIO, terminalPrompts } from "./run.ts";
 
-/** How a goal's pursuit ended, as the process's exit code: done, stopped by the person, or not done. */
-const EXIT: Record<GoalStatus, number> = { complete: 0, paused: 130, budget_limited: 3, failed: 1, active: 1 };
+/** How a goal's (or a graph's) pursuit ended, as the process's exit code: done, stopped by the person, or not done. */
+export const EXIT: Record<GoalStatus, number> = { complete: 0, paused: 130, budget_limited: 3, failed: 1, active: 1 };
 
 /**
  * `weir goal "objective" [--budget TOKENS] [--check CMD]`, `weir goal resume ID [--budget N]`,

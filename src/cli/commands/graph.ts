@@ -19,10 +19,8 @@ import type { ParsedArgs } from "../args.ts";
 import { databasePath, withExistingStore } from "../data.ts";
 import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
-import { pursue } from "./goal.ts";
+import { EXIT, pursue } from "./goal.ts";
 import type { RunIO } from "./run.ts";
-
-const EXIT: Record<GraphStatus, number> = { complete: 0, paused: 130, budget_limited: 3, failed: 1, active: 1 };
 
 /**
  * `weir graph "objective" [--plan FILE] [--budget N] [--concurrency N] [--check CMD]`,
@@ -113,6 +111,8 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
   const id = graph.id;
   // Beside the workspace, not in the data directory: a home dot-directory is no place to work in.
   const trees = join(dirname(workspace), `${basename(workspace)}.weir-worktrees`, id);
+  /** A node's branch: the graph's, suffixed with the node's id. */
+  const nodeBranch = (node: string) => `${store.graphs.get(id).branch}-${node}`;
   const runner: GraphRunner = {
     graph: () => store.graphs.get(id),
     nodes: () => store.graphs.nodes(id),
@@ -125,8 +125,7 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
     async nodeTree(node) {
       const dir = join(trees, node);
       if (existsSync(dir)) return dir;
-      const branch = `${store.graphs.get(id).branch}-${node}`;
-      if ((await gitWrite(workspace, ["worktree", "add", "-q", "-B", branch, dir, store.graphs.get(id).branch])) === undefined) throw new UserError(`could not add a worktree for node ${node}`);
+      if ((await gitWrite(workspace, ["worktree", "add", "-q", "-B", nodeBranch(node), dir, store.graphs.get(id).branch])) === undefined) throw new UserError(`could not add a worktree for node ${node}`);
       return dir;
     },
     async runNode(node, row, tree, budget, nodeSignal) {
@@ -151,7 +150,7 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
       // Nothing staged is a node that changed nothing: its commit fails and its merge is a no-op.
       await gitWrite(tree, ["commit", "-q", "-m", `weir graph ${id}: ${node.id}\n\n${node.objective}`]);
       const merged = join(trees, "merged");
-      if ((await gitWrite(merged, ["merge", "--no-ff", "-q", "-m", `weir graph ${id}: merge ${node.id}`, `${store.graphs.get(id).branch}-${node.id}`])) !== undefined) return { merged: true };
+      if ((await gitWrite(merged, ["merge", "--no-ff", "-q", "-m", `weir graph ${id}: merge ${node.id}`, nodeBranch(node.id)])) !== undefined) return { merged: true };
       const conflicts = (await gitWrite(merged, ["diff", "--name-only", "--diff-filter=U"]))?.trim().split("\n").filter(Boolean) ?? [];
       await gitWrite(merged, ["merge", "--abort"]);
       return { merged: false, why: conflicts.length ? `a conflict in ${conflicts.join(", ")}` : "git merge failed" };

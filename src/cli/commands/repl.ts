@@ -129,7 +129,15 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         status: () => {
           // Workers' spend is shown on its own, never added to the main agent's context use.
           const workerTokens = runtime.fleet.usage().reduce((n, w) => n + w.usage.input + w.usage.cacheRead + w.usage.cacheWrite + w.usage.output, 0);
-          return { model, ...(s.prices[model] ? { price: s.prices[model] } : {}), ...(s.effort ? { effort: s.effort } : {}), contextSize: s.contextSize, ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}), ...(workerTokens ? { workerTokens } : {}), ...(graphRunning && graphs ? { graph: graphs.graphChip(runtime.store, graphRunning) } : {}) };
+          return {
+            model,
+            ...(s.prices[model] ? { price: s.prices[model] } : {}),
+            ...(s.effort ? { effort: s.effort } : {}),
+            contextSize: s.contextSize,
+            ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}),
+            ...(workerTokens ? { workerTokens } : {}),
+            ...(graphRunning && graphs ? { graph: graphs.graphChip(runtime.store, graphRunning) } : {}),
+          };
         },
       },
       { historyFile: join(userDataDir(), "history"), style, verbose: s.verbose, banner },
