@@ -5,12 +5,11 @@ import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
+import { type ContextIndex, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
-import { gitOutput } from "../workspace/git.ts";
 import { type Ledger, sha256 } from "../workspace/ledger.ts";
-import { walk } from "../workspace/walker.ts";
+import { walk, walkFiles } from "../workspace/walker.ts";
 import { type Proposal, readProposal, textAfter } from "./proposal.ts";
 
 interface Target {
@@ -104,7 +103,7 @@ export class WorkState {
   private testsRead = new Set<string>();
   private compilerTests = new Set<string>();
   private notes: string[] = [];
-  private dirty = new Set<string>();
+  private dirty: Set<string> | undefined;
   private files: string[] | undefined;
   private refusedTargets = 0;
   /** An edit the model proposed and weir has not applied yet (`propose`). */
@@ -123,11 +122,16 @@ export class WorkState {
     private home: string,
     private ledger: Ledger,
     private verification: VerificationLedger,
+    /** The run's context index: its walk and file texts are shared rather than read again. */
+    private index?: ContextIndex,
   ) {}
 
-  /** Files with uncommitted changes weir did not make, from git status at session start. */
-  setDirty(paths: string[]): void {
-    this.dirty = new Set(paths);
+  /**
+   * Files with uncommitted changes weir did not make: git status as the run's first compile read it
+   * (later compiles see weir's own edits, which are not the person's).
+   */
+  worktreeChanges(paths: string[]): void {
+    this.dirty ??= new Set(paths);
   }
 
   /** Paths named in a new task become targets; a named path the workspace refuses is a conflict with its constraints. */
@@ -264,18 +268,18 @@ export class WorkState {
     for (const f of r.findings.slice(0, 2)) this.note(f.excerpt);
   }
 
-  /** The worktree's changed files, from git (none outside a repository). */
-  async readDirty(): Promise<void> {
-    const porcelain = (await gitOutput(this.root, ["status", "--porcelain=v1"])) ?? "";
-    this.setDirty(porcelain.split("\n").filter(Boolean).map((l) => l.slice(3)));
+  /** The workspace's files: from the run's remembered walk when there is one. */
+  private workspaceFiles(): string[] {
+    this.files ??= this.index ? walkFiles(this.root, this.index.walk) : Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
+    return this.files;
   }
 
   private testsFor(paths: string[]): string[] {
-    this.files ??= Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
+    const files = this.workspaceFiles();
     const out = new Set<string>();
     for (const p of paths) {
       const re = testNamesFor(p);
-      for (const f of this.files) if (f !== p && re.test(f)) out.add(f);
+      for (const f of files) if (f !== p && re.test(f)) out.add(f);
     }
     return [...out].slice(0, 20);
   }
@@ -313,8 +317,7 @@ export class WorkState {
   private async callersOf(path: string, sha: string, names: string[]): Promise<Map<string, string[]> | undefined> {
     const key = `${path}\0${sha}\0${this.verification.changed.size}\0${names.join(",")}`;
     if (!this.callers.has(key)) {
-      this.files ??= Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
-      this.callers.set(key, await resolveCallers(path, names, this.files, (rel) => textOf(this.root, rel, undefined)));
+      this.callers.set(key, await resolveCallers(path, names, this.workspaceFiles(), (rel) => textOf(this.root, rel, this.index)));
     }
     return this.callers.get(key);
   }
@@ -377,7 +380,7 @@ export class WorkState {
       } catch {
         fresh = false; // gone or refused since it became a target: not fresh
       }
-      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: this.dirty.has(path) && !t.edited, body_complete: t.body_complete });
+      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: this.dirty?.has(path) === true && !t.edited, body_complete: t.body_complete });
       if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task, proposal?.path === path ? proposal : undefined)));
     }
     const tops = new Set(planned.map((p) => p.split("/")[0]));

@@ -97,7 +97,7 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
     const supervisor = new Supervisor({ onRecord: (r) => d.store.recordCall(conversation?.sessionId, r), heartbeatMs: 0 });
     const verification = new VerificationLedger(d.workspace);
     const { registry, disclosure, executor } = d.actions({ ledger, scope, tracker: supervisor, label, verification });
-    const state = new WorkState(d.workspace, d.home, ledger, verification);
+    const state = new WorkState(d.workspace, d.home, ledger, verification, d.index);
     const plane = new DecisionPlane({ mode: "off", record: (rec) => d.store.recordDecision(conversation?.sessionId, rec) });
     const contextStep = createContextStep({
       budget: Math.max(8_000, d.contextSize - d.maxTokens - 6_000 - d.workingSetBudget),

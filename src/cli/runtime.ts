@@ -36,7 +36,7 @@ import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
 import { scrubEnv } from "../workspace/process.ts";
 import { createSandbox } from "../workspace/sandbox.ts";
-import { walk } from "../workspace/walker.ts";
+import { walkFiles } from "../workspace/walker.ts";
 import { homeDirectory } from "../workspace/containment.ts";
 import type { PathScope } from "../workspace/scope.ts";
 import { Workspace } from "../workspace/workspace.ts";
@@ -172,8 +172,10 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   }
   const home = homeDirectory(opts.env);
   const userDir = userConfigDir(opts.env);
-  const state = new WorkState(workspace, home, actions.ledger, actions.verification);
-  await state.readDirty();
+  // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
+  const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
+  const index = new ContextIndex(walks.load(workspace));
+  const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? {} : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
   const judge = o.preview ? undefined : plane.chunkJudge();
@@ -189,14 +191,11 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const system = systemPrompt(workspace);
   // Worker events go to the display of the run in progress.
   let current: Display | undefined;
-  // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
-  const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
-  const index = new ContextIndex(walks.load(workspace));
   const fleet = new Fleet({
     max: opts.maxAgents,
     waitMs: opts.agentWaitMs,
     revision: () => workspaceRevision(workspace),
-    files: () => Array.from(walk(workspace), (e) => e.path),
+    files: () => walkFiles(workspace, index.walk),
     // The main agent verifies what its workers changed.
     onEnd: (_s, end) => {
       for (const p of end.wrote) actions.verification.markChanged(p);

@@ -87,6 +87,8 @@ export interface Gathered {
   head?: string;
   filesWalked: number;
   refused: { path: string; reason: string }[];
+  /** Every path git status lists as changed or untracked (the work state's dirty files). */
+  worktreeChanges: string[];
 }
 
 /** How many source files a global symbol search may open: bounded so a compile stays fast on large trees. */
@@ -356,35 +358,10 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).filter((f) => fileSet.has(f.path));
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
 
-  const status = (await statusP) ?? "";
-  const entries = status
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => ({ untracked: l.startsWith("??"), path: l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, "") }));
-  const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
-  // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
-  // So is a large changed file: the diff shows what changed in it.
-  for (const p of changed) if (!targets.has(p) && !isGenerated(p) && sizeOf(root, p) <= LARGE_CHANGE) targets.set(p, "changed");
-  // Untracked files are not the user's change to build on: listed with their sizes, never in the floor.
-  const untracked = entries.filter((e) => e.untracked).map((e) => e.path).slice(0, 20);
-  if (untracked.length) candidates.push(untrackedChunk(root, untracked));
-  // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
-  const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
-
-  // Named symbols: find the files that define them.
+  // Symbols the goal names: the content ranking searches for them, and their definitions are targets.
   const symbols = [...new Set([...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!).filter((s) => s.length > 2))].slice(0, 8);
-  const infos = new Map<string, FileInfo>();
-  const info = async (rel: string) => {
-    if (infos.has(rel)) return infos.get(rel);
-    const r = await readInfo(root, rel, o.home, maxBytes, o.index);
-    if (r && "refused" in r) {
-      refused.push({ path: rel, reason: r.refused });
-      return undefined;
-    }
-    if (r) infos.set(rel, r);
-    return r;
-  };
 
+  // The rankings read no git state: they run while git status stats the tree.
   // Path candidates: paths that share words with the goal (tests come in only by mapping to a source).
   const byPath = files
     .filter((p) => !isTestPath(p))
@@ -402,6 +379,34 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   ]);
   const lexical = fused.slice(0, o.maxLexical ?? 25).map((x) => x.path);
   const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
+
+  const status = (await statusP) ?? "";
+  const entries = status
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => ({ untracked: l.startsWith("??"), path: l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, "") }));
+  const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
+  // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
+  // So is a large changed file: the diff shows what changed in it.
+  for (const p of changed) if (!targets.has(p) && !isGenerated(p) && sizeOf(root, p) <= LARGE_CHANGE) targets.set(p, "changed");
+  // Untracked files are not the user's change to build on: listed with their sizes, never in the floor.
+  const untracked = entries.filter((e) => e.untracked).map((e) => e.path).slice(0, 20);
+  if (untracked.length) candidates.push(untrackedChunk(root, untracked));
+  // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
+  const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
+
+  const infos = new Map<string, FileInfo>();
+  const info = async (rel: string) => {
+    if (infos.has(rel)) return infos.get(rel);
+    const r = await readInfo(root, rel, o.home, maxBytes, o.index);
+    if (r && "refused" in r) {
+      refused.push({ path: rel, reason: r.refused });
+      return undefined;
+    }
+    if (r) infos.set(rel, r);
+    return r;
+  };
+
   if (symbols.length) {
     const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
     const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
@@ -532,5 +537,5 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   const named = [...targets.values()].some((r) => r === "user_named" || r === "failure_location");
   const namesSomething = named || aboutChecks(goal) || words.length >= 3;
-  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused };
+  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused, worktreeChanges: entries.map((e) => e.path) };
 }

@@ -172,6 +172,8 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
  * and PuTTY keys, PGP private blocks. A file that holds one is treated as protected. Pure.
  */
 export function holdsKeyMaterial(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 200_000)).toString("latin1");
-  return /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:/.test(head);
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 200_000));
+  // A native search for the markers first: the text is decoded only for a file that has one.
+  if (head.indexOf("-----BEGIN ") === -1 && head.indexOf("PuTTY-User-Key-File-") === -1) return false;
+  return /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:/.test(head.toString("latin1"));
 }

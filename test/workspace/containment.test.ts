@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { PathRefused, protectedReason, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { holdsKeyMaterial, PathRefused, protectedReason, resolveInWorkspace } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -83,6 +83,31 @@ describe("resolveInWorkspace", () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("holdsKeyMaterial", () => {
+  const pem = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+  test("finds a private key anywhere in the first 200 KB, in a view of a larger buffer too", () => {
+    expect(holdsKeyMaterial(Buffer.from(`config = 1\n${pem}`))).toBe(true);
+    expect(holdsKeyMaterial(Buffer.from("PuTTY-User-Key-File-3: ssh-ed25519\n"))).toBe(true);
+    expect(holdsKeyMaterial(Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))).toBe(false);
+    const big = Buffer.from(`${"x".repeat(10)}${pem}`);
+    expect(holdsKeyMaterial(big.subarray(10))).toBe(true);
+    expect(holdsKeyMaterial(big.subarray(0, 20))).toBe(false);
+    expect(holdsKeyMaterial(Buffer.from(`${"a".repeat(200_000)}${pem}`))).toBe(false);
+  });
+
+  test("property: the same answer as the marker regex over the text", () => {
+    const re = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:/;
+    const piece = fc.constantFrom("-----BEGIN ", "RSA ", "PRIVATE KEY", "-----", " BLOCK", "PuTTY-User-Key-File-", "2:", "é", "\n", "x");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const bytes = Buffer.from(parts.join(""), "latin1");
+        expect(holdsKeyMaterial(bytes)).toBe(re.test(bytes.toString("latin1")));
+      }),
+      { numRuns: 500 },
     );
   });
 });
