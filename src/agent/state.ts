@@ -268,9 +268,9 @@ export class WorkState {
     for (const f of r.findings.slice(0, 2)) this.note(f.excerpt);
   }
 
-  /** The workspace's files: from the run's remembered walk when there is one. */
+  /** The workspace's files: those the run's newest compile walked, when there was one. */
   private workspaceFiles(): string[] {
-    this.files ??= this.index ? walkFiles(this.root, this.index.walk) : Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
+    this.files ??= this.index ? (this.index.walked ?? walkFiles(this.root, this.index.walk)) : Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
     return this.files;
   }
 

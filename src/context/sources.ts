@@ -23,6 +23,9 @@ export class ContextIndex {
   /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
   readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string }>();
 
+  /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
+  walked: string[] | undefined;
+
   /** The walk, remembered between compiles (and, restored from workspace/walks.ts, between runs). */
   constructor(readonly walk = new WalkCache()) {}
 }
@@ -333,6 +336,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const headP = git(root, ["rev-parse", "HEAD"]);
   const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
+  if (o.index) o.index.walked = all;
   const walked = o.allow ? all.filter(o.allow) : all;
   const fileSet = new Set(walked);
   // Generated, vendored and bundled files are never candidates unless the task names them.
