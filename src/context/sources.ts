@@ -138,6 +138,20 @@ export function pathsIn(text: string, directories = false): string[] {
   });
 }
 
+/**
+ * Whether a path-like word of a goal is a dotted name in code (`Command.Context`, `res.cookie`,
+ * `os.path`) rather than a path: no slash, identifier parts, the last of three characters or more,
+ * not a file, and an extension no file of the workspace has and no text file would. Pure.
+ */
+export function dottedName(word: string, files: ReadonlySet<string>): boolean {
+  if (word.includes("/") || files.has(word) || TEXT_EXT.test(word)) return false;
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(word)) return false;
+  const ext = word.slice(word.lastIndexOf("."));
+  if (ext.length < 4) return false;
+  for (const f of files) if (f.endsWith(ext)) return false;
+  return true;
+}
+
 /** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */
 export const isTestPath = (p: string): boolean => /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(p);
 /** Symbol-like words: `quoted`, camelCase, PascalCase with an inner capital, ACRONYMWords (ASGITransport, HTTPError), snake_case. */
@@ -326,8 +340,6 @@ async function checkCandidates(
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
   const maxBytes = o.maxFileBytes ?? 200_000;
-  // Named paths are targets already; their pieces ("txt", "src") would match every path like them.
-  const words = goalWords(pathsIn(goal, true).reduce((g, p) => g.replaceAll(p, " "), goal));
   const candidates: ContextChunk[] = [];
   const refused: Gathered["refused"] = [];
   candidates.push(chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } }));
@@ -344,9 +356,16 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // Agents' own configuration (rules, commands, skills) reaches the model by its own paths, not as code.
   const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)) && !/^\.(?:weir|claude)\//.test(f));
   const head = (await headP)?.trim();
+  // A dotted name that is no file ("Command.Context", "res.cookie") is code the goal names: its
+  // words are searched for and its last part is a symbol. Every other path-like word is a path.
+  const dotted = pathsIn(goal, true).filter((p) => dottedName(p, fileSet));
+  const paths = pathsIn(goal, true).filter((p) => !dotted.includes(p));
+  // Named paths are targets already; their pieces ("txt", "src") would match every path like them.
+  const unpathed = paths.reduce((g, p) => g.replaceAll(p, " "), goal);
+  const words = goalWords(unpathed);
 
   const targets = new Map<string, FloorReason>();
-  for (const raw of pathsIn(goal, true)) {
+  for (const raw of paths) {
     const p = raw.replace(/\/$/, "");
     if (fileSet.has(p)) targets.set(p, "user_named");
     else if (/[/.]/.test(p) && !/^https?:/.test(p)) {
@@ -363,7 +382,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
 
   // Symbols the goal names: the content ranking searches for them, and their definitions are targets.
-  const symbols = [...new Set([...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!).filter((s) => s.length > 2))].slice(0, 8);
+  const symbols = [...new Set([...[...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!), ...dotted].filter((s) => s.length > 2))].slice(0, 8);
 
   // The rankings read no git state: they run while git status stats the tree.
   // Path candidates: paths that share words with the goal (tests come in only by mapping to a source).
@@ -375,7 +394,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     .slice(0, 60)
     .map((x) => x.p);
   // Content candidates: BM25 over identifier-split terms of the goal (and its symbols) in file contents.
-  const query = termsOf(`${pathsIn(goal, true).reduce((g, p) => g.replaceAll(p, " "), goal)} ${symbols.join(" ")}`);
+  const query = termsOf(`${unpathed} ${symbols.join(" ")}`);
   const byContent = contentRanking(root, files, query, o.index).slice(0, 60).map((x) => x.path);
   const fused = fuse([
     { ranking: byContent, weight: 1 },

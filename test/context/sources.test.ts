@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { gatherCandidates, pathsIn } from "../../src/context/sources.ts";
+import { dottedName, gatherCandidates, pathsIn } from "../../src/context/sources.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -118,4 +118,21 @@ describe("paths in a task", () => {
     ["no path in this sentence.", []],
     ["the file.name.with.dots.json", ["file.name.with.dots.json"]],
   ])("%s → %p", (task, paths) => expect(pathsIn(task, true)).toEqual(paths));
+});
+
+describe("dotted names in a task", () => {
+  const files = new Set(["lib/response.js", "command.go", "config.toml", "build.gradle", "data.proto"]);
+  test.each([
+    ["Command.Context", true],
+    ["res.cookie", true],
+    ["os.path.join", true],
+    ["command.go", false], // a file
+    ["router.go", false], // no such file, but .go files are the workspace's
+    ["notes.md", false], // a text file's extension
+    ["app.gradle", false], // an extension the workspace has
+    ["schema.proto", false],
+    ["e.g", false], // too short to be a symbol
+    ["v1.2.3", false], // not identifiers
+    ["lib/res.cookie", false], // a slash makes it a path
+  ])("%s → %p", (word, expected) => expect(dottedName(word, files)).toBe(expected));
 });

@@ -108,3 +108,17 @@ describe("nothing twice", () => {
     expect(reqs[3]).toContain("return a + b;");
   });
 });
+
+describe("a dotted name in the task", () => {
+  test("res.cookie and Command.Context name code, not files: the files that hold them are in the first request", async () => {
+    project({
+      "docs/comments.md": "# Writing comments\n\nKeep jsdoc comments short.\n",
+      "lib/response.js": "const res = {};\n/** Set a cookie on the response. COOKIE-BODY-4242 */\nres.cookie = function (name, value) {\n  return [name, value];\n};\nexport default res;\n",
+      "lib/router.js": "export function route(path) {\n  return path;\n}\n",
+      "go/command.go": "package cobra\n\nimport \"context\"\n\ntype Command struct{ ctx context.Context }\n\n// Context returns the command's context. CONTEXT-BODY-5151\nfunc (c *Command) Context() context.Context {\n\treturn c.ctx\n}\n",
+      "go/args.go": "package cobra\n\nfunc NoArgs() error { return nil }\n",
+    });
+    expect((await firstRequest("Fix res.cookie jsdoc comment")).text).toContain("COOKIE-BODY-4242");
+    expect((await firstRequest("Fix Command.Context comment")).text).toContain("CONTEXT-BODY-5151");
+  });
+});
