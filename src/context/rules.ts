@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 
 /**
  * Context rules: AGENTS.md and CLAUDE.md at the workspace root and in the parent directories of
@@ -47,33 +48,51 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typ
 
 /**
  * Loads every rule that could apply: the user's own AGENTS.md (in weir's config directory), root and
- * target-parent AGENTS.md/CLAUDE.md, and .weir/rules/.
+ * target-parent AGENTS.md/CLAUDE.md, and .weir/rules/. A rule file of the repository is read only
+ * through the workspace's containment: one that links out of it (to ~/.aws/credentials, say) or to a
+ * protected file is refused, never read. Two names for one file (CLAUDE.md linking to AGENTS.md)
+ * give one rule.
  */
-export function loadRules(root: string, targets: string[], userDir?: string): ContextRule[] {
+export function loadRules(root: string, targets: string[], o: { userDir?: string; home: string }): { rules: ContextRule[]; refused: { path: string; reason: string }[] } {
   const rules: ContextRule[] = [];
-  const own = userDir ? join(userDir, "AGENTS.md") : undefined;
+  const refused: { path: string; reason: string }[] = [];
+  const own = o.userDir ? join(o.userDir, "AGENTS.md") : undefined;
   if (own && existsSync(own)) rules.push({ source: "~/.config/weir/AGENTS.md", body: readFileSync(own, "utf8"), paths: [], keywords: [], sticky: true });
-  const seen = new Set<string>();
+  const read = new Set<string>();
+  /** The text of a repository rule file, or undefined when it is absent, refused or already read under another name. */
+  const text = (rel: string): string | undefined => {
+    if (!lstatSync(join(root, rel), { throwIfNoEntry: false })) return undefined;
+    try {
+      const r = resolveInWorkspace(root, rel, { home: o.home });
+      if (!r.exists || read.has(r.absolute)) return undefined;
+      read.add(r.absolute);
+      return readFileSync(r.absolute, "utf8");
+    } catch (e) {
+      if (e instanceof PathRefused) refused.push({ path: rel, reason: e.message });
+      return undefined;
+    }
+  };
   const dirs = new Set<string>([""]);
   for (const t of targets) for (let d = dirname(t); d !== "." && d !== "/" && d !== ""; d = dirname(d)) dirs.add(d);
   for (const d of [...dirs].sort()) {
     for (const name of ["AGENTS.md", "CLAUDE.md"]) {
       const rel = d ? `${d}/${name}` : name;
-      const abs = join(root, rel);
-      if (seen.has(rel) || !existsSync(abs)) continue;
-      seen.add(rel);
+      const body = text(rel);
       // A rule in a subdirectory applies to the files below it.
-      rules.push({ source: rel, body: readFileSync(abs, "utf8"), paths: d ? [`${d}/**`] : [], keywords: [], sticky: d === "" });
+      if (body !== undefined) rules.push({ source: rel, body, paths: d ? [`${d}/**`] : [], keywords: [], sticky: d === "" });
     }
   }
   const dir = join(root, ".weir", "rules");
   if (existsSync(dir)) {
     for (const name of readdirSync(dir).filter((n) => n.endsWith(".md")).sort()) {
-      const { meta, body } = parseFrontMatter(readFileSync(join(dir, name), "utf8"));
-      rules.push({ source: `.weir/rules/${name}`, body, paths: asList(meta.paths), keywords: asList(meta.keywords).map((k) => k.toLowerCase()), sticky: meta.sticky === true });
+      const rel = `.weir/rules/${name}`;
+      const raw = text(rel);
+      if (raw === undefined) continue;
+      const { meta, body } = parseFrontMatter(raw);
+      rules.push({ source: rel, body, paths: asList(meta.paths), keywords: asList(meta.keywords).map((k) => k.toLowerCase()), sticky: meta.sticky === true });
     }
   }
-  return rules;
+  return { rules, refused };
 }
 
 /** Whether a rule applies to a goal and its targets: no conditions, a matching path glob, or a keyword in the goal. Pure. */

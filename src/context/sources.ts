@@ -544,7 +544,9 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     candidates.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (fusedScore.get(f) ?? 0))), reasons }));
   }
 
-  for (const rule of loadRules(root, targetList, o.userDir)) {
+  const rules = loadRules(root, targetList, { home: o.home, ...(o.userDir ? { userDir: o.userDir } : {}) });
+  refused.push(...rules.refused);
+  for (const rule of rules.rules) {
     if (!ruleApplies(rule, goal, targetList)) continue;
     candidates.push(
       chunk({

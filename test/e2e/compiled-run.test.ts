@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -119,6 +119,22 @@ describe("the working set and the ledger", () => {
     world.server.script({ turns: [{ text: "ok" }] });
     expect((await weir([...wire("chat"), "summarise notes.txt"])).code).toBe(0);
     expect(sent(world.server.requests.at(-1)!.body)).toContain("USER-RULE-9090");
+  });
+
+  test("a CLAUDE.md linking to AGENTS.md reaches the model once; a rule file linking out of the workspace is never read", async () => {
+    await repository();
+    symlinkSync("AGENTS.md", join(world.ws, "CLAUDE.md"));
+    mkdirSync(join(world.home, ".aws"), { recursive: true });
+    writeFileSync(join(world.home, ".aws", "credentials"), "[default]\nregion = OUTSIDE-AWS-6161\n");
+    writeFileSync(join(world.tmp, "notes.md"), "OUTSIDE-NOTES-6262\n");
+    symlinkSync(join(world.home, ".aws", "credentials"), join(world.ws, "src", "AGENTS.md"));
+    symlinkSync(join(world.tmp, "notes.md"), join(world.ws, ".weir", "rules", "leak.md"));
+    world.server.script({ turns: [{ text: "ok" }] });
+    expect((await weir([...wire("chat"), "--verify-floor", "off", "fix src/greet.js"])).code).toBe(0);
+    const text = sent(world.server.requests.at(-1)!.body);
+    expect(text).not.toContain("OUTSIDE-AWS-6161");
+    expect(text).not.toContain("OUTSIDE-NOTES-6262");
+    expect(text.split("SENTINEL-AGENTS-4242").length - 1).toBe(1);
   });
 
   test("failure locations a failing command reveals are appended as new chunks, not rewritten above", async () => {
