@@ -98,7 +98,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const supervisor = new Supervisor({ onRecord: (r) => store.recordCall(sessionForRecords, r) });
   const verification = new VerificationLedger(workspace);
   const ledger = new Ledger();
-  const skills = loadSkills(workspace, userConfigDir(opts.env));
+  const skills = loadSkills(workspace, userConfigDir(opts.env), homeDirectory(opts.env));
   const skill = skills.length ? skillAction(skills) : undefined;
   const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools);
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { readableInWorkspace } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -26,7 +27,7 @@ export interface Skill {
 
 const MAX_BODY = 40_000;
 
-function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) => string, out: Map<string, Skill>): void {
+function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) => string, out: Map<string, Skill>, readable: (abs: string) => boolean = () => true): void {
   if (!existsSync(dir)) return;
   let names: string[];
   try {
@@ -38,7 +39,7 @@ function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) =
     const folder = join(dir, n);
     const file = join(folder, "SKILL.md");
     try {
-      if (!statSync(folder).isDirectory() || !existsSync(file) || statSync(file).size > MAX_BODY * 2) continue;
+      if (!statSync(folder).isDirectory() || !existsSync(file) || statSync(file).size > MAX_BODY * 2 || !readable(file)) continue;
     } catch {
       continue;
     }
@@ -55,10 +56,12 @@ function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) =
   }
 }
 
-export function loadSkills(workspace: string, userDir: string): Skill[] {
+export function loadSkills(workspace: string, userDir: string, home?: string): Skill[] {
   const out = new Map<string, Skill>();
-  // The person's own skill of a name wins over a repository's.
-  for (const d of [".claude/skills", ".weir/skills"]) readSkills(join(workspace, d), "project", (abs) => relative(workspace, abs), out);
+  // The person's own skill of a name wins over a repository's. A repository's SKILL.md that links
+  // out of the workspace (or to a protected file) is not read.
+  const readable = (abs: string) => readableInWorkspace(workspace, abs, home);
+  for (const d of [".claude/skills", ".weir/skills"]) readSkills(join(workspace, d), "project", (abs) => relative(workspace, abs), out, readable);
   readSkills(join(userDir, "skills"), "user", (abs) => `~config/${relative(userDir, abs)}`, out);
   return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }

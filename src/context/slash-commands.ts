@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { readableInWorkspace } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -23,7 +24,7 @@ export interface SlashCommand {
   file: string;
 }
 
-function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, SlashCommand>, label: (abs: string) => string): void {
+function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, SlashCommand>, label: (abs: string) => string, readable: (abs: string) => boolean = () => true): void {
   if (!existsSync(dir)) return;
   const visit = (d: string, depth: number) => {
     let names: string[];
@@ -41,7 +42,7 @@ function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, S
         continue;
       }
       if (st.isDirectory() && depth < 2) visit(abs, depth + 1);
-      else if (st.isFile() && n.endsWith(".md") && st.size < 200_000) {
+      else if (st.isFile() && n.endsWith(".md") && st.size < 200_000 && readable(abs)) {
         const name = relative(dir, abs).slice(0, -3).split(/[\\/]/).join(":");
         if (!/^[\w.:-]+$/.test(name)) continue;
         const { meta, body } = parseFrontMatter(readFileSync(abs, "utf8"));
@@ -64,9 +65,11 @@ function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, S
  * Every command available in a workspace; the person's own command wins over a repository's of the
  * same name (a cloned repository must not put its text in the person's mouth).
  */
-export function loadCommands(workspace: string, userDir: string): SlashCommand[] {
+export function loadCommands(workspace: string, userDir: string, home?: string): SlashCommand[] {
   const out = new Map<string, SlashCommand>();
-  for (const d of [".claude/commands", ".weir/commands"]) readDir(join(workspace, d), "project", out, (abs) => relative(workspace, abs));
+  // A repository's template that links out of the workspace (or to a protected file) is not read.
+  const readable = (abs: string) => readableInWorkspace(workspace, abs, home);
+  for (const d of [".claude/commands", ".weir/commands"]) readDir(join(workspace, d), "project", out, (abs) => relative(workspace, abs), readable);
   readDir(join(userDir, "commands"), "user", out, (abs) => `~config/${relative(userDir, abs)}`);
   return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }

@@ -168,6 +168,18 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
 }
 
 /**
+ * Whether weir may read a repository file of its own accord (a skill, a command template): it
+ * resolves inside the workspace after every link, is not protected and has one name on the disk.
+ */
+export function readableInWorkspace(root: string, path: string, home?: string): boolean {
+  try {
+    return resolveInWorkspace(root, path, home ? { home } : {}).exists;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Key material recognised by its content, whatever the file is called: PEM private keys, OpenSSH
  * and PuTTY keys, PGP private blocks. A file that holds one is treated as protected. Pure.
  */

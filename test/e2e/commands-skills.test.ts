@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { weirInPty } from "../support/pty.ts";
@@ -73,5 +73,25 @@ describe("skills", () => {
     expect(JSON.stringify(project)).toContain(".weir/skills/release/checklist.md");
     expect(JSON.stringify(user)).toContain("SKILL-BODY-USER");
     expect(JSON.stringify(user)).not.toContain("UNTRUSTED-DATA");
+  });
+});
+
+describe("repository templates that link out of the workspace", () => {
+  test("a command template or SKILL.md that is a link to a file outside the workspace is never read", async () => {
+    put(join(world.tmp, "elsewhere", "notes.md"), "---\ndescription: OUTSIDE-DESC-3434\n---\nOUTSIDE-BODY-3535\n");
+    put(join(world.home, ".ssh", "config.md"), "---\ndescription: SSH-DESC-3636\n---\nSSH-BODY-3737\n");
+    mkdirSync(join(world.ws, ".weir", "commands"), { recursive: true });
+    symlinkSync(join(world.tmp, "elsewhere", "notes.md"), join(world.ws, ".weir", "commands", "review.md"));
+    mkdirSync(join(world.ws, ".weir", "skills", "leak"), { recursive: true });
+    symlinkSync(join(world.home, ".ssh", "config.md"), join(world.ws, ".weir", "skills", "leak", "SKILL.md"));
+    const before = world.server.requests.length;
+    const r = await runWeir([...args(), "/review src/a.ts"], { home: world.home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command /review");
+    expect(world.server.requests.length).toBe(before);
+    world.server.script({ turns: [{ text: "plain" }] });
+    expect((await runWeir([...args(), "cut a release"], { home: world.home })).code).toBe(0);
+    const body = JSON.stringify(world.server.requests.at(-1)!.body);
+    for (const marker of ["OUTSIDE-DESC-3434", "OUTSIDE-BODY-3535", "SSH-DESC-3636", "SSH-BODY-3737"]) expect(`${body}${r.stderr}`).not.toContain(marker);
   });
 });
