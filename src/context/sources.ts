@@ -430,8 +430,10 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     return r;
   };
 
+  const symbolNames = new Set(symbols.map((n) => n.split(".").pop()!));
+  const defining: string[] = [];
   if (symbols.length) {
-    const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
+    const wanted = new Set(symbolNames);
     const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
     // Where the symbol most likely lives first: the targets, then source files ranked by path words.
     for (const t of [...targets.keys()]) if (defines(await info(t))) for (const sym of infos.get(t)!.outline!.symbols) wanted.delete(sym.name);
@@ -445,18 +447,27 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
       for (const { f } of ranked) {
         const fi = await info(f);
         if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
-        if (!targets.has(f)) targets.set(f, "user_named");
-        if (targets.size > 20) break;
+        if (!targets.has(f)) defining.push(f);
+        if (targets.size + defining.length > 20) break;
       }
     }
   }
 
-  const targetList = [...targets.keys()];
+  // The files that define a named symbol are targets, but not the floor: the person named the
+  // symbol, not the file, and a name defined in five files must not take the budget whole. They
+  // come first among the rest, in the order the search found them.
+  const targetList = [...targets.keys(), ...defining];
+  const isTarget = new Set(targetList);
   for (const [rel, reason] of targets) {
     const fi = await info(rel);
     if (!fi) continue;
     const why = reason === "user_named" ? "named in the task" : reason === "changed" ? "changed in the worktree" : reason === "failure_location" ? "a failure points here" : "an edit target";
     candidates.push(fileChunk(fi, head, reason, { score: 1, reasons: [why] }));
+  }
+  for (const [i, rel] of defining.entries()) {
+    const fi = infos.get(rel)!;
+    const names = fi.outline!.symbols.filter((sym) => symbolNames.has(sym.name)).map((sym) => sym.name);
+    candidates.push(fileChunk(fi, head, undefined, { score: Math.max(0.9, 1 - 0.005 * i), reasons: [`defines ${[...new Set(names)].slice(0, 3).join(", ")}, named in the task`] }));
   }
 
   for (const f of failures) {
@@ -504,11 +515,11 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const mapped = new Set<string>();
   for (const t of targetList) {
     const re = testNamesFor(t);
-    for (const f of testLike) if (re.test(f) && !targets.has(f)) mapped.add(f);
+    for (const f of testLike) if (re.test(f) && !isTarget.has(f)) mapped.add(f);
   }
   const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
   for (const f of testLike.slice(0, 400)) {
-    if (mapped.has(f) || targets.has(f) || targetList.length === 0) continue;
+    if (mapped.has(f) || isTarget.has(f) || targetList.length === 0) continue;
     // Cheap text check before parsing: a test that imports a target names it.
     let text: string;
     try {
@@ -529,14 +540,14 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const neighbours = new Set<string>();
   for (const t of targetList) for (const s of infos.get(t)?.outline?.imports ?? []) {
     const r = jsModule(t, s, fileSet);
-    if (r && !targets.has(r) && !mapped.has(r)) neighbours.add(r);
+    if (r && !isTarget.has(r) && !mapped.has(r)) neighbours.add(r);
   }
   for (const f of [...neighbours].slice(0, 15)) {
     const fi = await info(f);
     if (fi) candidates.push(fileChunk(fi, head, undefined, { score: Math.min(1, 0.6 + 0.4 * lexicalScore(words, f, fi.text.slice(0, 4000)).score), reasons: ["imported by a target"] }, "symbol_outline"));
   }
   for (const f of lexical) {
-    if (targets.has(f) || mapped.has(f) || neighbours.has(f)) continue;
+    if (isTarget.has(f) || mapped.has(f) || neighbours.has(f)) continue;
     const fi = await info(f);
     if (!fi) continue;
     const lex = lexicalScore(words, f, fi.text.slice(0, 4000));
