@@ -82,8 +82,9 @@ for (const split of ["dev", "test"] as const) {
   const worse = r.filter((x) => x.w8 < x.b8 || x.w32 < x.b32).length;
   console.log(`${split.padEnd(5)}  ${String(r.length).padStart(5)}  ${mean(r.map((x) => x.w8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.b8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.w32)).toFixed(2).padStart(8)}  ${mean(r.map((x) => x.b32)).toFixed(2).padStart(8)}  ${worse} (${((100 * worse) / r.length).toFixed(1)}%)`);
 }
+// Per repository on dev only: the test split is read as a whole, never case by case.
 for (const repo of [...new Set(rows.map((r) => r.c.repo))]) {
   const r = rows.filter((x) => x.c.repo === repo && x.c.split === "dev");
-  console.log(`  dev ${repo.padEnd(20)} ${String(r.length).padStart(3)}  weir ${mean(r.map((x) => x.w8)).toFixed(2)}/${mean(r.map((x) => x.w32)).toFixed(2)}  BM25 ${mean(r.map((x) => x.b8)).toFixed(2)}/${mean(r.map((x) => x.b32)).toFixed(2)}`);
+  if (r.length) console.log(`  dev ${repo.padEnd(20)} ${String(r.length).padStart(3)}  weir ${mean(r.map((x) => x.w8)).toFixed(2)}/${mean(r.map((x) => x.w32)).toFixed(2)}  BM25 ${mean(r.map((x) => x.b8)).toFixed(2)}/${mean(r.map((x) => x.b32)).toFixed(2)}`);
 }
 if (process.argv.includes("--misses")) for (const r of rows.filter((x) => x.c.split === "dev" && (x.w8 < 1 || x.w32 < 1))) console.log(`  dev miss ${r.w8.toFixed(2)}/${r.w32.toFixed(2)} ${r.c.id} ${r.c.gold.join(",")} :: ${r.c.task.split("\n")[0]}`);
