@@ -10,19 +10,26 @@
  *   reachable  offered, or named in load_actions' index (one load_actions call away);
  *   bytes      the first request's tools against every tool, mean.
  * Goals: offered >= 0.9 at <= 20% of the tool bytes, reachable 1.0. Only dev misses are listed.
- *   bun run bench routing
+ *
+ * Then the same with a tool memory (store/tool-memory.ts, a real session database) that holds
+ * earlier tasks, each recorded as calling the first tool it needs: on dev, two folds (each half of
+ * dev remembered, the other half routed); on test, all of dev remembered. This stands for a person
+ * who has asked for such things before, in other words.
+ *   bun run bench routing [--misses]
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUILTIN_ACTIONS } from "../src/actions/builtin/index.ts";
 import { findReferences } from "../src/actions/builtin/references.ts";
 import { verifyAction } from "../src/actions/builtin/verify.ts";
-import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../src/actions/disclosure.ts";
+import { DEFAULT_CORE, Disclosure, loadActionsAction, tokens, type ToolRecall } from "../src/actions/disclosure.ts";
 import { ActionRegistry } from "../src/actions/registry.ts";
 import { VerificationLedger } from "../src/actions/verification.ts";
 import { agentActions } from "../src/agent/agent-actions.ts";
 import type { Fleet } from "../src/agent/fleet.ts";
 import { mcpToolAction } from "../src/mcp/hub.ts";
+import { SessionStore } from "../src/store/sessions.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const TOOLS = join(ROOT, "eval", "tools");
@@ -55,12 +62,13 @@ export function catalogRegistry(): { registry: ActionRegistry; bind: (d: Disclos
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 const short = (id: string) => id.replace(/^mcp__.+?__/, "");
 
-export function routingFigures() {
+export function routingFigures(memoryOf: (t: Task) => ToolRecall | undefined = () => undefined) {
   const { registry, bind } = catalogRegistry();
   const all = bytes(new Disclosure(registry, { mode: "all", core: DEFAULT_CORE, unloadAfter: 12 }).offer());
   const out = { dev: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] }, test: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] } };
   for (const t of tasks) {
-    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12 });
+    const memory = memoryOf(t);
+    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });
     bind(d);
     d.preloadFor(t.task);
     const tools = d.offer();
@@ -79,11 +87,34 @@ export function routingFigures() {
   return { tools: registry.ids().length, out };
 }
 
+/** A tool memory in a fresh session database holding these tasks, each as calling its first needed tool. */
+function memoryOf(history: Task[], dir: string, name: string): ToolRecall {
+  const store = SessionStore.open(join(dir, `${name}.db`));
+  const memory = store.toolMemory;
+  for (const t of history) memory.record(tokens(t.task), [t.needed[0]!]);
+  return memory;
+}
+
 if (import.meta.main) {
-  const { tools, out } = routingFigures();
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  console.log(`tool routing over ${tools} tools (11 real MCP servers' catalogs and weir's own)`);
-  console.log("split  tasks  offered first  reachable  mean tool bytes");
-  for (const [k, s] of Object.entries(out)) console.log(`${k.padEnd(5)}  ${String(s.n).padStart(5)}  ${pct(s.offered / s.n).padStart(13)}  ${pct(s.reachable / s.n).padStart(9)}  ${pct(s.share / s.n).padStart(15)}`);
+  const print = (title: string, out: ReturnType<typeof routingFigures>["out"]) => {
+    console.log(title);
+    console.log("split  tasks  offered first  reachable  mean tool bytes");
+    for (const [k, s] of Object.entries(out)) if (s.n) console.log(`${k.padEnd(5)}  ${String(s.n).padStart(5)}  ${pct(s.offered / s.n).padStart(13)}  ${pct(s.reachable / s.n).padStart(9)}  ${pct(s.share / s.n).padStart(15)}`);
+  };
+  const { tools, out } = routingFigures();
+  print(`tool routing over ${tools} tools (11 real MCP servers' catalogs and weir's own)`, out);
   if (process.argv.includes("--misses")) for (const m of out.dev.misses) console.log(`dev miss: ${m}`);
+  const dir = mkdtempSync(join(tmpdir(), "weir-bench-routing-"));
+  try {
+    const dev = tasks.filter((t) => t.split === "dev");
+    const fold = (t: Task) => dev.indexOf(t) % 2;
+    const halves = [0, 1].map((k) => memoryOf(dev.filter((t) => fold(t) !== k), dir, `fold${k}`));
+    const all = memoryOf(dev, dir, "dev");
+    const remembered = routingFigures((t) => (t.split === "dev" ? halves[fold(t)] : all));
+    print("with a memory of earlier tasks (dev: the other half of dev; test: all of dev)", remembered.out);
+    if (process.argv.includes("--misses")) for (const m of remembered.out.dev.misses) console.log(`dev miss with memory: ${m}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -20,7 +20,27 @@ interface DisclosureOptions {
    * breaks the prompt cache, which costs more than a few idle definitions (default 12).
    */
   maxLoaded?: number;
+  /** The person's tool memory: what earlier tasks with the same words called. */
+  memory?: ToolRecall;
 }
+
+/** Tool memory as the router reads and feeds it (store/tool-memory.ts). */
+export interface ToolRecall {
+  recall(words: readonly string[]): RecallStats;
+  record(words: readonly string[], actions: readonly string[]): void;
+}
+
+/** What the memory holds for some words: tasks recorded in all, tasks per word, and the actions those tasks called. */
+export interface RecallStats {
+  total: number;
+  tasks: ReadonlyMap<string, number>;
+  uses: readonly { word: string; action: string; uses: number }[];
+}
+
+/** A recalled action is offered from this score: two words of a one-task memory, one rare word later on. */
+const RECALL_MIN = 1.0;
+/** Recalled actions offered at most, beside what the words of the tools pick. */
+const RECALL_TOP = 4;
 
 const STOP = new Set(["the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "it", "is", "this", "that", "with", "my", "me", "please", "file", "files"]);
 
@@ -61,6 +81,22 @@ export function rankActions(goal: string, docs: { id: string; text: string }[]):
       return { id: d.id, score };
     })
     .sort((a, b) => b.score - a.score || byCodePoint(a.id, b.id));
+}
+
+/**
+ * Actions the person's earlier tasks with these words went on to call, best first: for each word,
+ * the share of the tasks that said it and called the action, weighted by how rare the word is among
+ * all the tasks recorded (a word every task says tells nothing). Pure.
+ */
+export function recalledActions(words: readonly string[], m: RecallStats): RankedAction[] {
+  const q = new Set(words);
+  const score = new Map<string, number>();
+  for (const u of m.uses) {
+    const n = m.tasks.get(u.word) ?? 0;
+    if (!n || !q.has(u.word)) continue;
+    score.set(u.action, (score.get(u.action) ?? 0) + (Math.min(u.uses, n) / n) * Math.log(1 + m.total / n));
+  }
+  return [...score].map(([id, s]) => ({ id, score: s })).sort((a, b) => b.score - a.score || byCodePoint(a.id, b.id));
 }
 
 /** Names an MCP tool may carry that a built-in action already covers. */
@@ -172,8 +208,38 @@ export class Disclosure {
       .map((r) => r.id);
     // A task about tests, a failure or the build runs the project's checks: offer what runs them.
     if (aboutChecks(goal)) for (const id of CHECK_ACTIONS) if (this.registry.get(id) && !core.has(id) && !chosen.includes(id)) chosen.push(id);
+    // What the person's earlier tasks with these words called: only ever added to the words' picks.
+    for (const r of this.recall(goal).slice(0, RECALL_TOP)) if (!chosen.includes(r.id)) chosen.push(r.id);
     if (chosen.length) this.load([], chosen);
     return chosen;
+  }
+
+  /** Whether the memory may hold an action: one the router could offer (not the core, not fanning out). */
+  private memorable(id: string): boolean {
+    const a = this.registry.get(id);
+    return a !== undefined && id !== LOAD_ACTIONS && a.capability !== "agents" && !this.coreIds().includes(id);
+  }
+
+  /** Recalled actions scoring at least RECALL_MIN for a goal; none without a memory, or when it fails. */
+  private recall(goal: string): RankedAction[] {
+    if (!this.opts.memory) return [];
+    const words = [...new Set(tokens(goal))];
+    try {
+      return recalledActions(words, this.opts.memory.recall(words)).filter((r) => r.score >= RECALL_MIN && this.memorable(r.id));
+    } catch {
+      return []; // a memory that cannot be read costs its suggestions, never the run
+    }
+  }
+
+  /** Tells the memory which actions a finished task called (those the router could have offered). */
+  remember(goal: string, called: readonly string[]): void {
+    const ids = [...new Set(called)].filter((id) => this.memorable(id));
+    if (!this.opts.memory || ids.length === 0 || this.opts.mode === "all") return;
+    try {
+      this.opts.memory.record(tokens(goal), ids);
+    } catch {
+      // a memory that cannot be written misses this task, nothing more
+    }
   }
 }
 

@@ -9,6 +9,7 @@ export type { Action, Risk } from "./action.ts";
 export { builtinActionSet } from "./builtin/index.ts";
 export { skillAction } from "./builtin/skills.ts";
 export { Disclosure } from "./disclosure.ts";
+export type { RecallStats, ToolRecall } from "./disclosure.ts";
 export { applyEdits } from "./edit-match.ts";
 export type { EditSpec } from "./edit-match.ts";
 export { ActionExecutor, FileLocks } from "./executor.ts";

@@ -76,9 +76,12 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
   let evidence: Promise<void> = Promise.resolve();
   // Symbols (path and name) whose declaration change was held once: the next attempt goes through.
   const heldOnce = new Set<string>();
+  // The actions this task called without an error: the tool memory learns them when it ends.
+  let called = new Set<string>();
   return {
     onTask(t) {
       task = t;
+      called = new Set();
       d.state.newTask(t);
       d.disclosure.preloadFor(t);
     },
@@ -144,6 +147,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
     },
     observe(call: ToolCallBlock, result: ToolResultBlock) {
       d.state.observe(call, result);
+      if (!result.isError) called.add(call.name);
       d.contextStep.observe?.(call, result);
       const det = result.details;
       // A passing run of a detected project check, at the workspace root, is verification evidence.
@@ -244,6 +248,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       return `[weir verification floor] You changed ${[...d.verification.changed].slice(0, 5).join(", ")} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
     },
     async report() {
+      d.disclosure.remember(task, [...called]);
       await evidence;
       const v = await d.verification.state();
       return { verification: { state: v.state, ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}), changed: [...d.verification.changed] } };

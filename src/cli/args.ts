@@ -289,6 +289,7 @@ function helpRun(rows: string[]): string {
     "  weir config show       print the resolved configuration and where each value came from",
     "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
+    "  weir actions forget    clear the tool memory (the tools earlier tasks called, by their words)",
     "  weir mcp list          configured MCP servers, their state and tools",
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
     '  weir context "goal"    the exact first request a run would send, each chunk explained (--budget N, --json)',

@@ -100,7 +100,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const ledger = new Ledger();
   const skills = loadSkills(workspace, userConfigDir(opts.env), homeDirectory(opts.env));
   const skill = skills.length ? skillAction(skills) : undefined;
-  const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools);
+  const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools, store.toolMemory);
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, writable: opts.addDirs });

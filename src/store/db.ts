@@ -141,6 +141,20 @@ const MIGRATIONS: string[] = [
      state TEXT NOT NULL,
      reason TEXT NOT NULL
    );`,
+  // Tool memory: which actions the person's tasks went on to call, by the words of the task, so the
+  // router offers them for the next task that says the same. The word '' counts every task recorded.
+  `CREATE TABLE tool_words (
+     word TEXT NOT NULL,
+     action TEXT NOT NULL,
+     uses INTEGER NOT NULL,
+     last_at INTEGER NOT NULL,
+     PRIMARY KEY (word, action)
+   ) WITHOUT ROWID;
+   CREATE TABLE tool_word_tasks (
+     word TEXT PRIMARY KEY,
+     tasks INTEGER NOT NULL,
+     last_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,7 @@ import type { Usage } from "../core/usage.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
 import { GoalStore } from "./goals.ts";
 import { GraphStore } from "./graphs.ts";
+import { ToolMemory } from "./tool-memory.ts";
 
 export interface SessionRow {
   id: string;
@@ -47,6 +48,11 @@ export class SessionStore {
   /** The goals of this database (store/goals.ts). */
   get goals(): GoalStore {
     return new GoalStore(this.db, (f) => this.guard(f));
+  }
+
+  /** Which actions the person's tasks called, by their words (store/tool-memory.ts). */
+  get toolMemory(): ToolMemory {
+    return new ToolMemory(this.db, (f) => this.guard(f));
   }
 
   /** The goal graphs of this database (store/graphs.ts). */

@@ -55,6 +55,35 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
     expect(toolNames(first + 1)).toContain("mcp__t__echo");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("echo: through mcp");
   });
+
+  test("the tool memory: the tool a task loaded and called is offered in the first request of the next task that says the same", async () => {
+    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
+        { toolCalls: [{ id: "e1", name: "mcp__t__echo", input: { message: "hello" } }] },
+        { text: "done" },
+        { text: "done again" },
+        { text: "other" },
+      ],
+    });
+    expect((await runWeir([...wire(w), "--cwd", world.ws, "shout hello across the room"], { home: world.home })).code).toBe(0);
+    const second = world.server.requests.length;
+    expect((await runWeir([...wire(w), "--cwd", world.ws, "shout goodbye across the room"], { home: world.home })).code).toBe(0);
+    expect(toolNames(second)).toContain("mcp__t__echo");
+    const third = world.server.requests.length;
+    expect((await runWeir([...wire(w), "--cwd", world.ws, "rename the parser module"], { home: world.home })).code).toBe(0);
+    expect(toolNames(third)).not.toContain("mcp__t__echo");
+    // weir actions forget clears it: the same words no longer bring the tool.
+    const forget = await runWeir(["actions", "forget", "--cwd", world.ws], { home: world.home });
+    expect(forget.code).toBe(0);
+    expect(forget.stdout).toMatch(/forgot [1-9]\d* associations/);
+    world.server.script({ turns: [{ text: "after forgetting" }] });
+    const fourth = world.server.requests.length;
+    expect((await runWeir([...wire(w), "--cwd", world.ws, "shout goodbye across the room"], { home: world.home })).code).toBe(0);
+    expect(toolNames(fourth)).not.toContain("mcp__t__echo");
+    expect((await runWeir(["actions", "remember", "--cwd", world.ws], { home: world.home })).code).toBe(2);
+  });
 });
 
 describe("MCP from the CLI", () => {

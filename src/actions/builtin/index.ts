@@ -1,5 +1,5 @@
 import type { Action } from "../action.ts";
-import { DEFAULT_CORE, Disclosure, loadActionsAction } from "../disclosure.ts";
+import { DEFAULT_CORE, Disclosure, loadActionsAction, type ToolRecall } from "../disclosure.ts";
 import { ActionRegistry } from "../registry.ts";
 import type { VerificationLedger } from "../verification.ts";
 import { findReferences } from "./references.ts";
@@ -13,14 +13,15 @@ export const BUILTIN_ACTIONS: readonly Action[] = [readFile, editFile, writeFile
 
 /**
  * A registry of the built-ins (find_references, verify over `verification`, the skills if any) with
- * progressive disclosure over it: the main agent's and each worker's action set.
+ * progressive disclosure over it: the main agent's and each worker's action set. With `memory`, the
+ * router also offers what the person's earlier tasks with the same words called.
  */
-export function builtinActionSet(verification: VerificationLedger, skill: { action: Action; hint: string } | undefined, tools: "auto" | "all"): { registry: ActionRegistry; disclosure: Disclosure } {
+export function builtinActionSet(verification: VerificationLedger, skill: { action: Action; hint: string } | undefined, tools: "auto" | "all", memory?: ToolRecall): { registry: ActionRegistry; disclosure: Disclosure } {
   const registry = new ActionRegistry();
   for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification)]) registry.register(a);
   // Skills enter the capability index by their descriptions; their bodies load on demand.
   if (skill) registry.register(skill.action, skill.hint);
-  const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, unloadAfter: 12 });
+  const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });
   registry.register(loadActionsAction(() => disclosure));
   return { registry, disclosure };
 }

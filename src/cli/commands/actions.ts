@@ -3,13 +3,31 @@ import type { Fleet } from "../../agent/fleet.ts";
 import type { Resolved } from "../../config/resolve.ts";
 import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
+import { usageError } from "../../core/errors.ts";
+import { SessionStore } from "../../store/sessions.ts";
+import { databasePath } from "../data.ts";
 import { buildActions } from "../runtime.ts";
 
-/** `weir actions [--json]`: the registry with each action's capability, risk, source and schema size. */
 /** A fleet for listing the agent actions: nothing is ever run through it. */
 const listingOnly = new Proxy({}, { get: () => () => { throw new Error("weir actions only lists actions"); } }) as Fleet;
 
+/**
+ * `weir actions [--json]`: the registry with each action's capability, risk, source and schema size.
+ * `weir actions forget`: clears the tool memory (which tools earlier tasks called, by their words).
+ */
 export async function actionsCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
+  const verb = args.command[1];
+  if (verb === "forget") {
+    const store = SessionStore.open(databasePath(process.env));
+    try {
+      const n = store.toolMemory.forget();
+      out(`forgot ${n} association${n === 1 ? "" : "s"} between task words and tools\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  }
+  if (verb !== undefined) throw usageError(`unknown command "actions ${verb}"; use weir actions [--json] or weir actions forget`);
   const opts = runOptions(args);
   const actions = await buildActions(opts, workspace, resolved);
   try {
