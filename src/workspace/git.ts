@@ -1,5 +1,5 @@
 import { homeDirectory } from "./containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, detectSandbox } from "./sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./sandbox.ts";
 
 /**
  * Options that keep a planted repository config from running code when weir itself asks git
@@ -22,7 +22,9 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
   try {
     sandbox ??= detectSandbox();
     const argv = ["git", ...SAFE_GIT, ...args];
-    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [] };
+    // In a linked worktree git reads the repository's objects and refs from its git directory.
+    const gitDir = linkedGitDir(root);
+    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [], ...(gitDir ? { gitFile: true, gitDir } : {}) };
     const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
     return await run(cmd, root, {}, timeoutMs);
   } catch {

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { AUTORUN_PATHS, inside, protectedReason } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 
@@ -34,6 +34,8 @@ interface SandboxPolicy {
   mode: SandboxMode;
   /** The root is a linked git worktree: its `.git` is a file naming the repository, kept read-only. */
   gitFile?: boolean;
+  /** For a linked worktree, its repository's git directory (`linkedGitDir`): visible read-only, so git works. */
+  gitDir?: string;
   /** Canonical workspace root. */
   root: string;
   /** The user's home: replaced by an empty directory inside. */
@@ -135,6 +137,7 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
     for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   }
+  if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
   if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
   if (homeShown) a.push("--setenv", "HOME", p.envHome ?? p.home);
@@ -424,6 +427,27 @@ export function homeReadable(home: string, extra: readonly string[] = []): strin
   return [...DEFAULT_HOME_READABLE, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r)));
 }
 
+/**
+ * The repository's git directory when `root` is a linked worktree (`git worktree add`): its `.git`
+ * file names a directory in that repository's `worktrees/`, whose `gitdir` file names this `.git`
+ * back and whose `commondir` names the repository's git directory. Undefined for anything else, a
+ * `.git` file that does not check out both ways included (it could name any directory).
+ */
+export function linkedGitDir(root: string): string | undefined {
+  try {
+    const dotgit = join(root, ".git");
+    if (!statSync(dotgit).isFile()) return undefined;
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
+    if (!named) return undefined;
+    const own = realpathSync(resolve(root, named));
+    const common = realpathSync(resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()));
+    const back = realpathSync(resolve(own, readFileSync(join(own, "gitdir"), "utf8").trim()));
+    return dirname(own) === join(common, "worktrees") && back === realpathSync(dotgit) ? common : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
@@ -440,6 +464,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   } catch {
     gitFile = false; // no repository: nothing of git's to guard
   }
+  const gitDir = gitFile ? linkedGitDir(o.root) : undefined;
   const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
     if (performance.now() - scannedAt > 3_000) {
       scan = protectedFilesIn(o.root, o.home);
@@ -454,10 +479,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       network,
       writable: [...(o.writable ?? []), ...(dir ? [dir] : [])],
       readable,
-      masked: scan.files,
+      // A linked worktree's `.git` file only names its git directory, and git must read it.
+      masked: gitDir ? scan.files.filter((f) => f !== join(o.root, ".git")) : scan.files,
       unscanned: scan.unscanned,
       guarded,
       ...(gitFile ? { gitFile } : {}),
+      ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),
       ...(limits ? { limits } : {}),
       ...(disableUserns === false ? { disableUserns } : {}),

@@ -1,9 +1,27 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
 /** Directories never walked whatever the ignore files say. */
 const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn"]);
+
+/**
+ * The directory holding git's `info/exclude` for a workspace: `.git/info`, or for a linked worktree
+ * (where `.git` is a file naming its git directory) the `info` of the repository's common directory.
+ */
+export function gitInfoDir(root: string): string {
+  const dotgit = join(root, ".git");
+  try {
+    if (statSync(dotgit).isDirectory()) return join(dotgit, "info");
+    const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
+    if (!gitdir) return join(dotgit, "info");
+    const own = resolve(root, gitdir);
+    const common = existsSync(join(own, "commondir")) ? resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()) : own;
+    return join(common, "info");
+  } catch {
+    return join(dotgit, "info");
+  }
+}
 
 interface Layer {
   /** Directory (relative to the root, "" for the root) the rules are anchored at. */
@@ -48,7 +66,7 @@ interface WalkEntry {
  */
 export function* walk(root: string, opts: { dirs?: boolean; limit?: number } = {}): Generator<WalkEntry> {
   const base: Layer[] = [];
-  const exclude = readRules(join(root, ".git", "info"), ["exclude"]);
+  const exclude = readRules(gitInfoDir(root), ["exclude"]);
   if (exclude) base.push({ base: "", rules: exclude });
   let count = 0;
   const stack: { dir: string; rel: string; layers: Layer[] }[] = [{ dir: root, rel: "", layers: base }];
@@ -74,7 +92,8 @@ export function* walk(root: string, opts: { dirs?: boolean; limit?: number } = {
         }
         subdirs.push({ dir: join(dir, e.name), rel: childRel, layers });
       } else if (e.isFile() || e.isSymbolicLink()) {
-        if (ignored(layers, childRel, false)) continue;
+        // A linked worktree's `.git` is a file naming its git directory: git's, never the project's.
+        if (ALWAYS_SKIPPED.has(e.name) || ignored(layers, childRel, false)) continue;
         yield { path: childRel, isDir: false };
         if (opts.limit && ++count >= opts.limit) return;
       }
@@ -114,8 +133,14 @@ export class WalkCache {
   rulesAt(dir: string, names: string[]): { rules: Ignore | undefined; sig: string } {
     let sig = "";
     for (const name of names) {
-      // No exception for the common case of an absent file: thousands of directories have none.
-      const st = statSync(join(dir, name), { throwIfNoEntry: false });
+      // No exception for the common case of an absent file: thousands of directories have none
+      // (and none for a path through a file, `.git/info` where `.git` is a worktree's file).
+      let st;
+      try {
+        st = statSync(join(dir, name), { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
       if (st) sig += `${name}@${st.mtimeMs};`;
     }
     if (sig === "") return { rules: undefined, sig };
@@ -150,7 +175,7 @@ export function restoreWalk(entries: unknown): WalkCache {
 export function walkFiles(root: string, cache: WalkCache): string[] {
   const out: string[] = [];
   const base: Layer[] = [];
-  const ex = cache.rulesAt(join(root, ".git", "info"), ["exclude"]);
+  const ex = cache.rulesAt(gitInfoDir(root), ["exclude"]);
   if (ex.rules) base.push({ base: "", rules: ex.rules });
   const visit = (dir: string, rel: string, parent: Layer[], parentSig: string) => {
     const st = statSync(dir, { throwIfNoEntry: false });
@@ -174,7 +199,7 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
         const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
         if (e.isDirectory()) {
           if (!ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, true)) subdirs.push(e.name);
-        } else if ((e.isFile() || e.isSymbolicLink()) && !ignored(layers, childRel, false)) files.push(childRel);
+        } else if ((e.isFile() || e.isSymbolicLink()) && !ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, false)) files.push(childRel);
       }
       entry = { mtime, sig, files, subdirs };
       cache.dirs.set(dir, entry);

@@ -122,3 +122,22 @@ describe("a dotted name in the task", () => {
     expect((await firstRequest("Fix Command.Context comment")).text).toContain("CONTEXT-BODY-5151");
   });
 });
+
+describe("in a linked worktree (git worktree add)", () => {
+  test("the working set holds the named file and the worktree's diff, and git works in a command", async () => {
+    project();
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const linked = join(world.tmp, "linked");
+    expect(Bun.spawnSync(["git", "worktree", "add", "-q", linked], { cwd: world.ws, env }).exitCode).toBe(0);
+    writeFileSync(join(linked, "src/calc.js"), "export function add(a, b) {\n  return a + b; // LINKED-EDIT-7373\n}\n");
+    world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", "fix src/calc.js"], { home: world.home, cwd: linked });
+    expect(r.code).toBe(0);
+    const first = JSON.stringify(world.server.requests[before]!.body.messages);
+    expect(first).toContain("LINKED-EDIT-7373");
+    expect(first).toContain("+  return a + b;");
+    const second = JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1));
+    expect(second).toContain("M src/calc.js");
+  });
+});

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { looksBinary, walk } from "../../src/workspace/walker.ts";
+import { gitInfoDir, looksBinary, walk, WalkCache, walkFiles } from "../../src/workspace/walker.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -66,5 +66,24 @@ describe("walkFiles with a cache", () => {
     writeFileSync(join(root, ".gitignore"), "*.log\nsrc/\n");
     expect(walkFiles(root, cache)).toEqual([".gitignore", "a.ts"]);
     expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (e) => e.path).sort());
+  });
+});
+
+describe("a linked worktree", () => {
+  test("its .git file is not a file of the project, and the repository's info/exclude applies; the cached walk agrees", () => {
+    const root = join(tree({ "main/src/a.ts": "x\n", "main/secret.txt": "s\n" }), "main");
+    const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const git = (cwd: string, ...a: string[]) => expect(Bun.spawnSync(["git", ...a], { cwd, env }).exitCode).toBe(0);
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "init");
+    writeFileSync(join(root, ".git", "info", "exclude"), "local.txt\n");
+    const linked = join(tmp.path, "linked");
+    git(root, "worktree", "add", "-q", linked);
+    writeFileSync(join(linked, "local.txt"), "mine\n");
+    expect(gitInfoDir(linked)).toBe(join(realpathSync(root), ".git", "info"));
+    const files = [...walk(linked)].map((e) => e.path);
+    expect(files).toEqual(["secret.txt", "src/a.ts"]);
+    expect(walkFiles(linked, new WalkCache())).toEqual(files);
   });
 });
