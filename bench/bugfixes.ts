@@ -41,7 +41,7 @@ const rows: { c: Case; w8: number; w32: number; b8: number; b32: number }[] = []
 try {
   for (const repo of [...new Set(cases.map((c) => c.repo))]) {
     const work = join(dir, repo.replace("/", "+"));
-    Bun.spawnSync(["git", "clone", "-q", "--shared", "--no-checkout", mirror(repo), work]);
+    Bun.spawnSync(["git", "clone", "-q", "--no-checkout", mirror(repo), work]);
     const git = (...a: string[]) => Bun.spawnSync(["git", "-C", work, ...a], { stdout: "ignore", stderr: "ignore" });
     for (const c of cases.filter((x) => x.repo === repo)) {
       git("checkout", "-q", "-f", c.parent);

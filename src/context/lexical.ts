@@ -147,6 +147,33 @@ export function fuse(lists: { ranking: string[]; weight: number }[], k = 20): Sc
   return [...score.entries()].map(([path, s]) => ({ path, score: best ? s / best : 0 })).sort((a, b) => b.score - a.score || byCodePoint(a.path, b.path));
 }
 
+/** Commits that touch more files than this (an import, a reformat, a rename sweep) say nothing about where work happens. */
+const SWEEP = 30;
+
+/**
+ * Where a repository's work has been lately, from `git log --name-only --format=%x00` (newest
+ * first): files changed in at least two commits, each commit weighted by how recent it is, busiest
+ * first. A fix tends to land where the last changes did; a task that names nothing points nowhere
+ * else. Pure.
+ */
+export function activeFiles(log: string): { path: string; commits: number; weight: number }[] {
+  const commits = log.split("\0").map((c) => c.split("\n").filter(Boolean));
+  const seen = new Map<string, { commits: number; weight: number }>();
+  commits.forEach((files, i) => {
+    if (files.length === 0 || files.length > SWEEP) return;
+    for (const f of files) {
+      const e = seen.get(f) ?? { commits: 0, weight: 0 };
+      e.commits++;
+      e.weight += 1 / (1 + i / 50);
+      seen.set(f, e);
+    }
+  });
+  return [...seen]
+    .filter(([, e]) => e.commits >= 2)
+    .map(([path, e]) => ({ path, ...e }))
+    .sort((a, b) => b.weight - a.weight || byCodePoint(a.path, b.path));
+}
+
 /** Whether a task is about tests, a failure, the build or the checks: then their commands and test files belong in its context. Pure. */
 export function aboutChecks(task: string): boolean {
   return /\b(?:tests?|testing|failing|fails?|failed|failures?|broken|builds?|compiles?|compilation|lint|typecheck|type errors?|ci|checks?)\b/i.test(task);

@@ -11,7 +11,7 @@ import { jsModule } from "./callers.ts";
 import { parseFailureLocations } from "./failures.ts";
 import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
-import { bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
+import { activeFiles, bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
 /**
@@ -93,6 +93,10 @@ export interface Gathered {
   /** Every path git status lists as changed or untracked (the work state's dirty files). */
   worktreeChanges: string[];
 }
+
+/** Commits of history read for where work has been lately, and the busiest files named from it. */
+const HISTORY_COMMITS = 100;
+const ACTIVE_FILES = 15;
 
 /** How many source files a global symbol search may open: bounded so a compile stays fast on large trees. */
 const SYMBOL_SEARCH_FILES = 400;
@@ -347,6 +351,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
   const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
+  const historyP = git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", "HEAD"]);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
   const walked = o.allow ? all.filter(o.allow) : all;
@@ -553,6 +558,16 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     const lex = lexicalScore(words, f, fi.text.slice(0, 4000));
     const reasons = [...(byContent.includes(f) ? [`contents match (rank ${byContent.indexOf(f) + 1})`] : []), ...lex.reasons];
     candidates.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (fusedScore.get(f) ?? 0))), reasons }));
+  }
+
+  // Where the repository's work has been lately: named after everything the task's words found.
+  const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
+  const candidateFiles = new Set(files);
+  const active = activeFiles((await historyP) ?? "").filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path));
+  for (const a of active.slice(0, ACTIVE_FILES)) {
+    const fi = await info(a.path);
+    // Below every match of the task's words: these take only what the budget has left.
+    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: 0.05 + 0.01 * (a.weight / active[0]!.weight), reasons: [`changed in ${a.commits} of the last ${HISTORY_COMMITS} commits`] }));
   }
 
   const rules = loadRules(root, targetList, { home: o.home, ...(o.userDir ? { userDir: o.userDir } : {}) });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { bm25, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
+import { activeFiles, bm25, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
 
 describe("content-aware candidates", () => {
   test("identifiers split the way code is written: camelCase, ACRONYMWords, snake_case, stems folded", () => {
@@ -35,6 +35,30 @@ describe("content-aware candidates", () => {
         expect(a[0]!.score).toBe(1);
         expect(fuse([{ ranking: paths, weight: 1 }])).toEqual(fuse([{ ranking: paths, weight: 1 }]));
       }),
+    );
+  });
+});
+
+describe("activeFiles", () => {
+  const log = (...commits: string[][]) => commits.map((c) => `\n\n${c.join("\n")}\n`).join("\0");
+  test("files changed in two or more recent commits, busiest and newest first; a sweeping commit says nothing", () => {
+    const sweep = Array.from({ length: 40 }, (_, i) => `gen/f${i}.ts`);
+    const out = activeFiles(log(["src/a.ts", "README.md"], ["src/b.ts"], ["src/a.ts", "src/b.ts"], sweep, ["src/c.ts"], sweep, ["src/b.ts"]));
+    expect(out.map((x) => x.path)).toEqual(["src/b.ts", "src/a.ts"]);
+    expect(out[0]).toMatchObject({ path: "src/b.ts", commits: 3 });
+    expect(activeFiles("")).toEqual([]);
+  });
+
+  test("property: every file listed was in at least two commits of at most 30 files, and the order is by weight", () => {
+    const file = fc.constantFrom("a.ts", "b.ts", "c.ts", "d/e.ts", "f.md");
+    fc.assert(
+      fc.property(fc.array(fc.uniqueArray(file, { maxLength: 5 }), { maxLength: 30 }), (commits) => {
+        const out = activeFiles(log(...commits));
+        for (const x of out) expect(commits.filter((c) => c.includes(x.path)).length).toBe(x.commits);
+        for (const x of out) expect(x.commits).toBeGreaterThanOrEqual(2);
+        for (let i = 1; i < out.length; i++) expect(out[i - 1]!.weight).toBeGreaterThanOrEqual(out[i]!.weight);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -141,3 +141,19 @@ describe("in a linked worktree (git worktree add)", () => {
     expect(second).toContain("M src/calc.js");
   });
 });
+
+describe("where the work has been lately", () => {
+  test("a task that names nothing still points at the files the last commits changed again and again", async () => {
+    project({ "lib/notes.js": "export const notes = [];\n" });
+    const task = "fix the typos";
+    expect((await firstRequest(task)).text).not.toContain("src/calc.js");
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    for (const n of [1, 2, 3]) {
+      writeFileSync(join(world.ws, "src/calc.js"), `export function add(a, b) {\n  return a - b; // revision ${n}\n}\n`);
+      expect(Bun.spawnSync(["git", "commit", "-qam", `calc ${n}`], { cwd: world.ws, env }).exitCode).toBe(0);
+    }
+    const { text } = await firstRequest(task);
+    expect(text).toContain("src/calc.js");
+    expect(text).not.toContain("lib/notes.js");
+  });
+});
