@@ -360,7 +360,6 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const attrs = fileSet.has(".gitattributes") ? generatedGlobs(textOf(root, ".gitattributes", o.index) ?? "").map((g) => new Bun.Glob(g)) : [];
   // Agents' own configuration (rules, commands, skills) reaches the model by its own paths, not as code.
   const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)) && !/^\.(?:weir|claude)\//.test(f));
-  const head = (await headP)?.trim();
   // A dotted name that is no file ("Command.Context", "res.cookie") is code the goal names: its
   // words are searched for and its last part is a symbol. Every other path-like word is a path.
   const dotted = pathsIn(goal, true).filter((p) => dottedName(p, fileSet));
@@ -408,6 +407,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const lexical = fused.slice(0, o.maxLexical ?? 25).map((x) => x.path);
   const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
 
+  const head = (await headP)?.trim();
   const status = (await statusP) ?? "";
   const entries = status
     .split("\n")

@@ -54,7 +54,7 @@ describe("activeFiles", () => {
     fc.assert(
       fc.property(fc.array(fc.uniqueArray(file, { maxLength: 5 }), { maxLength: 30 }), (commits) => {
         const out = activeFiles(log(...commits));
-        for (const x of out) expect(commits.filter((c) => c.includes(x.path)).length).toBe(x.commits);
+        for (const x of out) expect(commits.filter((c) => (c as string[]).includes(x.path)).length).toBe(x.commits);
         for (const x of out) expect(x.commits).toBeGreaterThanOrEqual(2);
         for (let i = 1; i < out.length; i++) expect(out[i - 1]!.weight).toBeGreaterThanOrEqual(out[i]!.weight);
       }),
