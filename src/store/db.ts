@@ -170,10 +170,6 @@ function explain(path: string, e: unknown): UserError {
 }
 
 /**
- * Opens (creating if absent) the database in WAL mode and applies pending migrations. A file that is
- * not a database, is from a newer weir, or is locked gets a clear error and is never overwritten.
- */
-/**
  * The row of `table` whose id starts with `prefix` (the newest six looked at); none or several is
  * a clear error naming `noun` and the command that lists them.
  */
@@ -184,6 +180,10 @@ export function findByPrefix<T extends { id: string }>(db: Database, table: "goa
   return rows[0]!;
 }
 
+/**
+ * Opens (creating if absent) the database in WAL mode and applies pending migrations. A file that is
+ * not a database, is from a newer weir, or is locked gets a clear error and is never overwritten.
+ */
 export function openDatabase(path: string): Database {
   const fresh = !existsSync(path);
   if (fresh) mkdirSync(dirname(path), { recursive: true });
