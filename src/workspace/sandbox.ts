@@ -428,10 +428,14 @@ export function homeReadable(home: string, extra: readonly string[] = []): strin
 }
 
 /**
- * The repository's git directory when `root` is a linked worktree (`git worktree add`): its `.git`
- * file names a directory in that repository's `worktrees/`, whose `gitdir` file names this `.git`
- * back and whose `commondir` names the repository's git directory. Undefined for anything else, a
- * `.git` file that does not check out both ways included (it could name any directory).
+ * The git directory a workspace whose `.git` is a file reads from, when that file checks out both
+ * ways (it could name any directory):
+ * - a linked worktree (`git worktree add`): the file names a directory in the repository's
+ *   `worktrees/`, whose `gitdir` names this `.git` back: the repository's git directory (its
+ *   `commondir`);
+ * - a submodule: the file names the superproject's `.git/modules/NAME`, whose config's
+ *   `core.worktree` names this workspace back: that directory.
+ * Undefined for anything else.
  */
 export function linkedGitDir(root: string): string | undefined {
   try {
@@ -440,9 +444,13 @@ export function linkedGitDir(root: string): string | undefined {
     const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
     if (!named) return undefined;
     const own = realpathSync(resolve(root, named));
-    const common = realpathSync(resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()));
-    const back = realpathSync(resolve(own, readFileSync(join(own, "gitdir"), "utf8").trim()));
-    return dirname(own) === join(common, "worktrees") && back === realpathSync(dotgit) ? common : undefined;
+    if (existsSync(join(own, "commondir"))) {
+      const common = realpathSync(resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()));
+      const back = realpathSync(resolve(own, readFileSync(join(own, "gitdir"), "utf8").trim()));
+      return dirname(own) === join(common, "worktrees") && back === realpathSync(dotgit) ? common : undefined;
+    }
+    const worktree = /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(readFileSync(join(own, "config"), "utf8"))?.[1];
+    return worktree && realpathSync(resolve(own, worktree)) === realpathSync(root) ? own : undefined;
   } catch {
     return undefined;
   }

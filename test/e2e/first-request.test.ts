@@ -157,3 +157,25 @@ describe("where the work has been lately", () => {
     expect(text).not.toContain("lib/notes.js");
   });
 });
+
+describe("in a submodule", () => {
+  test("the working set holds the submodule's diff, and git works in a command", async () => {
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const run = (cwd: string, ...a: string[]) => expect(Bun.spawnSync(["git", ...a], { cwd, env }).exitCode).toBe(0);
+    const lib = join(world.tmp, "lib");
+    mkdirSync(lib);
+    writeFileSync(join(lib, "lib.js"), "export const one = 1;\n");
+    for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "lib"]]) run(lib, ...a);
+    project();
+    run(world.ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib");
+    const sub = join(world.ws, "vendor", "lib");
+    writeFileSync(join(sub, "lib.js"), "export const one = 2; // SUBMODULE-EDIT-8484\n");
+    world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", "fix lib.js"], { home: world.home, cwd: sub });
+    expect(r.code).toBe(0);
+    const first = JSON.stringify(world.server.requests[before]!.body.messages);
+    expect(first).toContain("+export const one = 2;");
+    expect(JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1))).toContain("M lib.js");
+  });
+});

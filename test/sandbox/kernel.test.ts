@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
-import { bwrapArgv, createSandbox, detectSandbox, sandboxBlock, seatbeltProfile } from "../../src/workspace/sandbox.ts";
+import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile } from "../../src/workspace/sandbox.ts";
 import { tempDir } from "../support/temp.ts";
 
 /**
@@ -259,5 +259,30 @@ d("a scoped worker's sandbox: only the files it may read exist, and nothing in t
     expect(existsSync(join(root, "scoped", "new.txt"))).toBe(false);
     expect(existsSync(join(root, "new.txt"))).toBe(false);
     expect(readFileSync(join(root, "other", "hidden.txt"), "utf8")).toBe(`${HIDDEN}\n`);
+  });
+});
+
+describe("a workspace whose .git is a file", () => {
+  test("names a git directory only when it names the workspace back: a linked worktree's repository, never any directory", () => {
+    const t = tempDir();
+    try {
+      const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+      const main = join(t.path, "main");
+      mkdirSync(main);
+      writeFileSync(join(main, "a.txt"), "a\n");
+      for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "a"], ["worktree", "add", "-q", join(t.path, "linked")]]) expect(Bun.spawnSync(["git", ...a], { cwd: main, env }).exitCode).toBe(0);
+      expect(linkedGitDir(join(t.path, "linked"))).toBe(join(realpathSync(main), ".git"));
+      expect(linkedGitDir(main)).toBeUndefined();
+      // A .git file planted to name another directory (the home's keys, another checkout's git) is not followed.
+      const planted = join(t.path, "planted");
+      mkdirSync(join(t.path, "keys"), { recursive: true });
+      mkdirSync(planted);
+      writeFileSync(join(planted, ".git"), `gitdir: ${join(t.path, "keys")}\n`);
+      expect(linkedGitDir(planted)).toBeUndefined();
+      writeFileSync(join(planted, ".git"), `gitdir: ${join(realpathSync(main), ".git", "worktrees", "linked")}\n`);
+      expect(linkedGitDir(planted)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
   });
 });
