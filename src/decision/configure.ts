@@ -1,7 +1,7 @@
 import { providerSettings, type Resolved } from "../config/resolve.ts";
 import { createProvider } from "../providers/create.ts";
 import { findPreset } from "../providers/presets.ts";
-import { httpJudge, type JudgmentProvider, llmJudge, logprobsJudge } from "./judges.ts";
+import type { JudgmentProvider } from "./judges.ts";
 
 /**
  * The configured judgment provider, or undefined. Configured apart from the main model; a failure to
@@ -11,6 +11,8 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
   const j = resolved.settings.judgment;
   if (!j) return undefined;
   try {
+    // Loaded only when a judge is configured: it brings undici and the OpenAI SDK (logprobs) with it.
+    const { httpJudge, llmJudge, logprobsJudge } = await import("./judges.ts");
     if (j.provider === "http") {
       if (!j.url) throw new Error("judgment.url is required for the http provider");
       return httpJudge(j.url, j.apiKey ?? process.env.WEIR_JUDGMENT_API_KEY, j.timeoutMs ?? 20_000);
