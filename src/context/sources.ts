@@ -145,13 +145,15 @@ export function pathsIn(text: string, directories = false): string[] {
 /**
  * Whether a path-like word of a goal is a dotted name in code (`Command.Context`, `res.cookie`,
  * `os.path`) rather than a path: no slash, identifier parts, the last of three characters or more,
- * not a file, and an extension no file of the workspace has and no text file would. Pure.
+ * not a file, not a host name, and an extension no file of the workspace has and no text file
+ * would. Pure.
  */
 export function dottedName(word: string, files: ReadonlySet<string>): boolean {
   if (word.includes("/") || files.has(word) || TEXT_EXT.test(word)) return false;
   if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(word)) return false;
   const ext = word.slice(word.lastIndexOf("."));
-  if (ext.length < 4) return false;
+  // A host name ("api.example.com") is no code either.
+  if (ext.length < 4 || /^\.(?:com|org|net|dev|app|edu|gov|info)$/i.test(ext)) return false;
   for (const f of files) if (f.endsWith(ext)) return false;
   return true;
 }

@@ -134,5 +134,7 @@ describe("dotted names in a task", () => {
     ["e.g", false], // too short to be a symbol
     ["v1.2.3", false], // not identifiers
     ["lib/res.cookie", false], // a slash makes it a path
+    ["api.example.com", false], // a host name
+    ["docs.python.org", false],
   ])("%s → %p", (word, expected) => expect(dottedName(word, files)).toBe(expected));
 });
