@@ -40,7 +40,7 @@ describe("custom slash commands", () => {
     await t.waitFor("done reviewing");
     expect(firstUserText(world.server.requests.at(-1)!.body)).toContain("CMD-CLAUDE: review lib.ts");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 });
 

@@ -91,14 +91,14 @@ describe("hooks", () => {
     await t.waitFor("touch PROJECT-HOOK-RAN");
     await t.waitFor("Run them in this workspace?");
     t.write("\r"); // the default is no
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
     expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(false);
     // Approved: they run, and later runs need no terminal.
     world.server.script({ turns: [{ text: "ok" }] });
     t = weirInPty([...wire(), "hello"], { home: world.home, cwd: world.ws });
     await t.waitFor("Run them in this workspace?");
     t.write("y\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
     expect(existsSync(join(world.ws, "PROJECT-HOOK-RAN"))).toBe(true);
     rmSync(join(world.ws, "PROJECT-HOOK-RAN"));
     world.server.script({ turns: [{ text: "ok" }] });

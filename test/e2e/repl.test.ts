@@ -20,7 +20,7 @@ describe("the REPL", () => {
     await t.waitFor("Second answer.");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("first question");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
     const history = readFileSync(join(world.home, ".local", "share", "weir", "history"), "utf8");
     expect(history).toContain('"second question"');
   });
@@ -38,7 +38,7 @@ describe("the REPL", () => {
     expect(JSON.stringify(world.server.requests.at(-2)!.body.messages)).toContain("Write an AGENTS.md at the root of this repository");
     expect(readFileSync(join(world.ws, "AGENTS.md"), "utf8")).toBe("# Agents\nRun bun test.\n");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("a multi-line paste is one prompt: the terminal's bracketed paste keeps its lines together", async () => {
@@ -54,7 +54,7 @@ describe("the REPL", () => {
     const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
     expect(sent).toContain("FAIL src/a.test.ts\\n  expected 4\\n  received 5\\nat sum (src/a.ts:3:9) why?");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("on a colour terminal an answer shows as it streams, before its Markdown block ends", async () => {
@@ -67,7 +67,7 @@ describe("the REPL", () => {
     await t.waitFor("STREAM-MARK-1", 2_000);
     await t.waitFor("until the end.", 10_000);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("/model picks from what the endpoint offers and switches only to a model it has", async () => {
@@ -92,7 +92,7 @@ describe("the REPL", () => {
     await t.waitFor("from a", 8000, mark);
     expect(world.server.requests.at(-1)!.body.model).toBe("mock-a");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("a one-shot run on a terminal says it waits for the model, then shows the answer alone", async () => {
@@ -100,7 +100,7 @@ describe("the REPL", () => {
     const t = weirInPty([...args(), "--verify-floor", "off", "say it"], { home: world.home, cwd: world.ws });
     await t.waitFor("model thinking", 5_000);
     await t.waitFor("ONE-SHOT-ANSWER", 8_000);
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("/status and /cost say what the session has used", async () => {
@@ -119,7 +119,7 @@ describe("the REPL", () => {
     t.write("/compact\r");
     await t.waitFor("nothing to compact yet", 8000, mark);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("an API error is reported and the REPL stays up; /help and /clear work", async () => {
@@ -136,7 +136,7 @@ describe("the REPL", () => {
     await t.waitFor("recovered");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).not.toContain("break please");
     t.write("\x04"); // Ctrl-D
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("Ctrl-C cancels the running turn and the REPL stays up", async () => {
@@ -152,7 +152,7 @@ describe("the REPL", () => {
     t.write("next\r");
     await t.waitFor("after cancel");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("a risky action asks; denying it reaches the model as a refusal", async () => {
@@ -175,7 +175,7 @@ describe("the REPL", () => {
     await t.waitFor("made it", 8000, mark);
     expect(existsSync(join(world.ws, "made-by-shell"))).toBe(true);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("after an approval the keys still work: Ctrl-C cancels the next turn instead of ending weir, and typed text arrives whole", async () => {
@@ -198,7 +198,7 @@ describe("the REPL", () => {
     const last = JSON.stringify(world.server.requests.at(-1)!.body.messages);
     expect(last).toContain('"hello');
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("/calls shows a running command with its verdict and /stop ends it while the turn goes on", async () => {
@@ -216,7 +216,7 @@ describe("the REPL", () => {
     await t.waitFor("the command was stopped", 8000, mark);
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("stopped by the user");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
   test("/agents lists a worker while the turn runs and /agents stop ends it; the main agent then gets its report", async () => {
     world.server.script({
@@ -243,7 +243,7 @@ describe("the REPL", () => {
     const last = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
     expect(last).toContain("w1 (thinker): stopped");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
   test("a line typed while an answer streams is queued and sent as the next message once the turn ends", async () => {
     world.server.script({ turns: [{ text: "first answer, slowly", delayMs: 1500 }, { text: "answer to the queued line" }] });
@@ -262,7 +262,7 @@ describe("the REPL", () => {
     // It was not mixed into the first turn.
     expect(JSON.stringify(world.server.requests[before]!.body.messages)).not.toContain("QUEUED-LINE");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
   test("Esc cancels the running turn", async () => {
     world.server.script({ turns: [{ fault: "hang" }, { text: "after escape" }] });
@@ -277,7 +277,7 @@ describe("the REPL", () => {
     t.write("next\r");
     await t.waitFor("after escape");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("@path completes with Tab and puts the file in the working set; !cmd, the person's own command, runs in the sandbox without a question and reaches the model quoted", async () => {
@@ -305,7 +305,7 @@ describe("the REPL", () => {
     expect(last).toContain("hello-from-user");
     expect(last).toContain("UNTRUSTED-DATA");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("/resume lists sessions and continues one, showing its conversation", async () => {
@@ -327,7 +327,7 @@ describe("the REPL", () => {
     await t.waitFor("answer in the resumed session");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("RESUME-ME question");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
   test("while the model is slow, a spinner says what is being waited for and for how long, and the answer replaces it", async () => {
     world.server.script({ turns: [{ text: "finally here", delayMs: 2_300 }] });
@@ -338,7 +338,7 @@ describe("the REPL", () => {
     await t.waitFor(/model thinking 2s/, 8000, mark);
     await t.waitFor("finally here", 8000, mark);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
   test("a worker's report the last turn did not collect opens the next turn", async () => {
     world.server.script({ turns: [{ toolCalls: [{ id: "sp1", name: "spawn_agent", input: { goal: "GOAL-LEFT: quick look", label: "quick" } }] }, { text: "moving on without waiting", delayMs: 300 }, { text: "saw the report" }] });
@@ -355,7 +355,7 @@ describe("the REPL", () => {
     expect(last).toContain("UNCOLLECTED-REPORT");
     expect(last).toContain("UNTRUSTED-DATA");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 });
 
@@ -388,7 +388,7 @@ describe("follow-ups in the REPL", () => {
     // What the conversation already holds is not sent again.
     expect(named).not.toContain("CALC-FILE-3434");
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 
   test("after Esc, the next request says once that the previous prompt was interrupted, with one working set", async () => {
@@ -410,7 +410,7 @@ describe("follow-ups in the REPL", () => {
     expect(sent.split("[weir context").length - 1).toBe(1);
     expect(sent.split("CALC-FILE-3434").length - 1).toBe(1);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 });
 
@@ -428,7 +428,7 @@ describe("/goal in the REPL", () => {
     t.write("/goal list\r");
     await t.waitFor(/[0-9a-f]{12}  complete\s+\d+ tokens  make the tests pass/);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 });
 
@@ -452,6 +452,6 @@ describe("/graph in the REPL", () => {
     t.write("/graph status\r");
     await t.waitFor(/one\s+merged/);
     t.write("/exit\r");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
   });
 });

@@ -25,7 +25,7 @@ describe("weir init", () => {
     await t.waitFor("Which model?");
     t.write(`${DOWN}\r`);
     await t.waitFor("Saved to");
-    expect(await t.proc.exited).toBe(0);
+    await t.exits(0);
     const saved = JSON.parse(readFileSync(config(), "utf8"));
     expect(saved).toEqual({ verbose: true, provider: "openai-compatible", model: "mock-b", baseUrl: `${world.server.url}/v1`, apiKey: "sk-test-0123456789abcdef" });
     expect(statSync(config()).mode & 0o777).toBe(0o600);

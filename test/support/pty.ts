@@ -39,5 +39,10 @@ export function weirInPty(args: string[], opts: { home: string; cwd: string; env
         await Bun.sleep(20);
       }
     },
+    /** Waits for weir to exit, failing with the screen's tail when the exit code is not `code`. */
+    async exits(code = 0): Promise<void> {
+      const got = await proc.exited;
+      if (got !== code) throw new Error(`weir exited ${got}, not ${code}; screen:\n${plain().slice(-2000)}`);
+    },
   };
 }
