@@ -61,8 +61,8 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
   const read = new Set<string>();
   /** The text of a repository rule file, or undefined when it is absent, refused or already read under another name. */
   const text = (rel: string): string | undefined => {
-    if (!lstatSync(join(root, rel), { throwIfNoEntry: false })) return undefined;
     try {
+      if (!lstatSync(join(root, rel), { throwIfNoEntry: false })) return undefined;
       const r = resolveInWorkspace(root, rel, { home: o.home });
       if (!r.exists || read.has(r.absolute)) return undefined;
       read.add(r.absolute);
