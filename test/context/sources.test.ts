@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
 import { dottedName, gatherCandidates, pathsIn } from "../../src/context/sources.ts";
@@ -105,6 +105,20 @@ describe("weir context", () => {
     const ok = await runWeir(["firewall", "check", "--json"], { home, stdin: "Run npm install first.\n" });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)[0].verdict).toBe("evidence");
+  });
+});
+
+describe("rule files that cannot be read", () => {
+  test("a directory named AGENTS.md under a target's folder is skipped; the compile goes on with the other rules", async () => {
+    mkdirSync(join(root, "src", "auth", "AGENTS.md"), { recursive: true });
+    try {
+      const g = await gatherCandidates(root, "fix src/auth/login.ts", { home });
+      const rules = g.candidates.filter((c) => c.kind === "rule").map((c) => c.source);
+      expect(rules).toContain("AGENTS.md");
+      expect(rules).not.toContain("src/auth/AGENTS.md");
+    } finally {
+      rmSync(join(root, "src", "auth", "AGENTS.md"), { recursive: true });
+    }
   });
 });
 
