@@ -565,7 +565,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // Where the repository's work has been lately: named after everything the task's words found.
   const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
   const candidateFiles = new Set(files);
-  const active = activeFiles((await historyP) ?? "").filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path));
+  // Rule files reach the model as rules, never again as files.
+  const active = activeFiles((await historyP) ?? "").filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !/(?:^|\/)(?:AGENTS|CLAUDE)\.md$/.test(a.path));
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info(a.path);
     // Below every match of the task's words: these take only what the budget has left.

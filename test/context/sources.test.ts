@@ -122,6 +122,41 @@ describe("rule files that cannot be read", () => {
   });
 });
 
+describe("where the work has been lately", () => {
+  test("files changed in two or more recent commits are candidates after the matches; test and rule files are not", async () => {
+    const t = tempDir();
+    try {
+      const r = join(realpathSync(t.path), "r");
+      const env = { ...process.env, HOME: home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
+      const put = (rel: string, text: string) => {
+        mkdirSync(dirname(join(r, rel)), { recursive: true });
+        writeFileSync(join(r, rel), text);
+      };
+      const commit = (m: string) => {
+        for (const a of [["add", "-A"], ["commit", "-qm", m]]) expect(Bun.spawnSync(["git", ...a], { cwd: r, env }).exitCode).toBe(0);
+      };
+      put("src/busy.ts", "export const a = 0;\n");
+      put("src/quiet.ts", "export const q = 0;\n");
+      expect(Bun.spawnSync(["git", "init", "-q"], { cwd: r, env }).exitCode).toBe(0);
+      commit("init");
+      for (const n of [1, 2, 3]) {
+        put("src/busy.ts", `export const a = ${n};\n`);
+        put("test/busy.test.ts", `// ${n}\n`);
+        put("AGENTS.md", `rule ${n}\n`);
+        commit(`change ${n}`);
+      }
+      const g = await gatherCandidates(r, "tidy up the wording", { home });
+      const files = g.candidates.filter((c) => c.kind === "file_range").map((c) => ({ source: c.source, why: c.relevance.reasons.join() }));
+      expect(files).toContainEqual({ source: "src/busy.ts", why: "changed in 4 of the last 100 commits" });
+      expect(files.map((f) => f.source)).not.toContain("src/quiet.ts");
+      expect(files.map((f) => f.source)).not.toContain("test/busy.test.ts");
+      expect(files.map((f) => f.source)).not.toContain("AGENTS.md");
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe("paths in a task", () => {
   test.each([
     ["and src/other.js?", ["src/other.js"]],

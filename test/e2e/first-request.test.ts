@@ -150,11 +150,14 @@ describe("where the work has been lately", () => {
     const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
     for (const n of [1, 2, 3]) {
       writeFileSync(join(world.ws, "src/calc.js"), `export function add(a, b) {\n  return a - b; // revision ${n}\n}\n`);
+      writeFileSync(join(world.ws, "AGENTS.md"), `Keep it small. RULE-REVISION-${n}\n`);
       expect(Bun.spawnSync(["git", "commit", "-qam", `calc ${n}`], { cwd: world.ws, env }).exitCode).toBe(0);
     }
     const { text } = await firstRequest(task);
     expect(text).toContain("src/calc.js");
     expect(text).not.toContain("lib/notes.js");
+    // AGENTS.md changed as often, and reaches the model as the rule it is.
+    expect(text).toContain("RULE-REVISION-3");
   });
 });
 
