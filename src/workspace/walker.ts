@@ -6,8 +6,9 @@ import ignore, { type Ignore } from "ignore";
 const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn"]);
 
 /**
- * The directory holding git's `info/exclude` for a workspace: `.git/info`, or for a linked worktree
- * (where `.git` is a file naming its git directory) the `info` of the repository's common directory.
+ * The directory holding git's `info/exclude` for a workspace: `.git/info`; where `.git` is a file
+ * naming a git directory, that directory's `info`, or for a linked worktree its repository's (the
+ * `commondir`). Only ignore rules are read from it.
  */
 export function gitInfoDir(root: string): string {
   const dotgit = join(root, ".git");
@@ -92,7 +93,7 @@ export function* walk(root: string, opts: { dirs?: boolean; limit?: number } = {
         }
         subdirs.push({ dir: join(dir, e.name), rel: childRel, layers });
       } else if (e.isFile() || e.isSymbolicLink()) {
-        // A linked worktree's `.git` is a file naming its git directory: git's, never the project's.
+        // A linked worktree's or a submodule's `.git` is a file naming its git directory: git's, never the project's.
         if (ALWAYS_SKIPPED.has(e.name) || ignored(layers, childRel, false)) continue;
         yield { path: childRel, isDir: false };
         if (opts.limit && ++count >= opts.limit) return;
