@@ -158,6 +158,22 @@ export function dottedName(word: string, files: ReadonlySet<string>): boolean {
   return true;
 }
 
+/**
+ * The entries of `git status --porcelain=v1 -z`: each path as it is on disk (no quoting, so "café.py"
+ * stays itself), a rename or copy by its new path (the old one follows it and is skipped). Pure.
+ */
+export function statusEntries(z: string): { untracked: boolean; path: string }[] {
+  const out: { untracked: boolean; path: string }[] = [];
+  const parts = z.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const e = parts[i]!;
+    if (e.length < 4) continue;
+    out.push({ untracked: e.startsWith("??"), path: e.slice(3) });
+    if (/[RC]/.test(e.slice(0, 2))) i++;
+  }
+  return out;
+}
+
 /** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */
 export const isTestPath = (p: string): boolean => /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(p);
 /** Symbol-like words: `quoted`, camelCase, PascalCase with an inner capital, ACRONYMWords (ASGITransport, HTTPError), snake_case. */
@@ -352,7 +368,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
-  const statusP = git(root, ["status", "--porcelain=v1", "--untracked-files=normal"]);
+  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
   const historyP = git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", "HEAD"]);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
@@ -411,10 +427,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   const head = (await headP)?.trim();
   const status = (await statusP) ?? "";
-  const entries = status
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => ({ untracked: l.startsWith("??"), path: l.slice(3).split(" -> ").pop()!.replace(/^"|"$/g, "") }));
+  const entries = statusEntries(status);
   const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
   // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
   // So is a large changed file: the diff shows what changed in it.

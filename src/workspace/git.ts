@@ -4,9 +4,10 @@ import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./s
 /**
  * Options that keep a planted repository config from running code when weir itself asks git
  * something: no hooks, no fsmonitor, no pager, no external diff or textconv, and no system or global
- * config (a later session's `git status` must not fire what a command planted).
+ * config (a later session's `git status` must not fire what a command planted). Paths come out as
+ * they are ("café.py", not "caf\303\251.py").
  */
-const SAFE_GIT = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "--no-pager"];
+const SAFE_GIT = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "-c", "core.quotePath=false", "--no-pager"];
 const SAFE_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", GIT_EXTERNAL_DIFF: "" };
 
 let sandbox: { kind: string; program?: string } | undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { dottedName, gatherCandidates, pathsIn } from "../../src/context/sources.ts";
+import { dottedName, gatherCandidates, pathsIn, statusEntries } from "../../src/context/sources.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -187,3 +187,17 @@ describe("dotted names in a task", () => {
     ["docs.python.org", false],
   ])("%s → %p", (word, expected) => expect(dottedName(word, files)).toBe(expected));
 });
+
+describe("git status entries", () => {
+  test("paths as they are on disk: non-ASCII, spaces, a rename by its new path, untracked marked", () => {
+    const z = " M café.py\0RM your file.py\0my file.py\0?? new dir/\0A  src/ü.ts\0";
+    expect(statusEntries(z)).toEqual([
+      { untracked: false, path: "café.py" },
+      { untracked: false, path: "your file.py" },
+      { untracked: true, path: "new dir/" },
+      { untracked: false, path: "src/ü.ts" },
+    ]);
+    expect(statusEntries("")).toEqual([]);
+  });
+});
+

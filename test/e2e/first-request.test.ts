@@ -182,3 +182,17 @@ describe("in a submodule", () => {
     expect(JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1))).toContain("M lib.js");
   });
 });
+
+describe("file names git would quote", () => {
+  test("a changed file named in any script is in the floor, and its diff names it as it is", async () => {
+    project({ "src/café.js": "export const prix = 1;\n", "src/my notes.js": "export const n = 1;\n" });
+    writeFileSync(join(world.ws, "src/café.js"), "export const prix = 2; // ACCENT-EDIT-2727\n");
+    writeFileSync(join(world.ws, "src/my notes.js"), "export const n = 2; // SPACE-EDIT-2828\n");
+    const { text } = await firstRequest("review my uncommitted changes");
+    expect(text).toContain("ACCENT-EDIT-2727");
+    expect(text).toContain("SPACE-EDIT-2828");
+    expect(text).toContain("src/café.js");
+    expect(text).not.toContain("caf\\\\303");
+  });
+});
+
