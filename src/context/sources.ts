@@ -126,8 +126,11 @@ function lexicalScore(words: string[], path: string, sample: string): { score: n
 
 const git = gitOutput;
 
-const FILE_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.[A-Za-z0-9]{1,8}`;
-const DIR_PATH = String.raw`(?:\.{0,2}\/)?[\w@.+-]+\/[\w@.+/-]*`;
+// A path's characters: ASCII word characters and letters of other scripts ("café.js", "文档/说明.md"),
+// not the typographic punctuation and symbols between them (U+2000–U+2FFF).
+const NAME = String.raw`\w\u00C0-\u1FFF\u3000-\uD7FF\uF900-\uFFEF@.+-`;
+const FILE_PATH = String.raw`(?:\.{0,2}\/)?[${NAME}]+(?:\/[${NAME}]+)*\.[A-Za-z0-9]{1,8}`;
+const DIR_PATH = String.raw`(?:\.{0,2}\/)?[${NAME}]+\/[/${NAME}]*`;
 // A path ends at a space, a quote or bracket, a comma or colon, or a sentence's last mark ("in src/a.ts?").
 const AROUND = [String.raw`(?:^|[\s\`'"(])(`, String.raw`)(?=$|[\s\`'"),:;]|[.?!](?:\s|$))`];
 

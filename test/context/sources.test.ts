@@ -166,6 +166,9 @@ describe("paths in a task", () => {
     ["read docs/ now", ["docs/"]],
     ["no path in this sentence.", []],
     ["the file.name.with.dots.json", ["file.name.with.dots.json"]],
+    ["fix src/café.js, then lib/x.ts", ["src/café.js", "lib/x.ts"]],
+    ["see 文档/说明.md please", ["文档/说明.md"]],
+    ["“src/a.ts” — done", []],
   ])("%s → %p", (task, paths) => expect(pathsIn(task, true)).toEqual(paths));
 });
 

@@ -193,6 +193,11 @@ describe("file names git would quote", () => {
     expect(text).toContain("SPACE-EDIT-2828");
     expect(text).toContain("src/café.js");
     expect(text).not.toContain("caf\\\\303");
+    // Named in a task, it is a target like any other path (committed now: not in the floor as a change).
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    expect(Bun.spawnSync(["git", "commit", "-qam", "edits"], { cwd: world.ws, env }).exitCode).toBe(0);
+    const named = await firstRequest("explain what src/café.js exports");
+    expect(named.text).toMatch(/\[file_range src\/café\.js[^\]]*floor: user_named\]/);
   });
 });
 
