@@ -10,11 +10,14 @@ interface FailureLocation {
   message: string;
 }
 
+/** A path's characters: ASCII word characters, letters of other scripts, and separators. */
+const P = String.raw`[\w\u00C0-\u1FFF\u3000-\uD7FF\uF900-\uFFEF@.+\-/\\]`;
+
 const PATTERNS: RegExp[] = [
   /File "([^"]+)", line (\d+)/g,
-  /(?:^|[\s(])((?:\.{0,2}\/)?[\w@.+\-/\\]+\.[A-Za-z]{1,6})\((\d+),(\d+)\)/gm,
-  /-->\s+([\w@.+\-/\\]+\.[A-Za-z]{1,6}):(\d+):(\d+)/g,
-  /(?:^|[\s(])((?:\.{0,2}\/)?[\w@.+\-/\\]+\.[A-Za-z]{1,6}):(\d+)(?::(\d+))?/gm,
+  new RegExp(String.raw`(?:^|[\s(])((?:\.{0,2}\/)?${P}+\.[A-Za-z]{1,6})\((\d+),(\d+)\)`, "gm"),
+  new RegExp(String.raw`-->\s+(${P}+\.[A-Za-z]{1,6}):(\d+):(\d+)`, "g"),
+  new RegExp(String.raw`(?:^|[\s(])((?:\.{0,2}\/)?${P}+\.[A-Za-z]{1,6}):(\d+)(?::(\d+))?`, "gm"),
 ];
 
 export function parseFailureLocations(output: string, limit = 50): FailureLocation[] {

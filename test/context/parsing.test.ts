@@ -49,6 +49,12 @@ describe("parseFailureLocations", () => {
     expect(locs).toEqual(expect.arrayContaining(["src/parse.ts:12:5", "app/models.py:40", "src/main.rs:3:9", "test/a.test.ts:22:7", "/repo/src/lib/util.js:7:13"]));
     expect(locs.some((l) => l.includes("example.com") || l.includes("node_modules"))).toBe(false);
   });
+
+  test("paths in other scripts are locations too", () => {
+    const out = ["    at prix (src/café.js:4:11)", "src/数据.ts(3,1): error TS2304", "FAIL tests/ünïcode.test.ts:9"].join("\n");
+    const locs = parseFailureLocations(out).map((l) => `${l.path}:${l.line}`);
+    expect(locs).toEqual(expect.arrayContaining(["src/café.js:4", "src/数据.ts:3", "tests/ünïcode.test.ts:9"]));
+  });
 });
 
 describe("rules", () => {
