@@ -578,11 +578,12 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     candidates.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (fusedScore.get(f) ?? 0))), reasons }));
   }
 
-  // Where the repository's work has been lately: named after everything the task's words found.
+  // Where the repository's work has been lately: named after everything the task's words found,
+  // for a task that says something of its own ("fix the typos"; not "hi").
   const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
   const candidateFiles = new Set(files);
   // Rule files reach the model as rules, never again as files.
-  const active = activeFiles((await historyP) ?? "").filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !/(?:^|\/)(?:AGENTS|CLAUDE)\.md$/.test(a.path));
+  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !/(?:^|\/)(?:AGENTS|CLAUDE)\.md$/.test(a.path));
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info(a.path);
     // Below every match of the task's words: these take only what the budget has left.

@@ -151,6 +151,9 @@ describe("where the work has been lately", () => {
       expect(files.map((f) => f.source)).not.toContain("src/quiet.ts");
       expect(files.map((f) => f.source)).not.toContain("test/busy.test.ts");
       expect(files.map((f) => f.source)).not.toContain("AGENTS.md");
+      // A greeting says nothing to search by: no files at all.
+      const hi = await gatherCandidates(r, "hi", { home });
+      expect(hi.candidates.filter((c) => c.kind === "file_range")).toEqual([]);
     } finally {
       t.cleanup();
     }
