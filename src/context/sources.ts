@@ -383,8 +383,9 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)) && !/^\.(?:weir|claude)\//.test(f));
   // A dotted name that is no file ("Command.Context", "res.cookie") is code the goal names: its
   // words are searched for and its last part is a symbol. Every other path-like word is a path.
-  const dotted = pathsIn(goal, true).filter((p) => dottedName(p, fileSet));
-  const paths = pathsIn(goal, true).filter((p) => !dotted.includes(p));
+  const pathLike = pathsIn(goal, true);
+  const dotted = pathLike.filter((p) => dottedName(p, fileSet));
+  const paths = pathLike.filter((p) => !dotted.includes(p));
   // Named paths are targets already; their pieces ("txt", "src") would match every path like them.
   const unpathed = paths.reduce((g, p) => g.replaceAll(p, " "), goal);
   const words = goalWords(unpathed);

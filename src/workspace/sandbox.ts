@@ -3,6 +3,7 @@ import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { AUTORUN_PATHS, inside, protectedReason } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
+import { gitFileTarget } from "./walker.ts";
 
 /**
  * The OS sandbox every process weir starts runs in (run_command, shell, verify, weir's own git).
@@ -438,16 +439,14 @@ export function homeReadable(home: string, extra: readonly string[] = []): strin
  * Undefined for anything else.
  */
 export function linkedGitDir(root: string): string | undefined {
+  const target = gitFileTarget(root);
+  if (!target) return undefined;
   try {
-    const dotgit = join(root, ".git");
-    if (!statSync(dotgit).isFile()) return undefined;
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
-    if (!named) return undefined;
-    const own = realpathSync(resolve(root, named));
-    if (existsSync(join(own, "commondir"))) {
-      const common = realpathSync(resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()));
+    const own = realpathSync(target.own);
+    if (target.linked) {
+      const common = realpathSync(target.common);
       const back = realpathSync(resolve(own, readFileSync(join(own, "gitdir"), "utf8").trim()));
-      return dirname(own) === join(common, "worktrees") && back === realpathSync(dotgit) ? common : undefined;
+      return dirname(own) === join(common, "worktrees") && back === realpathSync(join(root, ".git")) ? common : undefined;
     }
     const worktree = /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(readFileSync(join(own, "config"), "utf8"))?.[1];
     return worktree && realpathSync(resolve(own, worktree)) === realpathSync(root) ? own : undefined;

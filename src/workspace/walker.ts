@@ -6,22 +6,31 @@ import ignore, { type Ignore } from "ignore";
 const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn"]);
 
 /**
- * The directory holding git's `info/exclude` for a workspace: `.git/info`; where `.git` is a file
- * naming a git directory, that directory's `info`, or for a linked worktree its repository's (the
- * `commondir`). Only ignore rules are read from it.
+ * Where a `.git` file points (a linked worktree's or a submodule's): the git directory it names and
+ * that directory's common directory (its `commondir`, which only a linked worktree's has; itself
+ * otherwise). Undefined when `.git` is a directory, absent, or names nothing. Nothing is checked here:
+ * `linkedGitDir` (sandbox.ts) checks that the two name each other before anything is shown.
+ */
+export function gitFileTarget(root: string): { own: string; common: string; linked: boolean } | undefined {
+  try {
+    const dotgit = join(root, ".git");
+    if (!statSync(dotgit).isFile()) return undefined;
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
+    if (!named) return undefined;
+    const own = resolve(root, named);
+    const linked = existsSync(join(own, "commondir"));
+    return { own, common: linked ? resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()) : own, linked };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The directory holding git's `info/exclude` for a workspace: `.git/info`, or the `info` of the
+ * common directory a `.git` file leads to. Only ignore rules are read from it.
  */
 export function gitInfoDir(root: string): string {
-  const dotgit = join(root, ".git");
-  try {
-    if (statSync(dotgit).isDirectory()) return join(dotgit, "info");
-    const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
-    if (!gitdir) return join(dotgit, "info");
-    const own = resolve(root, gitdir);
-    const common = existsSync(join(own, "commondir")) ? resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()) : own;
-    return join(common, "info");
-  } catch {
-    return join(dotgit, "info");
-  }
+  return join(gitFileTarget(root)?.common ?? join(root, ".git"), "info");
 }
 
 interface Layer {

@@ -9,6 +9,8 @@ const world = e2eWorld();
 
 const wire = (w: "messages" | "chat") =>
   w === "messages" ? ["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "m"] : ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"];
+/** The test MCP server, configured in the user's mcp.json under `name`. */
+const userServer = (name: string) => writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
 const toolNames = (i: number) => (world.server.requests[i]!.body.tools ?? []).map((t: any) => t.name ?? t.function.name);
 
 describe.each(["messages", "chat"] as const)("progressive disclosure over the %s wire", (w) => {
@@ -38,7 +40,7 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
   });
 
   test("an MCP world.server's tools are discovered, loaded on demand and called from the CLI", async () => {
-    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    userServer("t");
     world.server.script({
       turns: [
         { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
@@ -57,7 +59,7 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
   });
 
   test("the tool memory: the tool a task loaded and called is offered in the first request of the next task that says the same", async () => {
-    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    userServer("t");
     world.server.script({
       turns: [
         { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
@@ -95,7 +97,7 @@ describe("MCP from the CLI", () => {
   });
 
   test("weir mcp list and weir actions --json show servers and tools; a project world.server waits for approval", async () => {
-    writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+    userServer("mine");
     writeFileSync(join(world.ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
     const list = await runWeir(["mcp", "list", "--cwd", world.ws], { home: world.home });
     expect(list.stdout).toContain("mine (user, stdio): connected, 6 tools");

@@ -12,6 +12,12 @@ import { e2eWorld } from "../support/world.ts";
 const world = e2eWorld();
 const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock"];
 
+/** Runs git in `cwd` as a test author, in the test's home; the test fails if git does. */
+function git(cwd: string, ...args: string[]) {
+  const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  expect(Bun.spawnSync(["git", ...args], { cwd, env }).exitCode).toBe(0);
+}
+
 function project(extra: Record<string, string> = {}) {
   const files: Record<string, string> = {
     "package.json": JSON.stringify({ name: "calc", type: "module", scripts: { test: "node test/calc.test.js" } }, null, 2),
@@ -24,8 +30,7 @@ function project(extra: Record<string, string> = {}) {
     mkdirSync(join(world.ws, path, ".."), { recursive: true });
     writeFileSync(join(world.ws, path), text);
   }
-  const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
-  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...args], { cwd: world.ws, env }).exitCode).toBe(0);
+  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) git(world.ws, ...args);
 }
 
 async function firstRequest(task: string): Promise<{ text: string; tools: string[] }> {
@@ -126,9 +131,8 @@ describe("a dotted name in the task", () => {
 describe("in a linked worktree (git worktree add)", () => {
   test("the working set holds the named file and the worktree's diff, and git works in a command", async () => {
     project();
-    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
     const linked = join(world.tmp, "linked");
-    expect(Bun.spawnSync(["git", "worktree", "add", "-q", linked], { cwd: world.ws, env }).exitCode).toBe(0);
+    git(world.ws, "worktree", "add", "-q", linked);
     writeFileSync(join(linked, "src/calc.js"), "export function add(a, b) {\n  return a + b; // LINKED-EDIT-7373\n}\n");
     world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
     const before = world.server.requests.length;
@@ -147,11 +151,10 @@ describe("where the work has been lately", () => {
     project({ "lib/notes.js": "export const notes = [];\n" });
     const task = "fix the typos";
     expect((await firstRequest(task)).text).not.toContain("src/calc.js");
-    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
     for (const n of [1, 2, 3]) {
       writeFileSync(join(world.ws, "src/calc.js"), `export function add(a, b) {\n  return a - b; // revision ${n}\n}\n`);
       writeFileSync(join(world.ws, "AGENTS.md"), `Keep it small. RULE-REVISION-${n}\n`);
-      expect(Bun.spawnSync(["git", "commit", "-qam", `calc ${n}`], { cwd: world.ws, env }).exitCode).toBe(0);
+      git(world.ws, "commit", "-qam", `calc ${n}`);
     }
     const { text } = await firstRequest(task);
     expect(text).toContain("src/calc.js");
@@ -163,14 +166,12 @@ describe("where the work has been lately", () => {
 
 describe("in a submodule", () => {
   test("the working set holds the submodule's diff, and git works in a command", async () => {
-    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
-    const run = (cwd: string, ...a: string[]) => expect(Bun.spawnSync(["git", ...a], { cwd, env }).exitCode).toBe(0);
     const lib = join(world.tmp, "lib");
     mkdirSync(lib);
     writeFileSync(join(lib, "lib.js"), "export const one = 1;\n");
-    for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "lib"]]) run(lib, ...a);
+    for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "lib"]]) git(lib, ...a);
     project();
-    run(world.ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib");
+    git(world.ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib");
     const sub = join(world.ws, "vendor", "lib");
     writeFileSync(join(sub, "lib.js"), "export const one = 2; // SUBMODULE-EDIT-8484\n");
     world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
@@ -194,8 +195,7 @@ describe("file names git would quote", () => {
     expect(text).toContain("src/café.js");
     expect(text).not.toContain("caf\\\\303");
     // Named in a task, it is a target like any other path (committed now: not in the floor as a change).
-    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
-    expect(Bun.spawnSync(["git", "commit", "-qam", "edits"], { cwd: world.ws, env }).exitCode).toBe(0);
+    git(world.ws, "commit", "-qam", "edits");
     const named = await firstRequest("explain what src/café.js exports");
     expect(named.text).toMatch(/\[file_range src\/café\.js[^\]]*floor: user_named\]/);
   });
