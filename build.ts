@@ -52,6 +52,13 @@ for (const target of targets) {
       // ESM with splitting keeps lazily imported modules (SDKs, MCP, sqlite) out of the start-up path.
       "--format=esm",
       "--splitting",
+      // The binary starts inside untrusted repositories: it must not read their .env (which would set
+      // weir's own environment, WEIR_BASE_URL included) or bunfig.toml (whose preload runs code in
+      // weir's process, outside the sandbox), nor their tsconfig.json or package.json.
+      "--no-compile-autoload-dotenv",
+      "--no-compile-autoload-bunfig",
+      "--no-compile-autoload-tsconfig",
+      "--no-compile-autoload-package-json",
       `--target=bun-${target}`,
       `--define=WEIR_VERSION=${JSON.stringify(pkg.version)}`,
       `--define=WEIR_COMMIT=${JSON.stringify(commit)}`,

@@ -17,7 +17,10 @@ const TRANSPILER_CACHE = join(ROOT, "node_modules", ".cache", "weir-test-transpi
  */
 export function weirCommand(): string[] {
   const bin = process.env.WEIR_BIN;
-  return bin ? [bin] : ["env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${TRANSPILER_CACHE}`, process.execPath, join(ROOT, "src", "cli", "main.ts")];
+  // From source, bun is told what the compiled binary is built to do: read no .env, bunfig.toml or
+  // tsconfig.json of the directory it starts in (the workspace).
+  const source = ["--no-env-file", `--config=${join(ROOT, "bunfig.toml")}`, `--tsconfig-override=${join(ROOT, "tsconfig.json")}`, join(ROOT, "src", "cli", "main.ts")];
+  return bin ? [bin] : ["env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${TRANSPILER_CACHE}`, process.execPath, ...source];
 }
 
 export interface CliResult {

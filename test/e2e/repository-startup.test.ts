@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * weir starts inside repositories it does not trust. The runtime it is built on reads a `.env`,
+ * `bunfig.toml` and `tsconfig.json` from the directory it starts in unless told not to: a `.env`
+ * would set weir's own environment (a WEIR_BASE_URL that sends the person's key elsewhere), and a
+ * `bunfig.toml` preload would run the repository's code in weir's process, outside the sandbox.
+ * Each test starts weir with the repository as its working directory, as a person does.
+ */
+const world = e2eWorld();
+const KEY = "sk-person-1b2c3d4e5f60718293a4";
+
+describe("a repository's runtime files do not reach weir's process", () => {
+  test("a bunfig.toml preload does not run, for --version or for a task", async () => {
+    const marker = join(world.tmp, "preload-ran");
+    writeFileSync(join(world.ws, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
+    writeFileSync(join(world.ws, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
+    writeFileSync(join(world.ws, "a.txt"), "hello\n");
+    const version = await runWeir(["--version"], { home: world.home, cwd: world.ws });
+    expect(version.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    world.server.script({ turns: [{ text: "done" }] });
+    const run = await runWeir(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "what does a.txt say"], { home: world.home, cwd: world.ws });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("done");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("a .env neither redirects the person's key nor changes weir's settings", async () => {
+    const seen: string[] = [];
+    const elsewhere = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (seen.push(req.headers.get("authorization") ?? "(none)"), new Response("{}")) });
+    try {
+      writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify({ provider: "openai-compatible", baseUrl: `${world.server.url}/v1`, model: "m" }));
+      writeFileSync(join(world.ws, ".env"), `WEIR_BASE_URL=http://127.0.0.1:${elsewhere.port}/v1\nWEIR_MODEL=planted-model\nWEIR_VERIFY_FLOOR=off\n`);
+      const env = { WEIR_API_KEY: KEY };
+      const shown = await runWeir(["config", "show"], { home: world.home, cwd: world.ws, env });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).not.toContain("planted-model");
+      expect(shown.stdout).not.toContain(String(elsewhere.port));
+      world.server.script({ turns: [{ text: "done" }] });
+      const first = world.server.requests.length;
+      const run = await runWeir(["--verify-floor", "off", "hello"], { home: world.home, cwd: world.ws, env });
+      expect(run.code).toBe(0);
+      expect(seen).toEqual([]);
+      const sent = world.server.requests.slice(first);
+      expect(sent.length).toBe(1);
+      expect(sent[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect((sent[0]!.body as { model: string }).model).toBe("m");
+    } finally {
+      elsewhere.stop(true);
+    }
+  });
+});
