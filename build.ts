@@ -49,6 +49,10 @@ for (const target of targets) {
       "--minify",
       // Precompiled bytecode skips parsing at start-up (measured by bench/startup.ts).
       "--bytecode",
+      // Tier-up thresholds ×8: a run is short, and code the optimising JITs compile during start-up
+      // and the first compile rarely pays back; it costs about 5 MB of a two-turn run's memory and
+      // a fifth of its CPU time (bench/memory.ts). Hot loops still reach the optimising tiers.
+      "--compile-jit-policy=8",
       // ESM with splitting keeps lazily imported modules (SDKs, MCP, sqlite) out of the start-up path.
       "--format=esm",
       "--splitting",

@@ -69,9 +69,9 @@ export function hostBinary(root: string): string {
 }
 
 /** A compiled Bun binary that does nothing but print: the floor any compiled CLI starts from. */
-export function referenceBinary(): { bin: string; cleanup: () => void } {
+export function referenceBinary(source = 'console.log("hello");\n'): { bin: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "weir-bench-ref-"));
-  writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
+  writeFileSync(join(dir, "hello.ts"), source);
   const bin = join(dir, "hello");
   const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", join(dir, "hello.ts"), "--outfile", bin], { stdout: "ignore", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`reference build failed: ${r.stderr}`);
