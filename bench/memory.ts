@@ -10,7 +10,7 @@
  *   bun run bench memory            this build
  *   bun bench/memory.ts OTHER_BIN   this build and another, side by side
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
@@ -107,7 +107,16 @@ const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(ho
 const server = await new MockServer().start();
 const task = ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", "what does src/cli/version.ts print?"];
 
-const builds: [string, string][] = [["this build", hostBinary(ROOT)], ...(process.argv[2] ? [["other build", process.argv[2]] as [string, string]] : [])];
+// Each binary is measured as a fresh copy: how much of a binary the page cache holds changes its
+// PSS (the kernel maps cached neighbours of every page a run touches), and a copy is wholly cached,
+// as a binary just downloaded is. Without this, an older build measures several MB lighter.
+const fresh = (bin: string, name: string) => {
+  const copy = join(dir, name);
+  copyFileSync(bin, copy);
+  chmodSync(copy, 0o755);
+  return copy;
+};
+const builds: [string, string][] = [["this build", fresh(hostBinary(ROOT), "this-build")], ...(process.argv[2] ? [["other build", fresh(process.argv[2], "other-build")] as [string, string]] : [])];
 // The reference stays up 50 ms, so the sampler sees its PSS and peak RSS as it sees weir's.
 const ref = referenceBinary('console.log("hello");\nsetTimeout(() => {}, 50);\n');
 try {
