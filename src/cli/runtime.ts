@@ -17,7 +17,7 @@ import { runSeams } from "../agent/run-seams.ts";
 import { WorkState } from "../agent/state.ts";
 import { type WorkerDeps, workerActionsFor, workerStarter } from "../agent/worker.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { providerSettings, requireKey, type Resolved } from "../config/resolve.ts";
+import { providerSettings, type Resolved } from "../config/resolve.ts";
 import { createContextStep } from "../context/context-step.ts";
 import { loadSkills } from "../context/skills.ts";
 import { useOutlineCache } from "../context/outline.ts";
@@ -41,6 +41,7 @@ import { homeDirectory } from "../workspace/containment.ts";
 import type { PathScope } from "../workspace/scope.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { databasePath, resumeTarget } from "./data.ts";
+import { requireKeyIn } from "./settings.ts";
 import type { RunOptions } from "./run-options.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
@@ -154,7 +155,7 @@ export interface Runtime extends Actions {
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
 export async function buildRuntime(opts: RunOptions, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Runtime> {
-  if (!o.preview) requireKey(resolved);
+  if (!o.preview) requireKeyIn(workspace, resolved);
   const s = resolved.settings;
   const provider = await createProvider(providerSettings(resolved), resolved.preset.hint);
   const actions = await buildActions(opts, workspace, resolved, o);

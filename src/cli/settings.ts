@@ -1,8 +1,8 @@
-import { realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { loadConfigFiles } from "../config/load.ts";
 import { projectConfigFile, userConfigFile } from "../config/paths.ts";
-import { resolveSettings, type Resolved } from "../config/resolve.ts";
+import { envFileSetting, keyVariables, requireKey, resolveSettings, type Resolved } from "../config/resolve.ts";
 import { usageError } from "../core/errors.ts";
 import { homeDirectory, inside } from "../workspace/containment.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -47,4 +47,21 @@ export function loadSettings(args: ParsedArgs, workspace: string, env = process.
     { path: projectPath, kind: "project" },
   ]);
   return resolveSettings({ flags: args.config, env, user: user!, project: project!, userPath, projectPath });
+}
+
+/**
+ * `requireKey`, naming the workspace's `.env` or `.env.local` when it sets the key's variable: a
+ * person used to tools that read it learns why weir did not. Only regular files are looked at.
+ */
+export function requireKeyIn(workspace: string, resolved: Resolved): void {
+  if (resolved.settings.apiKey || !resolved.preset.keyRequired) return;
+  const file = [".env", ".env.local"].find((name) => {
+    try {
+      const path = join(workspace, name);
+      return lstatSync(path).isFile() && envFileSetting(readFileSync(path, "utf8"), keyVariables(resolved));
+    } catch {
+      return false;
+    }
+  });
+  requireKey(resolved, file);
 }

@@ -210,13 +210,26 @@ function sandboxSettings(layers: Layers): Settings["sandbox"] {
   return { mode, readable: [...(layers.user.sandbox?.readable ?? [])] };
 }
 
-/** The model can only be reached with a key when the preset needs one: say which variable to set. */
-export function requireKey(r: Resolved): void {
+/** The variables a provider's key may come from, in the order they are read. */
+export const keyVariables = (r: Resolved): string[] => [...r.preset.keyEnv, "WEIR_API_KEY"];
+
+/**
+ * The model can only be reached with a key when the preset needs one: say which variable to set.
+ * `envFile` names a workspace file (`.env`) that sets one of them: weir never reads it (a
+ * repository must not set weir's environment), and the message says so.
+ */
+export function requireKey(r: Resolved, envFile?: string): void {
   if (r.preset.keyRequired && !r.settings.apiKey) {
-    const vars = [...r.preset.keyEnv, "WEIR_API_KEY"].join(" or ");
+    const vars = keyVariables(r).join(" or ");
     const stored = r.sources.apiKey.startsWith("unset (") ? ` (${r.sources.apiKey.slice(7, -1)})` : "";
-    throw new UserError(`no API key for provider ${r.settings.provider}${stored}: set ${vars}, or pass --api-key`, 2);
+    const unread = envFile ? `; weir does not read ${envFile} (a repository must not set weir's environment), so export the variable in your shell` : "";
+    throw new UserError(`no API key for provider ${r.settings.provider}${stored}: set ${vars}, or pass --api-key${unread}`, 2);
   }
+}
+
+/** Whether a dotenv file's text assigns one of `names` (`NAME=…` or `export NAME=…`); no value is read out. Pure. */
+export function envFileSetting(text: string, names: readonly string[]): boolean {
+  return text.split("\n").some((line) => names.some((n) => new RegExp(`^\\s*(?:export\\s+)?${n}\\s*=`).test(line)));
 }
 
 export function providerSettings(r: Resolved): ProviderSettings {

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfigFile } from "../../src/config/load.ts";
 import { userConfigDir, userDataDir } from "../../src/config/paths.ts";
-import { maskSecret, providerSettings, requireKey, resolveSettings, type Layers } from "../../src/config/resolve.ts";
+import { envFileSetting, maskSecret, providerSettings, requireKey, resolveSettings, type Layers } from "../../src/config/resolve.ts";
 import { thrown } from "../support/errors.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -138,3 +138,18 @@ describe("paths and masking", () => {
   });
 });
 
+
+describe("a workspace .env that sets the key", () => {
+  test("an assignment of a key variable is found by its name, plain or exported; a comment or another name is not", () => {
+    const names = ["ANTHROPIC_API_KEY", "WEIR_API_KEY"];
+    expect(envFileSetting("FOO=1\nANTHROPIC_API_KEY=sk-x\n", names)).toBe(true);
+    expect(envFileSetting("  export WEIR_API_KEY = sk-x", names)).toBe(true);
+    expect(envFileSetting("# ANTHROPIC_API_KEY=sk-x\nMY_ANTHROPIC_API_KEY=1\nANTHROPIC_API_KEY_OLD=2", names)).toBe(false);
+  });
+
+  test("the missing-key error names the unread file only when given one", () => {
+    const r = resolveSettings({ flags: {}, env: {}, project: {}, user: {} });
+    expect(thrown(() => requireKey(r)).message).not.toContain(".env");
+    expect(thrown(() => requireKey(r, ".env.local")).message).toContain("weir does not read .env.local");
+  });
+});

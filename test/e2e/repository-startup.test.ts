@@ -54,4 +54,14 @@ describe("a repository's runtime files do not reach weir's process", () => {
       elsewhere.stop(true);
     }
   });
+
+  test("a key only in the workspace's .env is not used, and the error says why, without the key", async () => {
+    writeFileSync(join(world.ws, ".env"), `# local\nexport ANTHROPIC_API_KEY=${KEY}\n`);
+    const r = await runWeir(["hello"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("no API key for provider anthropic");
+    expect(r.stderr).toContain("weir does not read .env");
+    expect(r.stderr).not.toContain(KEY);
+  });
 });
