@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile } from "../workspace/containment.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { walk } from "../workspace/walker.ts";
@@ -44,7 +45,7 @@ export async function workspaceRevision(root: string): Promise<Revision> {
       if (kind === "2") i++;
       if (kind === "!") continue;
       try {
-        files.set(path, sha256(readFileSync(join(root, path))));
+        files.set(path, sha256(readRegularFile(join(root, path))));
       } catch {
         files.set(path, "deleted");
       }

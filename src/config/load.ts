@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
+import { NotAFile, readRegularFile } from "../workspace/containment.ts";
 import { ConfigFile, USER_ONLY_KEYS } from "./schema.ts";
 
 /**
@@ -9,9 +9,10 @@ import { ConfigFile, USER_ONLY_KEYS } from "./schema.ts";
 export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFile {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
+    if (e instanceof NotAFile) throw new UserError(`cannot read config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
     throw new UserError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
   }
   // An empty file is an empty layer (a fresh `touch`), not broken JSON.

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
-import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { holdsKeyMaterial, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
@@ -547,7 +547,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     // Cheap text check before parsing: a test that imports a target names it.
     let text: string;
     try {
-      text = readFileSync(join(root, f), "utf8");
+      text = readRegularFile(join(root, f), "utf8");
     } catch {
       continue;
     }

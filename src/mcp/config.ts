@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { NotAFile, readRegularFile } from "../workspace/containment.ts";
 import { scrubEnv } from "../workspace/process.ts";
 import { runFilesHash } from "./launch.ts";
 
@@ -63,9 +63,10 @@ export const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 function readMcpFile(path: string, origin: "user" | "project", env: Record<string, string | undefined>, workspace = ""): ServerEntry[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if (e instanceof NotAFile) throw new UserError(`cannot read MCP config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
     throw new UserError(`cannot read MCP config ${path}: ${(e as NodeJS.ErrnoException).code}`, 2);
   }
   let json: unknown;

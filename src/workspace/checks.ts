@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile } from "./containment.ts";
 
 /** One of the project's checks: the command that runs it and whether it is the quick or the full level. */
 export interface Check {
@@ -22,11 +23,19 @@ function runnerFor(root: string): string {
  */
 export function detectChecks(root: string): Check[] {
   const checks: Check[] = [];
+  // A file that cannot be read (a directory, a named pipe, no permission) names no check.
+  const textOf = (path: string) => {
+    try {
+      return readRegularFile(path, "utf8");
+    } catch {
+      return "";
+    }
+  };
   const pkgPath = join(root, "package.json");
   if (existsSync(pkgPath)) {
     let scripts: Record<string, string> = {};
     try {
-      scripts = (JSON.parse(readFileSync(pkgPath, "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+      scripts = (JSON.parse(textOf(pkgPath)) as { scripts?: Record<string, string> }).scripts ?? {};
     } catch {
       // a broken package.json has no scripts we can trust
     }
@@ -38,7 +47,7 @@ export function detectChecks(root: string): Check[] {
   }
   const makefile = join(root, "Makefile");
   if (existsSync(makefile)) {
-    const targets = new Set([...readFileSync(makefile, "utf8").matchAll(/^([A-Za-z][\w-]*)\s*:(?!=)/gm)].map((m) => m[1]!));
+    const targets = new Set([...textOf(makefile).matchAll(/^([A-Za-z][\w-]*)\s*:(?!=)/gm)].map((m) => m[1]!));
     if (targets.has("test") && !checks.some((c) => c.level === "quick")) checks.push({ name: "make test", program: "make", args: ["test"], level: "quick" });
     for (const t of ["check", "lint"]) if (targets.has(t)) checks.push({ name: `make ${t}`, program: "make", args: [t], level: "full" });
   }
@@ -53,9 +62,9 @@ export function detectChecks(root: string): Check[] {
   const pyproject = join(root, "pyproject.toml");
   const pytest =
     existsSync(join(root, "pytest.ini")) ||
-    (existsSync(pyproject) && readFileSync(pyproject, "utf8").includes("[tool.pytest")) ||
-    (existsSync(join(root, "setup.cfg")) && readFileSync(join(root, "setup.cfg"), "utf8").includes("[tool:pytest]")) ||
-    (existsSync(join(root, "tox.ini")) && readFileSync(join(root, "tox.ini"), "utf8").includes("[pytest]"));
+    textOf(pyproject).includes("[tool.pytest") ||
+    textOf(join(root, "setup.cfg")).includes("[tool:pytest]") ||
+    textOf(join(root, "tox.ini")).includes("[pytest]");
   if (pytest) checks.push({ name: "pytest", program: "python3", args: ["-m", "pytest", "-q"], level: "quick" });
   return checks;
 }

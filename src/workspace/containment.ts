@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
@@ -13,7 +13,7 @@ export class PathRefused extends Error {
   constructor(
     message: string,
     /** The guard that refused it, for the model and for the security suite's report. */
-    readonly rule: "containment" | "symlink" | "hardlink" | "protected" | "scope",
+    readonly rule: "containment" | "symlink" | "hardlink" | "protected" | "scope" | "special",
   ) {
     super(message);
     this.name = "PathRefused";
@@ -154,6 +154,8 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
     // A second name for the same inode may live anywhere on the disk (a hard link to ~/.ssh/id_rsa).
     if (st.isFile() && st.nlink > 1)
       throw new PathRefused(`${requested} has ${st.nlink} hard links; weir cannot tell where the others lead, so it will not use it`, "hardlink");
+    // A named pipe would block a read or a write for ever, a device may never end.
+    if (!st.isFile() && !st.isDirectory()) throw new PathRefused(`${requested} is not a regular file (a named pipe, socket or device); weir reads and writes only files`, "special");
   } catch (e) {
     if (e instanceof PathRefused) throw e;
   }
@@ -165,6 +167,33 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
       throw new PathRefused(`${requested} is outside this worker's scope (${opts.scope.describe()}); the main agent can do it or spawn a worker with a wider scope`, "scope");
   }
   return { absolute: real, relative: rel, exists };
+}
+
+/** A path that is not a regular file: a named pipe, a socket or a device. */
+export class NotAFile extends Error {
+  readonly code = "ENOTFILE";
+  constructor(path: string) {
+    super(`${path} is not a regular file (a named pipe, socket or device)`);
+    this.name = "NotAFile";
+  }
+}
+
+/**
+ * Reads a file the repository controls only when it is a regular file: it is opened without
+ * waiting (a named pipe with no writer would block the read for ever; a device such as /dev/zero,
+ * behind a link, never ends) and checked on the open descriptor, so what is checked is what is
+ * read. Throws as readFileSync does for a missing file, and NotAFile for anything else.
+ */
+export function readRegularFile(path: string): Buffer;
+export function readRegularFile(path: string, encoding: "utf8"): string;
+export function readRegularFile(path: string, encoding?: "utf8"): Buffer | string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotAFile(path);
+    return encoding ? readFileSync(fd, encoding) : readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
-export { PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, readableInWorkspace, resolveInWorkspace } from "./containment.ts";
+export { NotAFile, PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace } from "./containment.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite } from "./git.ts";

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { AUTORUN_PATHS, inside, protectedReason } from "./containment.ts";
+import { AUTORUN_PATHS, inside, protectedReason, readRegularFile } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { gitFileTarget } from "./walker.ts";
 
@@ -318,7 +318,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
 function configuredHooksDir(root: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(join(root, ".git", "config"), "utf8");
+    text = readRegularFile(join(root, ".git", "config"), "utf8");
   } catch {
     return undefined;
   }
@@ -445,10 +445,10 @@ export function linkedGitDir(root: string): string | undefined {
     const own = realpathSync(target.own);
     if (target.linked) {
       const common = realpathSync(target.common);
-      const back = realpathSync(resolve(own, readFileSync(join(own, "gitdir"), "utf8").trim()));
+      const back = realpathSync(resolve(own, readRegularFile(join(own, "gitdir"), "utf8").trim()));
       return dirname(own) === join(common, "worktrees") && back === realpathSync(join(root, ".git")) ? common : undefined;
     }
-    const worktree = /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(readFileSync(join(own, "config"), "utf8"))?.[1];
+    const worktree = /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(readRegularFile(join(own, "config"), "utf8"))?.[1];
     return worktree && realpathSync(resolve(own, worktree)) === realpathSync(root) ? own : undefined;
   } catch {
     return undefined;
@@ -564,7 +564,7 @@ const RUNS_PROGRAMS = /^\s*(?:fsmonitor|hookspath|sshcommand|pager|editor|askpas
 function newRepositoryRisks(gitDir: string): string[] {
   if (!existsSync(gitDir)) return [];
   try {
-    if (RUNS_PROGRAMS.test(readFileSync(join(gitDir, "config"), "utf8"))) return [gitDir];
+    if (RUNS_PROGRAMS.test(readRegularFile(join(gitDir, "config"), "utf8"))) return [gitDir];
   } catch {
     // no config: nothing in it runs
   }

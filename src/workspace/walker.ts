@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readRegularFile } from "./containment.ts";
 import ignore, { type Ignore } from "ignore";
 
 /** Directories never walked whatever the ignore files say. */
@@ -15,11 +16,11 @@ export function gitFileTarget(root: string): { own: string; common: string; link
   try {
     const dotgit = join(root, ".git");
     if (!statSync(dotgit).isFile()) return undefined;
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, "utf8"))?.[1];
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readRegularFile(dotgit, "utf8"))?.[1];
     if (!named) return undefined;
     const own = resolve(root, named);
     const linked = existsSync(join(own, "commondir"));
-    return { own, common: linked ? resolve(own, readFileSync(join(own, "commondir"), "utf8").trim()) : own, linked };
+    return { own, common: linked ? resolve(own, readRegularFile(join(own, "commondir"), "utf8").trim()) : own, linked };
   } catch {
     return undefined;
   }
@@ -43,7 +44,7 @@ function readRules(dir: string, names: string[]): Ignore | undefined {
   let text = "";
   for (const name of names) {
     try {
-      text += `${readFileSync(join(dir, name), "utf8")}\n`;
+      text += `${readRegularFile(join(dir, name), "utf8")}\n`;
     } catch {
       // absent
     }

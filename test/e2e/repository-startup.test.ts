@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -63,5 +63,35 @@ describe("a repository's runtime files do not reach weir's process", () => {
     expect(r.stderr).toContain("no API key for provider anthropic");
     expect(r.stderr).toContain("weir does not read .env");
     expect(r.stderr).not.toContain(KEY);
+  });
+});
+
+/** A named pipe at `path`: a read of it with no writer waits for ever. */
+const fifo = (path: string) => expect(Bun.spawnSync(["mkfifo", path]).exitCode).toBe(0);
+
+describe("a repository's named pipes and devices do not hang weir", () => {
+  test("a pipe as AGENTS.md, Makefile, .gitignore's target and a named file: the compile and the run end, and read_file says why", async () => {
+    for (const name of ["AGENTS.md", "Makefile", "notes.txt", "pipe"]) fifo(join(world.ws, name));
+    symlinkSync("pipe", join(world.ws, ".gitignore"));
+    symlinkSync("/dev/zero", join(world.ws, "zero.txt"));
+    writeFileSync(join(world.ws, "README.md"), "# demo\n");
+    const model = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"];
+    const shown = await runWeir(["context", ...model, "what do notes.txt and zero.txt say"], { home: world.home, cwd: world.ws, timeoutMs: 20_000 });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("notes.txt is not a regular file");
+    world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "notes.txt" } }] }, { text: "done" }] });
+    const first = world.server.requests.length;
+    const run = await runWeir([...model, "--verify-floor", "off", "what does notes.txt say"], { home: world.home, cwd: world.ws, timeoutMs: 20_000 });
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(world.server.requests.slice(first)[1]!.body)).toContain("not a regular file");
+  });
+
+  test("a pipe as the project config is a one-line error, not a hang", async () => {
+    mkdirSync(join(world.ws, ".weir"));
+    fifo(join(world.ws, ".weir", "config.json"));
+    const r = await runWeir(["config", "show"], { home: world.home, cwd: world.ws, timeoutMs: 20_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("is not a regular file");
   });
 });

@@ -35,7 +35,7 @@ export interface CliResult {
  */
 export async function runWeir(
   args: string[],
-  opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
+  opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string; timeoutMs?: number },
 ): Promise<CliResult> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -53,6 +53,8 @@ export async function runWeir(
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",
+    // A test of a hang gets a killed weir (a signal's exit code), not a test runner's timeout.
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { holdsKeyMaterial, PathRefused, protectedReason, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { holdsKeyMaterial, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -84,6 +84,22 @@ describe("resolveInWorkspace", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("named pipes and devices", () => {
+  test("a named pipe is refused by name, and a regular file beside it is not", () => {
+    expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
+    expect(refusal("pipe").rule).toBe("special");
+    expect(resolveInWorkspace(root, "src/a.ts", { home }).exists).toBe(true);
+  });
+
+  test("readRegularFile reads a file, refuses a pipe and a device without waiting, and reports a missing file as readFileSync does", () => {
+    expect(readRegularFile(join(root, "src", "a.ts"), "utf8")).toBe("a");
+    expect(Bun.spawnSync(["mkfifo", join(outside, "pipe")]).exitCode).toBe(0);
+    expect(() => readRegularFile(join(outside, "pipe"))).toThrow(NotAFile);
+    expect(() => readRegularFile("/dev/zero")).toThrow(NotAFile);
+    expect(() => readRegularFile(join(root, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
   });
 });
 
