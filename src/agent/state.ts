@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
@@ -8,8 +8,8 @@ import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
-import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
-import { type Ledger, sha256 } from "../workspace/ledger.ts";
+import { MAX_WHOLE_FILE, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { hashWithHead, type Ledger } from "../workspace/ledger.ts";
 import { walk, walkFiles } from "../workspace/walker.ts";
 import { type Proposal, readProposal, textAfter } from "./proposal.ts";
 
@@ -336,7 +336,7 @@ export class WorkState {
     let relativePath: string;
     try {
       const r = resolveInWorkspace(this.root, path, { home: this.home });
-      if (!r.exists) return undefined;
+      if (!r.exists || statSync(r.absolute).size > MAX_WHOLE_FILE) return undefined;
       before = readFileSync(r.absolute, "utf8");
       relativePath = r.relative;
     } catch {
@@ -373,9 +373,10 @@ export class WorkState {
       let sha = "";
       try {
         const abs = resolveInWorkspace(this.root, path, { home: this.home }).absolute;
-        const bytes = readFileSync(abs);
-        text = bytes.toString("utf8");
-        sha = sha256(bytes);
+        // The whole file's SHA, its symbols from the first megabyte: a target of any size costs that.
+        const read = hashWithHead(abs, 1_000_000);
+        text = read.head.toString("utf8");
+        sha = read.sha;
         const seen = this.ledger.get(abs);
         fresh = seen === undefined || seen === sha;
       } catch {

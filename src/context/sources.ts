@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import { holdsKeyMaterial, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
-import { sha256 } from "../workspace/ledger.ts";
+import { hashWithHead } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
@@ -273,11 +273,12 @@ async function readInfo(root: string, rel: string, home: string, maxBytes: numbe
 }
 
 async function readFresh(abs: string, rel: string, maxBytes: number): Promise<FileInfo | undefined> {
-  const bytes = readFileSync(abs);
-  if (looksBinary(bytes) || holdsKeyMaterial(bytes)) return undefined;
-  const text = bytes.subarray(0, maxBytes).toString("utf8");
+  // Only the head is kept: a file over maxBytes is summarised from it, whatever its size.
+  const { head, sha } = hashWithHead(abs, maxBytes);
+  if (looksBinary(head) || holdsKeyMaterial(head)) return undefined;
+  const text = head.toString("utf8");
   const o = languageOf(rel) ? await outline(rel, text).catch(() => undefined) : undefined;
-  return { rel, text, sha: sha256(bytes), lines: text.split("\n").length, ...(o ? { outline: o } : {}) };
+  return { rel, text, sha, lines: text.split("\n").length, ...(o ? { outline: o } : {}) };
 }
 
 function fileChunk(f: FileInfo, head: string | undefined, floor: FloorReason | undefined, relevance: { score: number; reasons: string[] }, kind: ContextChunk["kind"] = "file_range"): ContextChunk {

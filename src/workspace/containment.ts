@@ -169,6 +169,12 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
   return { absolute: real, relative: rel, exists };
 }
 
+/**
+ * The largest file weir reads whole (read_file, an edit, an edit's proposal): a bigger one is a log
+ * or data, searched or read in parts with commands rather than held in memory.
+ */
+export const MAX_WHOLE_FILE = 16 * 1024 * 1024;
+
 /** A path that is not a regular file: a named pipe, a socket or a device. */
 export class NotAFile extends Error {
   readonly code = "ENOTFILE";
@@ -187,13 +193,21 @@ export class NotAFile extends Error {
 export function readRegularFile(path: string): Buffer;
 export function readRegularFile(path: string, encoding: "utf8"): string;
 export function readRegularFile(path: string, encoding?: "utf8"): Buffer | string {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const { fd } = openRegularFile(path);
   try {
-    if (!fstatSync(fd).isFile()) throw new NotAFile(path);
     return encoding ? readFileSync(fd, encoding) : readFileSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `readRegularFile`'s open: the descriptor and the file's size, or NotAFile (the descriptor closed). */
+export function openRegularFile(path: string): { fd: number; size: number } {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const st = fstatSync(fd);
+  if (st.isFile()) return { fd, size: st.size };
+  closeSync(fd);
+  throw new NotAFile(path);
 }
 
 /**

@@ -5,11 +5,12 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
-export { NotAFile, PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace } from "./containment.ts";
+export { MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason, holdsKeyMaterial, homeDirectory, inside, openRegularFile, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace } from "./containment.ts";
+export type { ResolvedPath } from "./containment.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite } from "./git.ts";
-export { Ledger, sha256 } from "./ledger.ts";
+export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";
 export type { CommandSandbox } from "./sandbox.ts";

@@ -1,6 +1,37 @@
 import { createHash } from "node:crypto";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "./containment.ts";
 
 export const sha256 = (bytes: string | Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * A regular file's SHA-256 and its first `maxBytes`, in one pass of 1 MB reads: a file of any size
+ * (a log of gigabytes named in a task) costs the head's memory, not its own. Throws as
+ * `readRegularFile` does.
+ */
+export function hashWithHead(path: string, maxBytes: number): { head: Buffer; size: number; sha: string } {
+  const { fd, size } = openRegularFile(path);
+  try {
+    const hash = createHash("sha256");
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const head: Buffer[] = [];
+    let kept = 0;
+    let total = 0;
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      const part = chunk.subarray(0, n);
+      hash.update(part);
+      if (kept < maxBytes) {
+        const take = part.subarray(0, maxBytes - kept);
+        head.push(Buffer.from(take));
+        kept += take.length;
+      }
+      total += n;
+    }
+    return { head: Buffer.concat(head), size: Math.max(size, total), sha: hash.digest("hex") };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The SHA of the bytes weir last saw for each path. A write to a file that changed on disk since

@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
+import { largeLines } from "../../src/actions/builtin/files.ts";
 import { capOutput } from "../../src/actions/executor.ts";
 import { sha256 } from "../../src/workspace/ledger.ts";
+import { tempDir } from "../support/temp.ts";
 import { workspace } from "../support/workspace.ts";
 
 let ws: ReturnType<typeof workspace>;
-afterEach(() => ws.cleanup());
+afterEach(() => ws?.cleanup());
 
 describe("read_file", () => {
   test("returns numbered lines and the SHA-256 of the whole file", async () => {
@@ -20,6 +23,31 @@ describe("read_file", () => {
     ws = workspace({ "b.bin": "\u0000\u0001", "d/x": "" });
     expect((await ws.one("read_file", { path: "b.bin" })).content).toContain("binary file");
     expect((await ws.one("read_file", { path: "d" })).content).toContain("use list_files");
+  });
+});
+
+describe("a file too large to read whole", () => {
+  test("its lines are streamed as a whole read splits them: CRLF, no final newline, empty lines, any range (property)", () => {
+    const t = tempDir();
+    try {
+      const file = join(t.path, "f.log");
+      const piece = fc.constantFrom("a", "é", "\n", "\r\n", "", "line", "\n\n");
+      fc.assert(
+        fc.property(fc.array(piece, { maxLength: 40 }), fc.nat(12), fc.integer({ min: 1, max: 12 }), (parts, from, count) => {
+          const text = parts.join("");
+          writeFileSync(file, text);
+          const whole = text.split(/\r?\n/);
+          if (whole.length > 1 && whole[whole.length - 1] === "") whole.pop();
+          const lines = text === "" ? [] : whole;
+          const r = largeLines(file, from, count);
+          expect(r.lines).toEqual(lines.slice(from, from + count));
+          expect(r.total).toBe(lines.length);
+          expect(r.sha).toBe(sha256(Buffer.from(text)));
+        }),
+      );
+    } finally {
+      t.cleanup();
+    }
   });
 });
 

@@ -95,3 +95,31 @@ describe("a repository's named pipes and devices do not hang weir", () => {
     expect(r.stderr).toContain("is not a regular file");
   });
 });
+
+describe("a file of any size", () => {
+  test("a 20 MB log named in a task is summarised from its head; read_file streams the lines asked for; an edit asks for a command", async () => {
+    const line = "2026-01-01 GET /health 200\n";
+    const total = Math.floor((20 * 2 ** 20) / line.length) + 1;
+    writeFileSync(join(world.ws, "big.log"), `${line.repeat(total - 1)}2026-12-31 GET /last 500\n`);
+    writeFileSync(join(world.ws, "README.md"), "# demo\n");
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "r1", name: "read_file", input: { path: "big.log" } }] },
+        { toolCalls: [{ id: "r2", name: "read_file", input: { path: "big.log", offset: total - 1, limit: 5 } }] },
+        { toolCalls: [{ id: "e1", name: "edit_file", input: { path: "big.log", old_string: "/last 500", new_string: "/last 200" } }] },
+        { text: "done" },
+      ],
+    });
+    const first = world.server.requests.length;
+    const run = await runWeir(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--yes", "what is in big.log"], { home: world.home, cwd: world.ws, timeoutMs: 30_000 });
+    expect(run.code).toBe(0);
+    const sent = world.server.requests.slice(first).map((r) => JSON.stringify(r.body));
+    expect(sent[0]).toContain("GET /health 200");
+    expect(sent[0]!.length).toBeLessThan(200_000);
+    const results = sent.map((s) => JSON.parse(s).messages.at(-1).content as string);
+    expect(results[1]).toContain(`lines 1-2000 of ${total}; a large file`);
+    expect(results[2]).toContain(`lines ${total - 1}-${total} of ${total}`);
+    expect(results[2]).toContain("2026-12-31 GET /last 500");
+    expect(results[3]).toContain("more than the 16 MB weir reads or edits whole");
+  });
+});

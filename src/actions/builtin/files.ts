@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, readFileSync, readSync, statSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { createPatch } from "diff";
 import { z } from "zod";
 import { writeFileInside } from "../../workspace/atomic.ts";
-import { holdsKeyMaterial, PathRefused } from "../../workspace/containment.ts";
+import { holdsKeyMaterial, MAX_WHOLE_FILE, openRegularFile, PathRefused, type ResolvedPath } from "../../workspace/containment.ts";
 import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
@@ -12,12 +13,69 @@ import { applyEdits, EditRefused, type EditSpec } from "../edit-match.ts";
 const MAX_LINE = 2000;
 const DEFAULT_LIMIT = 2000;
 
-function readExisting(path: string, ctx: ActionContext, access: "read" | "write" = "read") {
+function existing(path: string, ctx: ActionContext, access: "read" | "write") {
   const p = ctx.workspace.resolve(path, access);
   if (!p.exists) throw new ToolFailure(`${path} does not exist; list_files shows what is there`);
-  if (statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory; use list_files for directories`);
+  const st = statSync(p.absolute);
+  if (st.isDirectory()) throw new ToolFailure(`${path} is a directory; use list_files for directories`);
+  return { p, size: st.size };
+}
+
+/** A file an edit reads whole: one larger than MAX_WHOLE_FILE is refused, with what to do instead. */
+function readExisting(path: string, ctx: ActionContext, access: "read" | "write" = "read") {
+  const { p, size } = existing(path, ctx, access);
+  if (size > MAX_WHOLE_FILE)
+    throw new ToolFailure(`${path} is ${(size / 2 ** 20).toFixed(0)} MB, more than the ${MAX_WHOLE_FILE / 2 ** 20} MB weir reads or edits whole; read parts with read_file offset and limit, search it, or change it with a command (sed)`);
   const bytes = readFileSync(p.absolute);
   return { p, bytes };
+}
+
+/**
+ * Lines of a file too large to read whole, in one pass of 1 MB reads: the `count` lines from line
+ * `from` (0-based), each kept to MAX_LINE characters, with the whole file's SHA and line count.
+ * Memory stays at the lines shown; the head decides binary and key material as for a small file.
+ */
+export function largeLines(abs: string, from: number, count: number): { lines: string[]; total: number; sha: string; head: Buffer } {
+  const { fd } = openRegularFile(abs);
+  try {
+    const hash = createHash("sha256");
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const lines: string[] = [];
+    let head: Buffer | undefined;
+    let line = 0;
+    let parts: Buffer[] = [];
+    let kept = 0;
+    let trailing = false;
+    const keep = (b: Buffer) => {
+      // Bytes enough for MAX_LINE characters of UTF-8; the rest of a long line is not held.
+      const take = b.subarray(0, Math.max(0, MAX_LINE * 4 - kept));
+      if (take.length) parts.push(Buffer.from(take));
+      kept += take.length;
+    };
+    const end = () => {
+      if (line >= from && line < from + count) lines.push(Buffer.concat(parts).toString("utf8").replace(/\r$/, ""));
+      parts = [];
+      kept = 0;
+      line++;
+    };
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      const part = chunk.subarray(0, n);
+      hash.update(part);
+      head ??= Buffer.from(part.subarray(0, 200_000));
+      let start = 0;
+      for (let nl = part.indexOf(10); nl !== -1; nl = part.indexOf(10, start)) {
+        if (line >= from && line < from + count) keep(part.subarray(start, nl));
+        end();
+        start = nl + 1;
+      }
+      if (line >= from && line < from + count) keep(part.subarray(start));
+      trailing = start < n;
+    }
+    if (trailing) end();
+    return { lines, total: line, sha: hash.digest("hex"), head: head ?? Buffer.alloc(0) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export const readFile = defineAction({
@@ -39,7 +97,9 @@ export const readFile = defineAction({
   moreHint: "read_file with offset and limit for the lines after the cut",
   summary: (i) => `${i.path}${i.offset ? `:${i.offset}` : ""}${i.limit ? `+${i.limit}` : ""}`,
   async run(i, ctx) {
-    const { p, bytes } = readExisting(i.path, ctx);
+    const { p, size } = existing(i.path, ctx, "read");
+    if (size > MAX_WHOLE_FILE) return largeRead(p, i, ctx);
+    const bytes = readFileSync(p.absolute);
     const sha = sha256(bytes);
     ctx.ledger.record(p.absolute, sha);
     if (holdsKeyMaterial(bytes)) throw new PathRefused(`${p.relative} holds a private key; weir never shows key material`, "protected");
@@ -62,6 +122,20 @@ export const readFile = defineAction({
     return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length, shown: [from + 1, from + shown.length] } };
   },
 });
+
+/** read_file of a file over MAX_WHOLE_FILE: the asked lines (the first DEFAULT_LIMIT by default), streamed. */
+function largeRead(p: ResolvedPath, i: { offset?: number; limit?: number }, ctx: ActionContext) {
+  const from = (i.offset ?? 1) - 1;
+  const { lines, total, sha, head } = largeLines(p.absolute, from, i.limit ?? DEFAULT_LIMIT);
+  ctx.ledger.record(p.absolute, sha);
+  if (holdsKeyMaterial(head)) throw new PathRefused(`${p.relative} holds a private key; weir never shows key material`, "protected");
+  if (looksBinary(head)) throw new ToolFailure(`${p.relative} is a binary file (sha256 ${sha}); it is not shown`);
+  if (from >= total && total > 0) throw new ToolFailure(`${p.relative} has ${total} lines; offset ${i.offset} is past the end`);
+  const width = String(from + lines.length).length;
+  const body = lines.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
+  const content = `${p.relative} (sha256 ${sha}, lines ${from + 1}-${from + lines.length} of ${total}; a large file: read parts with offset and limit)\n${body}`;
+  return { content, details: { kind: "read" as const, path: p.relative, sha, complete: lines.length === total, lines: total, shown: [from + 1, from + lines.length] as [number, number] } };
+}
 
 export const writeFile = defineAction({
   id: "write_file",

@@ -104,11 +104,14 @@ export const search = defineAction({
       let bytes: Buffer;
       try {
         // Every file passes the same guards as read_file: no symlink or hard link out, nothing protected.
-        bytes = readFileSync(ctx.workspace.resolve(rel).absolute);
+        const abs = ctx.workspace.resolve(rel).absolute;
+        // Sized before it is read: a log of gigabytes is skipped, not loaded.
+        if (statSync(abs).size > 5_000_000) continue;
+        bytes = readFileSync(abs);
       } catch {
         continue;
       }
-      if (bytes.length > 5_000_000 || looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
+      if (looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
       files++;
       const lines = bytes.toString("utf8").split("\n");
       for (let n = 0; n < lines.length; n++) {

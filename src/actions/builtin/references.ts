@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { languageOf, outline } from "../../context/outline.ts";
 import { holdsKeyMaterial } from "../../workspace/containment.ts";
@@ -41,11 +41,14 @@ export const findReferences = defineAction({
       if (++files > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
       let bytes: Buffer;
       try {
-        bytes = readFileSync(ctx.workspace.resolve(e.path).absolute);
+        const abs = ctx.workspace.resolve(e.path).absolute;
+        // Sized before it is read: a log of gigabytes is skipped, not loaded.
+        if (statSync(abs).size > 2_000_000) continue;
+        bytes = readFileSync(abs);
       } catch {
         continue;
       }
-      if (bytes.length > 2_000_000 || looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
+      if (looksBinary(bytes) || holdsKeyMaterial(bytes)) continue;
       const text = bytes.toString("utf8");
       if (!word.test(text)) continue;
       const defLines = new Set<number>();
