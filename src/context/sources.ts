@@ -71,6 +71,7 @@ export interface GatherOptions {
   failureText?: string;
   /** Paths weir edited or is about to edit, with the SHA it last saw. */
   editTargets?: { path: string; sha: string }[];
+  /** How many word matches become candidates (40): a larger budget shows the lower ones as pointers. */
   maxLexical?: number;
   /** Kept across compiles in one process (the loop, a benchmark); absent for a one-off compile. */
   index?: ContextIndex;
@@ -431,7 +432,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     { ranking: byContent, weight: 1 },
     { ranking: byPath, weight: 0.6 },
   ]);
-  const lexical = fused.slice(0, o.maxLexical ?? 25).map((x) => x.path);
+  const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path);
   const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
 
   const head = (await headP)?.trim();
