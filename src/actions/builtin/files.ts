@@ -30,6 +30,12 @@ function readExisting(path: string, ctx: ActionContext, access: "read" | "write"
   return { p, bytes };
 }
 
+/** Lines numbered from `from + 1`, each cut at MAX_LINE characters, as read_file shows them. */
+function numbered(lines: readonly string[], from: number): string {
+  const width = String(from + lines.length).length;
+  return lines.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
+}
+
 /**
  * Lines of a file too large to read whole, in one pass of 1 MB reads: the `count` lines from line
  * `from` (0-based), each kept to MAX_LINE characters, with the whole file's SHA and line count.
@@ -116,8 +122,7 @@ export const readFile = defineAction({
       return { content, details: { kind: "read", path: p.relative, sha, complete: true, lines: lines.length, shown: [1, lines.length] } };
     }
     const shown = lines.slice(from, from + (i.limit ?? DEFAULT_LIMIT));
-    const width = String(from + shown.length).length;
-    const body = shown.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
+    const body = numbered(shown, from);
     const range = shown.length === lines.length ? `${lines.length} lines` : `lines ${from + 1}-${from + shown.length} of ${lines.length}`;
     return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length, shown: [from + 1, from + shown.length] } };
   },
@@ -131,9 +136,7 @@ function largeRead(p: ResolvedPath, i: { offset?: number; limit?: number }, ctx:
   if (holdsKeyMaterial(head)) throw new PathRefused(`${p.relative} holds a private key; weir never shows key material`, "protected");
   if (looksBinary(head)) throw new ToolFailure(`${p.relative} is a binary file (sha256 ${sha}); it is not shown`);
   if (from >= total && total > 0) throw new ToolFailure(`${p.relative} has ${total} lines; offset ${i.offset} is past the end`);
-  const width = String(from + lines.length).length;
-  const body = lines.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
-  const content = `${p.relative} (sha256 ${sha}, lines ${from + 1}-${from + lines.length} of ${total}; a large file: read parts with offset and limit)\n${body}`;
+  const content = `${p.relative} (sha256 ${sha}, lines ${from + 1}-${from + lines.length} of ${total}; a large file: read parts with offset and limit)\n${numbered(lines, from)}`;
   return { content, details: { kind: "read" as const, path: p.relative, sha, complete: lines.length === total, lines: total, shown: [from + 1, from + lines.length] as [number, number] } };
 }
 
