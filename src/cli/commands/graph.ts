@@ -96,7 +96,7 @@ export async function pursueGraph(store: SessionStore, workspace: string, resolv
     const base = (await gitOutput(workspace, ["rev-parse", "HEAD"]))?.trim();
     if (!base) throw new UserError("weir graph needs a git repository with a commit: its nodes run in git worktrees", 2);
     const files = Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path);
-    let plan = spec.plan !== undefined ? planFromFile(spec.plan) : await planFromModel(objective, files, resolved, signal);
+    let plan = spec.plan !== undefined ? planFromFile(spec.plan) : await planFromModel(workspace, objective, files, resolved, signal);
     // A planner's check is a command the model wrote: it runs unasked only where the model's own
     // commands do (--yes); otherwise a node is checked by --check or the project's tests.
     const dropped = spec.plan === undefined && !args.yes && plan.nodes.some((n) => n.check !== undefined);
@@ -199,10 +199,11 @@ function planFromFile(file: string): GraphPlan {
 }
 
 /** One planner call: the objective and the workspace's files in, the plan as JSON out. */
-async function planFromModel(objective: string, files: string[], resolved: Resolved, signal: AbortSignal): Promise<GraphPlan> {
+async function planFromModel(workspace: string, objective: string, files: string[], resolved: Resolved, signal: AbortSignal): Promise<GraphPlan> {
   const { createProvider } = await import("../../providers/create.ts");
-  const { providerSettings, requireKey } = await import("../../config/resolve.ts");
-  requireKey(resolved);
+  const { providerSettings } = await import("../../config/resolve.ts");
+  const { requireKeyIn } = await import("../settings.ts");
+  requireKeyIn(workspace, resolved);
   const provider: ModelProvider = await createProvider(providerSettings(resolved), resolved.preset.hint);
   const system =
     "You plan work on a software repository as a graph of steps. Each step is carried out by another agent in its own copy of the repository, then merged. " +
