@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { closeSync, readSync } from "node:fs";
+import { closeSync, readFileSync, readSync } from "node:fs";
 import { openRegularFile } from "./containment.ts";
 
 export const sha256 = (bytes: string | Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** hashWithHead's read buffer, made once: the reads are synchronous, so one serves every call. */
+let chunk: Buffer | undefined;
 
 /**
  * A regular file's SHA-256 and its first `maxBytes`, in one pass of 1 MB reads: a file of any size
@@ -12,8 +15,13 @@ export const sha256 = (bytes: string | Uint8Array): string => createHash("sha256
 export function hashWithHead(path: string, maxBytes: number): { head: Buffer; size: number; sha: string } {
   const { fd, size } = openRegularFile(path);
   try {
+    // The usual file is read at once, as it is.
+    if (size <= maxBytes) {
+      const bytes = readFileSync(fd);
+      return { head: bytes.subarray(0, maxBytes), size: bytes.length, sha: sha256(bytes) };
+    }
     const hash = createHash("sha256");
-    const chunk = Buffer.allocUnsafe(1 << 20);
+    chunk ??= Buffer.allocUnsafe(1 << 20);
     const head: Buffer[] = [];
     let kept = 0;
     let total = 0;
