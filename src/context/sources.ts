@@ -376,8 +376,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
   // Recent history serves only a task with words or symbols of its own (below): "hi" or "thanks"
   // spawns no git log. The goal's words before paths are taken out are a superset of those.
-  const mayUseHistory = goalWords(goal).length > 0 || SYMBOLISH.test(goal);
-  SYMBOLISH.lastIndex = 0;
+  const mayUseHistory = goalWords(goal).length > 0 || goal.search(SYMBOLISH) !== -1;
   const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", "HEAD"]) : Promise.resolve(undefined);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;

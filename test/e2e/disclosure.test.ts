@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
+import type { Turn } from "../support/mock-server.ts";
 import { e2eWorld } from "../support/world.ts";
 
 const world = e2eWorld();
@@ -11,6 +12,16 @@ const wire = (w: "messages" | "chat") =>
   w === "messages" ? ["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "m"] : ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"];
 /** The test MCP server, configured in the user's mcp.json under `name`. */
 const userServer = (name: string) => writeFileSync(join(world.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
+/** The model loads the test server's echo tool, calls it with `message`, says "done", then gives `after`. */
+const scriptEcho = (message: string, ...after: Turn[]) =>
+  world.server.script({
+    turns: [
+      { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
+      { toolCalls: [{ id: "e1", name: "mcp__t__echo", input: { message } }] },
+      { text: "done" },
+      ...after,
+    ],
+  });
 const toolNames = (i: number) => (world.server.requests[i]!.body.tools ?? []).map((t: any) => t.name ?? t.function.name);
 
 describe.each(["messages", "chat"] as const)("progressive disclosure over the %s wire", (w) => {
@@ -41,13 +52,7 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
 
   test("an MCP world.server's tools are discovered, loaded on demand and called from the CLI", async () => {
     userServer("t");
-    world.server.script({
-      turns: [
-        { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
-        { toolCalls: [{ id: "e1", name: "mcp__t__echo", input: { message: "through mcp" } }] },
-        { text: "done" },
-      ],
-    });
+    scriptEcho("through mcp");
     const first = world.server.requests.length;
     const r = await runWeir([...wire(w), "--cwd", world.ws, "say something"], { home: world.home });
     expect(r.code).toBe(0);
@@ -60,15 +65,7 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
 
   test("the tool memory: the tool a task loaded and called is offered in the first request of the next task that says the same", async () => {
     userServer("t");
-    world.server.script({
-      turns: [
-        { toolCalls: [{ id: "l1", name: "load_actions", input: { actions: ["mcp__t__echo"] } }] },
-        { toolCalls: [{ id: "e1", name: "mcp__t__echo", input: { message: "hello" } }] },
-        { text: "done" },
-        { text: "done again" },
-        { text: "other" },
-      ],
-    });
+    scriptEcho("hello", { text: "done again" }, { text: "other" });
     expect((await runWeir([...wire(w), "--cwd", world.ws, "shout hello across the room"], { home: world.home })).code).toBe(0);
     const second = world.server.requests.length;
     expect((await runWeir([...wire(w), "--cwd", world.ws, "shout goodbye across the room"], { home: world.home })).code).toBe(0);

@@ -128,21 +128,25 @@ describe("a dotted name in the task", () => {
   });
 });
 
+/** A run started in `cwd` whose model runs `git status --short`: the first request's messages, and what the command returned. */
+async function runWithGitStatus(cwd: string, task: string) {
+  world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
+  const before = world.server.requests.length;
+  const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", task], { home: world.home, cwd });
+  expect(r.code).toBe(0);
+  return { first: JSON.stringify(world.server.requests[before]!.body.messages), status: JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1)) };
+}
+
 describe("in a linked worktree (git worktree add)", () => {
   test("the working set holds the named file and the worktree's diff, and git works in a command", async () => {
     project();
     const linked = join(world.tmp, "linked");
     git(world.ws, "worktree", "add", "-q", linked);
     writeFileSync(join(linked, "src/calc.js"), "export function add(a, b) {\n  return a + b; // LINKED-EDIT-7373\n}\n");
-    world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
-    const before = world.server.requests.length;
-    const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", "fix src/calc.js"], { home: world.home, cwd: linked });
-    expect(r.code).toBe(0);
-    const first = JSON.stringify(world.server.requests[before]!.body.messages);
+    const { first, status } = await runWithGitStatus(linked, "fix src/calc.js");
     expect(first).toContain("LINKED-EDIT-7373");
     expect(first).toContain("+  return a + b;");
-    const second = JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1));
-    expect(second).toContain("M src/calc.js");
+    expect(status).toContain("M src/calc.js");
   });
 });
 
@@ -174,13 +178,9 @@ describe("in a submodule", () => {
     git(world.ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib");
     const sub = join(world.ws, "vendor", "lib");
     writeFileSync(join(sub, "lib.js"), "export const one = 2; // SUBMODULE-EDIT-8484\n");
-    world.server.script({ turns: [{ toolCalls: [{ id: "g1", name: "run_command", input: { program: "git", args: ["status", "--short"] } }] }, { text: "ok" }] });
-    const before = world.server.requests.length;
-    const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", "fix lib.js"], { home: world.home, cwd: sub });
-    expect(r.code).toBe(0);
-    const first = JSON.stringify(world.server.requests[before]!.body.messages);
+    const { first, status } = await runWithGitStatus(sub, "fix lib.js");
     expect(first).toContain("+export const one = 2;");
-    expect(JSON.stringify(world.server.requests[before + 1]!.body.messages.at(-1))).toContain("M lib.js");
+    expect(status).toContain("M lib.js");
   });
 });
 
