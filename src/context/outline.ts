@@ -2,14 +2,14 @@ import { statSync } from "node:fs";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { sha256 } from "../workspace/ledger.ts";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
-import bashWasm from "tree-sitter-wasms/out/tree-sitter-bash.wasm" with { type: "file" };
-import goWasm from "tree-sitter-wasms/out/tree-sitter-go.wasm" with { type: "file" };
-import javaWasm from "tree-sitter-wasms/out/tree-sitter-java.wasm" with { type: "file" };
-import jsWasm from "tree-sitter-wasms/out/tree-sitter-javascript.wasm" with { type: "file" };
-import pyWasm from "tree-sitter-wasms/out/tree-sitter-python.wasm" with { type: "file" };
-import rustWasm from "tree-sitter-wasms/out/tree-sitter-rust.wasm" with { type: "file" };
-import tsxWasm from "tree-sitter-wasms/out/tree-sitter-tsx.wasm" with { type: "file" };
-import tsWasm from "tree-sitter-wasms/out/tree-sitter-typescript.wasm" with { type: "file" };
+import bashWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm" with { type: "file" };
+import goWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm" with { type: "file" };
+import javaWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm" with { type: "file" };
+import jsWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm" with { type: "file" };
+import pyWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm" with { type: "file" };
+import rustWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm" with { type: "file" };
+import tsxWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm" with { type: "file" };
+import tsWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm" with { type: "file" };
 
 /**
  * Symbol outlines and imports from a real parser (tree-sitter grammars compiled to WebAssembly and
