@@ -1,7 +1,7 @@
 /**
  * What a run costs in memory and time, as a person runs it: a two-turn one-shot task (read a file,
  * then answer) in a small project and in a real repository (a copy of weir's own tracked tree, a git
- * repository), against the mock wire server, with the outline cache warm and cold. The whole
+ * repository), against the mock wire server, with the outline cache warm, after an edit and cold. The whole
  * process tree's PSS is sampled every 5 ms (weir, its sandboxed git and commands) and its peak kept,
  * with the main process's peak RSS; wall and CPU time per run.
  * Medians of 7, against a compiled hello-world in the same run (memory only: it waits 50 ms to be
@@ -11,7 +11,7 @@
  *   bun run bench memory            this build
  *   bun bench/memory.ts OTHER_BIN   this build and another, side by side
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
@@ -122,20 +122,24 @@ const builds: [string, string][] = [["this build", fresh(hostBinary(ROOT), "this
 const ref = referenceBinary('console.log("hello");\nsetTimeout(() => {}, 50);\n');
 try {
   // "cold": the outline cache in the data directory is removed first, so the run parses (the first
-  // run in a repository, or the first after an upgrade); the other rows find it warm.
+  // run in a repository, or the first after an upgrade). "edited": the file the task names was
+  // edited since the last run, as a person's files are between runs, so that one file is parsed.
+  // The other rows find the cache warm.
   // The 13-turn session reads twelve of the repository's source files, one per turn.
   const long = Bun.spawnSync(["git", "ls-files", "src/context/*.ts"], { cwd: ws }).stdout.toString().trim().split("\n").slice(0, 12);
   const twoTurns = () => [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/cli/version.ts" } }] }, { text: "It prints the version." }];
   const thirteen = () => [...long.map((path, i) => ({ toolCalls: [{ id: `r${i}`, name: "read_file", input: { path } }] })), { text: "Read them." }];
   const notes = () => [...Array.from({ length: 12 }, (_, i) => ({ toolCalls: [{ id: `n${i}`, name: "read_file", input: { path: `notes/n${i}.md` } }] })), { text: "Read them." }];
-  type Place = [string, string, boolean, () => object[]];
+  type Place = [string, string, "warm" | "edited" | "cold", () => object[]];
   const places: Place[] = [
-    ["small project", small, false, twoTurns],
-    ["real repository", ws, false, twoTurns],
-    ["small project, 13 turns", small, false, notes],
-    ["real repository, 13 turns", ws, false, thirteen],
-    ["small project, cold", small, true, twoTurns],
-    ["real repository, cold", ws, true, twoTurns],
+    ["small project", small, "warm", twoTurns],
+    ["real repository", ws, "warm", twoTurns],
+    ["small project, 13 turns", small, "warm", notes],
+    ["real repository, 13 turns", ws, "warm", thirteen],
+    ["small project, edited", small, "edited", twoTurns],
+    ["real repository, edited", ws, "edited", twoTurns],
+    ["small project, cold", small, "cold", twoTurns],
+    ["real repository, cold", ws, "cold", twoTurns],
   ];
   const rows: [string, Run[]][] = [["reference: compiled hello", []]];
   for (const [name] of builds) for (const [where] of places) rows.push([`${name}, ${where}`, []]);
@@ -144,9 +148,10 @@ try {
     if (i > 0) rows[0]![1].push(hello);
     let k = 1;
     for (const [, bin] of builds)
-      for (const [, cwd, cold, turns] of places) {
-        const data = join(dir, cold ? "cold-data" : "data");
-        if (cold) rmSync(data, { recursive: true, force: true });
+      for (const [, cwd, state, turns] of places) {
+        const data = join(dir, state === "cold" ? "cold-data" : "data");
+        if (state === "cold") rmSync(data, { recursive: true, force: true });
+        if (state === "edited") appendFileSync(join(cwd, "src", "cli", "version.ts"), `// edited ${i}\n`);
         server.script({ turns: turns() as never });
         const r = await measured([bin, ...task], { ...env, XDG_DATA_HOME: data }, cwd);
         if (i > 0) rows[k]![1].push(r); // the first round warms the page cache

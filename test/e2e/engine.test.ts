@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startWithEngineOptions } from "../../src/cli/engine.ts";
+import { weirCommand } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * The compiled binary runs with WebAssembly's optimising tier off (src/cli/engine.ts): it execs
+ * itself with the option in its environment, and no command it starts inherits the option.
+ */
+const world = e2eWorld();
+const compiled = process.env.WEIR_BIN !== undefined;
+
+describe("the engine's options", () => {
+  test("a run's own process holds them when compiled; a command it runs never sees them", async () => {
+    world.server.script({
+      turns: [
+        // The model's reply waits, so the test can read weir's environment while it runs.
+        { delayMs: 1500, toolCalls: [{ id: "e1", name: "run_command", input: { program: "printenv", args: [] } }] },
+        { text: "done" },
+      ],
+    });
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") };
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--verify-floor", "off", "list the environment"];
+    const p = Bun.spawn([...weirCommand(), ...args], { cwd: world.ws, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    // The same pid after the exec: its environment is the one the engine started with.
+    let environ = "";
+    for (let i = 0; i < 100 && !environ.includes("BUN_JSC_useOMGJIT") && p.exitCode === null; i++) {
+      await Bun.sleep(20);
+      try {
+        environ = readFileSync(`/proc/${p.pid}/environ`, "utf8");
+      } catch {
+        // not started yet, or gone
+      }
+    }
+    expect(await p.exited).toBe(0);
+    if (compiled) expect(environ.split("\0")).toContain("BUN_JSC_useOMGJIT=0");
+    else expect(environ).not.toContain("BUN_JSC_useOMGJIT");
+    const result = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    expect(result).toContain(`HOME=`);
+    expect(result).not.toContain("BUN_JSC");
+  });
+});
+
+describe("startWithEngineOptions", () => {
+  test("once the options are set it takes them out of the environment and does not exec", () => {
+    const env: Record<string, string | undefined> = { PATH: "/bin", BUN_JSC_useOMGJIT: "0" };
+    startWithEngineOptions(true, env);
+    expect(env).toEqual({ PATH: "/bin" });
+  });
+
+  test("from source it leaves the environment as it is", () => {
+    const env: Record<string, string | undefined> = { PATH: "/bin" };
+    startWithEngineOptions(false, env);
+    expect(env).toEqual({ PATH: "/bin" });
+  });
+});
