@@ -11,7 +11,7 @@
  *   bun run bench memory            this build
  *   bun bench/memory.ts OTHER_BIN   this build and another, side by side
  */
-import { appendFileSync, chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
@@ -104,6 +104,11 @@ for (const d of [ws, small]) {
   gitIn(d, "commit", "-qm", "bench");
 }
 writeFileSync(join(ws, "src", "cli", "version.ts"), `${readFileSync(join(ws, "src", "cli", "version.ts"), "utf8")}\n// touched\n`);
+// The "edited" rows edit their own copies, so the other rows' files stay as their caches know them.
+const smallEdited = join(dir, "small-edited");
+const wsEdited = join(dir, "repo-edited");
+cpSync(small, smallEdited, { recursive: true });
+cpSync(ws, wsEdited, { recursive: true });
 const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
 const server = await new MockServer().start();
 const task = ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", "what does src/cli/version.ts print?"];
@@ -136,8 +141,8 @@ try {
     ["real repository", ws, "warm", twoTurns],
     ["small project, 13 turns", small, "warm", notes],
     ["real repository, 13 turns", ws, "warm", thirteen],
-    ["small project, edited", small, "edited", twoTurns],
-    ["real repository, edited", ws, "edited", twoTurns],
+    ["small project, edited", smallEdited, "edited", twoTurns],
+    ["real repository, edited", wsEdited, "edited", twoTurns],
     ["small project, cold", small, "cold", twoTurns],
     ["real repository, cold", ws, "cold", twoTurns],
   ];
@@ -147,11 +152,12 @@ try {
     const hello = await measured([ref.bin], env, ws);
     if (i > 0) rows[0]![1].push(hello);
     let k = 1;
-    for (const [, bin] of builds)
+    for (const [b, [, bin]] of builds.entries())
       for (const [, cwd, state, turns] of places) {
-        const data = join(dir, state === "cold" ? "cold-data" : "data");
+        // Each build keeps its own data directory: caches another build wrote are not warm for it.
+        const data = join(dir, state === "cold" ? `cold-data-${b}` : `data-${b}`);
         if (state === "cold") rmSync(data, { recursive: true, force: true });
-        if (state === "edited") appendFileSync(join(cwd, "src", "cli", "version.ts"), `// edited ${i}\n`);
+        if (state === "edited") appendFileSync(join(cwd, "src", "cli", "version.ts"), `// edited ${i}.${b}\n`);
         server.script({ turns: turns() as never });
         const r = await measured([bin, ...task], { ...env, XDG_DATA_HOME: data }, cwd);
         if (i > 0) rows[k]![1].push(r); // the first round warms the page cache
