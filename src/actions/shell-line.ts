@@ -1,4 +1,4 @@
-import type { Node } from "web-tree-sitter";
+import type { Node, Tree } from "web-tree-sitter";
 import { parserFor } from "../context/outline.ts";
 
 /**
@@ -56,11 +56,11 @@ const PHRASE: Record<string, string> = {
 
 /** Parses a shell line. Never throws: a parser that cannot load makes every line not word-only. */
 export async function parseShell(line: string): Promise<ShellParse> {
-  let root: Node;
+  let tree: Tree;
   try {
-    const tree = (await parserFor("bash")).parse(line);
-    if (!tree) return { wordOnly: false, commands: [], why: "the line could not be parsed" };
-    root = tree.rootNode;
+    const parsed = (await parserFor("bash")).parse(line);
+    if (!parsed) return { wordOnly: false, commands: [], why: "the line could not be parsed" };
+    tree = parsed;
   } catch {
     return { wordOnly: false, commands: [], why: "the shell parser is unavailable" };
   }
@@ -94,7 +94,11 @@ export async function parseShell(line: string): Promise<ShellParse> {
     }
     for (const c of n.children) if (c) visit(c);
   };
-  visit(root);
+  try {
+    visit(tree.rootNode);
+  } finally {
+    tree.delete(); // a tree lives in the parser's WebAssembly memory until deleted
+  }
   return why ? { wordOnly: false, commands, why } : { wordOnly: true, commands };
 }
 
