@@ -1,12 +1,14 @@
 /**
  * The text side of `edit_file`, pure. The exact match comes first; only when it fails, tolerances
  * for the ways real models misquote, in order: an over-escaped old_string (`\n`, `\'`, `\$`, `\\`
- * written for the plain character), then line by line ignoring indentation, then also ignoring runs
- * of whitespace inside lines. A tolerance applies only when it finds exactly one match (or every
- * match with replace_all for indentation), never touches a line outside the matched range, and the
- * outcome names it. Re-indentation follows each line's own depth in the file, so nesting a model
- * flattened in its quote is kept. An ambiguous match is refused with the line number of every
- * occurrence. Line endings of the file are kept.
+ * written for the plain character); read_file's line numbers copied into the quote; then line by
+ * line ignoring indentation, then also ignoring runs of whitespace inside lines (non-breaking spaces
+ * included), then also reading typographic quotes and dashes as their plain forms, then also ignoring blank
+ * lines. A tolerance applies only when it finds exactly one match (or every match with replace_all
+ * for indentation), never touches a line outside the matched range, and the outcome names it.
+ * Re-indentation follows each line's own depth in the file, so nesting a model flattened in its
+ * quote is kept. An ambiguous match is refused with the line number of every occurrence. Line
+ * endings of the file are kept.
  */
 export interface EditSpec {
   old_string: string;
@@ -25,7 +27,7 @@ interface EditOutcome {
   text: string;
   /** How many places changed, and how the match was found. */
   replaced: number;
-  how: "exact" | "unescaped" | "indentation" | "whitespace";
+  how: "exact" | "unescaped" | "line numbers" | "indentation" | "whitespace" | "punctuation" | "blank lines";
 }
 
 const leading = (s: string) => s.match(/^[ \t]*/)![0];
@@ -51,6 +53,25 @@ function unescapeQuoted(s: string): string {
 }
 
 const collapse = (l: string) => l.trim().replace(/\s+/g, " ");
+
+/** Typographic forms a model may write for the plain ones, or the plain for them. */
+const PLAIN: Record<string, string> = { "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-" };
+
+/** A line with whitespace runs collapsed (`\s` holds non-breaking spaces) and typographic punctuation made plain. */
+const plain = (l: string) => collapse(l).replace(/[\u2018-\u201f\u2010-\u2014\u2212]/g, (c) => PLAIN[c] ?? c);
+
+/**
+ * The quote without read_file's line numbers (`  12\t`), when every line of it carries one and they
+ * count up by one; undefined otherwise, so a file whose lines hold numbers and tabs is never
+ * mistaken for them. Pure.
+ */
+function withoutLineNumbers(quote: string): string | undefined {
+  const lines = quote.replace(/\n$/, "").split("\n");
+  const numbers = lines.map((l) => /^ *(\d+)\t/.exec(l)?.[1]);
+  if (numbers.some((n) => n === undefined)) return undefined;
+  if (numbers.some((n, k) => Number(n) !== Number(numbers[0]) + k)) return undefined;
+  return lines.map((l) => l.replace(/^ *\d+\t/, "")).join("\n");
+}
 
 /** Where each line of `b` sits in `a`: LCS anchors on trimmed text, gaps mapped by position. Pure. */
 function align(a: string[], b: string[]): number[] {
@@ -107,6 +128,27 @@ function lineMatches(fileLines: string[], oldLines: string[], norm: (l: string) 
   return starts;
 }
 
+/** [first, last] line ranges where the quote's non-blank lines match in order with only blank lines between. */
+function blankTolerantMatches(fileLines: string[], oldLines: string[]): [number, number][] {
+  const want = oldLines.filter((l) => l.trim() !== "").map(plain);
+  const out: [number, number][] = [];
+  for (let i = 0; i < fileLines.length; i++) {
+    if (plain(fileLines[i]!) !== want[0]) continue;
+    let k = 1;
+    let j = i + 1;
+    for (; k < want.length && j < fileLines.length; j++) {
+      if (fileLines[j]!.trim() === "") continue;
+      if (plain(fileLines[j]!) !== want[k]) break;
+      k++;
+    }
+    if (k === want.length) {
+      out.push([i, j - 1]);
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
 export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   if (edit.old_string === "") throw new EditRefused("old_string is empty; to create or overwrite a whole file use write_file");
   if (edit.old_string === edit.new_string) throw new EditRefused("old_string and new_string are identical; there is nothing to change");
@@ -115,11 +157,24 @@ export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   const oldS = edit.old_string.replace(/\r\n/g, "\n");
   const newS = edit.new_string.replace(/\r\n/g, "\n");
   const restore = (s: string) => (crlf ? s.replace(/\n/g, "\r\n") : s);
+  try {
+    const r = match(text, oldS, newS, edit.replace_all === true);
+    return { ...r, text: restore(r.text) };
+  } catch (e) {
+    // read_file's line numbers copied into the quote (and into the new text, when it has them too).
+    const bare = e instanceof EditRefused && !exactPositions(text, oldS).length ? withoutLineNumbers(oldS) : undefined;
+    if (bare === undefined) throw e;
+    const r = match(text, bare, withoutLineNumbers(newS) ?? newS, edit.replace_all === true);
+    return { ...r, text: restore(r.text), how: r.how === "exact" ? "line numbers" : r.how };
+  }
+}
 
+/** One edit of LF text: the exact match, then each tolerance in turn. */
+function match(text: string, oldS: string, newS: string, replaceAll: boolean): EditOutcome {
   const positions = exactPositions(text, oldS);
-  if (positions.length === 1 || (positions.length > 1 && edit.replace_all)) {
-    const out = edit.replace_all ? text.split(oldS).join(newS) : text.slice(0, positions[0]) + newS + text.slice(positions[0]! + oldS.length);
-    return { text: restore(out), replaced: positions.length, how: "exact" };
+  if (positions.length === 1 || (positions.length > 1 && replaceAll)) {
+    const out = replaceAll ? text.split(oldS).join(newS) : text.slice(0, positions[0]) + newS + text.slice(positions[0]! + oldS.length);
+    return { text: out, replaced: positions.length, how: "exact" };
   }
   if (positions.length > 1) throw ambiguous(positions.map((p) => lineOf(text, p)), "");
 
@@ -129,7 +184,7 @@ export function applyEdit(original: string, edit: EditSpec): EditOutcome {
     const at = exactPositions(text, unOld);
     if (at.length === 1) {
       const unNew = unescapeQuoted(newS);
-      return { text: restore(text.slice(0, at[0]) + unNew + text.slice(at[0]! + unOld.length)), replaced: 1, how: "unescaped" };
+      return { text: text.slice(0, at[0]) + unNew + text.slice(at[0]! + unOld.length), replaced: 1, how: "unescaped" };
     }
     if (at.length > 1) throw ambiguous(at.map((p) => lineOf(text, p)), " once unescaped");
   }
@@ -139,14 +194,16 @@ export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   if (oldLines.every((l) => l.trim() === "")) throw new EditRefused("old_string is only whitespace and was not found exactly; include real text from the file");
   const newLines = newS.replace(/\n$/, "").split("\n");
 
-  // Line by line ignoring indentation (and trailing spaces), then also ignoring whitespace runs inside lines.
+  // Line by line ignoring indentation (and trailing spaces), then also ignoring whitespace runs
+  // inside lines, then also typographic punctuation.
   for (const [how, norm] of [
     ["indentation", (l: string) => l.trim()],
     ["whitespace", collapse],
+    ["punctuation", plain],
   ] as const) {
     const starts = lineMatches(fileLines, oldLines, norm);
     if (starts.length === 0) continue;
-    if (starts.length > 1 && !(edit.replace_all && how === "indentation")) throw ambiguous(starts.map((s) => s + 1), how === "indentation" ? " ignoring indentation" : " ignoring whitespace");
+    if (starts.length > 1 && !(replaceAll && how === "indentation")) throw ambiguous(starts.map((s) => s + 1), ` ignoring ${how === "punctuation" ? "whitespace and punctuation" : how}`);
     let out = fileLines;
     // Replace from the last match backwards so earlier indexes stay valid.
     for (const start of [...starts].reverse()) {
@@ -154,7 +211,18 @@ export function applyEdit(original: string, edit: EditSpec): EditOutcome {
       const replacement = newS === "" ? [] : reindent(matched, oldLines, newLines);
       out = [...out.slice(0, start), ...replacement, ...out.slice(start + oldLines.length)];
     }
-    return { text: restore(out.join("\n")), replaced: starts.length, how };
+    return { text: out.join("\n"), replaced: starts.length, how };
+  }
+
+  // Then ignoring blank lines too: the quote's other lines, in order, with only blank lines between
+  // them in the file. The range from the first to the last is replaced.
+  const ranges = blankTolerantMatches(fileLines, oldLines);
+  if (ranges.length > 1) throw ambiguous(ranges.map(([a]) => a + 1), " ignoring blank lines");
+  if (ranges.length === 1) {
+    const [start, end] = ranges[0]!;
+    const solid = (ls: string[]) => ls.filter((l) => l.trim() !== "");
+    const replacement = newS === "" ? [] : reindent(solid(fileLines.slice(start, end + 1)), solid(oldLines), newLines);
+    return { text: [...fileLines.slice(0, start), ...replacement, ...fileLines.slice(end + 1)].join("\n"), replaced: 1, how: "blank lines" };
   }
   const first = oldLines.map((l) => l.trim()).find((l) => l !== "")!;
   const near = fileLines.flatMap((l, i) => (collapse(l).includes(collapse(first)) ? [i + 1] : [])).slice(0, 5);

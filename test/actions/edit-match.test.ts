@@ -115,10 +115,11 @@ describe("tolerances for the ways models misquote", () => {
     expect(r.text).toBe("def f(x):\n    if x:\n        log(x)\n        return 1\n    return 0\n");
   });
 
-  test("runs of whitespace inside a line are tolerated", () => {
+  test("runs of whitespace inside a line are tolerated, non-breaking spaces too", () => {
     const r = applyEdit("const   x    =     5;\nnext();\n", { old_string: "const x = 5;", new_string: "const x = 6;" });
     expect(r.how).toBe("whitespace");
     expect(r.text).toBe("const x = 6;\nnext();\n");
+    expect(applyEdit("a\u00a0=\u00a01\nb = 2\n", { old_string: "a = 1", new_string: "a = 3" }).text).toBe("a = 3\nb = 2\n");
   });
 
   test.each([
@@ -137,6 +138,40 @@ describe("tolerances for the ways models misquote", () => {
     expect(refused(() => applyEdit("go()\ngo()\n", { old_string: "go()", new_string: "stop()" }))).toContain("matches 2 places");
     expect(refused(() => applyEdit("", { old_string: "anything", new_string: "x" }))).toContain("not found");
     expect(refused(() => applyEdit("a  b\na b\n", { old_string: "a   b", new_string: "c" }))).toContain("ignoring whitespace");
+  });
+
+  test("read_file's line numbers copied into the quote (and the new text) are not taken as part of the file", () => {
+    const r = applyEdit(py, { old_string: "2\t    if x:\n3\t        return 1", new_string: "2\t    if x:\n3\t        return 2" });
+    expect(r.how).toBe("line numbers");
+    expect(r.text).toBe("def f(x):\n    if x:\n        return 2\n    return 0\n");
+    const plainNew = applyEdit(py, { old_string: "  3\t        return 1\n  4\t    return 0", new_string: "        return 1\n    return -1" });
+    expect(plainNew.text).toBe("def f(x):\n    if x:\n        return 1\n    return -1\n");
+  });
+
+  test("numbers that do not count up by one, or that the file itself holds, are left as they are", () => {
+    expect(refused(() => applyEdit(py, { old_string: "2\t    if x:\n7\t        return 1", new_string: "x" }))).toContain("not found");
+    const tsv = "id\tname\n1\tann\n2\tbob\n";
+    expect(applyEdit(tsv, { old_string: "1\tann\n2\tbob", new_string: "1\tann\n2\tbo" }).text).toBe("id\tname\n1\tann\n2\tbo\n");
+  });
+
+  test.each([
+    ["curly quotes in the file, straight in the quote", "say(\u201chi\u201d); // it\u2019s\n", 'say("hi"); // it\'s', 'say("hey");', 'say("hey");\n'],
+    ["straight quotes in the file, curly in the quote", "const s = 'don\\'t';\n", "const s = \u2018don\\\u2019t\u2019;", "const s = 'do';", "const s = 'do';\n"],
+    ["a dash for a hyphen", "Run it \u2013 once.\nDone.\n", "Run it - once.", "Run it twice.", "Run it twice.\nDone.\n"],
+  ])("typographic punctuation is read as plain: %s", (_n, file, old_string, new_string, expected) => {
+    const r = applyEdit(file, { old_string, new_string });
+    expect(r.how).toBe("punctuation");
+    expect(r.text).toBe(expected);
+  });
+
+  test("blank lines the quote dropped or added are tolerated; the range between the quote's lines is replaced", () => {
+    const file = "import os\n\n\ndef load(p):\n    return p\n";
+    const dropped = applyEdit(file, { old_string: "import os\ndef load(p):", new_string: "import os\nimport sys\n\n\ndef load(p):" });
+    expect(dropped.how).toBe("blank lines");
+    expect(dropped.text).toBe("import os\nimport sys\n\n\ndef load(p):\n    return p\n");
+    const added = applyEdit("a = 1\nb = 2\nc = 3\n", { old_string: "a = 1\n\nb = 2", new_string: "a = 1\nb = 4" });
+    expect(added.text).toBe("a = 1\nb = 4\nc = 3\n");
+    expect(refused(() => applyEdit("a\n\nb\nx\na\n\n\nb\n", { old_string: "a\nb", new_string: "c" }))).toContain("ignoring blank lines");
   });
 
   const line = fc.stringMatching(/^[ ]{0,8}[a-z(){};=]{1,12}( [a-z]{1,5})?$/);
@@ -174,6 +209,34 @@ describe("tolerances for the ways models misquote", () => {
         const newCount = repl.length;
         expect(out.slice(0, start)).toEqual(lines.slice(0, start));
         expect(out.slice(start + newCount, start + newCount + (lines.length - start - len))).toEqual(lines.slice(start + len));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("property: a quote that dropped blank lines replaces exactly the range it spans, or is refused", () => {
+    const withBlanks = fc.array(fc.oneof(line, fc.constant("")), { minLength: 4, maxLength: 14 });
+    fc.assert(
+      fc.property(withBlanks, fc.nat(), fc.nat(), fc.array(line, { minLength: 1, maxLength: 3 }), (lines, i, j, repl) => {
+        const solid = lines.flatMap((l, k) => (l.trim() ? [k] : []));
+        fc.pre(solid.length >= 2);
+        const a = solid[i % solid.length]!;
+        const b = solid[Math.min(solid.length - 1, solid.indexOf(a) + 1 + (j % 3))]!;
+        fc.pre(b > a);
+        const quote = lines.slice(a, b + 1).filter((l) => l.trim()).join("\n");
+        const file = `${lines.join("\n")}\n`;
+        fc.pre(!file.includes(quote));
+        let r;
+        try {
+          r = applyEdit(file, { old_string: quote, new_string: repl.join("\n") });
+        } catch (e) {
+          if (e instanceof EditRefused) return;
+          throw e;
+        }
+        if (r.how !== "blank lines") return; // matched elsewhere by a stricter rule
+        const out = r.text.split("\n");
+        expect(out.slice(0, a)).toEqual(lines.slice(0, a));
+        expect(out.slice(a + repl.length)).toEqual([...lines.slice(b + 1), ""]);
       }),
       { numRuns: 300 },
     );

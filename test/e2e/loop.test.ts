@@ -86,6 +86,26 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(sent).toContain("escapes were undone");
   });
 
+  test("quotes with read_file's line numbers, typographic quotes and a dropped blank line edit the right lines", async () => {
+    writeFileSync(join(world.ws, "notes.md"), "# Notes\n\nIt\u2019s \u201cdone\u201d.\n\n\nNext: ship.\n");
+    world.server.script({
+      turns: [
+        call("c1", "read_file", { path: "notes.md" }),
+        // Copied from read_file's output, numbers and all.
+        call("c2", "edit_file", { path: "notes.md", old_string: "1\t# Notes", new_string: "1\t# Release notes" }),
+        call("c3", "edit_file", { path: "notes.md", old_string: 'It\'s "done".', new_string: "It is done." }),
+        call("c4", "edit_file", { path: "notes.md", old_string: "It is done.\nNext: ship.", new_string: "It is done.\n\nNext: tag it." }),
+        { text: "done" },
+      ],
+    });
+    const r = await weir([...wire(w), "--verify-floor", "off", "update notes.md"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.ws, "notes.md"), "utf8")).toBe("# Release notes\n\nIt is done.\n\nNext: tag it.\n");
+    expect(toolResult("c2")).toContain("without the line numbers");
+    expect(toolResult("c3")).toContain("typographic");
+    expect(toolResult("c4")).toContain("ignoring blank lines");
+  });
+
   test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
     writeFileSync(join(world.ws, "cfg.txt"), "v1\n");
     world.server.script({

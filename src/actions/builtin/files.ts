@@ -248,7 +248,15 @@ export const editFile = defineAction({
       throw e;
     }
     writeFileWithLedger(p.absolute, outcome.text, ctx);
-    const how = { exact: "", unescaped: " (matched once the quote's escapes were undone)", indentation: " (matched ignoring indentation; re-indented)", whitespace: " (matched ignoring whitespace inside lines; re-indented)" }[outcome.how];
+    const how = {
+      exact: "",
+      unescaped: " (matched once the quote's escapes were undone)",
+      "line numbers": " (matched without the line numbers read_file shows; they are not part of the file)",
+      indentation: " (matched ignoring indentation; re-indented)",
+      whitespace: " (matched ignoring whitespace inside lines; re-indented)",
+      punctuation: " (matched reading typographic quotes and dashes as plain ones; re-indented)",
+      "blank lines": " (matched ignoring blank lines; re-indented)",
+    }[outcome.how];
     const sha = ctx.ledger.get(p.absolute)!;
     return {
       content: `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${sha}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`,
