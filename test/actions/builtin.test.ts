@@ -85,6 +85,19 @@ describe("write_file and edit_file", () => {
     expect(readFileSync(join(ws.root, "a.ts"), "utf8")).toBe("x = 1\ny = 2\nx = 1\n");
   });
 
+  test("an empty old_string creates a new file (or fills an empty one), and is refused on a file with text", async () => {
+    ws = workspace({ "a.txt": "text\n", "empty.txt": "" });
+    expect((await ws.one("edit_file", { path: "src/new.ts", old_string: "", new_string: "export {};\n" })).content).toStartWith("created src/new.ts");
+    expect(readFileSync(join(ws.root, "src/new.ts"), "utf8")).toBe("export {};\n");
+    await ws.one("read_file", { path: "empty.txt" });
+    expect((await ws.one("edit_file", { path: "empty.txt", old_string: "", new_string: "now\n" })).isError).toBe(false);
+    expect(readFileSync(join(ws.root, "empty.txt"), "utf8")).toBe("now\n");
+    await ws.one("read_file", { path: "a.txt" });
+    const refused = await ws.one("edit_file", { path: "a.txt", old_string: "", new_string: "x" });
+    expect(refused.content).toContain("old_string is empty");
+    expect(readFileSync(join(ws.root, "a.txt"), "utf8")).toBe("text\n");
+  });
+
   test("writes leave no temp files behind", async () => {
     ws = workspace({});
     await ws.one("write_file", { path: "a.txt", content: "1" });

@@ -151,19 +151,22 @@ export const writeFile = defineAction({
   source: "builtin",
   readOnly: false,
   summary: (i) => `${i.path} (${Buffer.byteLength(i.content)} bytes)`,
-  async run(i, ctx) {
-    const p = ctx.workspace.resolve(i.path, "write");
-    if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${i.path} is a directory`);
-    const old = p.exists ? readFileSync(p.absolute) : undefined;
-    const current = old ? sha256(old) : undefined;
-    const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
-    if (stale) throw new ToolFailure(stale, "sha");
-    writeFileWithLedger(p.absolute, i.content, ctx);
-    const sha = ctx.ledger.get(p.absolute)!;
-    const diff = old && looksBinary(old) ? undefined : diffOf(p.relative, old?.toString("utf8") ?? "", i.content);
-    return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(i.content)} bytes, sha256 ${sha})`, details: { kind: "write", path: p.relative, sha, created: !p.exists, ...(diff ? { diff } : {}) } };
-  },
+  run: async (i, ctx) => writeWhole(i.path, i.content, ctx),
 });
+
+/** A whole file written, for write_file and for edit_file's empty quote on a new or empty file. */
+function writeWhole(path: string, content: string, ctx: ActionContext) {
+  const p = ctx.workspace.resolve(path, "write");
+  if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory`);
+  const old = p.exists ? readFileSync(p.absolute) : undefined;
+  const current = old ? sha256(old) : undefined;
+  const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
+  if (stale) throw new ToolFailure(stale, "sha");
+  writeFileWithLedger(p.absolute, content, ctx);
+  const sha = ctx.ledger.get(p.absolute)!;
+  const diff = old && looksBinary(old) ? undefined : diffOf(p.relative, old?.toString("utf8") ?? "", content);
+  return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(content)} bytes, sha256 ${sha})`, details: { kind: "write" as const, path: p.relative, sha, created: !p.exists, ...(diff ? { diff } : {}) } };
+}
 
 /** The change as a unified diff for the person watching (capped; the model gets its own short echo). */
 function diffOf(rel: string, before: string, after: string): string {
@@ -214,7 +217,7 @@ export const editFile = defineAction({
   description:
     "Replace old_string (exact text, without line numbers) with new_string in a file you have read or weir showed you. " +
       "It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; " +
-      "ambiguous matches are refused with their line numbers. `edits` (instead of old/new): several replacements in order, all or nothing. " +
+      "ambiguous matches are refused with their line numbers. An empty old_string creates a new (or empty) file. `edits` (instead of old/new): several replacements in order, all or nothing. " +
       "Refused if the file changed on disk since.",
   input: z
     .object({
@@ -234,6 +237,11 @@ export const editFile = defineAction({
   readOnly: false,
   summary: (i) => `${i.path} (${i.edits ? `${i.edits.length} edits` : "1 edit"})`,
   async run(i, ctx) {
+    // An empty quote on a file that does not exist yet, or is empty, writes it whole (as other agents' edit tools do).
+    if (i.old_string === "" && i.new_string !== undefined) {
+      const target = ctx.workspace.resolve(i.path, "write");
+      if (!target.exists || statSync(target.absolute).size === 0) return writeWhole(i.path, i.new_string, ctx);
+    }
     const { p, bytes } = readExisting(i.path, ctx, "write");
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, sha256(bytes));
     if (stale) throw new ToolFailure(stale, "sha");
