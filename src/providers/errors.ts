@@ -104,11 +104,12 @@ function vendorType(error: unknown): string | undefined {
 export function classifyError(err: unknown, label: string, keyHint: string): ProviderError {
   if (err instanceof ProviderError) return err;
   const e = (err ?? {}) as SdkLikeError;
+  // Class names do not survive minification in the compiled binary (an SDK error class there is
+  // called "ht"), so the SDKs' own default messages are the signal too.
   const cls = e.constructor?.name ?? e.name ?? "";
-  if (cls === "APIUserAbortError" || e.name === "AbortError") return new CancelledError();
-  if (cls === "APIConnectionTimeoutError")
+  if (cls === "APIUserAbortError" || e.name === "AbortError" || e.message === "Request was aborted.") return new CancelledError();
+  if (cls === "APIConnectionTimeoutError" || e.message === "Request timed out.")
     return new ProviderError(`${label} did not answer before the request timeout; raise requestTimeoutMs or try again`, "timeout", true);
-  // Class names do not survive minification in the compiled binary: the SDKs' message is the signal too.
   if (cls === "APIConnectionError" || e.message === "Connection error.") {
     const code = String((e as { cause?: { code?: unknown } }).cause?.code ?? "");
     const why = /REFUSED/i.test(code) ? "connection refused" : /NOTFOUND|EAI_AGAIN|DNS/i.test(code) ? "host not found" : /RESET/i.test(code) ? "connection reset" : code ? code : "connection failed";

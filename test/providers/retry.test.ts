@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { retryAfterMs } from "../../src/providers/errors.ts";
+import { CancelledError, classifyError, retryAfterMs } from "../../src/providers/errors.ts";
 import { backoffDelay } from "../../src/providers/retry.ts";
 
 describe("backoffDelay", () => {
@@ -34,5 +34,15 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs(new Headers({ "retry-after": "Mon, 30 Nov 2026 10:00:05 GMT" }), now)).toBe(5000);
     expect(retryAfterMs(new Headers({ "retry-after": "soon" }))).toBeUndefined();
     expect(retryAfterMs(new Headers())).toBeUndefined();
+  });
+});
+
+describe("classifyError", () => {
+  // In the compiled binary the SDKs' error classes are renamed by minification; their messages stay.
+  class ht extends Error {}
+  test("a timeout, an abort and a refused connection are told apart by the SDKs' messages when class names are gone", () => {
+    expect(classifyError(new ht("Request timed out."), "the endpoint", "").kind).toBe("timeout");
+    expect(classifyError(new ht("Request was aborted."), "the endpoint", "")).toBeInstanceOf(CancelledError);
+    expect(classifyError(Object.assign(new ht("Connection error."), { cause: { code: "ECONNREFUSED" } }), "the endpoint", "").message).toContain("connection refused");
   });
 });
