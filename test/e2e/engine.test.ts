@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startWithEngineOptions } from "../../src/cli/engine.ts";
-import { weirCommand } from "../support/cli.ts";
+import { runsCompiled, weirCommand } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /**
@@ -10,7 +10,6 @@ import { e2eWorld } from "../support/world.ts";
  * itself with the option in its environment, and no command it starts inherits the option.
  */
 const world = e2eWorld();
-const compiled = process.env.WEIR_BIN !== undefined;
 
 describe("the engine's options", () => {
   test("a run's own process holds them when compiled; a command it runs never sees them", async () => {
@@ -35,7 +34,7 @@ describe("the engine's options", () => {
       }
     }
     expect(await p.exited).toBe(0);
-    if (compiled) expect(environ.split("\0")).toContain("BUN_JSC_useOMGJIT=0");
+    if (runsCompiled) expect(environ.split("\0")).toContain("BUN_JSC_useOMGJIT=0");
     else expect(environ).not.toContain("BUN_JSC_useOMGJIT");
     const result = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
     expect(result).toContain(`HOME=`);

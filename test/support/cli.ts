@@ -1,5 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { compileArgv, hostTarget } from "../../build.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -10,17 +12,39 @@ const ROOT = join(import.meta.dir, "..", "..");
  */
 const TRANSPILER_CACHE = join(ROOT, "node_modules", ".cache", "weir-test-transpiler");
 
+/** Whether the tests run a compiled binary (the product) rather than the source. */
+export const runsCompiled = process.env.WEIR_FROM_SOURCE !== "1";
+
+let built: string | undefined;
+
 /**
- * The command that runs weir: the compiled binary when WEIR_BIN is set (CI runs the end-to-end
- * tests against it), else the source through bun (`env` sets the transpiler cache whatever
- * environment the caller gives it, and execs bun in its place).
+ * The binary of the source under test, compiled once per test process with the release flags
+ * (build.ts `compileArgv`, without the recorded bytecode order) into a temp dir removed at exit.
+ */
+function testBinary(): string {
+  if (built) return built;
+  const dir = mkdtempSync(join(tmpdir(), "weir-test-bin-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, "weir");
+  const r = Bun.spawnSync(compileArgv(hostTarget(), out, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`building the test binary failed:\n${r.stderr.toString()}`);
+  built = out;
+  return out;
+}
+
+/**
+ * The command that runs weir, as a person starts it: the compiled binary. WEIR_BIN names one (CI
+ * runs the end-to-end tests again against the release build); otherwise the source under test is
+ * compiled once. WEIR_FROM_SOURCE=1 runs the source through bun instead, for a stack trace (`env`
+ * sets the transpiler cache whatever environment the caller gives it, and execs bun in its place).
  */
 export function weirCommand(): string[] {
-  const bin = process.env.WEIR_BIN;
+  if (process.env.WEIR_BIN) return [process.env.WEIR_BIN];
+  if (runsCompiled) return [testBinary()];
   // From source, bun is told what the compiled binary is built to do: read no .env, bunfig.toml or
   // tsconfig.json of the directory it starts in (the workspace).
   const source = ["--no-env-file", `--config=${join(ROOT, "bunfig.toml")}`, `--tsconfig-override=${join(ROOT, "tsconfig.json")}`, join(ROOT, "src", "cli", "main.ts")];
-  return bin ? [bin] : ["env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${TRANSPILER_CACHE}`, process.execPath, ...source];
+  return ["env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${TRANSPILER_CACHE}`, process.execPath, ...source];
 }
 
 export interface CliResult {
