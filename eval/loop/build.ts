@@ -1,8 +1,8 @@
 /**
  * Builds eval/suites/agent-context-loop.jsonl: decision cases whose states the loop's own state
- * builder produced, by running weir (the source, or the binary in WEIR_BIN) on each scenario of
- * ./scenarios.ts in a real temporary git repository with a scripted model on the local wire
- * server. Labels are the scenario's, written from weir.agent_context@3's criteria, never from the
+ * builder produced, by running weir (compiled from the source, or the binary in WEIR_BIN) on each
+ * scenario of ./scenarios.ts in a real temporary git repository with a scripted model on the local
+ * wire server. Labels are the scenario's, written from weir.agent_context@3's criteria, never from the
  * baseline.
  *   bun eval/loop/build.ts           write the suite
  *   bun eval/loop/build.ts --check   exit 1 if the suite is not what the loop builds today

@@ -20,8 +20,8 @@ const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.se
 function forDocs(screen: string): string {
   return screen
     .replaceAll(world.tmp, "/home/you")
-    // The compiled binary names its commit where the source says "source".
-    .replace(/^(weir \S+) \((?:[0-9a-f]{12}(?:-dirty)?|unknown)\)/m, "$1 (source)")
+    // The binary names the commit it was built from ("test" for the tests' own build, "source" from source).
+    .replace(/^(weir \S+) \((?:[0-9a-f]{12}(?:-dirty)?|unknown|test|source)\)/m, "$1 (3f2a9c1e0b7d)")
     .replace(/session [0-9a-f]{8}/g, "session 3f2a9c1e")
     .replace(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (.*?) \d+s/gm, "⠋ $1 3s")
     .replace(/^(─ .*) · \d+(?:m\d+)?s$/gm, "$1 · 4s")
