@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { isUserError, usageError } from "../core/errors.ts";
 import { helpText, parseArgv } from "./args.ts";
-import { startWithEngineOptions } from "./engine.ts";
+import { engineOptions, startWithEngineOptions } from "./engine.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(helpText(topic === "eval" ? "eval" : "run"));
     return 0;
   }
-  startWithEngineOptions(COMMIT !== "source");
+  startWithEngineOptions(COMMIT !== "source", engineOptions(args.command[0]));
   const { workspaceRoot, loadSettings, requireProjectRoot } = await import("./settings.ts");
   // Eval's --provider names an eval source (learned, replay, ...), not a model vendor.
   if (args.command[0] === "eval") delete args.config.provider;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startWithEngineOptions } from "../../src/cli/engine.ts";
+import { engineOptions, startWithEngineOptions } from "../../src/cli/engine.ts";
 import { runsCompiled, weirCommand } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
 
@@ -34,8 +34,8 @@ describe("the engine's options", () => {
       }
     }
     expect(await p.exited).toBe(0);
-    if (runsCompiled) expect(environ.split("\0")).toContain("BUN_JSC_useOMGJIT=0");
-    else expect(environ).not.toContain("BUN_JSC_useOMGJIT");
+    if (runsCompiled) expect(environ.split("\0")).toEqual(expect.arrayContaining(["BUN_JSC_useOMGJIT=0", "BUN_JSC_useDFGJIT=0"]));
+    else expect(environ).not.toContain("BUN_JSC_");
     const result = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
     expect(result).toContain(`HOME=`);
     expect(result).not.toContain("BUN_JSC");
@@ -44,14 +44,20 @@ describe("the engine's options", () => {
 
 describe("startWithEngineOptions", () => {
   test("once the options are set it takes them out of the environment and does not exec", () => {
-    const env: Record<string, string | undefined> = { PATH: "/bin", BUN_JSC_useOMGJIT: "0" };
-    startWithEngineOptions(true, env);
+    const env: Record<string, string | undefined> = { PATH: "/bin", BUN_JSC_useOMGJIT: "0", BUN_JSC_useDFGJIT: "0" };
+    startWithEngineOptions(true, engineOptions(undefined), env);
     expect(env).toEqual({ PATH: "/bin" });
   });
 
   test("from source it leaves the environment as it is", () => {
     const env: Record<string, string | undefined> = { PATH: "/bin" };
-    startWithEngineOptions(false, env);
+    startWithEngineOptions(false, engineOptions(undefined), env);
     expect(env).toEqual({ PATH: "/bin" });
+  });
+
+  test("an eval keeps JavaScript's optimising tiers; a run does not", () => {
+    expect(engineOptions("eval")).toEqual({ BUN_JSC_useOMGJIT: "0" });
+    expect(engineOptions(undefined)).toEqual({ BUN_JSC_useOMGJIT: "0", BUN_JSC_useDFGJIT: "0" });
+    expect(engineOptions("context")).toEqual(engineOptions(undefined));
   });
 });
