@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, detectSandbox, homeReadable } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, homeReadable } from "../workspace/sandbox.ts";
 import type { ServerEntry } from "./config.ts";
 
 /**
@@ -102,6 +102,7 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
       masked: [],
       disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap"),
       ...(limits ? { limits } : {}),
+      tmpBytes: defaultTmpBytes(),
     },
     [command, ...args],
     home,

@@ -58,6 +58,11 @@ interface SandboxPolicy {
   envHome?: string;
   /** Resource limits, applied by prlimit inside the sandbox. */
   limits?: SandboxLimits;
+  /**
+   * The size of each writable in-memory directory (`/tmp`, `/var/tmp`, the emptied home): files
+   * there are memory no process limit counts, and the kernel's default is half the machine each.
+   */
+  tmpBytes?: number;
   /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
   disableUserns?: boolean;
   /**
@@ -115,11 +120,12 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) a.push("--unshare-net");
   for (const d of SYSTEM) a.push("--ro-bind-try", d, d);
-  a.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp");
+  const size = p.tmpBytes ? ["--size", String(p.tmpBytes)] : [];
+  a.push("--proc", "/proc", "--dev", "/dev", ...size, "--tmpfs", "/tmp", ...size, "--tmpfs", "/var/tmp");
   // The home: empty unless the workspace is the home itself (then its dot-directories are protected paths).
   const homeShown = p.home !== "" && !inside(p.root, p.home);
   if (homeShown) {
-    a.push("--tmpfs", p.home);
+    a.push(...size, "--tmpfs", p.home);
     for (const r of p.readable) a.push("--ro-bind-try", r, r);
     if (p.gitconfig) a.push("--ro-bind", p.gitconfig, join(p.home, ".gitconfig"));
   }
@@ -402,7 +408,12 @@ interface SandboxOptions {
   detected?: { kind: SandboxKind; program?: string };
   /** A scoped worker's readable files (absolute), asked again for each command (see SandboxPolicy.visible). */
   visible?: () => string[];
+  /** Each in-memory directory's size (SandboxPolicy.tmpBytes); `defaultTmpBytes()` when absent. */
+  tmpBytes?: number;
 }
+
+/** An eighth of the machine's memory for each of a command's in-memory directories, three in all. */
+export const defaultTmpBytes = () => Math.floor(totalmem() / 8);
 
 /** Limits for every command: processes at once and memory, where prlimit exists. I/O: looks for it. */
 export function defaultLimits(): SandboxLimits | undefined {
@@ -494,6 +505,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),
       ...(limits ? { limits } : {}),
+      tmpBytes: o.tmpBytes ?? defaultTmpBytes(),
       ...(disableUserns === false ? { disableUserns } : {}),
       ...(o.visible ? { visible: o.visible() } : {}),
     };

@@ -58,8 +58,8 @@ function sandbox(mode: "workspace-write" | "read-only" = "workspace-write") {
 }
 
 /** Runs argv in the sandbox from a parent that holds a secret in its environment, as weir does. */
-async function inside(argv: string[], mode: "workspace-write" | "read-only" = "workspace-write"): Promise<{ exitCode: number | null; output: string }> {
-  const p = Bun.spawn([process.execPath, join(import.meta.dir, "parent.ts"), JSON.stringify({ root, home, mode, argv })], {
+async function inside(argv: string[], mode: "workspace-write" | "read-only" = "workspace-write", tmpBytes?: number): Promise<{ exitCode: number | null; output: string }> {
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "parent.ts"), JSON.stringify({ root, home, mode, argv, tmpBytes })], {
     env: { PATH: process.env.PATH ?? "", HOME: home, WEIR_PARENT_API_TOKEN: ENV_SECRET },
     stdout: "pipe",
     stderr: "pipe",
@@ -148,6 +148,13 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(Number(ps.stdout.toString().trim())).toBe(0);
   });
 
+  test("the in-memory directories are capped: /tmp, /var/tmp and the home fill up instead of the machine's memory", async () => {
+    const fill = (dir: string) => `dd if=/dev/zero of=${dir}/fill bs=1M count=16 2>&1; echo "${dir} rc=$?"`;
+    const r = await inside(["sh", "-c", ["/tmp", "/var/tmp", "$HOME"].map(fill).join("; ")], "workspace-write", 8 * 2 ** 20);
+    expect(r.output.split("No space left on device").length - 1).toBeGreaterThanOrEqual(3);
+    expect(r.output).not.toMatch(/rc=0/);
+  });
+
   test("in read-only mode even the workspace cannot be written, and the failure says why", async () => {
     const r = await inside(["sh", "-c", "echo x > ro.txt"], "read-only");
     expect(r.exitCode).not.toBe(0);
@@ -203,6 +210,8 @@ describe("sandbox profiles (pure)", () => {
     for (const g of ["commondir", "modules", "worktrees", "hooks", "info"]) expect(pairs("--ro-bind-try")).toContain(`/w/.git/${g} /w/.git/${g}`);
     expect(pairs("--ro-bind-try")).toContain("/w/.husky /w/.husky");
     expect(a.slice(a.indexOf("--"))).toEqual(["--", "/usr/bin/prlimit", "--nproc=64", `--data=${2 ** 30}`, "--", "npm", "test"]);
+    const sized = bwrapArgv({ ...policy, tmpBytes: 2 ** 24 }, ["x"], "/w").join(" ");
+    for (const d of ["/tmp", "/var/tmp"]) expect(sized).toContain(`--size ${2 ** 24} --tmpfs ${d}`);
     // An older bubblewrap without --disable-userns still drops every capability.
     const old = bwrapArgv({ ...policy, disableUserns: false }, ["x"], "/w");
     expect(old).not.toContain("--disable-userns");

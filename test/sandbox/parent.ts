@@ -6,8 +6,8 @@
 import { runProgram, scrubEnv } from "../../src/workspace/process.ts";
 import { createSandbox } from "../../src/workspace/sandbox.ts";
 
-const o = JSON.parse(process.argv[2]!) as { root: string; home: string; mode: "workspace-write" | "read-only"; argv: string[] };
-const s = createSandbox({ mode: o.mode, root: o.root, home: o.home, readable: [] });
+const o = JSON.parse(process.argv[2]!) as { root: string; home: string; mode: "workspace-write" | "read-only"; argv: string[]; tmpBytes?: number };
+const s = createSandbox({ mode: o.mode, root: o.root, home: o.home, readable: [], ...(o.tmpBytes ? { tmpBytes: o.tmpBytes } : {}) });
 const [program, ...args] = s.wrap(o.argv, o.root);
 const r = await runProgram({ program: program!, args, cwd: o.root, timeoutMs: 20_000, outputCap: 100_000, env: scrubEnv(process.env) });
 console.log(JSON.stringify({ exitCode: r.exitCode, output: r.output }));
