@@ -2,13 +2,13 @@
  * The text side of `edit_file`, pure. The exact match comes first; only when it fails, tolerances
  * for the ways real models misquote, in order: an over-escaped old_string (`\n`, `\'`, `\$`, `\\`
  * written for the plain character); read_file's line numbers copied into the quote; then line by
- * line ignoring indentation, then also ignoring runs of whitespace inside lines (non-breaking spaces
- * included), then also reading typographic quotes and dashes as their plain forms, then also ignoring blank
- * lines. A tolerance applies only when it finds exactly one match (or every match with replace_all
- * for indentation), never touches a line outside the matched range, and the outcome names it.
- * Re-indentation follows each line's own depth in the file, so nesting a model flattened in its
- * quote is kept. An ambiguous match is refused with the line number of every occurrence. Line
- * endings of the file are kept.
+ * line ignoring indentation, then also ignoring runs of whitespace inside lines (non-breaking
+ * spaces included), then also reading typographic quotes and dashes as their plain forms, then also
+ * ignoring blank lines. A tolerance applies only when it finds exactly one match (or every match
+ * with replace_all for indentation), never touches a line outside the matched range, and the
+ * outcome names it. Re-indentation follows each line's own depth in the file, so nesting a model
+ * flattened in its quote is kept. An ambiguous match is refused with the line number of every
+ * occurrence. Line endings of the file are kept.
  */
 export interface EditSpec {
   old_string: string;
