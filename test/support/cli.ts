@@ -25,7 +25,7 @@ function testBinary(): string {
   if (built) return built;
   const dir = mkdtempSync(join(tmpdir(), "weir-test-bin-"));
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const out = join(dir, "weir");
+  const out = join(dir, process.platform === "win32" ? "weir.exe" : "weir");
   const r = Bun.spawnSync(compileArgv(hostTarget(), out, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`building the test binary failed:\n${r.stderr.toString()}`);
   built = out;
