@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-
 /** Environment variables whose names suggest a secret; they never reach a command weir runs. */
 const SECRET_ENV = /(^|_)(API_?KEY|KEY_?ID|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PRIVATE_?KEY|ACCESS_?KEY|SESSION_?KEY|AUTH)(_|$)/i;
 
@@ -46,7 +44,7 @@ export interface ProgramOptions {
 /** Ends the whole process tree: the process group on Unix, taskkill /T on Windows. */
 export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void {
   try {
-    if (process.platform === "win32") spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore" });
+    if (process.platform === "win32") Bun.spawn(["taskkill", "/pid", String(pid), "/T", "/F"], { stdio: ["ignore", "ignore", "ignore"] });
     else process.kill(-pid, signal);
   } catch {
     // already gone
@@ -56,89 +54,86 @@ export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void 
 /**
  * Runs a program with an argument array (no shell) in its own process group, with a timeout and an
  * output cap. Never throws for the program's own failure: a missing program, a non-zero exit, a
- * timeout or a cancel are all reported in the result.
+ * timeout or a cancel are all reported in the result. Bun.spawn, not node's child_process, whose
+ * module alone costs a run about 2 MB.
  */
-export function runProgram(o: ProgramOptions): Promise<ProgramRun> {
+export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    const head: Buffer[] = [];
-    let headBytes = 0;
-    let tail: Buffer[] = [];
-    let tailBytes = 0;
-    let dropped = 0;
-    const half = Math.floor(o.outputCap / 2);
-    const take = (chunk: Buffer) => {
-      o.onOutput?.();
-      if (headBytes < half) {
-        const part = chunk.subarray(0, half - headBytes);
-        head.push(part);
-        headBytes += part.length;
-        chunk = chunk.subarray(part.length);
-      }
-      if (chunk.length === 0) return;
-      tail.push(chunk);
-      tailBytes += chunk.length;
-      while (tailBytes > o.outputCap - half && tail.length > 0) {
-        const excess = tailBytes - (o.outputCap - half);
-        const first = tail[0]!;
-        if (first.length <= excess) {
-          tail.shift();
-          tailBytes -= first.length;
-          dropped += first.length;
-        } else {
-          tail[0] = first.subarray(excess);
-          tailBytes -= excess;
-          dropped += excess;
-        }
-      }
-    };
-
-    let child;
-    try {
-      child = spawn(o.program, o.args, {
-        cwd: o.cwd,
-        env: o.env,
-        detached: process.platform !== "win32",
-        stdio: [o.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(o.fds ?? [])],
-        windowsHide: true,
-      });
-    } catch (e) {
-      resolve({ exitCode: null, signal: null, output: `could not start ${o.program}: ${(e as Error).message}`, droppedBytes: 0, timedOut: false, cancelled: false, durationMs: 0, pid: undefined });
-      return;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let tail: Buffer[] = [];
+  let tailBytes = 0;
+  let dropped = 0;
+  const half = Math.floor(o.outputCap / 2);
+  const take = (chunk: Buffer) => {
+    o.onOutput?.();
+    if (headBytes < half) {
+      const part = chunk.subarray(0, half - headBytes);
+      head.push(part);
+      headBytes += part.length;
+      chunk = chunk.subarray(part.length);
     }
-    o.onStart?.(child.pid);
-    let timedOut = false;
-    let cancelled = false;
-    let spawnError: string | undefined;
-    const stop = () => child.pid !== undefined && killTree(child.pid);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, o.timeoutMs);
-    const onAbort = () => {
-      cancelled = true;
-      stop();
-    };
-    if (o.signal?.aborted) onAbort();
-    o.signal?.addEventListener("abort", onAbort, { once: true });
-    const errParts: Buffer[] = [];
-    let errBytes = 0;
-    child.stdout!.on("data", take);
-    child.stderr!.on("data", o.separateStderr ? (c: Buffer) => {
-      if (errBytes < o.outputCap) errParts.push(c.subarray(0, o.outputCap - errBytes));
-      errBytes += c.length;
-    } : take);
-    if (o.stdin !== undefined) child.stdin!.end(o.stdin);
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      spawnError = e.code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${e.message}`;
+    if (chunk.length === 0) return;
+    tail.push(chunk);
+    tailBytes += chunk.length;
+    while (tailBytes > o.outputCap - half && tail.length > 0) {
+      const excess = tailBytes - (o.outputCap - half);
+      const first = tail[0]!;
+      if (first.length <= excess) {
+        tail.shift();
+        tailBytes -= first.length;
+        dropped += first.length;
+      } else {
+        tail[0] = first.subarray(excess);
+        tailBytes -= excess;
+        dropped += excess;
+      }
+    }
+  };
+
+  let child;
+  try {
+    child = Bun.spawn([o.program, ...o.args], {
+      cwd: o.cwd,
+      env: o.env,
+      // Its own session and process group, so the whole tree can be ended (killTree).
+      detached: process.platform !== "win32",
+      stdio: [o.stdin === undefined ? "ignore" : Buffer.from(o.stdin), "pipe", "pipe", ...(o.fds ?? [])],
+      windowsHide: true,
     });
-    child.on("close", (code, sig) => {
-      clearTimeout(timer);
-      o.signal?.removeEventListener("abort", onAbort);
-      // Children that outlived the leader are ended with it.
-      if (child.pid !== undefined && process.platform !== "win32") killTree(child.pid);
-      const output = spawnError ?? Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
-      resolve({ exitCode: code, signal: sig, output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid: child.pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}) });
-    });
-  });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const output = code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${(e as Error).message}`;
+    return { exitCode: null, signal: null, output, droppedBytes: 0, timedOut: false, cancelled: false, durationMs: performance.now() - started, pid: undefined };
+  }
+  const pid = child.pid;
+  o.onStart?.(pid);
+  let timedOut = false;
+  let cancelled = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(pid);
+  }, o.timeoutMs);
+  const onAbort = () => {
+    cancelled = true;
+    killTree(pid);
+  };
+  if (o.signal?.aborted) onAbort();
+  o.signal?.addEventListener("abort", onAbort, { once: true });
+  const errParts: Buffer[] = [];
+  let errBytes = 0;
+  const keepErr = (c: Buffer) => {
+    if (errBytes < o.outputCap) errParts.push(c.subarray(0, o.outputCap - errBytes));
+    errBytes += c.length;
+  };
+  const drain = async (stream: ReadableStream<Uint8Array>, into: (c: Buffer) => void) => {
+    for await (const chunk of stream) into(Buffer.from(chunk));
+  };
+  await Promise.all([drain(child.stdout, take), drain(child.stderr, o.separateStderr ? keepErr : take), child.exited]);
+  clearTimeout(timer);
+  o.signal?.removeEventListener("abort", onAbort);
+  // Children that outlived the leader are ended with it.
+  if (process.platform !== "win32") killTree(pid);
+  const output = Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
+  return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}) };
 }
