@@ -2,9 +2,12 @@
  * How soon a one-shot run's first request leaves, as a person runs it: from spawning the compiled
  * binary to the mock wire server receiving the request, in a copy of weir's own tracked tree (a
  * git repository of about 300 files) and in a 20,000-file tree (the installed packages, twice),
- * with the outline cache warm and cold; against `weir --version` in the same run. Medians of 7.
+ * with the outline cache warm and cold; against `weir --version` in the same run, and against
+ * another build when one is given (interleaved run by run, each build with its own data directory:
+ * on a shared machine only a same-run ratio tells two builds apart). Medians of 7.
  * Goals (issue 34): warm, ≤ 150 ms on ~250 files and ≤ 400 ms on 20k; cold ≤ 2 s on 20k.
  *   bun run bench first-request
+ *   bun bench/first-request.ts OTHER_BIN
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +38,8 @@ commit(large);
 const count = (cwd: string) => Bun.spawnSync(["git", "ls-files"], { cwd }).stdout.toString().split("\n").length - 1;
 
 const server = await new MockServer().start();
-const task = (goal: string) => [bin, "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", goal];
+const builds: [string, string][] = [["this build", bin], ...(process.argv[2] ? [["other build", process.argv[2]] as [string, string]] : [])];
+const task = (b: string, goal: string) => [b, "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--verify-floor", "off", goal];
 
 /** Milliseconds from spawn to the first request at the server (the run then ends on the scripted answer). */
 async function firstRequestMs(cmd: string[], cwd: string, data: string): Promise<number> {
@@ -64,21 +68,26 @@ try {
     [`packages (${count(large)} files), warm`, large, false],
     [`packages (${count(large)} files), cold`, large, true],
   ];
-  const times = new Map<string, number[]>(rows.map(([name]) => [name, []]));
+  const times = new Map<string, number[]>(builds.flatMap(([b]) => rows.map(([name]) => [`${b}, ${name}`, []] as [string, number[]])));
   const version: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const v = versionMs();
     if (i > 0) version.push(v);
-    for (const [name, cwd, cold] of rows) {
-      const data = join(dir, cold ? "cold-data" : "data");
-      if (cold) rmSync(data, { recursive: true, force: true });
-      const ms = await firstRequestMs(task(goal), cwd, data);
-      if (i > 0) times.get(name)!.push(ms); // the first round warms the page cache and the outline cache
-    }
+    // Row by row, the builds back to back, in turns first: what ran just before a run changes its time.
+    for (const [name, cwd, cold] of rows)
+      for (const k of builds.map((_, j) => (i % 2 === 0 ? j : builds.length - 1 - j))) {
+        const [b, path] = builds[k]!;
+        const data = join(dir, cold ? `cold-data-${k}` : `data-${k}`);
+        if (cold) rmSync(data, { recursive: true, force: true });
+        const ms = await firstRequestMs(task(path, goal), cwd, data);
+        if (i > 0) times.get(`${b}, ${name}`)!.push(ms); // the first round warms the page cache and the outline cache
+      }
   }
   const v = median(version);
   console.log(`first request after start, median of ${RUNS}; weir --version ${v.toFixed(1)} ms`);
-  for (const [name, xs] of times) console.log(`  ${name.padEnd(36)} ${median(xs).toFixed(0).padStart(6)} ms  (${(median(xs) / v).toFixed(1)}x --version)`);
+  for (const [name, xs] of times) console.log(`  ${name.padEnd(48)} ${median(xs).toFixed(0).padStart(6)} ms  (${(median(xs) / v).toFixed(1)}x --version)`);
+  if (builds.length > 1)
+    for (const [name] of rows) console.log(`  this build / other build, ${name.padEnd(30)} ${(median(times.get(`this build, ${name}`)!) / median(times.get(`other build, ${name}`)!)).toFixed(2)}x`);
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
