@@ -151,17 +151,16 @@ try {
   for (let i = 0; i <= RUNS; i++) {
     const hello = await measured([ref.bin], env, ws);
     if (i > 0) rows[0]![1].push(hello);
-    let k = 1;
-    for (const [b, [, bin]] of builds.entries())
-      for (const [, cwd, state, turns] of places) {
+    // Place by place, the builds back to back, in turns first: what ran just before a run changes it.
+    for (const [p, [, cwd, state, turns]] of places.entries())
+      for (const b of builds.map((_, j) => (i % 2 === 0 ? j : builds.length - 1 - j))) {
         // Each build keeps its own data directory: caches another build wrote are not warm for it.
         const data = join(dir, state === "cold" ? `cold-data-${b}` : `data-${b}`);
         if (state === "cold") rmSync(data, { recursive: true, force: true });
         if (state === "edited") appendFileSync(join(cwd, "src", "cli", "version.ts"), `// edited ${i}.${b}\n`);
         server.script({ turns: turns() as never });
-        const r = await measured([bin, ...task], { ...env, XDG_DATA_HOME: data }, cwd);
-        if (i > 0) rows[k]![1].push(r); // the first round warms the page cache
-        k++;
+        const r = await measured([builds[b]![1], ...task], { ...env, XDG_DATA_HOME: data }, cwd);
+        if (i > 0) rows[1 + b * places.length + p]![1].push(r); // the first round warms the page cache
       }
   }
   const med = (xs: Run[], f: (r: Run) => number) => median(xs.map(f));
