@@ -111,6 +111,13 @@ export const AUTORUN_PATHS = [
   ".lefthook.yml",
   ".yarnrc.yml", // yarnPath runs a program at every yarn call
   ".yarnrc",
+  ".npmrc", // node-options and script-shell run code in every npm script
+  ".pnpmfile.cjs", // pnpm runs its hooks at every install
+  "bunfig.toml", // a preload runs before every bun run and bun test
+  ".github/workflows", // run at the next push, with the repository's secrets
+  ".github/actions",
+  ".gitlab-ci.yml",
+  ".circleci",
   ".envrc", // direnv runs it on cd
   ".weir", // rules, commands, skills, config
   ".claude",

@@ -58,6 +58,7 @@ function world(): World {
   writeFileSync(join(home, ".ssh", "id_rsa"), KEY);
   writeFileSync(join(root, "README.md"), "# app\n");
   writeFileSync(join(root, "app.js"), "export const x = 1;\n");
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", private: true, scripts: { check: "node -e 0" } }));
   const fired = join(outside, "fired");
   gitIn(root, home, "init", "-q");
   gitIn(root, home, "add", "-A");
@@ -76,10 +77,16 @@ async function session(w: World, calls: ScriptedToolCall[], extra: string[] = []
   return { ...r, sent: JSON.stringify(server.requests.slice(first).map((q) => q.body.messages)) };
 }
 
-/** The person's own git afterwards, outside any sandbox: what it runs is what fires. */
-function personGit(w: World): void {
+/**
+ * The person's own tools afterwards, outside any sandbox: git, then the project's script through
+ * npm and a file through bun. What they run is what fires.
+ */
+function person(w: World): void {
   gitIn(w.root, w.home, "status");
   gitIn(w.root, w.home, "commit", "--allow-empty", "-qm", "person");
+  const env = { PATH: process.env.PATH ?? "", HOME: w.home };
+  if (Bun.which("npm")) Bun.spawnSync(["npm", "run", "--silent", "check"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
+  Bun.spawnSync([process.execPath, "app.js"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
 }
 
 const modes = [
@@ -91,6 +98,8 @@ interface Persisting {
   name: string;
   setup?: (w: World) => void;
   calls: (w: World) => ScriptedToolCall[];
+  /** What else must hold afterwards, for what fires where no test can watch (a CI runner). */
+  after?: (w: World) => void;
 }
 
 const PERSISTING: Persisting[] = [
@@ -133,6 +142,19 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `umount .git/hooks; printf '#!/bin/sh\\n${w.payload}\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`)],
   },
   {
+    name: "node-options in .npmrc, which npm hands every node it starts",
+    calls: (w) => [sh("a", `printf 'node-options=--require=./.cache.cjs\\n' > .npmrc; printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' > .cache.cjs`)],
+  },
+  {
+    name: "a preload in bunfig.toml, which bun runs before any file",
+    calls: (w) => [sh("a", `printf 'preload = ["./.cache.cjs"]\\n' > bunfig.toml; printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' > .cache.cjs`)],
+  },
+  {
+    name: "a CI workflow, which runs at the next push with the repository's secrets",
+    calls: (w) => [sh("a", `mkdir -p .github/workflows && printf 'on: push\\njobs: {x: {runs-on: ubuntu-latest, steps: [{run: "${w.payload}"}]}}\\n' > .github/workflows/x.yml`)],
+    after: (w) => expect(existsSync(join(w.root, ".github", "workflows", "x.yml"))).toBe(false),
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -144,9 +166,10 @@ describe.skipIf(!sandboxed).each(modes)("nothing a command plants fires later, %
     try {
       s.setup?.(w);
       expect((await session(w, s.calls(w), [...extra])).code).toBe(0);
-      personGit(w);
+      person(w);
       expect(existsSync(w.fired)).toBe(false);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
+      s.after?.(w);
     } finally {
       w.cleanup();
     }
@@ -213,10 +236,10 @@ describe.skipIf(!sandboxed)("a repository a command creates", () => {
     const w = fresh();
     try {
       await session(w, [sh("a", `git init -q && git config core.fsmonitor "${w.payload}"`)], ["--yes"]);
-      personGit(w);
+      person(w);
       expect(existsSync(w.fired)).toBe(false);
       await session(w, [sh("b", `git init -q && printf '#!/bin/sh\n${w.payload}\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`)], ["--yes"]);
-      personGit(w);
+      person(w);
       expect(existsSync(w.fired)).toBe(false);
     } finally {
       w.cleanup();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { holdsKeyMaterial, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { autorunReason, holdsKeyMaterial, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -100,6 +100,14 @@ describe("named pipes and devices", () => {
     expect(() => readRegularFile(join(outside, "pipe"))).toThrow(NotAFile);
     expect(() => readRegularFile("/dev/zero")).toThrow(NotAFile);
     expect(() => readRegularFile(join(root, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+  });
+});
+
+describe("autorunReason", () => {
+  test("files other tools run later, or agents read, need a yes; the same names elsewhere do not", () => {
+    for (const rel of [".npmrc", ".pnpmfile.cjs", "bunfig.toml", ".github/workflows/ci.yml", ".github/actions/setup/action.yml", ".gitlab-ci.yml", ".circleci/config.yml", ".vscode/tasks.json", "docs/AGENTS.md"])
+      expect(autorunReason(rel)).toBeDefined();
+    for (const rel of ["src/npmrc", "docs/bunfig.toml.md", ".github/CODEOWNERS", ".github/dependabot.yml", "app.js"]) expect(autorunReason(rel)).toBeUndefined();
   });
 });
 
