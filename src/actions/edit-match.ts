@@ -249,3 +249,22 @@ export function applyEdits(original: string, edits: EditSpec[]): EditOutcome {
   }
   return { text, replaced, how };
 }
+
+/**
+ * A file's text after an edit_file or write_file call (`before` undefined: the file does not exist),
+ * or undefined when the call is neither or would fail. An empty quote on a new or empty file writes
+ * it whole, as edit_file does. Pure.
+ */
+export function textAfter(call: { name: string; input: unknown }, before: string | undefined): string | undefined {
+  const i = (call.input ?? {}) as { content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown; edits?: unknown };
+  if (call.name === "write_file") return typeof i.content === "string" ? i.content : undefined;
+  if (call.name !== "edit_file") return undefined;
+  if (i.old_string === "" && typeof i.new_string === "string" && !before) return i.new_string;
+  const edits = Array.isArray(i.edits) ? (i.edits as EditSpec[]) : [{ old_string: i.old_string, new_string: i.new_string, replace_all: i.replace_all === true } as EditSpec];
+  if (before === undefined || edits.some((e) => typeof e?.old_string !== "string" || typeof e.new_string !== "string")) return undefined;
+  try {
+    return applyEdits(before, edits).text;
+  } catch {
+    return undefined; // the edit itself will be refused with its reason
+  }
+}

@@ -1,6 +1,8 @@
+import { statSync } from "node:fs";
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, PathRefused } from "../workspace/containment.ts";
+import { autorunReason, installScripts, MAX_WHOLE_FILE, PathRefused, readRegularFile } from "../workspace/containment.ts";
+import { textAfter } from "./edit-match.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Action } from "./action.ts";
@@ -70,17 +72,29 @@ export class PermissionGate {
     return undefined;
   }
 
-  /** The workspace file a write action targets when it runs code later or instructs agents (`AUTORUN_PATHS`). */
+  /**
+   * The workspace file a write action targets when it runs code later or instructs agents
+   * (`AUTORUN_PATHS`), or when the write changes a package.json's install scripts.
+   */
   private autorunTarget(action: Action, input: unknown): { rel: string; reason: string } | undefined {
     const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
     if (typeof path !== "string") return undefined;
     try {
-      const rel = this.ctx.workspace.resolve(path, "write").relative;
-      const reason = autorunReason(rel);
-      return reason ? { rel, reason } : undefined;
+      const target = this.ctx.workspace.resolve(path, "write");
+      const reason = autorunReason(target.relative) ?? this.installScriptsChange(action, input, target);
+      return reason ? { rel: target.relative, reason } : undefined;
     } catch {
       return undefined; // refused paths are the action's to report
     }
+  }
+
+  /** Why a write to a package.json needs a yes: it changes the scripts the next install runs. */
+  private installScriptsChange(action: Action, input: unknown, target: { relative: string; absolute: string; exists: boolean }): string | undefined {
+    if (target.relative.split("/").pop() !== "package.json") return undefined;
+    const before = target.exists && statSync(target.absolute).size <= MAX_WHOLE_FILE ? readRegularFile(target.absolute, "utf8") : undefined;
+    const after = textAfter({ name: action.id, input }, before);
+    if (after === undefined || installScripts(after) === installScripts(before)) return undefined;
+    return `${target.relative} would change the install scripts (preinstall, postinstall, prepare, ...) that the next npm install runs`;
   }
 
   /**

@@ -10,7 +10,7 @@ export { builtinActionSet } from "./builtin/index.ts";
 export { skillAction } from "./builtin/skills.ts";
 export { Disclosure } from "./disclosure.ts";
 export type { RecallStats, ToolRecall } from "./disclosure.ts";
-export { applyEdits } from "./edit-match.ts";
+export { applyEdits, textAfter } from "./edit-match.ts";
 export type { EditSpec } from "./edit-match.ts";
 export { ActionExecutor, FileLocks } from "./executor.ts";
 export type { Approval, ApprovalRequest, Approver, ExecutorOptions } from "./executor.ts";

@@ -1,4 +1,3 @@
-import { applyEdits, type EditSpec } from "../actions/edit-match.ts";
 import { outline } from "../context/outline.ts";
 
 /**
@@ -13,20 +12,6 @@ export interface Proposal {
   /** Touched symbols whose declaration line the edit changes or removes. */
   signatures: string[];
   behaviour: boolean;
-}
-
-/** The file's text after an edit_file or write_file call, or undefined when the call is neither or would fail. */
-export function textAfter(call: { name: string; input: unknown }, before: string): string | undefined {
-  const i = (call.input ?? {}) as { content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown; edits?: unknown };
-  if (call.name === "write_file") return typeof i.content === "string" ? i.content : undefined;
-  if (call.name !== "edit_file") return undefined;
-  const edits = Array.isArray(i.edits) ? (i.edits as EditSpec[]) : [{ old_string: i.old_string, new_string: i.new_string, replace_all: i.replace_all === true } as EditSpec];
-  if (edits.some((e) => typeof e?.old_string !== "string" || typeof e.new_string !== "string")) return undefined;
-  try {
-    return applyEdits(before, edits).text;
-  } catch {
-    return undefined; // the edit itself will be refused with its reason
-  }
 }
 
 /** The 1-based line range of `before` an edit replaced: lines outside the common head and tail. */

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
+import { textAfter } from "../actions/edit-match.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { parseFailureLocations } from "../context/failures.ts";
@@ -11,7 +12,7 @@ import type { DecisionRequest } from "../decision/request.ts";
 import { MAX_WHOLE_FILE, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead, type Ledger } from "../workspace/ledger.ts";
 import { walk, walkFiles } from "../workspace/walker.ts";
-import { type Proposal, readProposal, textAfter } from "./proposal.ts";
+import { type Proposal, readProposal } from "./proposal.ts";
 
 interface Target {
   named_by_user: boolean;

@@ -126,6 +126,24 @@ export const AUTORUN_PATHS = [
   "CLAUDE.md",
 ] as const;
 
+/** Scripts npm, pnpm and yarn run from the project's own package.json at its next install. */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare", "prepublish"];
+
+/**
+ * The install scripts a package.json declares, as one comparable string: "" when it declares none,
+ * does not exist (undefined) or is not JSON (npm would run nothing). Pure.
+ */
+export function installScripts(text: string | undefined): string {
+  try {
+    const scripts = text === undefined ? undefined : (JSON.parse(text) as { scripts?: unknown } | null)?.scripts;
+    if (!scripts || typeof scripts !== "object") return "";
+    const declared = INSTALL_SCRIPTS.filter((k) => k in scripts).map((k) => [k, (scripts as Record<string, unknown>)[k]]);
+    return declared.length ? JSON.stringify(declared) : "";
+  } catch {
+    return "";
+  }
+}
+
 /** Agent instructions are read from every directory on the way to a target, not only the root. */
 const INSTRUCTION_FILES = new Set(["AGENTS.md", "CLAUDE.md"]);
 

@@ -1,7 +1,8 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { AUTORUN_PATHS, inside, protectedReason, readRegularFile } from "./containment.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import { AUTORUN_PATHS, inside, installScripts, MAX_WHOLE_FILE, protectedReason, readRegularFile } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { gitFileTarget } from "./walker.ts";
 
@@ -373,8 +374,11 @@ type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
   readable?: string[];
 };
 
-/** A sandboxed command's result; `undone` names what weir removed after it (created where commands may not write). */
-type SandboxRun = ProgramRun & { undone: string[] };
+/**
+ * A sandboxed command's result: `undone` names what weir removed after it (created where commands
+ * may not write), `restored` a package.json it put back because the command changed its install scripts.
+ */
+type SandboxRun = ProgramRun & { undone: string[]; restored?: string };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -425,6 +429,29 @@ export function defaultLimits(): SandboxLimits | undefined {
 function guardedOutsideGit(root: string): string[] {
   const hooks = configuredHooksDir(root);
   return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
+}
+
+/** A regular file's text, or undefined when there is none (or it is too large to be a manifest). */
+function textIfFile(path: string): string | undefined {
+  try {
+    return statSync(path).size <= MAX_WHOLE_FILE ? readRegularFile(path, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts a file back as it was (`text` undefined: it was not there); whether that worked. */
+function putBack(path: string, text: string | undefined): boolean {
+  try {
+    if (text === undefined) rmSync(path, { recursive: true, force: true });
+    else {
+      if (!statSync(path, { throwIfNoEntry: false })?.isFile()) rmSync(path, { recursive: true, force: true });
+      writeFileAtomic(path, text);
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A command run where there is no sandbox: as it is, nothing undone. */
@@ -526,6 +553,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const guarded = guardedOutsideGit(o.root);
       const watched = o.mode === "workspace-write" && !o.visible ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
+      const manifest = join(o.root, "package.json");
+      const manifestBefore = watched.length ? textIfFile(manifest) : undefined;
       const gitDir = join(o.root, ".git");
       const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
@@ -552,7 +581,10 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
       if (!hadGit && o.mode === "workspace-write" && !o.visible) undone.push(...newRepositoryRisks(gitDir));
       for (const w of undone) rmSync(w, { recursive: true, force: true });
-      return { ...result, undone: undone.map((w) => relative(o.root, w)) };
+      // A package.json whose install scripts the command changed is put back as it was: the next
+      // npm install would run them outside any sandbox.
+      const restored = watched.length > 0 && installScripts(textIfFile(manifest)) !== installScripts(manifestBefore) && putBack(manifest, manifestBefore);
+      return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored ? { restored: "package.json" } : {}) };
     },
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>

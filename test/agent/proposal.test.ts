@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { changedRange, codeLines, declarationOf, readProposal, textAfter } from "../../src/agent/proposal.ts";
+import { textAfter } from "../../src/actions/edit-match.ts";
+import { changedRange, codeLines, declarationOf, readProposal } from "../../src/agent/proposal.ts";
 
 describe("a proposed edit, read before it is applied", () => {
   const ts = "// keys\nexport function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k;\n}\n\nexport const other = 1;\n";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, holdsKeyMaterial, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { autorunReason, holdsKeyMaterial, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -108,6 +108,17 @@ describe("autorunReason", () => {
     for (const rel of [".npmrc", ".pnpmfile.cjs", "bunfig.toml", ".github/workflows/ci.yml", ".github/actions/setup/action.yml", ".gitlab-ci.yml", ".circleci/config.yml", ".vscode/tasks.json", "docs/AGENTS.md"])
       expect(autorunReason(rel)).toBeDefined();
     for (const rel of ["src/npmrc", "docs/bunfig.toml.md", ".github/CODEOWNERS", ".github/dependabot.yml", "app.js"]) expect(autorunReason(rel)).toBeUndefined();
+  });
+});
+
+describe("installScripts", () => {
+  test("names what the next install runs, and only that", () => {
+    const pkg = (scripts: object) => JSON.stringify({ name: "a", scripts });
+    expect(installScripts(pkg({ test: "x", build: "y" }))).toBe("");
+    expect(installScripts(pkg({ postinstall: "x" }))).not.toBe(installScripts(pkg({ postinstall: "y" })));
+    expect(installScripts(pkg({ prepare: "husky" }))).not.toBe("");
+    expect(installScripts(pkg({ test: "x", postinstall: "p" }))).toBe(installScripts(pkg({ test: "changed", postinstall: "p" })));
+    for (const none of [undefined, "", "not json", "null", "[]", '{"scripts": 3}']) expect(installScripts(none)).toBe("");
   });
 });
 
