@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { compileArgv, hostTarget } from "../../build.ts";
 
@@ -17,19 +16,24 @@ export const runsCompiled = process.env.WEIR_FROM_SOURCE !== "1";
 
 let built: string | undefined;
 
+/** Where the tests' binary is kept: beside the transpiler cache, replaced by each test process's build. */
+const TEST_BIN = join(ROOT, "node_modules", ".cache", "weir-test-bin");
+
 /**
  * The binary of the source under test, compiled once per test process with the release flags
- * (build.ts `compileArgv`, without the recorded bytecode order) into a temp dir removed at exit.
+ * (build.ts `compileArgv`, without the recorded bytecode order). It is built under a name of its
+ * own and renamed into place, so a run that started another test process's binary keeps it.
  */
 function testBinary(): string {
   if (built) return built;
-  const dir = mkdtempSync(join(tmpdir(), "weir-test-bin-"));
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const out = join(dir, process.platform === "win32" ? "weir.exe" : "weir");
-  const r = Bun.spawnSync(compileArgv(hostTarget(), out, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  mkdirSync(TEST_BIN, { recursive: true });
+  const name = process.platform === "win32" ? "weir.exe" : "weir";
+  const fresh = join(TEST_BIN, `${process.pid}-${name}`);
+  const r = Bun.spawnSync(compileArgv(hostTarget(), fresh, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`building the test binary failed:\n${r.stderr.toString()}`);
-  built = out;
-  return out;
+  renameSync(fresh, join(TEST_BIN, name));
+  built = join(TEST_BIN, name);
+  return built;
 }
 
 /**
