@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { copyTrackedTree, hostBinary, median } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, inTurns, median } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -73,9 +73,9 @@ try {
   for (let i = 0; i <= RUNS; i++) {
     const v = versionMs();
     if (i > 0) version.push(v);
-    // Row by row, the builds back to back, in turns first: what ran just before a run changes its time.
+    // Row by row, the builds back to back (inTurns).
     for (const [name, cwd, cold] of rows)
-      for (const k of builds.map((_, j) => (i % 2 === 0 ? j : builds.length - 1 - j))) {
+      for (const k of inTurns(builds.length, i)) {
         const [b, path] = builds[k]!;
         const data = join(dir, cold ? `cold-data-${k}` : `data-${k}`);
         if (cold) rmSync(data, { recursive: true, force: true });

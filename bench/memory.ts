@@ -15,7 +15,7 @@ import { appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { copyTrackedTree, hostBinary, median, referenceBinary } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, inTurns, median, referenceBinary } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -151,9 +151,9 @@ try {
   for (let i = 0; i <= RUNS; i++) {
     const hello = await measured([ref.bin], env, ws);
     if (i > 0) rows[0]![1].push(hello);
-    // Place by place, the builds back to back, in turns first: what ran just before a run changes it.
+    // Place by place, the builds back to back (inTurns).
     for (const [p, [, cwd, state, turns]] of places.entries())
-      for (const b of builds.map((_, j) => (i % 2 === 0 ? j : builds.length - 1 - j))) {
+      for (const b of inTurns(builds.length, i)) {
         // Each build keeps its own data directory: caches another build wrote are not warm for it.
         const data = join(dir, state === "cold" ? `cold-data-${b}` : `data-${b}`);
         if (state === "cold") rmSync(data, { recursive: true, force: true });

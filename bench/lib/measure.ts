@@ -16,6 +16,15 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/**
+ * The order in which `count` builds run in round `round`: forward in even rounds, backward in odd
+ * ones, so that no build always follows the same run (what ran just before a run changes it).
+ */
+export function inTurns(count: number, round: number): number[] {
+  const order = Array.from({ length: count }, (_, j) => j);
+  return round % 2 === 0 ? order : order.reverse();
+}
+
 export function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;

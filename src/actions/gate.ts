@@ -1,7 +1,6 @@
-import { statSync } from "node:fs";
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, installScripts, MAX_WHOLE_FILE, PathRefused, readRegularFile } from "../workspace/containment.ts";
+import { autorunReason, installScripts, PathRefused, wholeText } from "../workspace/containment.ts";
 import { textAfter } from "./edit-match.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -91,7 +90,7 @@ export class PermissionGate {
   /** Why a write to a package.json needs a yes: it changes the scripts the next install runs. */
   private installScriptsChange(action: Action, input: unknown, target: { relative: string; absolute: string; exists: boolean }): string | undefined {
     if (target.relative.split("/").pop() !== "package.json") return undefined;
-    const before = target.exists && statSync(target.absolute).size <= MAX_WHOLE_FILE ? readRegularFile(target.absolute, "utf8") : undefined;
+    const before = target.exists ? wholeText(target.absolute) : undefined;
     const after = textAfter({ name: action.id, input }, before);
     if (after === undefined || installScripts(after) === installScripts(before)) return undefined;
     return `${target.relative} would change the install scripts (preinstall, postinstall, prepare, ...) that the next npm install runs`;

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { textAfter } from "../actions/edit-match.ts";
@@ -9,7 +8,7 @@ import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
-import { MAX_WHOLE_FILE, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { hashWithHead, type Ledger } from "../workspace/ledger.ts";
 import { walk, walkFiles } from "../workspace/walker.ts";
 import { type Proposal, readProposal } from "./proposal.ts";
@@ -337,8 +336,9 @@ export class WorkState {
     let relativePath: string;
     try {
       const r = resolveInWorkspace(this.root, path, { home: this.home });
-      if (!r.exists || statSync(r.absolute).size > MAX_WHOLE_FILE) return undefined;
-      before = readFileSync(r.absolute, "utf8");
+      const text = r.exists ? wholeText(r.absolute) : undefined;
+      if (text === undefined) return undefined;
+      before = text;
       relativePath = r.relative;
     } catch {
       return undefined;

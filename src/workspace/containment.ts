@@ -226,6 +226,23 @@ export function readRegularFile(path: string, encoding?: "utf8"): Buffer | strin
   }
 }
 
+/**
+ * A file's text when it is a regular file weir reads whole (at most MAX_WHOLE_FILE); undefined when
+ * it is missing, not a regular file, or larger.
+ */
+export function wholeText(path: string): string | undefined {
+  try {
+    const { fd, size } = openRegularFile(path);
+    try {
+      return size <= MAX_WHOLE_FILE ? readFileSync(fd, "utf8") : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** `readRegularFile`'s open: the descriptor and the file's size, or NotAFile (the descriptor closed). */
 export function openRegularFile(path: string): { fd: number; size: number } {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

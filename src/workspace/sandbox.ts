@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { AUTORUN_PATHS, inside, installScripts, MAX_WHOLE_FILE, protectedReason, readRegularFile } from "./containment.ts";
+import { AUTORUN_PATHS, inside, installScripts, protectedReason, readRegularFile, wholeText } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { gitFileTarget } from "./walker.ts";
 
@@ -431,15 +431,6 @@ function guardedOutsideGit(root: string): string[] {
   return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
-/** A regular file's text, or undefined when there is none (or it is too large to be a manifest). */
-function textIfFile(path: string): string | undefined {
-  try {
-    return statSync(path).size <= MAX_WHOLE_FILE ? readRegularFile(path, "utf8") : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Puts a file back as it was (`text` undefined: it was not there); whether that worked. */
 function putBack(path: string, text: string | undefined): boolean {
   try {
@@ -551,10 +542,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const { argv, widen, readable: extra, ...rest } = r;
       // The config is read once per command: the same paths are bound read-only and watched.
       const guarded = guardedOutsideGit(o.root);
-      const watched = o.mode === "workspace-write" && !o.visible ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
+      // Only where commands may write the whole workspace is there anything of theirs to undo.
+      const writes = o.mode === "workspace-write" && !o.visible;
+      const watched = writes ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
       const manifest = join(o.root, "package.json");
-      const manifestBefore = watched.length ? textIfFile(manifest) : undefined;
+      const manifestBefore = writes ? wholeText(manifest) : undefined;
       const gitDir = join(o.root, ".git");
       const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
@@ -579,11 +572,11 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // Whatever the command created among the guarded paths goes: it would run or instruct later. A
       // repository the command made (git init) is its own, less what would run at the person's next git.
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
-      if (!hadGit && o.mode === "workspace-write" && !o.visible) undone.push(...newRepositoryRisks(gitDir));
+      if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
       for (const w of undone) rmSync(w, { recursive: true, force: true });
       // A package.json whose install scripts the command changed is put back as it was: the next
       // npm install would run them outside any sandbox.
-      const restored = watched.length > 0 && installScripts(textIfFile(manifest)) !== installScripts(manifestBefore) && putBack(manifest, manifestBefore);
+      const restored = writes && installScripts(wholeText(manifest)) !== installScripts(manifestBefore) && putBack(manifest, manifestBefore);
       return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored ? { restored: "package.json" } : {}) };
     },
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.

@@ -77,13 +77,14 @@ async function session(w: World, calls: ScriptedToolCall[], extra: string[] = []
   return { ...r, sent: JSON.stringify(server.requests.slice(first).map((q) => q.body.messages)) };
 }
 
-/**
- * The person's own tools afterwards, outside any sandbox: git, then the project's script through
- * npm and a file through bun. What they run is what fires.
- */
-function person(w: World): void {
+/** The person's own git afterwards, outside any sandbox: what it runs is what fires. */
+function personGit(w: World): void {
   gitIn(w.root, w.home, "status");
   gitIn(w.root, w.home, "commit", "--allow-empty", "-qm", "person");
+}
+
+/** The person's package managers afterwards, outside any sandbox: a script through npm, an install, a file through bun. */
+function personPackages(w: World): void {
   const env = { PATH: process.env.PATH ?? "", HOME: w.home };
   if (Bun.which("npm")) {
     Bun.spawnSync(["npm", "run", "--silent", "check"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
@@ -101,6 +102,8 @@ interface Persisting {
   name: string;
   setup?: (w: World) => void;
   calls: (w: World) => ScriptedToolCall[];
+  /** It plants what npm or bun acts on: the person's package managers run afterwards too. */
+  packageManagers?: true;
   /** What else must hold afterwards, for what fires where no test can watch (a CI runner). */
   after?: (w: World) => void;
 }
@@ -146,14 +149,17 @@ const PERSISTING: Persisting[] = [
   },
   {
     name: "node-options in .npmrc, which npm hands every node it starts",
+    packageManagers: true,
     calls: (w) => [sh("a", `printf 'node-options=--require=./.cache.cjs\\n' > .npmrc; printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' > .cache.cjs`)],
   },
   {
     name: "a preload in bunfig.toml, which bun runs before any file",
+    packageManagers: true,
     calls: (w) => [sh("a", `printf 'preload = ["./.cache.cjs"]\\n' > bunfig.toml; printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' > .cache.cjs`)],
   },
   {
     name: "a postinstall script, which the next npm install runs",
+    packageManagers: true,
     calls: (w) => [sh("a", `npm pkg set scripts.postinstall=${JSON.stringify(w.payload)} || node -e 'const f="package.json",p=JSON.parse(require("fs").readFileSync(f));p.scripts.postinstall=${JSON.stringify(w.payload)};require("fs").writeFileSync(f,JSON.stringify(p))'`)],
     after: (w) => expect(readFileSync(join(w.root, "package.json"), "utf8")).not.toContain("postinstall"),
   },
@@ -174,7 +180,8 @@ describe.skipIf(!sandboxed).each(modes)("nothing a command plants fires later, %
     try {
       s.setup?.(w);
       expect((await session(w, s.calls(w), [...extra])).code).toBe(0);
-      person(w);
+      personGit(w);
+      if (s.packageManagers) personPackages(w);
       expect(existsSync(w.fired)).toBe(false);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
       s.after?.(w);
@@ -247,10 +254,10 @@ describe.skipIf(!sandboxed)("a repository a command creates", () => {
     const w = fresh();
     try {
       await session(w, [sh("a", `git init -q && git config core.fsmonitor "${w.payload}"`)], ["--yes"]);
-      person(w);
+      personGit(w);
       expect(existsSync(w.fired)).toBe(false);
       await session(w, [sh("b", `git init -q && printf '#!/bin/sh\n${w.payload}\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`)], ["--yes"]);
-      person(w);
+      personGit(w);
       expect(existsSync(w.fired)).toBe(false);
     } finally {
       w.cleanup();

@@ -151,12 +151,11 @@ export const writeFile = defineAction({
   source: "builtin",
   readOnly: false,
   summary: (i) => `${i.path} (${Buffer.byteLength(i.content)} bytes)`,
-  run: async (i, ctx) => writeWhole(i.path, i.content, ctx),
+  run: async (i, ctx) => writeWhole(i.path, ctx.workspace.resolve(i.path, "write"), i.content, ctx),
 });
 
 /** A whole file written, for write_file and for edit_file's empty quote on a new or empty file. */
-function writeWhole(path: string, content: string, ctx: ActionContext) {
-  const p = ctx.workspace.resolve(path, "write");
+function writeWhole(path: string, p: ResolvedPath, content: string, ctx: ActionContext) {
   if (p.exists && statSync(p.absolute).isDirectory()) throw new ToolFailure(`${path} is a directory`);
   const old = p.exists ? readFileSync(p.absolute) : undefined;
   const current = old ? sha256(old) : undefined;
@@ -240,7 +239,7 @@ export const editFile = defineAction({
     // An empty quote on a file that does not exist yet, or is empty, writes it whole (as other agents' edit tools do).
     if (i.old_string === "" && i.new_string !== undefined) {
       const target = ctx.workspace.resolve(i.path, "write");
-      if (!target.exists || statSync(target.absolute).size === 0) return writeWhole(i.path, i.new_string, ctx);
+      if (!target.exists || statSync(target.absolute).size === 0) return writeWhole(i.path, target, i.new_string, ctx);
     }
     const { p, bytes } = readExisting(i.path, ctx, "write");
     const stale = ctx.ledger.staleReason(p.absolute, p.relative, sha256(bytes));
