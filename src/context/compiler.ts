@@ -13,6 +13,8 @@ export interface CompiledEntry {
   findings: Finding[];
   /** Why it is in, at this level, or left out. */
   why: string;
+  /** The entry as the model reads it at its level (header included); empty when left out. */
+  rendered: string;
 }
 
 export interface CompiledContext {
@@ -29,14 +31,32 @@ const LEVELS: RenderLevel[] = ["full", "summary", "one_line"];
 /** The share of the budget left after the floor that one-line pointers may take first. */
 const POINTER_SHARE = 0.15;
 
+/** What a chunk contributes at a level before any flag: stale text conflicts, a weak match is irrelevant. Pure. */
+function baseVerdict(c: ContextChunk, irrelevantBelow: number): Verdict {
+  if (c.freshness === "stale") return "conflict";
+  return !c.floor && c.relevance.score < irrelevantBelow ? "irrelevant" : "evidence";
+}
+
+const contentAt = (c: ContextChunk, level: RenderLevel): string => (level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line);
+
+/** An entry at one level as the model would read it, flagged or not. */
+interface View {
+  verdict: Verdict;
+  findings: Finding[];
+  text: string;
+  cost: number;
+}
+
 /**
- * candidates → filters (dedupe, secrets out, stale marked) → firewall → relevance order → render
- * policy. Pure and deterministic: the same candidates and budget give the same context. The floor
- * (user-named targets, changed files, failure locations, edit targets, current evidence, sticky
- * rules) is always rendered in full; everything else gets the highest level that still fits,
- * most relevant first.
+ * candidates → filters (dedupe, secrets out, stale marked) → relevance order → render policy, with
+ * the firewall reading each level's text as it would enter: a file shown as a one-line pointer is
+ * flagged for that line, not for the body the model does not get. Pure and deterministic: the same
+ * candidates and budget give the same context. The floor (user-named targets, changed files,
+ * failure locations, edit targets, current evidence, sticky rules) is always rendered in full;
+ * everything else gets the highest level that still fits, most relevant first.
  */
 export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number } = {}): CompiledContext {
+  const base = (c: ContextChunk) => baseVerdict(c, opts.irrelevantBelow ?? 0.05);
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
   const pending: CompiledEntry[] = [];
@@ -44,24 +64,39 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     if (seen.has(c.id)) continue;
     seen.add(c.id);
     if (c.sensitivity === "secret") {
-      entries.push({ chunk: c, level: "omit", cost: 0, verdict: "irrelevant", findings: [], why: "secret material is never admitted" });
+      entries.push({ chunk: c, level: "omit", cost: 0, verdict: "irrelevant", findings: [], why: "secret material is never admitted", rendered: "" });
       continue;
     }
-    const fw = classify(c.content.full, c.trust);
-    let verdict: Verdict = fw.verdict;
-    if (verdict === "evidence" && c.freshness === "stale") verdict = "conflict";
-    if (verdict === "evidence" && !c.floor && c.relevance.score < (opts.irrelevantBelow ?? 0.05)) verdict = "irrelevant";
-    pending.push({ chunk: c, level: "omit", cost: 0, verdict, findings: fw.findings, why: "" });
+    pending.push({ chunk: c, level: "omit", cost: 0, verdict: base(c), findings: [], why: "", rendered: "" });
   }
-  const costAt = (e: CompiledEntry, level: RenderLevel) => tokensOf(renderChunk(e.chunk, level, e.verdict, e.findings));
-
+  // Renders are memoised per chunk and level (ids are unique here). The unflagged render bounds a
+  // level's cost from below, since a flag only adds a warning; a level that cannot fit even so is
+  // never classified.
+  const unflagged = new Map<string, string>();
+  const plain = (e: CompiledEntry, level: RenderLevel): string => {
+    const key = `${e.chunk.id}\0${level}`;
+    let text = unflagged.get(key);
+    if (text === undefined) unflagged.set(key, (text = renderChunk(e.chunk, level, base(e.chunk), [])));
+    return text;
+  };
+  const view = (e: CompiledEntry, level: RenderLevel, room = Infinity): View | undefined => {
+    const text = plain(e, level);
+    if (tokensOf(text) > room) return undefined;
+    const fw = classify(contentAt(e.chunk, level), e.chunk.trust);
+    const v = fw.verdict === "instruction_like" ? { verdict: fw.verdict, findings: fw.findings, text: renderChunk(e.chunk, level, fw.verdict, fw.findings) } : { verdict: base(e.chunk), findings: [], text };
+    const cost = tokensOf(v.text);
+    return cost <= room ? { ...v, cost } : undefined;
+  };
   let used = 0;
+  const take = (e: CompiledEntry, level: RenderLevel, v: View) => {
+    used += v.cost - e.cost;
+    Object.assign(e, { level, cost: v.cost, verdict: v.verdict, findings: v.findings, rendered: v.text });
+  };
+
   const floor = pending.filter((e) => e.chunk.floor);
   for (const e of floor) {
-    e.level = "full";
-    e.cost = costAt(e, "full");
+    take(e, "full", view(e, "full")!);
     e.why = `floor (${e.chunk.floor}): never dropped or demoted`;
-    used += e.cost;
   }
   const floorTokens = used;
   const rest = pending
@@ -73,21 +108,17 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   // the floor left: a file the budget cannot show is at least named.
   const pointers = used + Math.max(0, budget - used) * POINTER_SHARE;
   for (const e of relevant) {
-    const cost = costAt(e, "one_line");
-    if (used + cost > pointers) break;
-    e.level = "one_line";
-    e.cost = cost;
-    used += cost;
+    const v = view(e, "one_line", pointers - used);
+    if (!v) break;
+    take(e, "one_line", v);
   }
   // Then, in the same order, each is raised to the highest level the budget still allows.
   for (const e of relevant) {
     for (const level of LEVELS) {
       if (level === e.level) break;
-      const cost = costAt(e, level);
-      if (used - e.cost + cost <= budget) {
-        used += cost - e.cost;
-        e.level = level;
-        e.cost = cost;
+      const v = view(e, level, budget - used + e.cost);
+      if (v) {
+        take(e, level, v);
         break;
       }
     }
@@ -100,7 +131,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   const overBudget = floorTokens > budget ? `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits` : undefined;
   const text = all
     .filter((e) => e.level !== "omit")
-    .map((e) => renderChunk(e.chunk, e.level, e.verdict, e.findings))
+    .map((e) => e.rendered)
     .join("\n\n");
   return { entries: all, budget, used, floorTokens, ...(overBudget ? { overBudget } : {}), text };
 }

@@ -81,28 +81,41 @@ function countTerms(path: string, text: string): Counted {
   return { path, tf, len: terms.length };
 }
 
+/** A term as code writes it (token, Token, TOKEN), as bytes; remembered, since a query meets thousands of files. */
+const spellings = new Map<string, Buffer[]>();
+function spellingsOf(t: string): Buffer[] {
+  let s = spellings.get(t);
+  if (spellings.size > 1_000) spellings.clear();
+  if (!s) spellings.set(t, (s = [...new Set([t, t[0]!.toUpperCase() + t.slice(1), t.toUpperCase()])].map((x) => Buffer.from(x))));
+  return s;
+}
+
 /**
- * Term counts of a document for the query terms only, found by substring search at word starts
- * (a term counts where it begins a word or a camelCase part: "line" in "readLine", not in
- * "inline"). Much cheaper than tokenising every candidate file; the length is estimated from the
- * text's size. Pure.
+ * Term counts of a document for the query terms only, found by a native search of its bytes for each
+ * term as written in code (token, Token, TOKEN) at word starts: a term counts where it begins a word
+ * or a camelCase part ("line" in "readLine", not in "inline"). Much cheaper than decoding and
+ * tokenising every candidate file; the length is estimated from the size. Terms are ASCII
+ * (`termsOf`). Pure.
  */
-export function countQuery(path: string, text: string, lower: string, terms: readonly string[]): Counted {
+export function countQuery(path: string, bytes: Uint8Array, terms: readonly string[]): Counted {
   const tf = new Map<string, number>();
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const pathLower = path.toLowerCase();
   for (const t of terms) {
     let n = 0;
-    for (let i = lower.indexOf(t); i !== -1; i = lower.indexOf(t, i + t.length)) {
-      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
-      const here = text.charCodeAt(i);
-      // A word start: not after a lower-case letter, unless this is an upper-case (camel) start.
-      if (!(prev >= 97 && prev <= 122) || (here >= 65 && here <= 90)) n++;
+    for (const spelling of spellingsOf(t)) {
+      for (let i = buf.indexOf(spelling); i !== -1; i = buf.indexOf(spelling, i + spelling.length)) {
+        const prev = i > 0 ? buf[i - 1]! : 32;
+        const here = buf[i]!;
+        // A word start: not after a lower-case letter, unless this is an upper-case (camel) start.
+        if (!(prev >= 97 && prev <= 122) || (here >= 65 && here <= 90)) n++;
+      }
     }
     // Path words count twice, as in countTerms.
     if (pathLower.includes(t)) n += 2;
     if (n) tf.set(t, n);
   }
-  return { path, tf, len: Math.max(1, Math.round(text.length / 6)) };
+  return { path, tf, len: Math.max(1, Math.round(buf.length / 6)) };
 }
 
 /**

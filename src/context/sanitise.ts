@@ -14,6 +14,8 @@ interface CleanRule {
   note: string;
   pattern: RegExp;
   replace: string | ((match: string) => string);
+  /** Text the pattern cannot match without: a native search for it skips the pattern's slower scan. */
+  needs?: string;
 }
 
 // Zero-width characters render as nothing; a payload split by them still reads as words to a model.
@@ -34,16 +36,18 @@ const DATA_URL = /(https?:\/\/[^\s()<>"'?]+)\?([^\s()<>"']*[A-Za-z0-9%+/=_-]{64,
 const RULES: CleanRule[] = [
   { note: "{n} invisible characters removed", pattern: INVISIBLE, replace: "" },
   { note: "{n} direction-override characters removed", pattern: BIDI, replace: "" },
-  { note: "{n} hidden tag characters removed", pattern: TAGS, replace: "" },
+  // Every tag character is the surrogate pair \udb40 \udc00-\udc7f.
+  { note: "{n} hidden tag characters removed", pattern: TAGS, replace: "", needs: "\udb40" },
   { note: "{n} terminal escape sequences or control characters removed", pattern: ESCAPES, replace: "" },
   { note: "{n} chat role tokens neutralised", pattern: ROLE_TOKENS, replace: (m) => `[role token ${m.replace(/[<>|[\]]/g, "")}]` },
-  { note: "{n} data-carrying link queries removed", pattern: DATA_URL, replace: (m) => `${m.slice(0, m.indexOf("?"))}?[query removed]` },
+  { note: "{n} data-carrying link queries removed", pattern: DATA_URL, replace: (m) => `${m.slice(0, m.indexOf("?"))}?[query removed]`, needs: "://" },
 ];
 
 export function sanitise(text: string): Sanitised {
   const changes: string[] = [];
   let out = text;
   for (const r of RULES) {
+    if (r.needs && !out.includes(r.needs)) continue;
     let n = 0;
     out = out.replace(r.pattern, (m) => (n++, typeof r.replace === "string" ? r.replace : r.replace(m)));
     if (n > 0) changes.push(r.note.replace("{n}", String(n)));
@@ -53,5 +57,6 @@ export function sanitise(text: string): Sanitised {
 
 /** The hidden ASCII a run of tag characters spells, for the firewall to read. Pure. */
 export function tagText(text: string): string {
+  if (!text.includes("\udb40")) return "";
   return [...text.matchAll(TAGS)].map((m) => String.fromCharCode(m[0].codePointAt(0)! - 0xe0000)).join("").replace(/[^\x20-\x7e]/g, "");
 }

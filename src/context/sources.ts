@@ -20,8 +20,8 @@ import { loadRules, ruleApplies } from "./rules.ts";
  */
 export class ContextIndex {
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
-  /** Raw texts for the content ranking, revalidated the same way (no parse), with their term counts once counted. */
-  readonly texts = new Map<string, { mtime: number; size: number; text: string | undefined; lower?: string }>();
+  /** Raw bytes for the content ranking, revalidated the same way (no parse); the text is decoded when asked for. */
+  readonly texts = new Map<string, TextEntry>();
 
   /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
   walked: string[] | undefined;
@@ -36,10 +36,13 @@ const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|sw
 
 /** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
 export function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
-  return entryOf(root, rel, index, maxBytes)?.text;
+  const e = entryOf(root, rel, index, maxBytes);
+  if (e?.bytes === undefined) return undefined;
+  e.text ??= e.bytes.toString("utf8");
+  return e.text;
 }
 
-type TextEntry = { mtime: number; size: number; text: string | undefined; lower?: string };
+type TextEntry = { mtime: number; size: number; bytes: Buffer | undefined; text?: string };
 
 function entryOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): TextEntry | undefined {
   const abs = join(root, rel);
@@ -52,14 +55,14 @@ function entryOf(root: string, rel: string, index: ContextIndex | undefined, max
   if (!st.isFile() || st.size > maxBytes) return undefined;
   const hit = index?.texts.get(abs);
   if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit;
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    const bytes = readFileSync(abs);
-    text = looksBinary(bytes) || holdsKeyMaterial(bytes) ? undefined : bytes.toString("utf8");
+    bytes = readFileSync(abs);
+    if (looksBinary(bytes) || holdsKeyMaterial(bytes)) bytes = undefined;
   } catch {
-    text = undefined;
+    bytes = undefined;
   }
-  const entry: TextEntry = { mtime: st.mtimeMs, size: st.size, text };
+  const entry: TextEntry = { mtime: st.mtimeMs, size: st.size, bytes };
   index?.texts.set(abs, entry);
   return entry;
 }
@@ -230,9 +233,8 @@ function contentRanking(root: string, files: string[], query: string[], index: C
   const docs: Counted[] = [];
   for (const f of pool) {
     const e = entryOf(root, f, index);
-    if (e?.text === undefined) continue;
-    e.lower ??= e.text.toLowerCase();
-    const c = countQuery(f, e.text, e.lower, wanted);
+    if (e?.bytes === undefined) continue;
+    const c = countQuery(f, e.bytes, wanted);
     if (c.tf.size) docs.push(c);
   }
   return bm25Counted(wanted, docs, pool.length);

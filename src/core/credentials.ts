@@ -14,8 +14,9 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----
  * along (`token = getToken()`, `password: process.env.DB_PASSWORD`) is left as it is. Pure.
  */
 export function redactCredentials(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@")
+  // A native search first: a URL's password needs "://", and most texts have none.
+  const unurled = text.includes("://") ? text.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : text;
+  return unurled
     .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]")
     .replace(PRIVATE_KEY_BLOCK, "[redacted private key]")
     .replace(SECRET_ASSIGNMENT, (m, lead: string, q: string, value: string) =>

@@ -264,14 +264,30 @@ export function widenableDir(dir: string, home: string): string | undefined {
 
 /** Whether this bubblewrap knows `--disable-userns` (0.8 and later). I/O: asks it its version, once. */
 const userNsFlag = new Map<string, boolean>();
+const knowsUsernsFlag = (version: string): boolean => {
+  const v = /(\d+)\.(\d+)/.exec(version);
+  return v ? Number(v[1]) > 0 || Number(v[2]) >= 8 : false;
+};
 export function bwrapDisablesUserns(program: string): boolean {
   let known = userNsFlag.get(program);
   if (known === undefined) {
-    const v = /(\d+)\.(\d+)/.exec(Bun.spawnSync([program, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout.toString());
-    known = v ? Number(v[1]) > 0 || Number(v[2]) >= 8 : false;
+    known = knowsUsernsFlag(Bun.spawnSync([program, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout.toString());
     userNsFlag.set(program, known);
   }
   return known;
+}
+
+/** Asks bubblewrap its version in the background, so the first sandboxed command need not wait for it. */
+function askBwrapVersion(program: string): void {
+  if (userNsFlag.has(program)) return;
+  try {
+    const p = Bun.spawn([program, "--version"], { stdout: "pipe", stderr: "ignore", stdin: "ignore" });
+    void new Response(p.stdout).text().then((out) => {
+      if (!userNsFlag.has(program)) userNsFlag.set(program, knowsUsernsFlag(out));
+    }, () => undefined);
+  } catch {
+    // asked again, synchronously, when a command needs it
+  }
 }
 
 /** Finds the sandbox this machine offers. I/O: looks for the programs. */
@@ -489,6 +505,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   const active = o.mode !== "off" && detected.kind !== "none";
   const readable = homeReadable(o.home, o.readable);
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
+  if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;
   // Protected files are found again at most every few seconds: a command may create new ones.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { activeFiles, bm25, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
+import { activeFiles, bm25, countQuery, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
 
 describe("content-aware candidates", () => {
   test("identifiers split the way code is written: camelCase, ACRONYMWords, snake_case, stems folded", () => {
@@ -25,6 +25,17 @@ describe("content-aware candidates", () => {
     const r = bm25(termsOf("long lines are not wrapped"), docs);
     expect(r[0]!.path).toBe("src/textwrap.py");
     expect(r.map((x) => x.path)).not.toContain("src/models.py");
+  });
+
+  test("a query term counts where a word or a camelCase part begins, as code writes it", () => {
+    const text = "const maxTokens = TOKEN_LIMIT; // tokens, Token\nretoken(parseResponse); readLine(inline)";
+    const c = countQuery("src/a.ts", Buffer.from(text), ["token", "parser", "line"]);
+    expect(c.tf.get("token")).toBe(4); // maxTokens, TOKEN_LIMIT, tokens, Token: not retoken
+    expect(c.tf.has("parser")).toBe(false); // parseResponse is parse + Response
+    expect(c.tf.get("line")).toBe(1); // readLine, not inline
+    // Path words count twice; the length is estimated from the size.
+    expect(countQuery("src/line.ts", Buffer.from("x"), ["line"]).tf.get("line")).toBe(2);
+    expect(c.len).toBe(Math.round(text.length / 6));
   });
 
   test("fusion is deterministic and a path first in every list is first (property)", () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import fc from "fast-check";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gitInfoDir, looksBinary, walk, WalkCache, walkFiles } from "../../src/workspace/walker.ts";
 import { tempDir } from "../support/temp.ts";
@@ -66,6 +67,32 @@ describe("walkFiles with a cache", () => {
     writeFileSync(join(root, ".gitignore"), "*.log\nsrc/\n");
     expect(walkFiles(root, cache)).toEqual([".gitignore", "a.ts"]);
     expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (e) => e.path).sort());
+  });
+
+  test("property: after any edits to files and ignore files, the cached walk is the fresh walk", () => {
+    const root = tree({ "a.ts": "", "src/b.ts": "", "src/deep/c.log": "", "src/deep/d.ts": "", "lib/e.log": "" });
+    const cache = new WalkCache();
+    walkFiles(root, cache);
+    const dirs = ["", "src", "src/deep", "lib"];
+    const edit = fc.record({
+      dir: fc.constantFrom(...dirs),
+      op: fc.constantFrom("gitignore", "ignore", "unignore", "file", "remove-file"),
+      rule: fc.constantFrom("*.log", "deep/", "d.ts", "!c.log", "*.ts"),
+    });
+    fc.assert(
+      fc.property(fc.array(edit, { maxLength: 6 }), (edits) => {
+        for (const e of edits) {
+          const at = (name: string) => join(root, e.dir, name);
+          if (e.op === "gitignore") writeFileSync(at(".gitignore"), `${e.rule}\n`);
+          else if (e.op === "ignore") writeFileSync(at(".ignore"), `${e.rule}\n`);
+          else if (e.op === "unignore") rmSync(at(".gitignore"), { force: true });
+          else if (e.op === "file") writeFileSync(at("new.log"), "");
+          else rmSync(at("new.log"), { force: true });
+          expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (x) => x.path));
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
