@@ -87,13 +87,13 @@ export class PermissionGate {
     }
   }
 
-  /** Why a write to a package.json needs a yes: it changes the scripts the next install runs. */
+  /** Why a write to a package.json needs a yes: it changes the scripts (or the workspaces) the next install runs. */
   private installScriptsChange(action: Action, input: unknown, target: { relative: string; absolute: string; exists: boolean }): string | undefined {
     if (target.relative.split("/").pop() !== "package.json") return undefined;
     const before = target.exists ? wholeText(target.absolute) : undefined;
     const after = textAfter({ name: action.id, input }, before);
     if (after === undefined || installScripts(after) === installScripts(before)) return undefined;
-    return `${target.relative} would change the install scripts (preinstall, postinstall, prepare, ...) that the next npm install runs`;
+    return `${target.relative} would change what the next npm install runs (install scripts such as postinstall and prepare, or workspaces)`;
   }
 
   /**

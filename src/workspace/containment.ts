@@ -113,6 +113,7 @@ export const AUTORUN_PATHS = [
   ".yarnrc",
   ".npmrc", // node-options and script-shell run code in every npm script
   ".pnpmfile.cjs", // pnpm runs its hooks at every install
+  "pnpm-workspace.yaml", // the packages pnpm installs (and runs the scripts of), the builds it allows
   "bunfig.toml", // a preload runs before every bun run and bun test
   ".github/workflows", // run at the next push, with the repository's secrets
   ".github/actions",
@@ -126,22 +127,65 @@ export const AUTORUN_PATHS = [
   "CLAUDE.md",
 ] as const;
 
-/** Scripts npm, pnpm and yarn run from the project's own package.json at its next install. */
+/** Scripts npm, pnpm and yarn run from a package.json at the next install: the root's and each workspace package's. */
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare", "prepublish"];
 
 /**
- * The install scripts a package.json declares, as one comparable string: "" when it declares none,
- * does not exist (undefined) or is not JSON (npm would run nothing). Pure.
+ * What the next install would run from a package.json, as one comparable string: its install scripts
+ * and its workspaces (whose packages' install scripts run too). "" when it declares neither, does not
+ * exist (undefined) or is not JSON (npm would run nothing). Pure.
  */
 export function installScripts(text: string | undefined): string {
   try {
-    const scripts = text === undefined ? undefined : (JSON.parse(text) as { scripts?: unknown } | null)?.scripts;
-    if (!scripts || typeof scripts !== "object") return "";
-    const declared = INSTALL_SCRIPTS.filter((k) => k in scripts).map((k) => [k, (scripts as Record<string, unknown>)[k]]);
-    return declared.length ? JSON.stringify(declared) : "";
+    const manifest = text === undefined ? undefined : (JSON.parse(text) as { scripts?: unknown; workspaces?: unknown } | null);
+    const scripts = manifest?.scripts && typeof manifest.scripts === "object" ? (manifest.scripts as Record<string, unknown>) : {};
+    const declared = INSTALL_SCRIPTS.filter((k) => k in scripts).map((k) => [k, scripts[k]]);
+    const workspaces = manifest?.workspaces;
+    return declared.length || workspaces !== undefined ? JSON.stringify([declared, workspaces ?? null]) : "";
   } catch {
     return "";
   }
+}
+
+/**
+ * The package globs of a workspace's monorepo, from what the root declares: package.json's
+ * `workspaces` (npm, yarn, bun; a list or `{ packages }`) and pnpm-workspace.yaml's `packages`.
+ * Exclusions (`!glob`) are left out: watching a package too many costs nothing. Pure.
+ */
+export function workspaceGlobs(manifest: string | undefined, pnpmWorkspace: string | undefined): string[] {
+  const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((g): g is string => typeof g === "string") : []);
+  const globs: string[] = [];
+  try {
+    const w = manifest === undefined ? undefined : (JSON.parse(manifest) as { workspaces?: unknown } | null)?.workspaces;
+    globs.push(...strings(Array.isArray(w) ? w : (w as { packages?: unknown } | undefined)?.packages));
+  } catch {
+    // not JSON: npm installs no workspace from it
+  }
+  try {
+    if (pnpmWorkspace !== undefined) globs.push(...strings((Bun.YAML.parse(pnpmWorkspace) as { packages?: unknown } | null)?.packages));
+  } catch {
+    // not YAML: pnpm installs no workspace from it
+  }
+  return [...new Set(globs.map((g) => g.replace(/^\.\//, "").replace(/\/+$/, "")).filter((g) => g && !g.startsWith("!") && !g.startsWith("/") && !g.split("/").includes("..")))];
+}
+
+/**
+ * The package.json files whose install scripts the workspace's next install runs: the root's and
+ * those of the packages `globs` match (never under node_modules), at most 1,000. I/O: globs the tree.
+ */
+export function installManifests(root: string, globs: readonly string[]): string[] {
+  const found = new Set([join(root, "package.json")]);
+  for (const g of globs) {
+    try {
+      for (const rel of new Bun.Glob(`${g}/package.json`).scanSync({ cwd: root, onlyFiles: true, followSymlinks: false })) {
+        if (found.size >= 1_000) break;
+        if (!rel.split("/").includes("node_modules")) found.add(join(root, rel));
+      }
+    } catch {
+      // an unreadable directory holds no package npm would install
+    }
+  }
+  return [...found];
 }
 
 /** Agent instructions are read from every directory on the way to a target, not only the root. */

@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { AUTORUN_PATHS, inside, installScripts, protectedReason, readRegularFile, wholeText } from "./containment.ts";
+import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { gitFileTarget } from "./walker.ts";
 
@@ -392,9 +392,10 @@ type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
 
 /**
  * A sandboxed command's result: `undone` names what weir removed after it (created where commands
- * may not write), `restored` a package.json it put back because the command changed its install scripts.
+ * may not write), `restored` the package.json files it put back because the command changed what the
+ * next install runs (install scripts, workspaces, a new workspace package with install scripts).
  */
-type SandboxRun = ProgramRun & { undone: string[]; restored?: string };
+type SandboxRun = ProgramRun & { undone: string[]; restored?: string[] };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -563,8 +564,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const writes = o.mode === "workspace-write" && !o.visible;
       const watched = writes ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
-      const manifest = join(o.root, "package.json");
-      const manifestBefore = writes ? wholeText(manifest) : undefined;
+      // The package.json files the next install runs scripts from, as they were: the root's and its workspace packages'.
+      const globs = writes ? workspaceGlobs(wholeText(join(o.root, "package.json")), wholeText(join(o.root, "pnpm-workspace.yaml"))) : [];
+      const manifests = new Map(writes ? installManifests(o.root, globs).map((m) => [m, wholeText(m)] as const) : []);
       const gitDir = join(o.root, ".git");
       const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
@@ -591,10 +593,11 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
       if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
       for (const w of undone) rmSync(w, { recursive: true, force: true });
-      // A package.json whose install scripts the command changed is put back as it was: the next
-      // npm install would run them outside any sandbox.
-      const restored = writes && installScripts(wholeText(manifest)) !== installScripts(manifestBefore) && putBack(manifest, manifestBefore);
-      return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored ? { restored: "package.json" } : {}) };
+      // A package.json whose install scripts or workspaces the command changed (or a new package with
+      // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
+      const now = writes ? installManifests(o.root, globs) : [];
+      const restored = [...new Set([...manifests.keys(), ...now])].filter((m) => installScripts(wholeText(m)) !== installScripts(manifests.get(m)) && putBack(m, manifests.get(m)));
+      return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}) };
     },
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>

@@ -93,6 +93,24 @@ function personPackages(w: World): void {
   Bun.spawnSync([process.execPath, "app.js"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
 }
 
+/** A command line that rewrites a JSON file with node: `p` is the parsed file (`initial` when it does not exist). */
+const nodeEdit = (file: string, change: string, initial?: string) =>
+  `node -e 'const fs=require("fs"),f="${file}";let p=${initial ?? "JSON.parse(fs.readFileSync(f))"};${change};fs.writeFileSync(f,JSON.stringify(p))'`;
+
+/**
+ * A monorepo: the root's workspaces are packages/*, with one package without scripts; tools/t, outside
+ * the workspaces, has a postinstall that only an install that takes tools/* in would run.
+ */
+function monorepo(w: World): void {
+  writeFileSync(join(w.root, "package.json"), JSON.stringify({ name: "app", private: true, workspaces: ["packages/*"], scripts: { check: "node -e 0" } }));
+  mkdirSync(join(w.root, "packages", "a"), { recursive: true });
+  writeFileSync(join(w.root, "packages", "a", "package.json"), JSON.stringify({ name: "a", version: "1.0.0" }));
+  mkdirSync(join(w.root, "tools", "t"), { recursive: true });
+  writeFileSync(join(w.root, "tools", "t", "package.json"), JSON.stringify({ name: "t", version: "1.0.0", scripts: { postinstall: w.payload } }));
+  gitIn(w.root, w.home, "add", "-A");
+  gitIn(w.root, w.home, "commit", "-qm", "monorepo");
+}
+
 const modes = [
   ["default", [] as string[]],
   ["--yes", ["--yes"]],
@@ -162,6 +180,27 @@ const PERSISTING: Persisting[] = [
     packageManagers: true,
     calls: (w) => [sh("a", `npm pkg set scripts.postinstall=${JSON.stringify(w.payload)} || node -e 'const f="package.json",p=JSON.parse(require("fs").readFileSync(f));p.scripts.postinstall=${JSON.stringify(w.payload)};require("fs").writeFileSync(f,JSON.stringify(p))'`)],
     after: (w) => expect(readFileSync(join(w.root, "package.json"), "utf8")).not.toContain("postinstall"),
+  },
+  {
+    name: "a workspace package's postinstall, which the next npm install at the root runs",
+    packageManagers: true,
+    setup: monorepo,
+    calls: (w) => [sh("a", nodeEdit("packages/a/package.json", `p.scripts={postinstall:${JSON.stringify(w.payload)}}`))],
+    after: (w) => expect(readFileSync(join(w.root, "packages", "a", "package.json"), "utf8")).not.toContain("postinstall"),
+  },
+  {
+    name: "a new workspace package with a postinstall",
+    packageManagers: true,
+    setup: monorepo,
+    calls: (w) => [sh("a", `mkdir -p packages/evil && ${nodeEdit("packages/evil/package.json", `p={name:"evil",version:"1.0.0",scripts:{postinstall:${JSON.stringify(w.payload)}}}`, "{}")}`)],
+    after: (w) => expect(existsSync(join(w.root, "packages", "evil", "package.json"))).toBe(false),
+  },
+  {
+    name: "a workspace glob that takes in a package with a postinstall",
+    packageManagers: true,
+    setup: monorepo,
+    calls: () => [sh("a", nodeEdit("package.json", `p.workspaces.push("tools/*")`))],
+    after: (w) => expect(readFileSync(join(w.root, "package.json"), "utf8")).not.toContain("tools"),
   },
   {
     name: "a CI workflow, which runs at the next push with the repository's secrets",

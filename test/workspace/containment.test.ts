@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, holdsKeyMaterial, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace } from "../../src/workspace/containment.ts";
+import { autorunReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -119,6 +119,29 @@ describe("installScripts", () => {
     expect(installScripts(pkg({ prepare: "husky" }))).not.toBe("");
     expect(installScripts(pkg({ test: "x", postinstall: "p" }))).toBe(installScripts(pkg({ test: "changed", postinstall: "p" })));
     for (const none of [undefined, "", "not json", "null", "[]", '{"scripts": 3}']) expect(installScripts(none)).toBe("");
+  });
+
+  test("a change of workspaces changes what the next install runs", () => {
+    const root = (workspaces: unknown) => JSON.stringify({ name: "r", workspaces, scripts: { test: "x" } });
+    expect(installScripts(root(["packages/*"]))).not.toBe("");
+    expect(installScripts(root(["packages/*"]))).not.toBe(installScripts(root(["packages/*", "tools/*"])));
+    expect(installScripts(root({ packages: ["a"] }))).not.toBe(installScripts(root({ packages: ["b"] })));
+  });
+});
+
+describe("workspace packages", () => {
+  test("globs come from package.json (a list or { packages }) and pnpm-workspace.yaml; exclusions and escapes are left out", () => {
+    expect(workspaceGlobs(JSON.stringify({ workspaces: ["packages/*", "./apps/*/", "!packages/skip", "../up", "/abs"] }), undefined)).toEqual(["packages/*", "apps/*"]);
+    expect(workspaceGlobs(JSON.stringify({ workspaces: { packages: ["libs/*"] } }), "packages:\n  - 'tools/*'\n  - \"libs/*\"\n")).toEqual(["libs/*", "tools/*"]);
+    for (const [m, y] of [[undefined, undefined], ["not json", "packages: [unclosed"], ['{"workspaces": 3}', "packages: 4"]] as const) expect(workspaceGlobs(m, y)).toEqual([]);
+  });
+
+  test("their manifests are the root's and the matched packages', never under node_modules", () => {
+    const mono = join(root, "mono");
+    for (const d of ["packages/a", "packages/b/node_modules/x", "packages/node_modules/y", "tools/t"]) mkdirSync(join(mono, d), { recursive: true });
+    for (const f of ["package.json", "packages/a/package.json", "packages/b/node_modules/x/package.json", "packages/node_modules/y/package.json", "tools/t/package.json"]) writeFileSync(join(mono, f), "{}");
+    expect(installManifests(mono, ["packages/*"]).map((m) => m.slice(mono.length + 1)).sort()).toEqual(["package.json", "packages/a/package.json"]);
+    expect(installManifests(mono, ["packages/**"]).map((m) => m.slice(mono.length + 1)).sort()).toEqual(["package.json", "packages/a/package.json"]);
   });
 });
 

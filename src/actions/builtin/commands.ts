@@ -43,7 +43,7 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
   const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
   const undone = r.undone.length ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or instruct agents are written with write_file, which asks the user]` : "";
-  const restored = r.restored ? `\n[weir put ${r.restored} back as it was: the command changed its install scripts, which the next npm install would run outside the sandbox; change them with edit_file, which asks the user]` : "";
+  const restored = r.restored ? `\n[weir put ${r.restored.join(", ")} back as ${r.restored.length > 1 ? "they were" : "it was"}: the command changed install scripts or workspaces, which the next npm install would run outside the sandbox; change them with edit_file, which asks the user]` : "";
   const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${restored}`;
   const details: ToolDetails = {
     kind: "command",
