@@ -1,3 +1,5 @@
+import { statfsSync } from "node:fs";
+
 /** Environment variables whose names suggest a secret; they never reach a command weir runs. */
 const SECRET_ENV = /(^|_)(API_?KEY|KEY_?ID|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PRIVATE_?KEY|ACCESS_?KEY|SESSION_?KEY|AUTH)(_|$)/i;
 
@@ -21,6 +23,8 @@ export interface ProgramRun {
   pid: number | undefined;
   /** stderr alone, when asked for with `separateStderr` (then `output` is stdout only). */
   stderr?: string;
+  /** It was ended because the disk it writes to fell below its floor (`diskFloor`). */
+  diskFull?: true;
 }
 
 export interface ProgramOptions {
@@ -39,7 +43,30 @@ export interface ProgramOptions {
   separateStderr?: boolean;
   /** Open descriptors the child gets as fd 3, 4, … (bubblewrap reads its options from one). */
   fds?: number[];
+  /** Ends the program when the file system holding `path` has fewer than `bytes` free (`diskFloor`). */
+  diskFloor?: { path: string; bytes: number };
 }
+
+/** Bytes free to an unprivileged writer on the file system holding `path`, and its size; undefined when unknown. I/O. */
+export function diskSpace(path: string): { free: number; total: number } | undefined {
+  try {
+    const s = statfsSync(path);
+    return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The free space a command may not take a disk below: 5% of it or 1 GiB, whichever is more, or half
+ * of what is free when less than that is left already. Pure.
+ */
+export function diskFloor(space: { free: number; total: number }): number {
+  return Math.min(space.free / 2, Math.max(space.total * 0.05, 2 ** 30));
+}
+
+/** How often a running program's disk is looked at. */
+const DISK_POLL_MS = 200;
 
 /** Ends the whole process tree: the process group on Unix, taskkill /T on Windows. */
 export function killTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void {
@@ -120,6 +147,15 @@ export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
   };
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener("abort", onAbort, { once: true });
+  let diskFull = false;
+  const floor = o.diskFloor;
+  const watch = floor
+    ? setInterval(() => {
+        if ((diskSpace(floor.path)?.free ?? Infinity) >= floor.bytes) return;
+        diskFull = true;
+        killTree(pid);
+      }, DISK_POLL_MS)
+    : undefined;
   const errParts: Buffer[] = [];
   let errBytes = 0;
   const keepErr = (c: Buffer) => {
@@ -131,9 +167,10 @@ export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
   };
   await Promise.all([drain(child.stdout, take), drain(child.stderr, o.separateStderr ? keepErr : take), child.exited]);
   clearTimeout(timer);
+  clearInterval(watch);
   o.signal?.removeEventListener("abort", onAbort);
   // Children that outlived the leader are ended with it.
   if (process.platform !== "win32") killTree(pid);
   const output = Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
-  return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}) };
+  return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}), ...(diskFull ? { diskFull } : {}) };
 }

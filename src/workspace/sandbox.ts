@@ -3,7 +3,7 @@ import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
-import { type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
+import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { gitFileTarget } from "./walker.ts";
 
 /**
@@ -431,6 +431,15 @@ interface SandboxOptions {
   visible?: () => string[];
   /** Each in-memory directory's size (SandboxPolicy.tmpBytes); `defaultTmpBytes()` when absent. */
   tmpBytes?: number;
+  /** The free space on the workspace's disk below which a command is ended; `diskFloor` of it when absent. */
+  diskFloorBytes?: number;
+}
+
+/** A command's disk floor where it writes (`diskFloor`, or `bytes` when given); undefined when the disk cannot be read. I/O. */
+function floorAt(path: string, bytes?: number): { diskFloor: { path: string; bytes: number } } | Record<string, never> {
+  const space = bytes === undefined ? diskSpace(path) : undefined;
+  const floor = bytes ?? (space ? diskFloor(space) : undefined);
+  return floor === undefined ? {} : { diskFloor: { path, bytes: floor } };
 }
 
 /** An eighth of the machine's memory for each of a command's in-memory directories, three in all. */
@@ -466,7 +475,7 @@ function putBack(path: string, text: string | undefined): boolean {
 async function runUnsandboxed(r: SandboxedRun): Promise<SandboxRun> {
   const { argv, widen: _w, readable: _r, ...rest } = r;
   const [program, ...args] = argv;
-  return { ...(await runProgram({ ...rest, program: program!, args })), undone: [] };
+  return { ...(await runProgram({ ...rest, program: program!, args, ...floorAt(rest.cwd) })), undone: [] };
 }
 
 /** The home entries commands may read, absolute: the default caches and the user's own additions. */
@@ -583,7 +592,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       }
       let result: ProgramRun;
       try {
-        result = await runProgram({ ...rest, ...spawned });
+        result = await runProgram({ ...rest, ...spawned, ...floorAt(o.root, o.diskFloorBytes) });
       } finally {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });

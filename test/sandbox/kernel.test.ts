@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
 import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile } from "../../src/workspace/sandbox.ts";
+import { diskFloor, diskSpace } from "../../src/workspace/process.ts";
 import { tempDir } from "../support/temp.ts";
 
 /**
@@ -155,6 +156,20 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(r.output).not.toMatch(/rc=0/);
   });
 
+  test("a command that writes the workspace's disk full is ended at the floor weir keeps free", async () => {
+    const free = diskSpace(root)!.free;
+    const s = createSandbox({ mode: "workspace-write", root, home, readable: [], diskFloorBytes: free - 24 * 2 ** 20 });
+    const writer = "for i in $(seq 200); do head -c 1048576 /dev/zero >> fill.bin; sleep 0.02; done; echo finished";
+    try {
+      const r = await s.run({ argv: ["sh", "-c", writer], cwd: root, timeoutMs: 60_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
+      expect(r.diskFull).toBe(true);
+      expect(r.output).not.toContain("finished");
+      expect(statSync(join(root, "fill.bin")).size).toBeLessThan(200 * 2 ** 20);
+    } finally {
+      rmSync(join(root, "fill.bin"), { force: true });
+    }
+  });
+
   test("in read-only mode even the workspace cannot be written, and the failure says why", async () => {
     const r = await inside(["sh", "-c", "echo x > ro.txt"], "read-only");
     expect(r.exitCode).not.toBe(0);
@@ -180,6 +195,19 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(r.exitCode).not.toBe(0);
     expect(r.output).toMatch(/ENOTCACHED|only-if-cached/);
     expect(sandbox().explain(r.output)).toContain("blocked by the sandbox: network");
+  });
+});
+
+describe("the disk floor (pure)", () => {
+  test("5% of the disk or 1 GiB, whichever is more; half of what is free when less is left", () => {
+    const GiB = 2 ** 30;
+    expect(diskFloor({ free: 100 * GiB, total: 250 * GiB })).toBe(12.5 * GiB);
+    expect(diskFloor({ free: 8 * GiB, total: 10 * GiB })).toBe(GiB);
+    expect(diskFloor({ free: 0.5 * GiB, total: 250 * GiB })).toBe(0.25 * GiB);
+    fc.assert(fc.property(fc.double({ min: 0, max: 1e13, noNaN: true }), fc.double({ min: 0, max: 1e13, noNaN: true }), (a, b) => {
+      const space = { free: Math.min(a, b), total: Math.max(a, b) };
+      expect(diskFloor(space)).toBeLessThanOrEqual(space.free / 2);
+    }));
   });
 });
 

@@ -34,11 +34,13 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const secs = (r.durationMs / 1000).toFixed(1);
   const status = r.cancelled
     ? `stopped by the user after ${secs}s`
-    : r.timedOut
-      ? `timed out after ${secs}s and was killed (raise timeout_ms, up to ${MAX_TIMEOUT}, if it needs longer)`
-      : r.exitCode === null
-        ? `ended by signal ${r.signal ?? "?"} after ${secs}s`
-        : `exit code ${r.exitCode} in ${secs}s`;
+    : r.diskFull
+      ? `stopped after ${secs}s: the disk it was writing to fell below the free space weir keeps (5% of the disk or 1 GiB); remove what it wrote before running it again`
+      : r.timedOut
+        ? `timed out after ${secs}s and was killed (raise timeout_ms, up to ${MAX_TIMEOUT}, if it needs longer)`
+        : r.exitCode === null
+          ? `ended by signal ${r.signal ?? "?"} after ${secs}s`
+          : `exit code ${r.exitCode} in ${secs}s`;
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
   const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
