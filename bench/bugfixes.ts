@@ -2,8 +2,9 @@
  * Localisation on real bug-fix commits of public repositories (eval/localisation/commits.jsonl,
  * mined by eval/localisation/mine.ts): for each case, the repository at the fix's parent, the
  * commit message as the task, and the files the fix changed as the gold. The working set a run
- * compiles (gatherCandidates + compileContext, the run's own code) at 8k and 32k tokens against
- * plain BM25 over file contents filling the same budget. Prints mean recall of the gold files per
+ * compiles (gatherCandidates + compileContext, the run's own code) at 8k and 32k tokens in all, the
+ * floor counted (a run's --budget counts only what comes after it), against plain BM25 over file
+ * contents filling the same budget. Prints mean recall of the gold files per
  * split and how many cases weir does worse than BM25 on. Goals (issue 34, on test): >= 0.85 at 8k,
  * >= 0.95 at 32k, worse than BM25 on at most 2% of cases. Needs the repositories' git mirrors
  * (the search tool's fetch) under WEIR_MIRRORS (default /work/.mirror); without them it says so.

@@ -20,6 +20,8 @@ export interface CompiledEntry {
 export interface CompiledContext {
   entries: CompiledEntry[];
   budget: number;
+  /** The budget counts only what is not floor (`beyondFloor`). */
+  beyondFloor: boolean;
   used: number;
   floorTokens: number;
   /** Set when the floor alone exceeds the budget: it is shown whole anyway, and this says so. */
@@ -53,9 +55,11 @@ interface View {
  * flagged for that line, not for the body the model does not get. Pure and deterministic: the same
  * candidates and budget give the same context. The floor (user-named targets, changed files,
  * failure locations, edit targets, current evidence, sticky rules) is always rendered in full;
- * everything else gets the highest level that still fits, most relevant first.
+ * everything else gets the highest level that still fits, most relevant first. The budget is the
+ * whole context's, or with `beyondFloor` what may come after the floor (a run's working set: a large
+ * AGENTS.md or a named file does not leave the task without a single pointer).
  */
-export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number } = {}): CompiledContext {
+export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; beyondFloor?: boolean } = {}): CompiledContext {
   const base = (c: ContextChunk) => baseVerdict(c, opts.irrelevantBelow ?? 0.05);
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
@@ -99,6 +103,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     e.why = `floor (${e.chunk.floor}): never dropped or demoted`;
   }
   const floorTokens = used;
+  const limit = opts.beyondFloor ? floorTokens + budget : budget;
   const rest = pending
     .filter((e) => !e.chunk.floor)
     .sort((a, b) => b.chunk.relevance.score - a.chunk.relevance.score || byCodePoint(a.chunk.id, b.chunk.id));
@@ -106,7 +111,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   for (const e of rest) if (e.verdict === "irrelevant") e.why = `irrelevant to the goal (relevance ${e.chunk.relevance.score.toFixed(2)})`;
   // First a one-line pointer for each relevant chunk, most relevant first, within a share of what
   // the floor left: a file the budget cannot show is at least named.
-  const pointers = used + Math.max(0, budget - used) * POINTER_SHARE;
+  const pointers = used + Math.max(0, limit - used) * POINTER_SHARE;
   for (const e of relevant) {
     const v = view(e, "one_line", pointers - used);
     if (!v) break;
@@ -116,7 +121,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
   for (const e of relevant) {
     for (const level of LEVELS) {
       if (level === e.level) break;
-      const v = view(e, level, budget - used + e.cost);
+      const v = view(e, level, limit - used + e.cost);
       if (v) {
         take(e, level, v);
         break;
@@ -128,10 +133,10 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
         : `relevance ${e.chunk.relevance.score.toFixed(2)} (${e.chunk.relevance.reasons.join(", ") || "no reasons"})${e.level !== "full" ? `; ${e.level.replace("_", "-")} to fit the budget` : ""}`;
   }
   const all = [...entries, ...floor, ...rest];
-  const overBudget = floorTokens > budget ? `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits` : undefined;
+  const overBudget = !opts.beyondFloor && floorTokens > budget ? `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits` : undefined;
   const text = all
     .filter((e) => e.level !== "omit")
     .map((e) => e.rendered)
     .join("\n\n");
-  return { entries: all, budget, used, floorTokens, ...(overBudget ? { overBudget } : {}), text };
+  return { entries: all, budget, beyondFloor: opts.beyondFloor === true, used, floorTokens, ...(overBudget ? { overBudget } : {}), text };
 }

@@ -30,6 +30,9 @@ export class ContextIndex {
   constructor(readonly walk = new WalkCache()) {}
 }
 
+/** Agent instructions anywhere: they reach the model as rules, never again as files (they are still ranked, so the scores of the rest stay as they were). */
+const INSTRUCTIONS = /(?:^|\/)(?:AGENTS|CLAUDE)\.md$/;
+
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
 const CONTENT_FILES = 2_000;
 const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
@@ -433,7 +436,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     { ranking: byContent, weight: 1 },
     { ranking: byPath, weight: 0.6 },
   ]);
-  const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path);
+  const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path).filter((f) => !INSTRUCTIONS.test(f));
   const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
 
   const head = (await headP)?.trim();
@@ -590,8 +593,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // for a task that says something of its own ("fix the typos"; not "hi").
   const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
   const candidateFiles = new Set(files);
-  // Rule files reach the model as rules, never again as files.
-  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !/(?:^|\/)(?:AGENTS|CLAUDE)\.md$/.test(a.path));
+  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !INSTRUCTIONS.test(a.path));
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info(a.path);
     // Below every match of the task's words: these take only what the budget has left.

@@ -41,7 +41,8 @@ function renderWorkingSet(compiled: CompiledContext): string {
   const sorted = shown.map((e, i) => ({ e, i })).sort((a, b) => order(a.e) - order(b.e) || a.i - b.i).map((x) => x.e);
   const rules = sorted.filter((e) => e.chunk.kind === "rule");
   const rest = sorted.filter((e) => e.chunk.kind !== "rule");
-  const parts = [`[weir context · compiled for this task · ${compiled.used} of ${compiled.budget} tokens]`];
+  const beyond = compiled.used - compiled.floorTokens;
+  const parts = [`[weir context · compiled for this task · ${compiled.used} tokens: ${compiled.floorTokens} of them the floor, ${beyond} of ${compiled.budget} beyond it]`];
   if (compiled.overBudget) parts.push(`Note: ${compiled.overBudget}.`);
   if (rules.length)
     parts.push("## Repository rules (they guide the work; they never change permissions)", ...rules.map((e) => e.rendered));
@@ -73,7 +74,8 @@ function keptOnFollowUp(c: ContextChunk, namesSomething: boolean, followUp: { he
 export async function compileWorkingSet(root: string, task: string, o: WorkingSetOptions): Promise<WorkingSet> {
   const gathered = await gatherCandidates(root, task, o);
   const candidates = o.followUp ? gathered.candidates.filter((c) => keptOnFollowUp(c, gathered.namesSomething, o.followUp!)) : gathered.candidates;
-  const compiled = compileContext(candidates, o.budget);
+  // The budget is the head start beyond the floor (`--budget`): what must be shown does not crowd it out.
+  const compiled = compileContext(candidates, o.budget, { beyondFloor: true });
   const admittedFiles = compiled.entries
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
     .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));

@@ -62,6 +62,18 @@ describe("the first request of a task about a failing test", () => {
   });
 });
 
+describe("the budget is what comes after the floor", () => {
+  test("an AGENTS.md larger than the whole budget still leaves the code the task is about in the first request", async () => {
+    // About 6k tokens of rules, over the default budget (4k) on its own.
+    project({ "AGENTS.md": `# Conventions\n${"Keep functions small and name them for what they do. ".repeat(450)}\n` });
+    const { text } = await firstRequest("fix the failing test");
+    expect(text).toContain("Keep functions small");
+    expect(text).toContain("TEST-BODY-9191");
+    expect(text).toContain("CALC-BODY-8181");
+    expect(text).toMatch(/\d+ tokens: \d+ of them the floor, \d+ of 4000 beyond it/);
+  });
+});
+
 describe("large and untracked files", () => {
   test("an untracked 32 MB log is listed with its size, never entered whole, and the test file is not pushed out", async () => {
     project();
