@@ -35,7 +35,7 @@ import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
 import { scrubEnv } from "../workspace/process.ts";
-import { createSandbox } from "../workspace/sandbox.ts";
+import { borrowsObjects, createSandbox } from "../workspace/sandbox.ts";
 import { walkFiles } from "../workspace/walker.ts";
 import { homeDirectory } from "../workspace/containment.ts";
 import type { PathScope } from "../workspace/scope.ts";
@@ -116,6 +116,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
+  else if (borrowsObjects(workspace)) notices.push("this clone borrows git objects from another repository (git clone --shared or --reference), which git inside the sandbox cannot read: commands' git and weir's view of your changes fail; `git repack -a -d` then deleting .git/objects/info/alternates makes it standalone");
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env);
   // The MCP SDK loads only when a server is configured.

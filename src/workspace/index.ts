@@ -12,7 +12,7 @@ export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite } from "./git.ts";
 export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
-export { bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";
+export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, homeReadable, runCommandIn, widenableDir } from "./sandbox.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";

@@ -510,6 +510,16 @@ export function linkedGitDir(root: string): string | undefined {
   }
 }
 
+/**
+ * Whether the repository borrows its objects from another (`git clone --shared` or `--reference`):
+ * git inside the sandbox cannot read them, and they are not bound in, since the alternates file is
+ * one a command may write (binding what it names would let a later command read any repository on
+ * the machine). I/O: looks for the file.
+ */
+export function borrowsObjects(root: string): boolean {
+  return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";

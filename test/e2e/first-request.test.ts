@@ -162,6 +162,23 @@ describe("in a linked worktree (git worktree add)", () => {
   });
 });
 
+describe("a clone that borrows its objects (git clone --shared)", () => {
+  test("the run says so at its start, and what makes the clone standalone", async () => {
+    project();
+    const shared = join(world.tmp, "shared");
+    git(world.tmp, "clone", "-q", "--shared", world.ws, shared);
+    world.server.script({ turns: [{ text: "ok" }, { text: "ok" }] });
+    const r = await runWeir([...wire(), "--verify-floor", "off", "fix src/calc.js"], { home: world.home, cwd: shared });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("borrows git objects from another repository");
+    expect(r.stderr).toContain("git repack -a -d");
+    // A standalone clone has nothing to say.
+    const own = await runWeir([...wire(), "--verify-floor", "off", "fix src/calc.js"], { home: world.home, cwd: world.ws });
+    expect(own.code).toBe(0);
+    expect(own.stderr).not.toContain("borrows git objects");
+  });
+});
+
 describe("where the work has been lately", () => {
   test("a task that names nothing still points at the files the last commits changed again and again", async () => {
     project({ "lib/notes.js": "export const notes = [];\n" });
