@@ -73,23 +73,25 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     }
     pending.push({ chunk: c, level: "omit", cost: 0, verdict: base(c), findings: [], why: "", rendered: "" });
   }
-  // Renders are memoised per chunk and level (ids are unique here). The unflagged render bounds a
-  // level's cost from below, since a flag only adds a warning; a level that cannot fit even so is
-  // never classified.
-  const unflagged = new Map<string, string>();
-  const plain = (e: CompiledEntry, level: RenderLevel): string => {
-    const key = `${e.chunk.id}\0${level}`;
-    let text = unflagged.get(key);
-    if (text === undefined) unflagged.set(key, (text = renderChunk(e.chunk, level, base(e.chunk), [])));
-    return text;
-  };
+  // Each level of each chunk is rendered and judged at most once (ids are unique here). The render
+  // without a flag bounds a level's cost from below, since a flag only adds a warning: a level that
+  // cannot fit even so is never judged.
+  const plain = new Map<string, string>();
+  const judged = new Map<string, View>();
   const view = (e: CompiledEntry, level: RenderLevel, room = Infinity): View | undefined => {
-    const text = plain(e, level);
-    if (tokensOf(text) > room) return undefined;
-    const fw = classify(contentAt(e.chunk, level), e.chunk.trust);
-    const v = fw.verdict === "instruction_like" ? { verdict: fw.verdict, findings: fw.findings, text: renderChunk(e.chunk, level, fw.verdict, fw.findings) } : { verdict: base(e.chunk), findings: [], text };
-    const cost = tokensOf(v.text);
-    return cost <= room ? { ...v, cost } : undefined;
+    const key = `${e.chunk.id}\0${level}`;
+    let v = judged.get(key);
+    if (!v) {
+      let text = plain.get(key);
+      if (text === undefined) plain.set(key, (text = renderChunk(e.chunk, level, base(e.chunk), [])));
+      if (tokensOf(text) > room) return undefined;
+      const fw = classify(contentAt(e.chunk, level), e.chunk.trust);
+      const flagged = fw.verdict === "instruction_like";
+      if (flagged) text = renderChunk(e.chunk, level, fw.verdict, fw.findings);
+      v = { verdict: flagged ? fw.verdict : base(e.chunk), findings: fw.findings, text, cost: tokensOf(text) };
+      judged.set(key, v);
+    }
+    return v.cost <= room ? v : undefined;
   };
   let used = 0;
   const take = (e: CompiledEntry, level: RenderLevel, v: View) => {

@@ -435,7 +435,7 @@ interface SandboxOptions {
   diskFloorBytes?: number;
 }
 
-/** A command's disk floor where it writes (`diskFloor`, or `bytes` when given); undefined when the disk cannot be read. I/O. */
+/** The disk floor of a command that writes under `path` (`diskFloor`, or `bytes` when given); none when the disk cannot be read. I/O. */
 function floorAt(path: string, bytes?: number): { diskFloor: { path: string; bytes: number } } | Record<string, never> {
   const space = bytes === undefined ? diskSpace(path) : undefined;
   const floor = bytes ?? (space ? diskFloor(space) : undefined);
