@@ -39,6 +39,8 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
           goal,
           wire,
           budget: compiled.budget,
+          // The budget is what may come after the floor: a run's working set is never over it.
+          beyondFloor: compiled.beyondFloor,
           used: compiled.used,
           floorTokens: compiled.floorTokens,
           overBudget: compiled.overBudget ?? null,
