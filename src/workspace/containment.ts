@@ -171,14 +171,17 @@ export function workspaceGlobs(manifest: string | undefined, pnpmWorkspace: stri
 
 /**
  * The package.json files whose install scripts the workspace's next install runs: the root's and
- * those of the packages `globs` match (never under node_modules), at most 1,000. I/O: globs the tree.
+ * those of the packages `globs` match (never under node_modules), at most 1,000 and for at most
+ * `budgetMs` (a `**` glob walks installed packages too: every command pays for the scan twice).
+ * I/O: globs the tree.
  */
-export function installManifests(root: string, globs: readonly string[]): string[] {
+export function installManifests(root: string, globs: readonly string[], budgetMs = 250): string[] {
   const found = new Set([join(root, "package.json")]);
+  const deadline = performance.now() + budgetMs;
   for (const g of globs) {
     try {
       for (const rel of new Bun.Glob(`${g}/package.json`).scanSync({ cwd: root, onlyFiles: true, followSymlinks: false })) {
-        if (found.size >= 1_000) break;
+        if (found.size >= 1_000 || performance.now() > deadline) break;
         if (!rel.split("/").includes("node_modules")) found.add(join(root, rel));
       }
     } catch {

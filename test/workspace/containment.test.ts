@@ -142,6 +142,8 @@ describe("workspace packages", () => {
     for (const f of ["package.json", "packages/a/package.json", "packages/b/node_modules/x/package.json", "packages/node_modules/y/package.json", "tools/t/package.json"]) writeFileSync(join(mono, f), "{}");
     expect(installManifests(mono, ["packages/*"]).map((m) => m.slice(mono.length + 1)).sort()).toEqual(["package.json", "packages/a/package.json"]);
     expect(installManifests(mono, ["packages/**"]).map((m) => m.slice(mono.length + 1)).sort()).toEqual(["package.json", "packages/a/package.json"]);
+    // The scan is bounded in time: with none left, only the root's is watched.
+    expect(installManifests(mono, ["packages/*"], 0)).toEqual([join(mono, "package.json")]);
   });
 });
 
