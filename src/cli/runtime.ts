@@ -88,6 +88,11 @@ export interface ActionOptions {
   scope?: PathScope;
 }
 
+/** Said at the start of a run in a clone that borrows its objects (workspace/sandbox.ts borrowsObjects). */
+const BORROWED_OBJECTS =
+  "this clone borrows git objects from another repository (git clone --shared or --reference), which git inside the sandbox cannot read: " +
+  "commands' git and weir's view of your changes fail; `git repack -a -d` then deleting .git/objects/info/alternates makes it standalone";
+
 /** The registry with built-ins and MCP tools, disclosure, and the executor under the permission policy. */
 export async function buildActions(opts: RunOptions, workspace: string, resolved: Resolved, o: ActionOptions = {}): Promise<Actions> {
   const s = resolved.settings;
@@ -116,7 +121,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
-  else if (borrowsObjects(workspace)) notices.push("this clone borrows git objects from another repository (git clone --shared or --reference), which git inside the sandbox cannot read: commands' git and weir's view of your changes fail; `git repack -a -d` then deleting .git/objects/info/alternates makes it standalone");
+  else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
   const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env);
   // The MCP SDK loads only when a server is configured.

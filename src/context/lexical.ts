@@ -85,8 +85,10 @@ function countTerms(path: string, text: string): Counted {
 const spellings = new Map<string, Buffer[]>();
 function spellingsOf(t: string): Buffer[] {
   let s = spellings.get(t);
-  if (spellings.size > 1_000) spellings.clear();
-  if (!s) spellings.set(t, (s = [...new Set([t, t[0]!.toUpperCase() + t.slice(1), t.toUpperCase()])].map((x) => Buffer.from(x))));
+  if (!s) {
+    if (spellings.size >= 1_000) spellings.clear();
+    spellings.set(t, (s = [...new Set([t, t[0]!.toUpperCase() + t.slice(1), t.toUpperCase()])].map((x) => Buffer.from(x))));
+  }
   return s;
 }
 
@@ -97,9 +99,8 @@ function spellingsOf(t: string): Buffer[] {
  * tokenising every candidate file; the length is estimated from the size. Terms are ASCII
  * (`termsOf`). Pure.
  */
-export function countQuery(path: string, bytes: Uint8Array, terms: readonly string[]): Counted {
+export function countQuery(path: string, buf: Buffer, terms: readonly string[]): Counted {
   const tf = new Map<string, number>();
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const pathLower = path.toLowerCase();
   for (const t of terms) {
     let n = 0;

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 
 /**
  * Context rules: AGENTS.md and CLAUDE.md at the workspace root and in the parent directories of
@@ -75,7 +75,7 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
   const dirs = new Set<string>([""]);
   for (const t of targets) for (let d = dirname(t); d !== "." && d !== "/" && d !== ""; d = dirname(d)) dirs.add(d);
   for (const d of [...dirs].sort()) {
-    for (const name of ["AGENTS.md", "CLAUDE.md"]) {
+    for (const name of INSTRUCTION_FILES) {
       const rel = d ? `${d}/${name}` : name;
       const body = text(rel);
       // A rule in a subdirectory applies to the files below it.

@@ -25,6 +25,8 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 // Unicode tag characters spell hidden ASCII ("ASCII smuggling"); only a subdivision flag emoji
 // (a black flag, then tags) uses them legitimately, and that is kept.
 const TAGS = /(?<!\u{1f3f4}[\u{e0020}-\u{e007e}]*)[\u{e0000}-\u{e007f}]/gu;
+// Every tag character is the surrogate pair \udb40 \udc00-\udc7f: without its lead, a text has none.
+const TAG_LEAD = "\udb40";
 // Terminal escape sequences (CSI, OSC, other ESC forms) and other C0/C1 controls but tab and newlines.
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 // Chat-template and role tokens of the common model families: a text must not open a turn.
@@ -36,8 +38,7 @@ const DATA_URL = /(https?:\/\/[^\s()<>"'?]+)\?([^\s()<>"']*[A-Za-z0-9%+/=_-]{64,
 const RULES: CleanRule[] = [
   { note: "{n} invisible characters removed", pattern: INVISIBLE, replace: "" },
   { note: "{n} direction-override characters removed", pattern: BIDI, replace: "" },
-  // Every tag character is the surrogate pair \udb40 \udc00-\udc7f.
-  { note: "{n} hidden tag characters removed", pattern: TAGS, replace: "", needs: "\udb40" },
+  { note: "{n} hidden tag characters removed", pattern: TAGS, replace: "", needs: TAG_LEAD },
   { note: "{n} terminal escape sequences or control characters removed", pattern: ESCAPES, replace: "" },
   { note: "{n} chat role tokens neutralised", pattern: ROLE_TOKENS, replace: (m) => `[role token ${m.replace(/[<>|[\]]/g, "")}]` },
   { note: "{n} data-carrying link queries removed", pattern: DATA_URL, replace: (m) => `${m.slice(0, m.indexOf("?"))}?[query removed]`, needs: "://" },
@@ -57,6 +58,6 @@ export function sanitise(text: string): Sanitised {
 
 /** The hidden ASCII a run of tag characters spells, for the firewall to read. Pure. */
 export function tagText(text: string): string {
-  if (!text.includes("\udb40")) return "";
+  if (!text.includes(TAG_LEAD)) return "";
   return [...text.matchAll(TAGS)].map((m) => String.fromCharCode(m[0].codePointAt(0)! - 0xe0000)).join("").replace(/[^\x20-\x7e]/g, "");
 }

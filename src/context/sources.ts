@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
-import { holdsKeyMaterial, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
+import { holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead } from "../workspace/ledger.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
@@ -30,8 +30,8 @@ export class ContextIndex {
   constructor(readonly walk = new WalkCache()) {}
 }
 
-/** Agent instructions anywhere: they reach the model as rules, never again as files (they are still ranked, so the scores of the rest stay as they were). */
-const INSTRUCTIONS = /(?:^|\/)(?:AGENTS|CLAUDE)\.md$/;
+/** Agent instructions anywhere reach the model as rules, never again as files (they are still ranked, so the scores of the rest stay as they were). */
+const instructs = (path: string): boolean => INSTRUCTION_FILES.has(path.slice(path.lastIndexOf("/") + 1));
 
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
 const CONTENT_FILES = 2_000;
@@ -436,7 +436,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     { ranking: byContent, weight: 1 },
     { ranking: byPath, weight: 0.6 },
   ]);
-  const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path).filter((f) => !INSTRUCTIONS.test(f));
+  const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path).filter((f) => !instructs(f));
   const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
 
   const head = (await headP)?.trim();
@@ -593,7 +593,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   // for a task that says something of its own ("fix the typos"; not "hi").
   const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
   const candidateFiles = new Set(files);
-  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !INSTRUCTIONS.test(a.path));
+  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !instructs(a.path));
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info(a.path);
     // Below every match of the task's words: these take only what the budget has left.

@@ -191,8 +191,8 @@ export function installManifests(root: string, globs: readonly string[], budgetM
   return [...found];
 }
 
-/** Agent instructions are read from every directory on the way to a target, not only the root. */
-const INSTRUCTION_FILES = new Set(["AGENTS.md", "CLAUDE.md"]);
+/** Agent instructions, read from every directory on the way to a target, not only the root (in this order). */
+export const INSTRUCTION_FILES: ReadonlySet<string> = new Set(["AGENTS.md", "CLAUDE.md"]);
 
 /** Why writing `rel` (workspace-relative) needs the person's yes, or undefined. Pure. */
 export function autorunReason(rel: string): string | undefined {

@@ -172,5 +172,10 @@ export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
   // Children that outlived the leader are ended with it.
   if (process.platform !== "win32") killTree(pid);
   const output = Buffer.concat(head).toString("utf8") + (dropped > 0 ? "\n" : "") + Buffer.concat(tail).toString("utf8");
-  return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid, ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}), ...(diskFull ? { diskFull } : {}) };
+  const signal = child.signalCode === null ? null : String(child.signalCode);
+  return {
+    exitCode: child.exitCode, signal, output, droppedBytes: dropped, timedOut, cancelled, durationMs: performance.now() - started, pid,
+    ...(o.separateStderr ? { stderr: Buffer.concat(errParts).toString("utf8") } : {}),
+    ...(diskFull ? { diskFull } : {}),
+  };
 }
