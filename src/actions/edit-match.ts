@@ -3,13 +3,16 @@
  * for the ways real models misquote, in order: an over-escaped old_string (`\n`, `\'`, `\$`, `\\`
  * written for the plain character); read_file's line numbers copied into the quote; then line by
  * line ignoring indentation, then also ignoring runs of whitespace inside lines (non-breaking
- * spaces included), then also reading typographic quotes and dashes as their plain forms, then also
- * ignoring blank lines. A tolerance applies only when it finds exactly one match (or every match
- * with replace_all for indentation), never touches a line outside the matched range, and the
- * outcome names it. Re-indentation follows each line's own depth in the file, so nesting a model
- * flattened in its quote is kept. An ambiguous match is refused with the line number of every
- * occurrence. Line endings of the file are kept.
+ * spaces included), then also reading typographic quotes, dashes and the ellipsis as their plain forms, then also
+ * ignoring blank lines, then a quote that starts or ends inside a line. A tolerance applies only
+ * when it finds exactly one match (or every match with replace_all for indentation), never touches
+ * a line outside the matched range, and the outcome names it. Re-indentation follows each line's
+ * own depth in the file, so nesting a model flattened in its quote is kept. An ambiguous match is
+ * refused with the line number of every occurrence. Line endings of the file are kept line by line:
+ * a line the edit leaves alone keeps its own, a new line takes the ending of the line it replaces.
  */
+import { diffArrays } from "diff";
+
 export interface EditSpec {
   old_string: string;
   new_string: string;
@@ -27,7 +30,7 @@ interface EditOutcome {
   text: string;
   /** How many places changed, and how the match was found. */
   replaced: number;
-  how: "exact" | "unescaped" | "line numbers" | "indentation" | "whitespace" | "punctuation" | "blank lines";
+  how: "exact" | "unescaped" | "line numbers" | "indentation" | "whitespace" | "punctuation" | "blank lines" | "partial lines";
 }
 
 const leading = (s: string) => s.match(/^[ \t]*/)![0];
@@ -55,10 +58,10 @@ function unescapeQuoted(s: string): string {
 const collapse = (l: string) => l.trim().replace(/\s+/g, " ");
 
 /** Typographic forms a model may write for the plain ones, or the plain for them. */
-const PLAIN: Record<string, string> = { "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-" };
+const PLAIN: Record<string, string> = { "\u2026": "...", "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-" };
 
 /** A line with whitespace runs collapsed (`\s` holds non-breaking spaces) and typographic punctuation made plain. */
-const plain = (l: string) => collapse(l).replace(/[\u2018-\u201f\u2010-\u2014\u2212]/g, (c) => PLAIN[c] ?? c);
+const plain = (l: string) => collapse(l).replace(/[\u2018-\u201f\u2010-\u2014\u2026\u2212]/g, (c) => PLAIN[c] ?? c);
 
 /**
  * The quote without read_file's line numbers (`  12\t`), when every line of it carries one and they
@@ -98,14 +101,16 @@ function align(a: string[], b: string[]): number[] {
 
 /**
  * The new lines re-indented to the file: each new line takes the file indentation of the old line
- * it aligns with, plus whatever it is indented beyond that old line in the model's own quote. Pure.
+ * it aligns with, plus whatever it is indented beyond that old line in the model's own quote. When
+ * the quote began inside a line (`midLine`), its first line's indentation in the quote says nothing,
+ * so the new lines after the first that align with it are placed from the quote's second line. Pure.
  */
-function reindent(fileLines: string[], oldLines: string[], newLines: string[]): string[] {
+function reindent(fileLines: string[], oldLines: string[], newLines: string[], midLine = false): string[] {
   const map = align(oldLines, newLines);
   const unit = fileLines.map(leading).find((l) => l !== "")?.[0] === "\t" ? "\t" : " ";
   return newLines.map((l, j) => {
     if (l.trim() === "") return "";
-    const k = map[j]!;
+    const k = midLine && j > 0 && map[j] === 0 ? 1 : map[j]!;
     const fileIndent = leading(fileLines[k] ?? fileLines[fileLines.length - 1] ?? "");
     const extra = leading(l).length - leading(oldLines[k] ?? "").length;
     const base = extra < 0 ? fileIndent.slice(0, Math.max(0, fileIndent.length + extra)) : fileIndent + unit.repeat(extra);
@@ -149,14 +154,70 @@ function blankTolerantMatches(fileLines: string[], oldLines: string[]): [number,
   return out;
 }
 
+/**
+ * LF text `edited` with the line endings of `original`: all CRLF when every line of it ends so;
+ * otherwise (mixed endings) a line the edit kept keeps its own ending, and a new line takes the
+ * ending of the line it replaces, or of the line before it when it replaces none. Pure.
+ */
+function withEndingsOf(original: string, edited: string): string {
+  if (!original.includes("\r\n")) return edited;
+  if (!/(^|[^\r])\n/.test(original)) return edited.replace(/\n/g, "\r\n");
+  const before = original.split("\n");
+  // The last line has nothing after it; as a line others follow, it would end as the one before it.
+  const ends = before.map((l, i) => (l.endsWith("\r") || (i === before.length - 1 && before[i - 1]?.endsWith("\r")) ? "\r\n" : "\n"));
+  const after = edited.split("\n");
+  const out: string[] = [];
+  let i = 0; // the next line of the original
+  let removed: string[] = []; // endings of the lines the current change took out
+  let added = 0; // lines the current change put in so far
+  for (const part of diffArrays(before.map((l) => l.replace(/\r$/, "")), after)) {
+    if (part.removed) {
+      removed = ends.slice(i, i + part.value.length);
+      i += part.value.length;
+      continue;
+    }
+    for (const line of part.value) out.push(line + (part.added ? (removed[Math.min(added++, removed.length - 1)] ?? ends[Math.max(0, i - 1)]!) : ends[i++]!));
+    if (!part.added) [removed, added] = [[], 0];
+  }
+  // The edited text's last line has no ending.
+  out[out.length - 1] = after[after.length - 1]!;
+  return out.join("");
+}
+
+const wordy = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
+
+/**
+ * Where a quote of two lines or more matches when its first line is the end of a file line and/or
+ * its last line the start of one, exactly but for the whitespace around them, and the lines between
+ * match ignoring whitespace. A cut must fall between words, never inside one. Each match gives the
+ * file's text before the quote on its first line and after it on its last. Pure.
+ */
+function partialMatches(fileLines: string[], oldLines: string[]): { start: number; before: string; after: string }[] {
+  const n = oldLines.length;
+  const head = oldLines[0]!.trim();
+  const tail = oldLines[n - 1]!.trim();
+  if (n < 2 || head === "" || tail === "") return [];
+  const out: { start: number; before: string; after: string }[] = [];
+  for (let i = 0; i + n <= fileLines.length; i++) {
+    const first = fileLines[i]!.trimEnd();
+    const last = fileLines[i + n - 1]!.trimStart();
+    if (!first.endsWith(head) || !last.startsWith(tail)) continue;
+    const before = first.slice(0, first.length - head.length);
+    const after = last.slice(tail.length);
+    if (before.trim() === "" && after.trim() === "") continue; // whole lines: the tolerances above
+    if ((wordy(before.at(-1)) && wordy(head[0])) || (wordy(after[0]) && wordy(tail.at(-1)))) continue;
+    if (oldLines.slice(1, -1).every((l, k) => collapse(l) === collapse(fileLines[i + 1 + k]!))) out.push({ start: i, before, after });
+  }
+  return out;
+}
+
 export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   if (edit.old_string === "") throw new EditRefused("old_string is empty; to create or overwrite a whole file use write_file");
   if (edit.old_string === edit.new_string) throw new EditRefused("old_string and new_string are identical; there is nothing to change");
-  const crlf = original.includes("\r\n");
-  const text = crlf ? original.replace(/\r\n/g, "\n") : original;
+  const text = original.replace(/\r\n/g, "\n");
   const oldS = edit.old_string.replace(/\r\n/g, "\n");
   const newS = edit.new_string.replace(/\r\n/g, "\n");
-  const restore = (s: string) => (crlf ? s.replace(/\n/g, "\r\n") : s);
+  const restore = (s: string) => withEndingsOf(original, s);
   try {
     const r = match(text, oldS, newS, edit.replace_all === true);
     return { ...r, text: restore(r.text) };
@@ -223,6 +284,17 @@ function match(text: string, oldS: string, newS: string, replaceAll: boolean): E
     const solid = (ls: string[]) => ls.filter((l) => l.trim() !== "");
     const replacement = newS === "" ? [] : reindent(solid(fileLines.slice(start, end + 1)), solid(oldLines), newLines);
     return { text: [...fileLines.slice(0, start), ...replacement, ...fileLines.slice(end + 1)].join("\n"), replaced: 1, how: "blank lines" };
+  }
+  // Then a quote that starts or ends inside a line (the rest of its lines matched ignoring
+  // whitespace): the file's text before it on its first line and after it on its last is kept.
+  const partial = partialMatches(fileLines, oldLines);
+  if (partial.length > 1) throw ambiguous(partial.map((m) => m.start + 1), " starting or ending inside a line");
+  if (partial.length === 1) {
+    const { start, before, after } = partial[0]!;
+    const whole = (ls: string[]) => ls.map((l, k) => (k === 0 ? before + l.trim() : l) + (k === ls.length - 1 ? after : ""));
+    const matched = fileLines.slice(start, start + oldLines.length);
+    const replacement = reindent(matched, whole(oldLines), whole(newS === "" ? [""] : newLines), before.trim() !== "");
+    return { text: [...fileLines.slice(0, start), ...replacement, ...fileLines.slice(start + oldLines.length)].join("\n"), replaced: 1, how: "partial lines" };
   }
   const first = oldLines.map((l) => l.trim()).find((l) => l !== "")!;
   const near = fileLines.flatMap((l, i) => (collapse(l).includes(collapse(first)) ? [i + 1] : [])).slice(0, 5);

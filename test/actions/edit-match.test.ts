@@ -233,4 +233,44 @@ describe("tolerances for the ways models misquote", () => {
       { numRuns: 300 },
     );
   });
+
+  test("a quote that starts or ends inside a line keeps the rest of those lines, its continuation re-indented to the file", () => {
+    const file = "function f() {\n    return foo(x,\n        y);\n}\n";
+    const r = applyEdit(file, { old_string: "foo(x,\n    y);", new_string: "foo(x,\n    y,\n    z);" });
+    expect(r.how).toBe("partial lines");
+    expect(r.text).toBe("function f() {\n    return foo(x,\n        y,\n        z);\n}\n");
+    // Ending inside a line: what follows it on that line stays.
+    const go = "\tx := call(a,\n\t\tb) // keep\n";
+    expect(applyEdit(go, { old_string: "x := call(a,\n    b)", new_string: "x := call(a,\n    c)" }).text).toBe("\tx := call(a,\n\t\tc) // keep\n");
+    // Deleting such a quote joins what was before it and what was after it.
+    expect(applyEdit("const s = a +\n      b + c;\n", { old_string: "a +\n  b", new_string: "" }).text).toBe("const s =  + c;\n");
+  });
+
+  test("a quote cut inside a line is refused when the cut splits a word, when its first line is not that line's end, or when it fits twice", () => {
+    expect(refused(() => applyEdit("let total = max(a,\n  b);\n", { old_string: "x(a,\nb);", new_string: "y(a,\nb);" }))).toContain("not found");
+    expect(refused(() => applyEdit("return foo(x, y) + 1;\n  z();\n", { old_string: "foo(x, y)\nz();", new_string: "foo(y, x)\nz();" }))).toContain("not found");
+    const twice = "const a = wrap(x,\n  y);\nconst b = wrap(x,\n    y);\n";
+    expect(refused(() => applyEdit(twice, { old_string: "wrap(x,\n y);", new_string: "wrap(x, y, z);" }))).toContain("lines 1, 3");
+  });
+
+  test("a typographic ellipsis and three dots are read as the same", () => {
+    expect(applyEdit('log("Loading...");\n', { old_string: 'log("Loading\u2026");', new_string: 'log("Wait");' }).text).toBe('log("Wait");\n');
+  });
+
+  test("property: in a file of mixed line endings only the lines an edit replaces change; new lines take their endings", () => {
+    const word = fc.stringMatching(/^[a-z]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 3, maxLength: 10 }), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), fc.nat(), fc.array(word, { maxLength: 3 }), (words, crlf, k, repl) => {
+        const lines = words.map((w, i) => `${i}:${w}`); // each line once, none inside another
+        fc.pre(crlf.slice(0, lines.length).some(Boolean) && !crlf.slice(0, lines.length).every(Boolean));
+        const end = (i: number) => (crlf[i] ? "\r\n" : "\n");
+        const file = lines.map((l, i) => l + end(i)).join("");
+        const at = k % lines.length;
+        const r = applyEdit(file, { old_string: `${lines[at]}\n`, new_string: repl.map((l) => `${l}\n`).join("") });
+        const expected = [...lines.slice(0, at).map((l, i) => l + end(i)), ...repl.map((l) => l + end(at)), ...lines.slice(at + 1).map((l, i) => l + end(at + 1 + i))].join("");
+        expect(r.text).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -106,6 +106,22 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(toolResult("c4")).toContain("ignoring blank lines");
   });
 
+  test("in a file of mixed line endings, a quote that starts inside a line edits that line and no other line's bytes", async () => {
+    const before = "function f(x, y) {\r\n    return foo(x,\n        y);\r\n}\n";
+    writeFileSync(join(world.ws, "f.ts"), before);
+    world.server.script({
+      turns: [
+        call("c1", "read_file", { path: "f.ts" }),
+        call("c2", "edit_file", { path: "f.ts", old_string: "foo(x,\n    y);", new_string: "foo(x,\n    y,\n    0);" }),
+        { text: "done" },
+      ],
+    });
+    const r = await weir([...wire(w), "--verify-floor", "off", "pass 0 to foo"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.ws, "f.ts"), "utf8")).toBe("function f(x, y) {\r\n    return foo(x,\n        y,\r\n        0);\r\n}\n");
+    expect(toolResult("c2")).toContain("starts or ends inside a line");
+  });
+
   test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
     writeFileSync(join(world.ws, "cfg.txt"), "v1\n");
     world.server.script({

@@ -261,8 +261,9 @@ export const editFile = defineAction({
       "line numbers": " (matched without the line numbers read_file shows; they are not part of the file)",
       indentation: " (matched ignoring indentation; re-indented)",
       whitespace: " (matched ignoring whitespace inside lines; re-indented)",
-      punctuation: " (matched reading typographic quotes and dashes as plain ones; re-indented)",
+      punctuation: " (matched reading typographic quotes, dashes and ellipses as plain ones; re-indented)",
       "blank lines": " (matched ignoring blank lines; re-indented)",
+      "partial lines": " (matched as a quote that starts or ends inside a line; the rest of those lines kept, re-indented)",
     }[outcome.how];
     const sha = ctx.ledger.get(p.absolute)!;
     return {
