@@ -1,0 +1,43 @@
+/**
+ * Which command runs a project's tests: the checks weir detects (workspace/checks.ts, what `verify`
+ * runs and what a task about tests is shown) at the root of real public repositories of twelve
+ * ecosystems (eval/checks/projects.jsonl, labelled from each project's own CI before detection was
+ * changed for them). Each case's root is rebuilt in a temporary directory: its entries, with the
+ * text of its manifests. Right: the quick checks are not empty and every one is a labelled command,
+ * or, where a project names none at its root, there are none. Only dev misses are listed.
+ *   bun run bench checks
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { detectChecks } from "../src/workspace/checks.ts";
+
+interface Case {
+  id: string;
+  repo: string;
+  root: string[];
+  files: Record<string, string>;
+  quick: string[];
+  split: "dev" | "test";
+}
+const cases = readFileSync(join(import.meta.dir, "..", "eval", "checks", "projects.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Case);
+const dir = mkdtempSync(join(tmpdir(), "weir-bench-checks-"));
+const tally: Record<"dev" | "test", [number, number]> = { dev: [0, 0], test: [0, 0] };
+const misses: string[] = [];
+try {
+  for (const c of cases) {
+    const root = join(dir, c.id);
+    mkdirSync(root);
+    for (const e of c.root) e.endsWith("/") ? mkdirSync(join(root, e), { recursive: true }) : writeFileSync(join(root, e), c.files[e] ?? "");
+    const quick = detectChecks(root).filter((k) => k.level === "quick").map((k) => k.name);
+    const right = c.quick.length === 0 ? quick.length === 0 : quick.length > 0 && quick.every((q) => c.quick.includes(q));
+    tally[c.split][0] += right ? 1 : 0;
+    tally[c.split][1] += 1;
+    if (!right && c.split === "dev") misses.push(`  miss ${c.id} ${c.repo}: detected ${quick.join(", ") || "none"}; labelled ${c.quick.join(" | ") || "none"}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`the project's test command, detected at the root of ${cases.length} real repositories`);
+for (const s of ["dev", "test"] as const) console.log(`  ${s.padEnd(5)} ${tally[s][0]}/${tally[s][1]} right`);
+for (const m of misses) console.log(m);
