@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile } from "./containment.ts";
 
@@ -10,61 +10,171 @@ export interface Check {
   level: "quick" | "full";
 }
 
-function runnerFor(root: string): string {
-  if (existsSync(join(root, "bun.lock")) || existsSync(join(root, "bun.lockb"))) return "bun";
-  if (existsSync(join(root, "pnpm-lock.yaml"))) return "pnpm";
-  if (existsSync(join(root, "yarn.lock"))) return "yarn";
-  return "npm";
+/** The workspace root as the detectors read it: which entries exist, and a file's text ("" when unreadable). */
+interface Root {
+  has(name: string): boolean;
+  text(name: string): string;
+  entries: string[];
+}
+
+const check = (program: string, args: string[], level: Check["level"], name = [program, ...args].join(" ")): Check => ({ name, program, args, level });
+
+/** The test script `npm init` writes: it only fails, so it names no check. */
+const NPM_PLACEHOLDER = "no test specified";
+
+function node(r: Root): Check[] {
+  if (!r.has("package.json")) return [];
+  let scripts: Record<string, string> = {};
+  try {
+    scripts = (JSON.parse(r.text("package.json")) as { scripts?: Record<string, string> }).scripts ?? {};
+  } catch {
+    // a broken package.json has no scripts we can trust
+  }
+  const bun = r.has("bun.lock") || r.has("bun.lockb");
+  const runner = bun ? "bun" : r.has("pnpm-lock.yaml") ? "pnpm" : r.has("yarn.lock") ? "yarn" : "npm";
+  const script = (name: string, level: Check["level"]) => check(runner, runner === "yarn" ? [name] : ["run", name], level, `${runner} run ${name}`);
+  const out: Check[] = [];
+  const test = scripts.test;
+  if (test && !test.includes(NPM_PLACEHOLDER)) out.push(script("test", "quick"));
+  // bun has a test runner of its own: a bun project without a test script runs it.
+  else if (bun && !test) out.push(check("bun", ["test"], "quick"));
+  for (const name of ["typecheck", "check", "lint", "build"]) if (scripts[name]) out.push(script(name, "full"));
+  return out;
+}
+
+function deno(r: Root): Check[] {
+  const file = ["deno.json", "deno.jsonc"].find((f) => r.has(f));
+  if (!file) return [];
+  // deno.jsonc may hold comments, so the tasks are found in the text, not parsed.
+  const hasTask = /"tasks"\s*:\s*\{[^}]*"test"\s*:/.test(r.text(file));
+  return [hasTask ? check("deno", ["task", "test"], "quick") : check("deno", ["test"], "quick")];
+}
+
+function make(r: Root, quickSoFar: boolean): Check[] {
+  if (!r.has("Makefile")) return [];
+  const targets = new Set([...r.text("Makefile").matchAll(/^([A-Za-z][\w-]*)\s*:(?!=)/gm)].map((m) => m[1]!));
+  const out: Check[] = [];
+  if (targets.has("test") && !quickSoFar) out.push(check("make", ["test"], "quick"));
+  for (const t of ["check", "lint"]) if (targets.has(t)) out.push(check("make", [t], "full"));
+  return out;
+}
+
+function rust(r: Root): Check[] {
+  return r.has("Cargo.toml") ? [check("cargo", ["test"], "quick"), check("cargo", ["clippy", "--all-targets"], "full")] : [];
+}
+
+function go(r: Root): Check[] {
+  return r.has("go.mod") ? [check("go", ["test", "./..."], "quick"), check("go", ["vet", "./..."], "full")] : [];
+}
+
+/** pytest as a dependency: the word itself, not a plugin such as pytest-cov. */
+const PYTEST_DEPENDENCY = /(^|["'\s])pytest($|[\s"'<>=!~;,[])/m;
+
+function python(r: Root): Check[] {
+  const configured =
+    r.has("pytest.ini") ||
+    r.has("conftest.py") ||
+    r.text("pyproject.toml").includes("[tool.pytest") ||
+    r.text("setup.cfg").includes("[tool:pytest]") ||
+    r.text("tox.ini").includes("[pytest]");
+  const requirements = r.entries.filter((e) => /^requirements[\w.-]*\.txt$/.test(e));
+  const depends = [r.text("pyproject.toml"), ...requirements.map((f) => r.text(f))].some((t) => PYTEST_DEPENDENCY.test(t));
+  return configured || depends ? [check("python3", ["-m", "pytest", "-q"], "quick", "pytest")] : [];
+}
+
+/** The build tool's wrapper when the project ships one (the version it pins), else the tool itself. */
+function wrapper(r: Root, script: "mvnw" | "gradlew", tool: string): string {
+  if (!r.has(script)) return tool;
+  if (process.platform === "win32") return script === "mvnw" ? "mvnw.cmd" : "gradlew.bat";
+  return `./${script}`;
+}
+
+function maven(r: Root): Check[] {
+  if (!r.has("pom.xml")) return [];
+  const mvn = wrapper(r, "mvnw", "mvn");
+  return [check(mvn, ["test"], "quick"), check(mvn, ["verify"], "full")];
+}
+
+function gradle(r: Root): Check[] {
+  if (!["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].some((f) => r.has(f))) return [];
+  const gradlew = wrapper(r, "gradlew", "gradle");
+  return [check(gradlew, ["test"], "quick"), check(gradlew, ["check"], "full")];
+}
+
+/** A Rakefile that defines a test task: Rake's or Minitest's TestTask, or a task named test. */
+const RAKE_TEST = /\bTestTask\b|^\s*task\s*\(?\s*(:test\b|["']test["'])|\bdefault:\s*:test\b/m;
+
+function ruby(r: Root): Check[] {
+  const bundled = r.has("Gemfile") ? ["bundle", "exec"] : [];
+  const run = (...argv: string[]) => {
+    const [program, ...args] = [...bundled, ...argv] as [string, ...string[]];
+    return check(program, args, "quick");
+  };
+  if (r.has(".rspec")) return [run("rspec")];
+  if (r.has("Rakefile") && RAKE_TEST.test(r.text("Rakefile"))) return [run("rake", "test")];
+  return [];
+}
+
+function php(r: Root): Check[] {
+  if (!r.has("composer.json")) return [];
+  let scripts: Record<string, unknown> = {};
+  try {
+    scripts = (JSON.parse(r.text("composer.json")) as { scripts?: Record<string, unknown> }).scripts ?? {};
+  } catch {
+    // a broken composer.json has no scripts we can trust
+  }
+  if (scripts.test) return [check("composer", ["test"], "quick")];
+  return r.has("phpunit.xml") || r.has("phpunit.xml.dist") ? [check("vendor/bin/phpunit", [], "quick")] : [];
+}
+
+function dotnet(r: Root): Check[] {
+  // A solution or project file at the root: `dotnet test` finds it there and nowhere else.
+  if (!r.entries.some((e) => /\.(sln|slnx|csproj|fsproj|vbproj)$/.test(e))) return [];
+  return [check("dotnet", ["test"], "quick"), check("dotnet", ["build"], "full")];
+}
+
+function elixir(r: Root): Check[] {
+  return r.has("mix.exs") ? [check("mix", ["test"], "quick")] : [];
+}
+
+function swift(r: Root): Check[] {
+  return r.has("Package.swift") ? [check("swift", ["test"], "quick"), check("swift", ["build"], "full")] : [];
 }
 
 /**
- * The project's own checks, detected from what exists: package.json scripts, Makefile targets,
- * Cargo, Go, pytest configuration. Never a command that is not there.
+ * The project's own checks, detected from what its root holds: package.json scripts (or bun's own
+ * runner), Deno tasks, Makefile targets, Cargo, Go, pytest, Maven and Gradle (through the project's
+ * wrapper when it has one), Rake or RSpec, Composer or PHPUnit, a .NET solution, Mix, Swift
+ * packages. Never a command that is not there.
  */
 export function detectChecks(root: string): Check[] {
-  const checks: Check[] = [];
-  // A file that cannot be read (a directory, a named pipe, no permission) names no check.
-  const textOf = (path: string) => {
-    try {
-      return readRegularFile(path, "utf8");
-    } catch {
-      return "";
-    }
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const names = new Set(entries);
+  const texts = new Map<string, string>();
+  const r: Root = {
+    entries,
+    has: (name) => names.has(name),
+    // A file that cannot be read (a directory, a named pipe, no permission) names no check.
+    text(name) {
+      if (!texts.has(name)) {
+        let t = "";
+        try {
+          t = names.has(name) ? readRegularFile(join(root, name), "utf8") : "";
+        } catch {
+          // unreadable: no text
+        }
+        texts.set(name, t);
+      }
+      return texts.get(name)!;
+    },
   };
-  const pkgPath = join(root, "package.json");
-  if (existsSync(pkgPath)) {
-    let scripts: Record<string, string> = {};
-    try {
-      scripts = (JSON.parse(textOf(pkgPath)) as { scripts?: Record<string, string> }).scripts ?? {};
-    } catch {
-      // a broken package.json has no scripts we can trust
-    }
-    const runner = runnerFor(root);
-    const script = (name: string, level: Check["level"]) =>
-      scripts[name] && checks.push({ name: `${runner} run ${name}`, program: runner, args: runner === "yarn" ? [name] : ["run", name], level });
-    script("test", "quick");
-    for (const name of ["typecheck", "check", "lint", "build"]) script(name, "full");
-  }
-  const makefile = join(root, "Makefile");
-  if (existsSync(makefile)) {
-    const targets = new Set([...textOf(makefile).matchAll(/^([A-Za-z][\w-]*)\s*:(?!=)/gm)].map((m) => m[1]!));
-    if (targets.has("test") && !checks.some((c) => c.level === "quick")) checks.push({ name: "make test", program: "make", args: ["test"], level: "quick" });
-    for (const t of ["check", "lint"]) if (targets.has(t)) checks.push({ name: `make ${t}`, program: "make", args: [t], level: "full" });
-  }
-  if (existsSync(join(root, "Cargo.toml"))) {
-    checks.push({ name: "cargo test", program: "cargo", args: ["test"], level: "quick" });
-    checks.push({ name: "cargo clippy", program: "cargo", args: ["clippy", "--all-targets"], level: "full" });
-  }
-  if (existsSync(join(root, "go.mod"))) {
-    checks.push({ name: "go test ./...", program: "go", args: ["test", "./..."], level: "quick" });
-    checks.push({ name: "go vet ./...", program: "go", args: ["vet", "./..."], level: "full" });
-  }
-  const pyproject = join(root, "pyproject.toml");
-  const pytest =
-    existsSync(join(root, "pytest.ini")) ||
-    textOf(pyproject).includes("[tool.pytest") ||
-    textOf(join(root, "setup.cfg")).includes("[tool:pytest]") ||
-    textOf(join(root, "tox.ini")).includes("[pytest]");
-  if (pytest) checks.push({ name: "pytest", program: "python3", args: ["-m", "pytest", "-q"], level: "quick" });
+  const checks = [...node(r), ...deno(r)];
+  checks.push(...make(r, checks.some((c) => c.level === "quick")));
+  for (const detect of [rust, go, python, maven, gradle, ruby, php, dotnet, elixir, swift]) checks.push(...detect(r));
   return checks;
 }

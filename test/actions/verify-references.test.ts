@@ -33,6 +33,58 @@ describe("detectChecks", () => {
   });
 });
 
+describe("detectChecks beyond JavaScript, Go and Python", () => {
+  const quick = (files: Record<string, string>) => {
+    const w = workspace(files);
+    try {
+      return detectChecks(w.root).filter((c) => c.level === "quick").map((c) => c.name);
+    } finally {
+      w.cleanup();
+    }
+  };
+
+  test("Maven and Gradle run through the project's wrapper when it ships one, else the tool", () => {
+    expect(quick({ "pom.xml": "<project/>" })).toEqual(["mvn test"]);
+    expect(quick({ "pom.xml": "<project/>", mvnw: "#!/bin/sh\n" })).toEqual(["./mvnw test"]);
+    expect(quick({ "settings.gradle.kts": "", gradlew: "#!/bin/sh\n" })).toEqual(["./gradlew test"]);
+    expect(quick({ "build.gradle": "" })).toEqual(["gradle test"]);
+  });
+
+  test("Ruby: RSpec when .rspec says so, Rake's test task otherwise, through bundler with a Gemfile; a Gemfile alone names nothing", () => {
+    expect(quick({ Gemfile: "", ".rspec": "--require spec_helper\n", Rakefile: "" })).toEqual(["bundle exec rspec"]);
+    expect(quick({ Rakefile: 'require "rake/testtask"\nRake::TestTask.new do |t|\nend\n' })).toEqual(["rake test"]);
+    expect(quick({ Gemfile: "", Rakefile: "task :test do\n  ruby 'test/all.rb'\nend\n" })).toEqual(["bundle exec rake test"]);
+    expect(quick({ Gemfile: 'gem "cocoapods"\n', "Package.swift": "" })).toEqual(["swift test"]);
+    expect(quick({ Gemfile: "", Rakefile: "task :release do\nend\n" })).toEqual([]);
+  });
+
+  test("PHP, .NET, Elixir, Swift and Deno", () => {
+    expect(quick({ "composer.json": JSON.stringify({ scripts: { test: "phpunit" } }) })).toEqual(["composer test"]);
+    expect(quick({ "composer.json": "{}", "phpunit.xml.dist": "" })).toEqual(["vendor/bin/phpunit"]);
+    expect(quick({ "composer.json": "{}" })).toEqual([]);
+    expect(quick({ "App.sln": "" })).toEqual(["dotnet test"]);
+    expect(quick({ "src/App/App.csproj": "" })).toEqual([]);
+    expect(quick({ "mix.exs": "" })).toEqual(["mix test"]);
+    expect(quick({ "deno.jsonc": '{\n  // tasks\n  "tasks": { "test": "deno test -A" }\n}\n' })).toEqual(["deno task test"]);
+    expect(quick({ "deno.json": '{ "tasks": { "dev": "deno run main.ts" } }' })).toEqual(["deno test"]);
+  });
+
+  test("npm init's placeholder test script is no check; a bun project without a test script runs bun's own", () => {
+    const placeholder = JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1', build: "tsc" } });
+    expect(quick({ "package.json": placeholder })).toEqual([]);
+    expect(quick({ "package.json": placeholder, Makefile: "test:\n\tnode t.js\n" })).toEqual(["make test"]);
+    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }), "bun.lock": "" })).toEqual(["bun test"]);
+    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }) })).toEqual([]);
+  });
+
+  test("pytest as a dependency names it; a pytest plugin alone does not", () => {
+    expect(quick({ "requirements-dev.txt": "black\npytest>=7\n" })).toEqual(["pytest"]);
+    expect(quick({ "pyproject.toml": '[dependency-groups]\ntest = ["pytest", "hypothesis"]\n' })).toEqual(["pytest"]);
+    expect(quick({ "requirements.txt": "pytest-cov\nrequests\n" })).toEqual([]);
+    expect(quick({ "conftest.py": "" })).toEqual(["pytest"]);
+  });
+});
+
 describe("verify", () => {
   test("records evidence bound to the revision; a change makes it stale; a failure is never a pass", async () => {
     ws = workspace({ "package.json": JSON.stringify({ scripts: { test: "node check.js" } }), "check.js": "process.exit(0)\n" });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -59,6 +59,24 @@ describe("the first request of a task about a failing test", () => {
     const q = await firstRequest("what does README.md say?");
     expect(q.tools).not.toContain("verify");
     expect(q.text).not.toContain("npm run test");
+  });
+});
+
+describe("a project weir knows by its build file, not by package.json", () => {
+  test("a Maven project with a wrapper: the first request names ./mvnw test, and verify runs the wrapper in the sandbox", async () => {
+    // The wrapper stands in for Maven: it proves it ran in the workspace and reports like Maven.
+    const mvnw = '#!/bin/sh\necho "$@" > ran-by-verify.txt\necho "Tests run: 3, Failures: 0"\necho "BUILD SUCCESS"\n';
+    project({ "pom.xml": "<project><artifactId>calc</artifactId></project>\n", mvnw, "package.json": "{}" });
+    chmodSync(join(world.ws, "mvnw"), 0o755);
+    world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "The tests pass." }] });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "fix the failing test"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(world.server.requests[before]!.body.messages)).toContain("quick: ./mvnw test");
+    const after = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(after).toContain("$ ./mvnw test");
+    expect(after).toContain("all checks passed");
+    expect(readFileSync(join(world.ws, "ran-by-verify.txt"), "utf8")).toBe("test\n");
   });
 });
 

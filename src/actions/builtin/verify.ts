@@ -12,7 +12,7 @@ export function verifyAction(ledger: VerificationLedger) {
     capability: "verification",
     hint: "run the project's own checks (tests; at level full also typecheck, lint, build)",
     description:
-      "Run the project's own checks, detected from package.json scripts, Makefile targets, Cargo, Go or pytest configuration. level quick runs the tests; full adds typecheck, lint and build where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
+      "Run the project's own checks, detected from its root: package.json scripts, Makefile targets, Cargo, Go, pytest, Maven, Gradle, Rake or RSpec, Composer, .NET, Mix, Swift or Deno. level quick runs the tests; full adds typecheck, lint and build where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
     input: z.object({ level: z.enum(["quick", "full"]).default("quick"), timeout_ms: z.number().int().min(1000).max(1_800_000).optional() }).strict(),
     risk: "execute",
     source: "builtin",
@@ -21,7 +21,7 @@ export function verifyAction(ledger: VerificationLedger) {
     async run(i, ctx) {
       const checks = detectChecks(ctx.workspace.root).filter((c) => i.level === "full" || c.level === "quick");
       if (checks.length === 0)
-        throw new ToolFailure("no checks found (no package.json test script, Makefile test target, Cargo.toml, go.mod or pytest config); weir will not guess a command");
+        throw new ToolFailure("no checks found at the workspace root (no test script, test target or build file weir knows); weir will not guess a command: run the project's tests with run_command");
       const revision = await ledger.revision();
       const lines: string[] = [];
       const failures: { path: string; line: number; message: string }[] = [];
