@@ -3,7 +3,7 @@ import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { textAfter } from "../actions/edit-match.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
-import { parseFailureLocations } from "../context/failures.ts";
+import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
@@ -106,6 +106,7 @@ export class WorkState {
   private notes: string[] = [];
   private dirty: Set<string> | undefined;
   private files: string[] | undefined;
+  private fileSet: Set<string> | undefined;
   private refusedTargets = 0;
   /** An edit the model proposed and weir has not applied yet (`propose`). */
   private proposal: Proposal | undefined;
@@ -140,13 +141,7 @@ export class WorkState {
     this.refusedTargets = 0;
     // A failure location the task names is a failure of the state, as test output's are.
     for (const f of parseFailureLocations(task, 10)) {
-      let path: string | undefined;
-      try {
-        const r = resolveInWorkspace(this.root, f.path, { home: this.home });
-        if (r.exists) path = r.relative;
-      } catch {
-        path = undefined;
-      }
+      const path = this.located(f.path);
       if (path && !this.failures.some((x) => x.path === path && x.line === f.line)) this.failures.push({ path, line: f.line, message: f.message });
     }
     for (const p of pathsIn(task)) {
@@ -203,6 +198,18 @@ export class WorkState {
     return t;
   }
 
+  /** The workspace file a reported failure path names: itself when it is one, else as `locate` finds it. */
+  private located(p: string): string | undefined {
+    try {
+      const r = resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home });
+      if (r.exists) return r.relative;
+    } catch {
+      // outside the workspace as given: a CI machine's path may still name one of its files
+    }
+    this.fileSet ??= new Set(this.workspaceFiles());
+    return locate(p, this.fileSet);
+  }
+
   private rel(p: string): string | undefined {
     try {
       return resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home }).relative;
@@ -245,7 +252,7 @@ export class WorkState {
       case "command":
       case "verify":
         for (const f of d.failures) {
-          const path = this.rel(f.path);
+          const path = this.located(f.path) ?? this.rel(f.path);
           if (path) this.failures.push({ path, line: f.line, message: f.message });
         }
         break;

@@ -8,7 +8,7 @@ import { gitOutput } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { jsModule } from "./callers.ts";
-import { parseFailureLocations } from "./failures.ts";
+import { locate, parseFailureLocations } from "./failures.ts";
 import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { activeFiles, bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
@@ -414,7 +414,11 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   }
   for (const t of o.editTargets ?? []) targets.set(t.path, "edit_target");
 
-  const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).filter((f) => fileSet.has(f.path));
+  // Each reported location at the workspace file it names (a CI machine's path, a JVM frame's package).
+  const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).flatMap((f) => {
+    const path = locate(f.path, fileSet);
+    return path ? [{ ...f, path }] : [];
+  });
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
 
   // Symbols the goal names: the content ranking searches for them, and their definitions are targets.

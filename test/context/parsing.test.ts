@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseFailureLocations } from "../../src/context/failures.ts";
+import { locate, parseFailureLocations } from "../../src/context/failures.ts";
 import { outline } from "../../src/context/outline.ts";
 import { parseFrontMatter, ruleApplies } from "../../src/context/rules.ts";
 
@@ -32,6 +32,50 @@ describe("outline (tree-sitter)", () => {
 
   test("files in other languages have no outline", async () => {
     expect(await outline("README.md", "# hi")).toBeUndefined();
+  });
+});
+
+/** What javac and java printed here for a division by zero in com.example.Calc, run from its test. */
+const JVM_OUTPUT = `Exception in thread "main" java.lang.ArithmeticException: / by zero
+\tat com.example.Calc.div(Calc.java:5)
+\tat com.example.CalcTest.main(CalcTest.java:6)
+\tat java.base/java.lang.Thread.run(Thread.java:833)
+`;
+
+describe("failure locations beyond JavaScript, Python and Rust", () => {
+  const at = (out: string) => parseFailureLocations(out).map((l) => `${l.path}:${l.line}${l.col ? `:${l.col}` : ""}`);
+
+  test("a JVM frame's file is placed under its package, a module prefix dropped, and not read again as a bare name", () => {
+    expect(at(JVM_OUTPUT)).toEqual(["com/example/Calc.java:5", "com/example/CalcTest.java:6", "java/lang/Thread.java:833"]);
+    expect(at("\tat app//org.junit.Assert.fail(Assert.java:89)")).toEqual(["org/junit/Assert.java:89"]);
+  });
+
+  test("javac through Maven, .NET frames in any language, Kotlin's file URLs", () => {
+    expect(at("[ERROR] /home/u/calc/src/main/java/com/example/Calc.java:[7,16] error: cannot find symbol")).toEqual(["/home/u/calc/src/main/java/com/example/Calc.java:7:16"]);
+    expect(at("[ERROR] \\work\\app\\src\\main\\java\\App.java:[11,45] cannot find symbol")).toEqual(["/work/app/src/main/java/App.java:11:45"]);
+    expect(at("   at Calc.Tests.Adds() in /_/test/Calc.Tests/CalcTests.cs:line 14")).toEqual(["/_/test/Calc.Tests/CalcTests.cs:14"]);
+    expect(at("   en Calc.Tests.Adds() en /_/test/Calc.Tests/CalcTests.cs:l\u00ednea 14")).toEqual(["/_/test/Calc.Tests/CalcTests.cs:14"]);
+    expect(at("e: file:///home/u/proj/src/main/kotlin/Calc.kt:7:16 Unresolved reference: c")).toEqual(["/home/u/proj/src/main/kotlin/Calc.kt:7:16"]);
+  });
+});
+
+describe("locate", () => {
+  const files = new Set(["src/main/java/com/example/Calc.java", "src/test/java/com/example/CalcTest.java", "pkg/calc/calc_test.go", "tests/case.py", "a/util.py", "b/util.py"]);
+
+  test("a path as given, a frame's package path, a CI machine's path, a deterministic build's /_/ root, a bare unique name", () => {
+    expect(locate("tests/case.py", files)).toBe("tests/case.py");
+    expect(locate("com/example/Calc.java", files)).toBe("src/main/java/com/example/Calc.java");
+    expect(locate("/home/runner/work/calc/calc/src/test/java/com/example/CalcTest.java", files)).toBe("src/test/java/com/example/CalcTest.java");
+    expect(locate("/_/pkg/calc/calc_test.go", files)).toBe("pkg/calc/calc_test.go");
+    expect(locate("calc_test.go", files)).toBe("pkg/calc/calc_test.go");
+  });
+
+  test("nothing for a library's file that shares only a name, for a name two files share, or for no file", () => {
+    expect(locate("/usr/lib/python3.11/unittest/case.py", files)).toBeUndefined();
+    expect(locate("java/lang/Thread.java", files)).toBeUndefined();
+    expect(locate("util.py", files)).toBeUndefined();
+    expect(locate("/srv/x/util.py", files)).toBeUndefined();
+    expect(locate("nothing.rs", files)).toBeUndefined();
   });
 });
 

@@ -151,4 +151,19 @@ describe("the working set and the ledger", () => {
     expect(newest).toContain("GREET-BODY-5151");
     expect(JSON.stringify(last.messages[0])).not.toContain("GREET-BODY-5151");
   });
+
+  test("a JVM stack trace from a failing command brings the file its frame names, found under its package", async () => {
+    await repository();
+    mkdirSync(join(world.ws, "src", "main", "java", "com", "example"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "main", "java", "com", "example", "Calc.java"), "package com.example;\n\npublic class Calc {\n    public static int div(int a, int b) {\n        return a / b; // CALC-DIV-6363\n    }\n}\n");
+    // What java printed for this class, replayed: the frames name Calc.java by its package only.
+    const trace = 'Exception in thread "main" java.lang.ArithmeticException: / by zero\n\tat com.example.Calc.div(Calc.java:5)\n\tat java.base/java.lang.Thread.run(Thread.java:833)\n';
+    writeFileSync(join(world.ws, "fail.js"), `process.stderr.write(${JSON.stringify(trace)});\nprocess.exit(1);\n`);
+    world.server.script({ turns: [{ toolCalls: [{ id: "c1", name: "run_command", input: { program: process.execPath, args: ["fail.js"] } }] }, { text: "seen" }] });
+    expect((await weir([...wire("chat"), "--verify-floor", "off", "look at notes.txt"])).code).toBe(0);
+    const newest = JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    expect(newest).toContain("failure locations added to the working set");
+    expect(newest).toContain("CALC-DIV-6363");
+    expect(newest).toContain("src/main/java/com/example/Calc.java");
+  });
 });
