@@ -184,8 +184,15 @@ export function statusEntries(z: string): { untracked: boolean; path: string }[]
   return out;
 }
 
-/** Whether a path is a test file by the usual conventions (tests/, *.test.*, test_*.py, *_test.go). Pure. */
-export const isTestPath = (p: string): boolean => /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:go|py)$/i.test(p);
+/** Where the JVM, .NET, PHP and Swift name a test after its class: `CalcTest.java`, `CalcTests.cs`. */
+const CLASS_TEST_EXT = "java|kt|scala|groovy|cs|fs|vb|php|swift";
+/** Test files by the lower-case conventions: tests/, *.test.*, *_spec.rb, test_*.py, spec_*.rb, *_test.go. */
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)(?:test|spec)_[^/]+\.(?:py|rb)$|_test\.(?:go|py|rb|exs)$/i;
+/** ...and the case-sensitive ones: `CalcTest.java`, `CalcIT.java`, a .NET test project `Calc.Tests/`. */
+const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|IT)\\.(?:${CLASS_TEST_EXT})$|(?:^|/)[\\w.]+\\.(?:Unit|Integration|Functional)?Tests?/`);
+
+/** Whether a path is a test file by the usual conventions of its ecosystem. Pure. */
+export const isTestPath = (p: string): boolean => TEST_PATH.test(p) || CLASS_TEST_PATH.test(p);
 /** Symbol-like words: `quoted`, camelCase, PascalCase with an inner capital, ACRONYMWords (ASGITransport, HTTPError), snake_case. */
 const SYMBOLISH = /`([A-Za-z_][\w.]*)`|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*|[a-z]+_[a-z_]+\w*)\b/g;
 
@@ -243,11 +250,17 @@ function contentRanking(root: string, files: string[], query: string[], index: C
   return bm25Counted(wanted, docs, pool.length);
 }
 
-/** Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, tests/foo.rs. Pure. */
-export function testNamesFor(path: string): RegExp {
+/**
+ * Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, spec_foo.rb,
+ * foo_test.go, tests/foo.rs, and, case-sensitive (so `Contest.java` is no test of `Con.java`),
+ * FooTest.java, FooTests.cs, FooIT.java, TestFoo.java. Pure.
+ */
+export function testNamesFor(path: string): { test(candidate: string): boolean } {
   const base = path.split("/").pop()!.replace(/\.[^.]+$/, "");
   const esc = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|test_${esc}\\.py|${esc}_test\\.(?:go|py)|tests?/${esc}\\.[a-z]+)$`, "i");
+  const lower = new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|(?:test|spec)_${esc}\\.(?:py|rb)|${esc}_test\\.(?:go|py|rb|exs)|tests?/${esc}\\.[a-z]+)$`, "i");
+  const named = new RegExp(`(?:^|/)(?:${esc}(?:Tests?|IT)|Test${esc})\\.(?:${CLASS_TEST_EXT})$`);
+  return { test: (candidate) => lower.test(candidate) || named.test(candidate) };
 }
 
 interface FileInfo {

@@ -80,6 +80,21 @@ describe("a project weir knows by its build file, not by package.json", () => {
   });
 });
 
+describe("tests mapped to the file a task names, by its ecosystem's conventions", () => {
+  test("a Java class brings its CalcTest.java from the test tree; a longer name that only starts with it stays out", async () => {
+    project({
+      "package.json": "{}",
+      "pom.xml": "<project/>\n",
+      "src/main/java/com/example/Calc.java": "package com.example;\n\npublic class Calc {\n    public static int div(int a, int b) { return a * b; }\n}\n",
+      "src/test/java/com/example/CalcTest.java": "package com.example;\n\nclass CalcTest {\n    // JAVA-TEST-4545 div(4, 2) must be 2\n}\n",
+      "src/test/java/com/example/CalculatorTest.java": "package com.example;\n\nclass CalculatorTest {\n    // OTHER-TEST-4646\n}\n",
+    });
+    const { text } = await firstRequest("div in src/main/java/com/example/Calc.java multiplies; make it divide");
+    expect(text).toContain("JAVA-TEST-4545");
+    expect(text).not.toContain("OTHER-TEST-4646");
+  });
+});
+
 describe("the budget is what comes after the floor", () => {
   test("an AGENTS.md larger than the whole budget still leaves the code the task is about in the first request", async () => {
     // About 6k tokens of rules, over the default budget (4k) on its own.
