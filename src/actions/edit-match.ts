@@ -3,13 +3,14 @@
  * for the ways real models misquote, in order: an over-escaped old_string (`\n`, `\'`, `\$`, `\\`
  * written for the plain character); read_file's line numbers copied into the quote; then line by
  * line ignoring indentation, then also ignoring runs of whitespace inside lines (non-breaking
- * spaces included), then also reading typographic quotes, dashes and the ellipsis as their plain forms, then also
- * ignoring blank lines, then a quote that starts or ends inside a line. A tolerance applies only
- * when it finds exactly one match (or every match with replace_all for indentation), never touches
- * a line outside the matched range, and the outcome names it. Re-indentation follows each line's
- * own depth in the file, so nesting a model flattened in its quote is kept. An ambiguous match is
- * refused with the line number of every occurrence. Line endings of the file are kept line by line:
- * a line the edit leaves alone keeps its own, a new line takes the ending of the line it replaces.
+ * spaces included), then also reading typographic quotes, dashes and the ellipsis as their plain
+ * forms, then also ignoring blank lines; then a quote that starts or ends inside a line; last, a
+ * quote of part of one line whose spacing differs. A tolerance applies only when it finds exactly
+ * one match (or every match with replace_all, line by line or in spacing), never touches a line
+ * outside the matched range, and the outcome names it. Re-indentation follows each line's own depth
+ * in the file, so nesting a model flattened in its quote is kept. An ambiguous match is refused
+ * with the line number of every occurrence. Line endings of the file are kept line by line: a line
+ * the edit leaves alone keeps its own, a new line takes the ending of the line it replaces.
  */
 import { diffArrays } from "diff";
 
@@ -30,7 +31,7 @@ interface EditOutcome {
   text: string;
   /** How many places changed, and how the match was found. */
   replaced: number;
-  how: "exact" | "unescaped" | "line numbers" | "indentation" | "whitespace" | "punctuation" | "blank lines" | "partial lines";
+  how: "exact" | "unescaped" | "line numbers" | "indentation" | "whitespace" | "punctuation" | "blank lines" | "partial lines" | "spacing";
 }
 
 const leading = (s: string) => s.match(/^[ \t]*/)![0];
@@ -211,6 +212,26 @@ function partialMatches(fileLines: string[], oldLines: string[]): { start: numbe
   return out;
 }
 
+/**
+ * Where a one-line quote occurs within lines when spacing is read loosely: a run of spaces or tabs
+ * may differ in length, and space next to punctuation may be there or not (`add(a,b)`, `add( a, b )`),
+ * but two words stay apart (`a b` never matches `ab`). A match starts and ends between words. Pure.
+ */
+function fragmentMatches(text: string, quote: string): { index: number; length: number }[] {
+  const tokens = quote.match(/[\w$]+|\S/g) ?? [];
+  if (tokens.length < 2) return [];
+  const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const source = tokens.map((t, i) => (i === 0 ? "" : wordy(tokens[i - 1]!.at(-1)) && wordy(t[0]) ? "[^\\S\\n]+" : "[^\\S\\n]*") + esc(t)).join("");
+  const out: { index: number; length: number }[] = [];
+  for (const m of text.matchAll(new RegExp(source, "g"))) {
+    const before = text[m.index - 1];
+    const after = text[m.index + m[0].length];
+    if ((wordy(before) && wordy(quote[0])) || (wordy(after) && wordy(quote.at(-1)))) continue;
+    out.push({ index: m.index, length: m[0].length });
+  }
+  return out;
+}
+
 export function applyEdit(original: string, edit: EditSpec): EditOutcome {
   if (edit.old_string === "") throw new EditRefused("old_string is empty; to create or overwrite a whole file use write_file");
   if (edit.old_string === edit.new_string) throw new EditRefused("old_string and new_string are identical; there is nothing to change");
@@ -264,7 +285,7 @@ function match(text: string, oldS: string, newS: string, replaceAll: boolean): E
   ] as const) {
     const starts = lineMatches(fileLines, oldLines, norm);
     if (starts.length === 0) continue;
-    if (starts.length > 1 && !(replaceAll && how === "indentation")) throw ambiguous(starts.map((s) => s + 1), ` ignoring ${how === "punctuation" ? "whitespace and punctuation" : how}`);
+    if (starts.length > 1 && !replaceAll) throw ambiguous(starts.map((s) => s + 1), ` ignoring ${how === "punctuation" ? "whitespace and punctuation" : how}`);
     let out = fileLines;
     // Replace from the last match backwards so earlier indexes stay valid.
     for (const start of [...starts].reverse()) {
@@ -295,6 +316,16 @@ function match(text: string, oldS: string, newS: string, replaceAll: boolean): E
     const matched = fileLines.slice(start, start + oldLines.length);
     const replacement = reindent(matched, whole(oldLines), whole(newS === "" ? [""] : newLines), before.trim() !== "");
     return { text: [...fileLines.slice(0, start), ...replacement, ...fileLines.slice(start + oldLines.length)].join("\n"), replaced: 1, how: "partial lines" };
+  }
+  // Last, a quote of part of one line whose spacing differs: in runs, or around punctuation.
+  if (oldLines.length === 1) {
+    const at = fragmentMatches(text, oldS.trim());
+    if (at.length > 1 && !replaceAll) throw ambiguous(at.map((m) => lineOf(text, m.index)), " ignoring spacing");
+    if (at.length > 0) {
+      let out = text;
+      for (const m of [...at].reverse()) out = out.slice(0, m.index) + newS + out.slice(m.index + m.length);
+      return { text: out, replaced: at.length, how: "spacing" };
+    }
   }
   const first = oldLines.map((l) => l.trim()).find((l) => l !== "")!;
   const near = fileLines.flatMap((l, i) => (collapse(l).includes(collapse(first)) ? [i + 1] : [])).slice(0, 5);

@@ -273,4 +273,44 @@ describe("tolerances for the ways models misquote", () => {
       { numRuns: 300 },
     );
   });
+
+  test("part of a line quoted with other spacing: runs of any length, space around punctuation or not, but words never joined", () => {
+    const r = applyEdit("    return w  *  h\n", { old_string: "w * h", new_string: "w * h / 2" });
+    expect([r.how, r.text]).toEqual(["spacing", "    return w * h / 2\n"]);
+    expect(applyEdit("log( 'a' );\n", { old_string: "log('a')", new_string: "info('a')" }).text).toBe("info('a');\n");
+    expect(refused(() => applyEdit("const ab = 1;\n", { old_string: "a b = 1", new_string: "c = 1" }))).toContain("not found");
+    expect(refused(() => applyEdit("total_count  =  1\n", { old_string: "count = 1", new_string: "count = 2" }))).toContain("not found");
+    expect(refused(() => applyEdit("f(x,  y)\nf(x,   y)\n", { old_string: "f(x, y)", new_string: "g(x, y)" }))).toContain("lines 1, 2");
+    expect(applyEdit("f(x,  y)\nf(x,   y)\n", { old_string: "f(x, y)", new_string: "g(x, y)", replace_all: true }).text).toBe("g(x, y)\ng(x, y)\n");
+  });
+
+  test("property: a spacing match replaces one span whose text, without its spacing, is the quote's; nothing else changes", () => {
+    const token = fc.constantFrom("a", "bb", "x1", "(", ")", ",", "=", "+", "42");
+    const gap = fc.constantFrom("", " ", "  ", "\t");
+    const line = fc.array(fc.tuple(token, gap), { minLength: 1, maxLength: 8 }).map((ts) => ts.map(([t, g]) => t + g).join(""));
+    let applied = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), fc.nat(), fc.nat(), fc.nat(), (lines, k, a, b) => {
+        const src = lines[k % lines.length]!.trim();
+        const words = src.match(/[\w$]+|\S/g) ?? [];
+        fc.pre(words.length >= 2);
+        const from = a % words.length;
+        const to = from + 1 + (b % (words.length - from));
+        const quote = words.slice(from, to).join(" ");
+        const file = `${lines.join("\n")}\n`;
+        fc.pre(!file.includes(quote) && to - from >= 2);
+        const r = unlessRefused(() => applyEdit(file, { old_string: quote, new_string: "NEW" }));
+        if (r?.how !== "spacing") return;
+        applied++;
+        const i = r.text.indexOf("NEW");
+        const removed = file.slice(i, file.length - (r.text.length - i - 3));
+        expect(r.text.slice(0, i)).toBe(file.slice(0, i));
+        expect(r.text.slice(i + 3)).toBe(file.slice(i + removed.length));
+        expect(removed.replace(/\s/g, "")).toBe(quote.replace(/\s/g, ""));
+        expect(removed.includes("\n")).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+    expect(applied).toBeGreaterThan(10); // the tolerance was exercised, not only skipped
+  });
 });

@@ -122,6 +122,17 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(toolResult("c2")).toContain("starts or ends inside a line");
   });
 
+  test("part of a line quoted without the file's spacing inside brackets edits that part only", async () => {
+    writeFileSync(join(world.ws, "hooks.php"), "<?php\nadd_action( 'init', 'setup' );\nadd_action( 'save', 'store' );\n");
+    world.server.script({
+      turns: [call("c1", "read_file", { path: "hooks.php" }), call("c2", "edit_file", { path: "hooks.php", old_string: "add_action('init', 'setup')", new_string: "add_action( 'init', 'boot' )" }), { text: "done" }],
+    });
+    const r = await weir([...wire(w), "--verify-floor", "off", "rename the init hook to boot"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.ws, "hooks.php"), "utf8")).toBe("<?php\nadd_action( 'init', 'boot' );\nadd_action( 'save', 'store' );\n");
+    expect(toolResult("c2")).toContain("spacing loosely");
+  });
+
   test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
     writeFileSync(join(world.ws, "cfg.txt"), "v1\n");
     world.server.script({

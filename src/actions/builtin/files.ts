@@ -264,6 +264,7 @@ export const editFile = defineAction({
       punctuation: " (matched reading typographic quotes, dashes and ellipses as plain ones; re-indented)",
       "blank lines": " (matched ignoring blank lines; re-indented)",
       "partial lines": " (matched as a quote that starts or ends inside a line; the rest of those lines kept, re-indented)",
+      spacing: " (matched part of a line reading its spacing loosely)",
     }[outcome.how];
     const sha = ctx.ledger.get(p.absolute)!;
     return {
