@@ -50,7 +50,21 @@ const NPM_INIT = {
   commit: "",
   root: ["package.json", "src/", "ecosystem.config.js", "Dockerfile"],
   files: {
-    "package.json": `${JSON.stringify({ name: "api", version: "1.0.0", description: "", main: "index.js", scripts: { start: "nodemon ./src/index.js", prod: "pm2-runtime ecosystem.config.js", test: 'echo "Error: no test specified" && exit 1' }, keywords: [], author: "", license: "ISC", dependencies: { express: "^4.17.2", mongodb: "^4.3.0", nodemon: "^2.0.15" } }, null, 2)}\n`,
+    "package.json": `${JSON.stringify(
+      {
+        name: "api",
+        version: "1.0.0",
+        description: "",
+        main: "index.js",
+        scripts: { start: "nodemon ./src/index.js", prod: "pm2-runtime ecosystem.config.js", test: 'echo "Error: no test specified" && exit 1' },
+        keywords: [],
+        author: "",
+        license: "ISC",
+        dependencies: { express: "^4.17.2", mongodb: "^4.3.0", nodemon: "^2.0.15" },
+      },
+      null,
+      2,
+    )}\n`,
   },
   quick: [] as string[],
 };

@@ -12,7 +12,9 @@ export function verifyAction(ledger: VerificationLedger) {
     capability: "verification",
     hint: "run the project's own checks (tests; at level full also typecheck, lint, build)",
     description:
-      "Run the project's own checks, detected from its root: package.json scripts, Makefile targets, Cargo, Go, pytest, Maven, Gradle, Rake or RSpec, Composer, .NET, Mix, Swift or Deno. level quick runs the tests; full adds typecheck, lint and build where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
+      "Run the project's own checks, detected from its root: package.json scripts, Makefile targets, Cargo, Go, pytest, " +
+      "Maven, Gradle, Rake or RSpec, Composer, .NET, Mix, Swift or Deno. level quick runs the tests; full adds typecheck, lint and build " +
+      "where they exist. Each result is evidence bound to the current revision; any later change makes it stale.",
     input: z.object({ level: z.enum(["quick", "full"]).default("quick"), timeout_ms: z.number().int().min(1000).max(1_800_000).optional() }).strict(),
     risk: "execute",
     source: "builtin",
