@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { STDIO_SERVER } from "../support/mcp-servers.ts";
@@ -30,6 +30,26 @@ describe("weir doctor", () => {
     const old = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url, "--model", "claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "sk-ant-test-0000" });
     expect(old.code).toBe(1);
     expect(old.stdout).toContain("the model claude-sonnet-4-5 is deprecated");
+  });
+
+  test("the project's checks are listed, with a wrapper that cannot start or a tool not on the PATH as lines to fix", async () => {
+    const line = async (env: Record<string, string> = {}) => {
+      world.server.script({ turns: [{ text: "ok" }] });
+      const r = await weir(["doctor", "--json", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"], env);
+      return JSON.parse(r.stdout).checks.find((c: any) => c.name === "project checks");
+    };
+    expect(await line()).toMatchObject({ ok: true, detail: "none found at the workspace root; verify will not guess a command" });
+    writeFileSync(join(world.ws, "pom.xml"), "<project/>\n");
+    writeFileSync(join(world.ws, "mvnw"), "#!/bin/sh\n");
+    expect(await line()).toMatchObject({ ok: false, detail: "quick: ./mvnw test; full: ./mvnw verify; ./mvnw is missing or not executable (chmod +x mvnw): verify cannot run the tests" });
+    chmodSync(join(world.ws, "mvnw"), 0o755);
+    expect(await line()).toMatchObject({ ok: true, detail: "quick: ./mvnw test; full: ./mvnw verify" });
+    writeFileSync(join(world.ws, "mix.exs"), "");
+    // A PATH with only what starts weir and git on it, so no Elixir: the wrapper still starts, mix does not.
+    const bin = join(world.tmp, "bin");
+    mkdirSync(bin);
+    for (const tool of ["env", "git", "bun"]) symlinkSync(tool === "bun" ? process.execPath : Bun.which(tool)!, join(bin, tool));
+    expect((await line({ PATH: bin })).detail).toContain("mix is not on your PATH");
   });
 
   test("your hooks are listed with whether each can start", async () => {

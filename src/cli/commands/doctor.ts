@@ -5,6 +5,7 @@ import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
+import { detectChecks } from "../../workspace/checks.ts";
 import { createSandbox } from "../../workspace/sandbox.ts";
 import { homeDirectory } from "../../workspace/containment.ts";
 import { HOOK_EVENTS, hookStartProblem } from "../../actions/hooks.ts";
@@ -20,7 +21,7 @@ export interface Check {
 /**
  * `weir doctor`: checks what a run needs, each line with its fix — the key, the endpoint and model
  * (one tiny request), the command sandbox, the data directory, the configured MCP servers (started,
- * timed) and the terminal. Exit 1 when anything is not ok.
+ * timed), the project's checks and the terminal. Exit 1 when anything is not ok.
  */
 export async function doctorCommand(args: ParsedArgs, workspace: string, resolved: Resolved, out: (s: string) => void): Promise<number> {
   const s = resolved.settings;
@@ -85,9 +86,32 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
     for (const st of hub.status()) checks.push({ name: `mcp ${st.name}`, ok: st.state === "connected", detail: `${hub.describe(st)}${st.state === "connected" ? ` (all servers up in ${ms} ms)` : ""}` });
     await hub.closeAll();
   }
+  checks.push(projectChecks(workspace));
   const tty = process.stdout.isTTY === true;
   checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
   if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
   else for (const c of checks) out(`${c.ok ? "ok  " : "FIX "} ${c.name.padEnd(20)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/**
+ * The checks `verify` would run here, and whether their programs can start: a tool on the PATH, or
+ * the project's own wrapper (`./mvnw`) present and executable. A project with no checks is fine:
+ * verify says so and guesses nothing.
+ */
+function projectChecks(workspace: string): Check {
+  const found = detectChecks(workspace);
+  if (found.length === 0) return { name: "project checks", ok: true, detail: "none found at the workspace root; verify will not guess a command" };
+  const missing = [...new Set(found.filter((c) => c.level === "quick").map((c) => c.program))].flatMap((program) => {
+    if (!program.includes("/")) return Bun.which(program) ? [] : [`${program} is not on your PATH`];
+    try {
+      accessSync(join(workspace, program), constants.X_OK);
+      return [];
+    } catch {
+      return [`${program} is missing or not executable (chmod +x ${program.replace(/^\.\//, "")})`];
+    }
+  });
+  const list = (level: string) => found.filter((c) => c.level === level).map((c) => c.name).join(", ") || "none";
+  const detail = `quick: ${list("quick")}; full: ${list("full")}`;
+  return { name: "project checks", ok: missing.length === 0, detail: missing.length ? `${detail}; ${missing.join("; ")}: verify cannot run the tests` : detail };
 }
