@@ -5,11 +5,16 @@
  * changed for them). Each case's root is rebuilt in a temporary directory: its entries, with the
  * text of its manifests. Right: the quick checks are not empty and every one is a labelled command,
  * or, where a project names none at its root, there are none. Only dev misses are listed.
+ *
+ * Then what `verify` shows the model of a failed check: real failing runs of cargo, node, bun and
+ * pytest (eval/checks/failures.jsonl, each with the lines that say what failed); right when every
+ * one of those is shown.
  *   bun run bench checks
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { failureView } from "../src/actions/builtin/verify.ts";
 import { detectChecks } from "../src/workspace/checks.ts";
 
 interface Case {
@@ -41,3 +46,20 @@ try {
 console.log(`the project's test command, detected at the root of ${cases.length} real repositories`);
 for (const s of ["dev", "test"] as const) console.log(`  ${s.padEnd(5)} ${tally[s][0]}/${tally[s][1]} right`);
 for (const m of misses) console.log(m);
+
+interface Failure {
+  id: string;
+  made: string;
+  output: string;
+  must: string[];
+}
+const failures = readFileSync(join(import.meta.dir, "..", "eval", "checks", "failures.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Failure);
+let shown = 0;
+console.log(`what verify shows of ${failures.length} real failing runs`);
+for (const f of failures) {
+  const view = failureView(f.output);
+  const lost = f.must.filter((m) => !view.includes(m));
+  if (!lost.length) shown++;
+  console.log(`  ${f.id.padEnd(16)} ${String(view.split("\n").length).padStart(3)} of ${String(f.output.split("\n").length).padStart(3)} lines  ${lost.length ? `misses ${lost.map((m) => JSON.stringify(m)).join(", ")}` : "shows what failed"}`);
+}
+console.log(`  ${shown}/${failures.length} show every line that says what failed`);

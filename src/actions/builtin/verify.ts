@@ -35,7 +35,7 @@ export function verifyAction(ledger: VerificationLedger) {
         allPassed &&= passed;
         const e: Evidence = { producer: "verify", check: c.name, command: [c.program, ...c.args].join(" "), level: i.level, exitCode: r.exitCode, passed, complete, revision, at: Date.now() };
         ledger.record(e);
-        const tail = r.output.split("\n").slice(-25).join("\n");
+        const tail = passed ? r.output.split("\n").slice(-TAIL_LINES).join("\n") : failureView(r.output);
         if (!passed) failures.push(...parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
         lines.push(`$ ${e.command}\n${tail}\n[${passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped"}]`);
         if (!complete) break;
@@ -45,4 +45,12 @@ export function verifyAction(ledger: VerificationLedger) {
       return { content: `${lines.join("\n\n")}\n${summary}`, details: { kind: "verify", passed: true, failures: [] } };
     },
   });
+}
+
+/** The lines of a check's output the model is shown: the end, where runners print their summary. */
+const TAIL_LINES = 25;
+
+/** What the model is shown of a failed check's output. Pure. */
+export function failureView(output: string): string {
+  return output.split("\n").slice(-TAIL_LINES).join("\n");
 }
