@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findReferences } from "../../src/actions/builtin/references.ts";
-import { verifyAction } from "../../src/actions/builtin/verify.ts";
+import { failureView, verifyAction } from "../../src/actions/builtin/verify.ts";
+import fc from "fast-check";
 import { VerificationLedger } from "../../src/actions/verification.ts";
 import { detectChecks } from "../../src/workspace/checks.ts";
 import { workspace } from "../support/workspace.ts";
@@ -82,6 +83,33 @@ describe("detectChecks beyond JavaScript, Go and Python", () => {
     expect(quick({ "pyproject.toml": '[dependency-groups]\ntest = ["pytest", "hypothesis"]\n' })).toEqual(["pytest"]);
     expect(quick({ "requirements.txt": "pytest-cov\nrequests\n" })).toEqual([]);
     expect(quick({ "conftest.py": "" })).toEqual(["pytest"]);
+  });
+});
+
+describe("what verify shows of a failed check", () => {
+  test("the failure a runner printed long before its summary, with the lines after it; not the passing noise between", () => {
+    const out = ["not ok 1 - adds", "  error: add is wrong", "  expected: 4", "  actual: 0", ...Array.from({ length: 100 }, (_, i) => `ok ${i + 2} - noise ${i}`), "# tests 101", "# fail 1"].join("\n");
+    const view = failureView(out);
+    expect(view).toContain("add is wrong");
+    expect(view).toContain("actual: 0");
+    expect(view).not.toContain("noise 10 ");
+    expect(view.endsWith("# tests 101\n# fail 1")).toBe(true);
+  });
+
+  test("property: the view ends with the output's last lines, shows nothing the output lacks, and stays bounded", () => {
+    const line = fc.oneof(fc.constantFrom("ok", "FAILED x", "error: y", "expected 1", "", "noise"), fc.string({ maxLength: 12 }).map((t) => t.replace(/\n/g, "")));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 200 }), (ls) => {
+        const out = ls.join("\n");
+        const view = failureView(out).split("\n");
+        const tail = out.split("\n").slice(-25);
+        expect(view.slice(-tail.length)).toEqual(tail);
+        const have = new Set(out.split("\n"));
+        for (const l of view) expect(l === "…" || have.has(l)).toBe(true);
+        expect(view.length).toBeLessThanOrEqual(25 + 40 + 41);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

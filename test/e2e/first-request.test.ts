@@ -80,6 +80,24 @@ describe("a project weir knows by its build file, not by package.json", () => {
   });
 });
 
+describe("verify through the binary, with a real test runner", () => {
+  test("node's runner prints the failure first and 30 passing tests after it: the model is shown the failure", async () => {
+    const noise = Array.from({ length: 30 }, (_, i) => `test("noise ${i}", () => assert.ok(true));`).join("\n");
+    project({
+      "package.json": JSON.stringify({ name: "calc", type: "module", scripts: { test: "node --test" } }),
+      "test/calc.test.js": `import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/calc.js";\ntest("adds", () => assert.strictEqual(add(2, 2), 4, "ADD-IS-WRONG-7272"));\n${noise}\n`,
+    });
+    world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    // verify's own result (the failure's code also reaches the model, as a working-set update).
+    const shown = JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
+    expect(shown).toContain("0 !== 4");
+    expect(shown).toContain("ADD-IS-WRONG-7272");
+    expect(shown).toContain("FAILED (exit 1)");
+  });
+});
+
 describe("tests mapped to the file a task names, by its ecosystem's conventions", () => {
   test("a Java class brings its CalcTest.java from the test tree; a longer name that only starts with it stays out", async () => {
     project({

@@ -50,7 +50,31 @@ export function verifyAction(ledger: VerificationLedger) {
 /** The lines of a check's output the model is shown: the end, where runners print their summary. */
 const TAIL_LINES = 25;
 
-/** What the model is shown of a failed check's output. Pure. */
+/** Lines shown from above the tail: those that say what failed, each with the lines after it. */
+const ABOVE_LINES = 40;
+const AFTER_SIGNAL = 3;
+/** A line that says something failed, in the words test runners and compilers print. */
+const FAILURE_LINE = /\b(?:FAIL(?:ED|URE)?|ERROR|[Ee]rror|panicked|[Ff]ail(?:ed|ures?)|[Aa]ssert\w*|[Ee]xpected|not ok)\b|[✗✕]/;
+
+/**
+ * What the model is shown of a failed check's output: its last lines, where runners print their
+ * summary, and, from above them, the lines that say what failed (each with the few after it, where
+ * the expected and actual values go), first ones first, so a runner that prints a failure's detail
+ * long before its summary (node's, bun's, a Rust backtrace, Maven's boilerplate) still shows it. Pure.
+ */
 export function failureView(output: string): string {
-  return output.split("\n").slice(-TAIL_LINES).join("\n");
+  const lines = output.split("\n");
+  const start = Math.max(0, lines.length - TAIL_LINES);
+  const keep = new Set<number>();
+  for (let i = 0; i < start && keep.size < ABOVE_LINES; i++)
+    if (FAILURE_LINE.test(lines[i]!)) for (let k = i; k <= Math.min(i + AFTER_SIGNAL, start - 1) && keep.size < ABOVE_LINES; k++) keep.add(k);
+  const above: string[] = [];
+  let last = -1;
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    if (i !== last + 1) above.push("…");
+    above.push(lines[i]!);
+    last = i;
+  }
+  if (above.length && last !== start - 1) above.push("…");
+  return [...above, ...lines.slice(start)].join("\n");
 }
