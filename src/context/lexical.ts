@@ -42,12 +42,22 @@ export function stem(w: string): string {
 }
 const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w);
 
+/** The lock files of package managers, by name. */
+const LOCK_FILES = [
+  "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock",
+  "composer.lock", "Gemfile.lock", "go.sum", "mix.lock", "Package.resolved", "Podfile.lock", "pubspec.lock", "gradle.lockfile",
+  "packages.lock.json", "flake.lock",
+];
+/** What code generators name their output: protobuf and gRPC stubs, Dart's build_runner, .NET designers. */
+const GENERATED_NAME = /\.pb\.go$|_pb2(?:_grpc)?\.pyi?$|\.pb\.(?:cc|h)$|\.(?:g|freezed)\.dart$|\.[Dd]esigner\.cs$|\.generated\.\w+$/;
+
 /** Files that are generated, vendored, bundled or locked: never candidates, never in the floor. Pure. */
 export function isGenerated(path: string): boolean {
   return (
     /(?:^|\/)(?:dist|build|out|vendor|third_party|node_modules|coverage|\.next|__pycache__|target)\//.test(path) ||
     /\.(?:min|bundle|umd|prod)\.[cm]?js$|\.map$/.test(path) ||
-    /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum|uv\.lock)$/.test(path)
+    GENERATED_NAME.test(path) ||
+    LOCK_FILES.includes(path.slice(path.lastIndexOf("/") + 1))
   );
 }
 

@@ -13,6 +13,10 @@ describe("content-aware candidates", () => {
   test("generated, vendored, bundled and locked files are recognised; sources are not", () => {
     for (const p of ["dist/index.cjs", "pkg/build/out.js", "a.min.js", "app.bundle.js", "package-lock.json", "Cargo.lock", "vendor/x/y.go", "src/x.js.map"]) expect(isGenerated(p)).toBe(true);
     for (const p of ["src/index.ts", "lib/distance.py", "builder.go", "docs/build.md"]) expect(isGenerated(p)).toBe(false);
+    // Lock files and generators' output beyond JavaScript: Elixir, Swift, CocoaPods, Dart, .NET, Nix, protobuf.
+    for (const p of ["mix.lock", "App/Package.resolved", "ios/Podfile.lock", "pubspec.lock", "src/Web/packages.lock.json", "flake.lock", "api/user.pb.go", "api/user_pb2.py", "lib/model.g.dart", "Forms/Main.Designer.cs", "src/schema.generated.ts"])
+      expect([p, isGenerated(p)]).toEqual([p, true]);
+    for (const p of ["lib/lock.ex", "Sources/Package.swift", "api/pb.go", "src/generated.ts", "docs/designer.md"]) expect([p, isGenerated(p)]).toEqual([p, false]);
     expect(generatedGlobs("gen/*.ts linguist-generated=true\n# c\n*.pb.go linguist-generated\nsrc/*.ts text")).toEqual(["**/gen/*.ts", "**/*.pb.go"]);
   });
 
