@@ -200,7 +200,7 @@ export function activeFiles(log: string): { path: string; commits: number; weigh
 
 /** Whether a task is about tests, a failure, the build or the checks: then their commands and test files belong in its context. Pure. */
 export function aboutChecks(task: string): boolean {
-  return /\b(?:tests?|testing|failing|fails?|failed|failures?|broken|builds?|compiles?|compilation|lint|typecheck|type errors?|ci|checks?)\b/i.test(task);
+  return /\b(?:tests?|testing|specs|failing|fails?|failed|failures?|broken|builds?|compiles?|compilation|lint|typecheck|type errors?|ci|checks?)\b/i.test(task);
 }
 
 /** Orders strings by code point: stable on every machine (no locale), and much cheaper than localeCompare. Pure. */

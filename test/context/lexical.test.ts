@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { activeFiles, bm25, countQuery, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
+import { aboutChecks, activeFiles, bm25, countQuery, fuse, generatedGlobs, isGenerated, stem, termsOf } from "../../src/context/lexical.ts";
 
 describe("content-aware candidates", () => {
   test("identifiers split the way code is written: camelCase, ACRONYMWords, snake_case, stems folded", () => {
@@ -75,5 +75,12 @@ describe("activeFiles", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("aboutChecks", () => {
+  test("a task about tests, specs, a failure, the build or the checks; not one that only mentions a word inside another", () => {
+    for (const t of ["fix the failing test", "make the specs pass", "the build is broken", "CI is red on main", "lint errors in src"]) expect([t, aboutChecks(t)]).toEqual([t, true]);
+    for (const t of ["explain the README", "rename the speculative flag", "add a contest page", "what fields does a CronJob spec take?"]) expect([t, aboutChecks(t)]).toEqual([t, false]);
   });
 });
