@@ -53,6 +53,13 @@ describe("the first request of a task about a failing test", () => {
     expect(tools).toContain("run_command");
   });
 
+  test("a fixture under test/ is data, not a test: the test file comes, the fixture named like the task does not", async () => {
+    project({ "test/fixtures/calc_test_failing_cases.json": `${JSON.stringify({ note: "TEST-DATA-3131", cases: Array.from({ length: 50 }, (_, i) => [i, i]) })}\n` });
+    const { text } = await firstRequest("fix the failing calc test cases");
+    expect(text).toContain("TEST-BODY-9191");
+    expect(text).not.toContain("TEST-DATA-3131");
+  });
+
   test("a task about the build offers the same actions; a question about the README does not", async () => {
     project();
     expect((await firstRequest("the build is broken, make it pass")).tools).toContain("verify");
