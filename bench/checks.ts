@@ -7,8 +7,8 @@
  * or, where a project names none at its root, there are none. Only dev misses are listed.
  *
  * Then what `verify` shows the model of a failed check: real failing runs of cargo, node, bun and
- * pytest (eval/checks/failures.jsonl, each with the lines that say what failed); right when every
- * one of those is shown.
+ * pytest, and one of Maven added later (eval/checks/failures.jsonl, each with the lines that say
+ * what failed); right when every one of those is shown.
  *   bun run bench checks
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -105,6 +105,18 @@ describe("verify through the binary, with a real test runner", () => {
   });
 });
 
+describe("verify when the sandbox stops a check", () => {
+  test("a test script that writes outside the workspace fails in the sandbox, and verify says the sandbox did it", async () => {
+    project({ "package.json": JSON.stringify({ name: "calc", scripts: { test: "node write-cache.js" } }), "write-cache.js": 'require("fs").writeFileSync("/usr/local/weir-e2e-cache-" + process.pid, "1");\n' });
+    world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const shown = JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
+    expect(shown).toContain("FAILED (exit 1)");
+    expect(shown).toContain("blocked by the sandbox");
+  });
+});
+
 describe("tests mapped to the file a task names, by its ecosystem's conventions", () => {
   test("a Java class brings its CalcTest.java from the test tree; a longer name that only starts with it stays out", async () => {
     project({

@@ -37,7 +37,10 @@ export function verifyAction(ledger: VerificationLedger) {
         ledger.record(e);
         const tail = passed ? r.output.split("\n").slice(-TAIL_LINES).join("\n") : failureView(r.output);
         if (!passed) failures.push(...parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
-        lines.push(`$ ${e.command}\n${tail}\n[${passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped"}]`);
+        // A check the sandbox stopped (no network for a download, a cache it may not write) says so.
+        const blocked = passed ? undefined : ctx.sandbox?.explain(r.output, undefined, { program: c.program, exitCode: r.exitCode });
+        const status = passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped";
+        lines.push(`$ ${e.command}\n${tail}\n[${status}]${blocked ? `\n[${blocked}]` : ""}`);
         if (!complete) break;
       }
       const summary = `verification ${i.level} at revision ${revision.slice(0, 20)}: ${allPassed ? "all checks passed" : "NOT passed"}`;
