@@ -22,19 +22,23 @@ const check = (program: string, args: string[], level: Check["level"], name = [p
 /** The test script `npm init` writes: it only fails, so it names no check. */
 const NPM_PLACEHOLDER = "no test specified";
 
+/** The scripts a JSON manifest (package.json, composer.json) names; none when it is broken. */
+function scriptsOf(r: Root, manifest: string): Record<string, unknown> {
+  try {
+    return (JSON.parse(r.text(manifest)) as { scripts?: Record<string, unknown> }).scripts ?? {};
+  } catch {
+    return {}; // a broken manifest has no scripts we can trust
+  }
+}
+
 function node(r: Root): Check[] {
   if (!r.has("package.json")) return [];
-  let scripts: Record<string, string> = {};
-  try {
-    scripts = (JSON.parse(r.text("package.json")) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    // a broken package.json has no scripts we can trust
-  }
+  const scripts = scriptsOf(r, "package.json");
   const bun = r.has("bun.lock") || r.has("bun.lockb");
   const runner = bun ? "bun" : r.has("pnpm-lock.yaml") ? "pnpm" : r.has("yarn.lock") ? "yarn" : "npm";
   const script = (name: string, level: Check["level"]) => check(runner, runner === "yarn" ? [name] : ["run", name], level, `${runner} run ${name}`);
   const out: Check[] = [];
-  const test = scripts.test;
+  const test = typeof scripts.test === "string" ? scripts.test : undefined;
   if (test && !test.includes(NPM_PLACEHOLDER)) out.push(script("test", "quick"));
   // bun has a test runner of its own: a bun project without a test script runs it.
   else if (bun && !test) out.push(check("bun", ["test"], "quick"));
@@ -117,13 +121,7 @@ function ruby(r: Root): Check[] {
 
 function php(r: Root): Check[] {
   if (!r.has("composer.json")) return [];
-  let scripts: Record<string, unknown> = {};
-  try {
-    scripts = (JSON.parse(r.text("composer.json")) as { scripts?: Record<string, unknown> }).scripts ?? {};
-  } catch {
-    // a broken composer.json has no scripts we can trust
-  }
-  if (scripts.test) return [check("composer", ["test"], "quick")];
+  if (scriptsOf(r, "composer.json").test) return [check("composer", ["test"], "quick")];
   return r.has("phpunit.xml") || r.has("phpunit.xml.dist") ? [check("vendor/bin/phpunit", [], "quick")] : [];
 }
 

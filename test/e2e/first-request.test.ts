@@ -87,6 +87,15 @@ describe("a project weir knows by its build file, not by package.json", () => {
   });
 });
 
+/** A run whose model calls verify once: verify's own result as the model received it. */
+async function verifyResult(): Promise<string> {
+  world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
+  const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
+  expect(r.code).toBe(0);
+  // Only the tool result: the failure's code also reaches the model, as a working-set update.
+  return JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
+}
+
 describe("verify through the binary, with a real test runner", () => {
   test("node's runner prints the failure first and 30 passing tests after it: the model is shown the failure", async () => {
     const noise = Array.from({ length: 30 }, (_, i) => `test("noise ${i}", () => assert.ok(true));`).join("\n");
@@ -94,11 +103,7 @@ describe("verify through the binary, with a real test runner", () => {
       "package.json": JSON.stringify({ name: "calc", type: "module", scripts: { test: "node --test" } }),
       "test/calc.test.js": `import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/calc.js";\ntest("adds", () => assert.strictEqual(add(2, 2), 4, "ADD-IS-WRONG-7272"));\n${noise}\n`,
     });
-    world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
-    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
-    expect(r.code).toBe(0);
-    // verify's own result (the failure's code also reaches the model, as a working-set update).
-    const shown = JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
+    const shown = await verifyResult();
     expect(shown).toContain("0 !== 4");
     expect(shown).toContain("ADD-IS-WRONG-7272");
     expect(shown).toContain("FAILED (exit 1)");
@@ -108,10 +113,7 @@ describe("verify through the binary, with a real test runner", () => {
 describe("verify when the sandbox stops a check", () => {
   test("a test script that writes outside the workspace fails in the sandbox, and verify says the sandbox did it", async () => {
     project({ "package.json": JSON.stringify({ name: "calc", scripts: { test: "node write-cache.js" } }), "write-cache.js": 'require("fs").writeFileSync("/usr/local/weir-e2e-cache-" + process.pid, "1");\n' });
-    world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
-    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
-    expect(r.code).toBe(0);
-    const shown = JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
+    const shown = await verifyResult();
     expect(shown).toContain("FAILED (exit 1)");
     expect(shown).toContain("blocked by the sandbox");
   });

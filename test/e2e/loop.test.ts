@@ -106,30 +106,26 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(toolResult("c4")).toContain("ignoring blank lines");
   });
 
+  /** Writes `path`, has the model read it and make one edit, and returns the file after the run. */
+  async function editOnce(path: string, before: string, edit: { old_string: string; new_string: string }, task: string): Promise<string> {
+    writeFileSync(join(world.ws, path), before);
+    world.server.script({ turns: [call("c1", "read_file", { path }), call("c2", "edit_file", { path, ...edit }), { text: "done" }] });
+    const r = await weir([...wire(w), "--verify-floor", "off", task]);
+    expect(r.code).toBe(0);
+    return readFileSync(join(world.ws, path), "utf8");
+  }
+
   test("in a file of mixed line endings, a quote that starts inside a line edits that line and no other line's bytes", async () => {
     const before = "function f(x, y) {\r\n    return foo(x,\n        y);\r\n}\n";
-    writeFileSync(join(world.ws, "f.ts"), before);
-    world.server.script({
-      turns: [
-        call("c1", "read_file", { path: "f.ts" }),
-        call("c2", "edit_file", { path: "f.ts", old_string: "foo(x,\n    y);", new_string: "foo(x,\n    y,\n    0);" }),
-        { text: "done" },
-      ],
-    });
-    const r = await weir([...wire(w), "--verify-floor", "off", "pass 0 to foo"]);
-    expect(r.code).toBe(0);
-    expect(readFileSync(join(world.ws, "f.ts"), "utf8")).toBe("function f(x, y) {\r\n    return foo(x,\n        y,\r\n        0);\r\n}\n");
+    const after = await editOnce("f.ts", before, { old_string: "foo(x,\n    y);", new_string: "foo(x,\n    y,\n    0);" }, "pass 0 to foo");
+    expect(after).toBe("function f(x, y) {\r\n    return foo(x,\n        y,\r\n        0);\r\n}\n");
     expect(toolResult("c2")).toContain("starts or ends inside a line");
   });
 
   test("part of a line quoted without the file's spacing inside brackets edits that part only", async () => {
-    writeFileSync(join(world.ws, "hooks.php"), "<?php\nadd_action( 'init', 'setup' );\nadd_action( 'save', 'store' );\n");
-    world.server.script({
-      turns: [call("c1", "read_file", { path: "hooks.php" }), call("c2", "edit_file", { path: "hooks.php", old_string: "add_action('init', 'setup')", new_string: "add_action( 'init', 'boot' )" }), { text: "done" }],
-    });
-    const r = await weir([...wire(w), "--verify-floor", "off", "rename the init hook to boot"]);
-    expect(r.code).toBe(0);
-    expect(readFileSync(join(world.ws, "hooks.php"), "utf8")).toBe("<?php\nadd_action( 'init', 'boot' );\nadd_action( 'save', 'store' );\n");
+    const before = "<?php\nadd_action( 'init', 'setup' );\nadd_action( 'save', 'store' );\n";
+    const after = await editOnce("hooks.php", before, { old_string: "add_action('init', 'setup')", new_string: "add_action( 'init', 'boot' )" }, "rename the init hook to boot");
+    expect(after).toBe("<?php\nadd_action( 'init', 'boot' );\nadd_action( 'save', 'store' );\n");
     expect(toolResult("c2")).toContain("spacing loosely");
   });
 
