@@ -173,6 +173,9 @@ export function detectChecks(root: string): Check[] {
   };
   const checks = [...node(r), ...deno(r)];
   checks.push(...make(r, checks.some((c) => c.level === "quick")));
-  for (const detect of [rust, go, python, maven, gradle, ruby, php, dotnet, elixir, swift]) checks.push(...detect(r));
+  // A Makefile's test target is the project's own way to run its tests: the language's runner
+  // would run them a second time, so it adds only its full checks.
+  const madeTests = checks.some((c) => c.program === "make" && c.level === "quick");
+  for (const detect of [rust, go, python, maven, gradle, ruby, php, dotnet, elixir, swift]) checks.push(...detect(r).filter((c) => !madeTests || c.level === "full"));
   return checks;
 }

@@ -78,6 +78,20 @@ describe("detectChecks beyond JavaScript, Go and Python", () => {
     expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }) })).toEqual([]);
   });
 
+  test("a Makefile's test target runs the tests once: the language's runner adds only its full checks", () => {
+    const all = (files: Record<string, string>) => {
+      const w = workspace(files);
+      try {
+        return detectChecks(w.root).map((c) => `${c.level}:${c.name}`);
+      } finally {
+        w.cleanup();
+      }
+    };
+    expect(all({ Makefile: "test:\n\tgo test ./...\n", "go.mod": "module x\n" })).toEqual(["quick:make test", "full:go vet ./..."]);
+    expect(all({ Makefile: "test:\n\tpython -m pytest tests\n", "pyproject.toml": "[tool.pytest.ini_options]\n" })).toEqual(["quick:make test"]);
+    expect(all({ Makefile: "lint:\n\truff .\n", "go.mod": "module x\n" })).toEqual(["full:make lint", "quick:go test ./...", "full:go vet ./..."]);
+  });
+
   test("pytest as a dependency names it; a pytest plugin alone does not", () => {
     expect(quick({ "requirements-dev.txt": "black\npytest>=7\n" })).toEqual(["pytest"]);
     expect(quick({ "pyproject.toml": '[dependency-groups]\ntest = ["pytest", "hypothesis"]\n' })).toEqual(["pytest"]);
