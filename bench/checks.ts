@@ -9,12 +9,18 @@
  * Then what `verify` shows the model of a failed check: real failing runs of cargo, node, bun and
  * pytest, and one of Maven added later (eval/checks/failures.jsonl, each with the lines that say
  * what failed); right when every one of those is shown.
+ *
+ * Last, tests by each ecosystem's naming, in the repositories of the set whose mirrors are here
+ * (WEIR_MIRRORS, default /work/.mirror; the search tool's fetch): how many files are tests, and
+ * how many source files have a test named after them (`testNamesFor`), as a run maps a task's
+ * targets to their tests.
  *   bun run bench checks
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { failureView } from "../src/actions/builtin/verify.ts";
+import { isTestPath, testNamesFor } from "../src/context/sources.ts";
 import { detectChecks } from "../src/workspace/checks.ts";
 
 interface Case {
@@ -63,3 +69,20 @@ for (const f of failures) {
   console.log(`  ${f.id.padEnd(16)} ${String(view.split("\n").length).padStart(3)} of ${String(f.output.split("\n").length).padStart(3)} lines  ${lost.length ? `misses ${lost.map((m) => JSON.stringify(m)).join(", ")}` : "shows what failed"}`);
 }
 console.log(`  ${shown}/${failures.length} show every line that says what failed`);
+
+const MIRRORS = process.env.WEIR_MIRRORS ?? "/work/.mirror";
+const CODE = /\.(?:java|kt|cs|php|swift|rb|ex|exs|go|py|ts|js|rs)$/;
+console.log(`tests named after their sources, in the repositories of the set mirrored under ${MIRRORS}`);
+for (const repo of [...new Set(cases.map((c) => c.repo))].filter((r) => r.includes("/"))) {
+  const gitDir = join(MIRRORS, repo.replace("/", "+"), "repo");
+  const ls = Bun.spawnSync(["git", `--git-dir=${gitDir}`, "ls-tree", "-r", "--name-only", "HEAD"], { stderr: "ignore" });
+  if (ls.exitCode !== 0) continue;
+  const files = ls.stdout.toString().trim().split("\n").filter((f) => CODE.test(f));
+  const tests = files.filter(isTestPath);
+  const sources = files.filter((f) => !isTestPath(f));
+  const mapped = sources.filter((f) => {
+    const named = testNamesFor(f);
+    return tests.some((t) => named.test(t));
+  }).length;
+  console.log(`  ${repo.padEnd(30)} ${String(files.length).padStart(5)} code files  ${String(tests.length).padStart(4)} tests  ${String(mapped).padStart(4)} of ${sources.length} sources with a test named after them`);
+}
