@@ -6,14 +6,16 @@ import bashWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm" with 
 import goWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm" with { type: "file" };
 import javaWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm" with { type: "file" };
 import jsWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm" with { type: "file" };
+import phpWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm" with { type: "file" };
 import pyWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm" with { type: "file" };
+import rubyWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm" with { type: "file" };
 import rustWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm" with { type: "file" };
 import tsxWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm" with { type: "file" };
 import tsWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm" with { type: "file" };
 
 /**
  * Symbol outlines and imports from a real parser (tree-sitter grammars compiled to WebAssembly and
- * embedded in the binary), for TypeScript, JavaScript, Python, Go, Rust and Java. Precision is `syntax`:
+ * embedded in the binary), for TypeScript, JavaScript, Python, Go, Rust, Java, Ruby and PHP. Precision is `syntax`:
  * what the parser sees, never claimed as type-checked.
  */
 type SymbolKind = "function" | "class" | "method" | "interface" | "type" | "const" | "struct" | "enum" | "trait" | "impl" | "module";
@@ -38,8 +40,11 @@ export interface Outline {
   imports: string[];
 }
 
-const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, java: javaWasm, bash: bashWasm };
-const EXT: Record<string, string> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust", ".java": "java" };
+const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, java: javaWasm, ruby: rubyWasm, php: phpWasm, bash: bashWasm };
+const EXT: Record<string, string> = {
+  ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust",
+  ".java": "java", ".rb": "ruby", ".rake": "ruby", ".php": "php",
+};
 
 export function languageOf(path: string): string | undefined {
   const m = path.match(/\.[^./\\]+$/);
@@ -223,6 +228,74 @@ function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
   visit(root);
 }
 
+/**
+ * Ruby: modules, classes and their methods (`def self.x` too), constants, and what `require` and
+ * `require_relative` load. A method after a bare `private` or `protected` is not reachable from
+ * other files.
+ */
+function rubySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const visit = (n: Node, parent?: string) => {
+    let hidden = false;
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      const add = (name: string | undefined, kind: SymbolKind, exported = true) =>
+        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported, signature: firstLine(c), ...(parent ? { parent } : {}) });
+      const body = () => c.namedChildren.find((x) => x?.type === "body_statement");
+      if (c.type === "module" || c.type === "class") {
+        const name = nameOf(c);
+        add(name, c.type === "module" ? "module" : "class");
+        const b = body();
+        if (b && name) visit(b, name);
+      } else if (c.type === "method") add(nameOf(c), parent ? "method" : "function", !hidden);
+      else if (c.type === "singleton_method") add(nameOf(c), "method");
+      else if (c.type === "assignment" && c.childForFieldName("left")?.type === "constant") add(c.childForFieldName("left")?.text, "const");
+      else if (c.type === "identifier" && (c.text === "private" || c.text === "protected")) hidden = true;
+      else if (c.type === "identifier" && c.text === "public") hidden = false;
+      else if (c.type === "call" && /^(?:require|require_relative|load)$/.test(c.childForFieldName("method")?.text ?? "")) {
+        const arg = c.childForFieldName("arguments")?.namedChildren[0];
+        if (arg?.type === "string") imports.push(arg.text.slice(1, -1));
+      }
+    }
+  };
+  visit(root);
+}
+
+/**
+ * PHP: classes, interfaces, traits and enums with their methods and constants, functions, and the
+ * names `use` imports (a group `use A\{B, C}` as A\B and A\C). Private methods are not reachable
+ * from other files.
+ */
+function phpSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
+  const kinds: Record<string, SymbolKind> = { class_declaration: "class", interface_declaration: "interface", trait_declaration: "trait", enum_declaration: "enum" };
+  const visit = (n: Node, parent?: string) => {
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      const add = (name: string | undefined, kind: SymbolKind, exported = true) =>
+        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported, signature: firstLine(c), ...(parent ? { parent } : {}) });
+      if (kinds[c.type]) {
+        const name = nameOf(c);
+        add(name, kinds[c.type]!);
+        const body = c.childForFieldName("body");
+        if (body && name) visit(body, name);
+      } else if (c.type === "method_declaration") {
+        const visibility = c.namedChildren.find((x) => x?.type === "visibility_modifier")?.text;
+        add(nameOf(c), "method", visibility !== "private");
+      } else if (c.type === "function_definition") add(nameOf(c), "function");
+      else if (c.type === "const_declaration") {
+        for (const e of c.namedChildren) if (e?.type === "const_element") add(e.namedChildren[0]?.text, "const");
+      } else if (c.type === "namespace_definition") {
+        const body = c.childForFieldName("body");
+        if (body) visit(body, parent);
+      } else if (c.type === "namespace_use_declaration") {
+        const group = c.namedChildren.find((x) => x?.type === "namespace_use_group");
+        const prefix = group ? `${c.namedChildren.find((x) => x?.type === "namespace_name")?.text ?? ""}\\` : "";
+        for (const u of (group ?? c).namedChildren) if (u?.type === "namespace_use_clause") imports.push(prefix + u.namedChildren[0]!.text);
+      }
+    }
+  };
+  visit(root);
+}
+
 /** Where parsed outlines are kept between processes (store/outlines.ts); strings in, strings out. */
 interface OutlineStore {
   get(key: string): string | undefined;
@@ -265,6 +338,8 @@ async function parse(lang: string, text: string): Promise<Outline | undefined> {
     else if (lang === "go") goSymbols(tree.rootNode, symbols, imports);
     else if (lang === "rust") rustSymbols(tree.rootNode, symbols, imports);
     else if (lang === "java") javaSymbols(tree.rootNode, symbols, imports);
+    else if (lang === "ruby") rubySymbols(tree.rootNode, symbols, imports);
+    else if (lang === "php") phpSymbols(tree.rootNode, symbols, imports);
     else jsSymbols(tree.rootNode, symbols, imports);
   } finally {
     tree.delete();

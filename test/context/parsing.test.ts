@@ -30,6 +30,16 @@ describe("outline (tree-sitter)", () => {
     expect(rs.imports).toEqual(["std::io"]);
   });
 
+  test("Ruby and PHP: modules, classes, methods with their class, constants, what a file requires or uses; private ones local", async () => {
+    const rb = (await outline("lib/utils.rb", 'require "json"\nrequire_relative "helpers/util"\nmodule Rack\n  class Utils < Base\n    SEP = "&"\n    def self.escape(s)\n      s\n    end\n    def parse(qs)\n      qs\n    end\n    private\n    def secret; end\n  end\nend\ndef top(x) = x\n'))!;
+    const show = (o: typeof rb) => o.symbols.map((s) => `${s.kind}:${s.name}:${s.exported}${s.parent ? `:${s.parent}` : ""}`);
+    expect(show(rb)).toEqual(["module:Rack:true", "class:Utils:true:Rack", "const:SEP:true:Utils", "method:escape:true:Utils", "method:parse:true:Utils", "method:secret:false:Utils", "function:top:true"]);
+    expect(rb.imports).toEqual(["json", "helpers/util"]);
+    const php = (await outline("src/Handler.php", "<?php\nnamespace App;\nuse App\\Logger;\nuse App\\Fmt\\{Line, Json};\ninterface H { public function handle(): bool; }\nabstract class Stream extends Base implements H\n{\n    const FORMAT = 'x';\n    public function handle(): bool { return true; }\n    private function write(): void {}\n}\ntrait Buffers {}\nenum Level: int { case Debug = 1; }\nfunction helper(int $x): int { return $x; }\n"))!;
+    expect(show(php)).toEqual(["interface:H:true", "method:handle:true:H", "class:Stream:true", "const:FORMAT:true:Stream", "method:handle:true:Stream", "method:write:false:Stream", "trait:Buffers:true", "enum:Level:true", "function:helper:true"]);
+    expect(php.imports).toEqual(["App\\Logger", "App\\Fmt\\Line", "App\\Fmt\\Json"]);
+  });
+
   test("files in other languages have no outline", async () => {
     expect(await outline("README.md", "# hi")).toBeUndefined();
   });

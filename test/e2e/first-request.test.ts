@@ -134,6 +134,18 @@ describe("tests mapped to the file a task names, by its ecosystem's conventions"
   });
 });
 
+describe("a Ruby file too large to show whole", () => {
+  test("enters as its outline: the method the task names is listed with its line, the bodies are not sent", async () => {
+    const body = Array.from({ length: 40 }, (_, k) => `      total += value.to_s.length * ${k} # a long body line that the outline leaves out`).join("\n");
+    const methods = Array.from({ length: 30 }, (_, i) => `    def helper_${i}(value)\n      total = 0\n${body}\n      total\n    end\n`).join("\n");
+    const utils = `module Rack\n  module Utils\n${methods}\n    def build_query(params)\n      params.map { |k, v| "#{k}=#{v}" }.join("&") # RUBY-BODY-8787\n    end\n  end\nend\n`;
+    project({ "package.json": "{}", "lib/rack/utils.rb": utils });
+    const { text } = await firstRequest("build_query drops nested params");
+    expect(text).toContain("def build_query(params)");
+    expect(text).not.toContain("RUBY-BODY-8787");
+  });
+});
+
 describe("the budget is what comes after the floor", () => {
   test("an AGENTS.md larger than the whole budget still leaves the code the task is about in the first request", async () => {
     // About 6k tokens of rules, over the default budget (4k) on its own.
