@@ -190,8 +190,8 @@ export function statusEntries(z: string): { untracked: boolean; path: string }[]
 const CLASS_TEST_EXT = "java|kt|scala|groovy|cs|fs|vb|php|swift";
 /** Test files by the lower-case conventions: tests/, *.test.*, *_spec.rb, test_*.py, spec_*.rb, *_test.go. */
 const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)(?:test|spec)_[^/]+\.(?:py|rb)$|_test\.(?:go|py|rb|exs)$/i;
-/** ...and the case-sensitive ones: `CalcTest.java`, `CalcIT.java`, a .NET test project `Calc.Tests/`. */
-const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|IT)\\.(?:${CLASS_TEST_EXT})$|(?:^|/)[\\w.]+\\.(?:Unit|Integration|Functional)?Tests?/`);
+/** ...and the case-sensitive ones: `CalcTest.java`, `CalcIT.java`, `CalcSpec.scala`, a .NET test project `Calc.Tests/`. */
+const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|Spec|IT)\\.(?:${CLASS_TEST_EXT})$|(?:^|/)[\\w.]+\\.(?:Unit|Integration|Functional)?Tests?/`);
 
 /** Whether a path is a test file by the usual conventions of its ecosystem. Pure. */
 export const isTestPath = (p: string): boolean => TEST_PATH.test(p) || CLASS_TEST_PATH.test(p);
@@ -255,13 +255,13 @@ function contentRanking(root: string, files: string[], query: string[], index: C
 /**
  * Test files for a target by naming convention: foo.test.ts, foo.spec.js, test_foo.py, spec_foo.rb,
  * foo_test.go, tests/foo.rs, and, case-sensitive (so `Contest.java` is no test of `Con.java`),
- * FooTest.java, FooTests.cs, FooIT.java, TestFoo.java. Pure.
+ * FooTest.java, FooTests.cs, FooIT.java, FooSpec.scala (ScalaTest, Spock, Kotest), TestFoo.java. Pure.
  */
 export function testNamesFor(path: string): { test(candidate: string): boolean } {
   const base = path.split("/").pop()!.replace(/\.[^.]+$/, "");
   const esc = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const lower = new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|(?:test|spec)_${esc}\\.(?:py|rb)|${esc}_test\\.(?:go|py|rb|exs)|tests?/${esc}\\.[a-z]+)$`, "i");
-  const named = new RegExp(`(?:^|/)(?:${esc}(?:Tests?|IT)|Test${esc})\\.(?:${CLASS_TEST_EXT})$`);
+  const named = new RegExp(`(?:^|/)(?:${esc}(?:Tests?|Spec|IT)|Test${esc})\\.(?:${CLASS_TEST_EXT})$`);
   return { test: (candidate) => lower.test(candidate) || named.test(candidate) };
 }
 

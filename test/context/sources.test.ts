@@ -162,14 +162,15 @@ describe("where the work has been lately", () => {
 
 describe("tests by the conventions of each ecosystem", () => {
   test("a JVM, .NET, PHP or Swift test named after its class, a .NET test project, Ruby's spec_ and _test files are tests", () => {
-    for (const p of ["src/test/java/com/x/CalcTest.java", "lib/CalcIT.java", "Src/Json.Tests/Linq/JValue.cs", "Calc.UnitTests/Helpers.cs", "Sources/CalcTests.swift", "app/CalcTest.php", "test/spec_utils.rb", "test/utils_test.rb"])
+    for (const p of ["src/test/java/com/x/CalcTest.java", "lib/CalcIT.java", "core/CalcSpec.scala", "app/CalcSpec.groovy", "Src/Json.Tests/Linq/JValue.cs", "Calc.UnitTests/Helpers.cs", "Sources/CalcTests.swift", "app/CalcTest.php", "test/spec_utils.rb", "test/utils_test.rb"])
       expect([p, isTestPath(p)]).toEqual([p, true]);
-    for (const p of ["src/main/java/com/x/Contest.java", "src/Latest.kt", "src/Manifest.cs", "lib/Testing.java", "src/Json/Json.cs"]) expect([p, isTestPath(p)]).toEqual([p, false]);
+    for (const p of ["src/main/java/com/x/Contest.java", "src/Latest.kt", "src/Manifest.cs", "lib/Testing.java", "src/Json/Json.cs", "src/Inspec.scala"]) expect([p, isTestPath(p)]).toEqual([p, false]);
   });
 
   test("a source file's tests by its ecosystem's naming, never by a longer word that only starts with its name", () => {
     const tests = (source: string, candidates: string[]) => candidates.filter((c) => testNamesFor(source).test(c));
     expect(tests("src/main/java/com/x/Calc.java", ["src/test/java/com/x/CalcTest.java", "src/test/java/com/x/TestCalc.java", "it/CalcIT.java", "src/Calculator.java", "src/Contest.java"])).toEqual(["src/test/java/com/x/CalcTest.java", "src/test/java/com/x/TestCalc.java", "it/CalcIT.java"]);
+    expect(tests("src/main/scala/Calc.scala", ["src/test/scala/CalcSpec.scala", "src/test/scala/CalculatorSpec.scala"])).toEqual(["src/test/scala/CalcSpec.scala"]);
     expect(tests("Src/Json/JsonConvert.cs", ["Src/Json.Tests/JsonConvertTests.cs", "Src/Json.Tests/JsonConvertTest.cs", "Src/Json.Tests/jsonconverttests.cs"])).toEqual(["Src/Json.Tests/JsonConvertTests.cs", "Src/Json.Tests/JsonConvertTest.cs"]);
     expect(tests("lib/rack/utils.rb", ["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb", "test/test_utils.rb"])).toEqual(["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb", "test/test_utils.rb"]);
     expect(tests("src/calc.ts", ["test/calc.test.ts", "src/calc_test.go", "tests/calc.rs", "test/calculator.test.ts"])).toEqual(["test/calc.test.ts", "src/calc_test.go", "tests/calc.rs"]);
