@@ -191,7 +191,7 @@ const CLASS_TEST_EXT = "java|kt|scala|groovy|cs|fs|vb|php|swift";
 /** Test files by the lower-case conventions: tests/, *.test.*, *_spec.rb, test_*.py, spec_*.rb, *_test.go. */
 const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)(?:test|spec)_[^/]+\.(?:py|rb)$|_test\.(?:go|py|rb|exs)$/i;
 /** ...and the case-sensitive ones: `CalcTest.java`, `CalcIT.java`, `CalcSpec.scala`, a .NET test project `Calc.Tests/`. */
-const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|Spec|IT)\\.(?:${CLASS_TEST_EXT})$|(?:^|/)[\\w.]+\\.(?:Unit|Integration|Functional)?Tests?/`);
+const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|Spec|IT)\\.(?:${CLASS_TEST_EXT})$|\\w\\.(?:Unit|Integration|Functional)?Tests?/`);
 
 /** Whether a path is a test file by the usual conventions of its ecosystem. Pure. */
 export const isTestPath = (p: string): boolean => TEST_PATH.test(p) || CLASS_TEST_PATH.test(p);
