@@ -36,8 +36,8 @@ const instructs = (path: string): boolean => INSTRUCTION_FILES.has(path.slice(pa
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
 const CONTENT_FILES = 2_000;
 const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
-/** Source code: a test in one of these is a test; a .proto, .json or .txt under test/ is its data. */
-const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|rb|php|cs|fs|c|cc|cpp|h|hpp|swift|scala|groovy|dart|lua|sh|vue|svelte|ex|exs|erl|hs|ml|clj)$/i;
+/** Data and documents: under a test directory they are the tests' fixtures, expected outputs and snapshots, not tests. */
+const DATA_EXT = /\.(?:json|jsonl|ya?ml|toml|xml|csv|tsv|txt|md|rst|proto|snap|html?|svg|ini|cfg|conf|properties|sql|graphql|gql|log|in|out|expected|golden)$/i;
 
 /** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
 export function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
@@ -367,7 +367,7 @@ async function checkCandidates(
     out.push(chunk({ id: "checks", kind: "checks", source: "project checks", trust: "trusted", relevance: { score: 1, reasons: ["the task is about tests or the build"] }, content: { full, summary: full, one_line: full } }));
   }
   const ranked = testLike
-    .filter((f) => !targets.has(f) && CODE_EXT.test(f))
+    .filter((f) => !targets.has(f) && !DATA_EXT.test(f))
     .map((f) => ({ f, s: pathScore(words, f) }))
     .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
     .slice(0, 3);

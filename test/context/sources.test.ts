@@ -177,6 +177,29 @@ describe("tests by the conventions of each ecosystem", () => {
   });
 });
 
+describe("the tests shown for a task about tests", () => {
+  test("a test in any language comes, a fixture (data under test/) does not", async () => {
+    const t = tempDir();
+    try {
+      const r = join(realpathSync(t.path), "repo");
+      const put = (rel: string, text: string) => {
+        mkdirSync(dirname(join(r, rel)), { recursive: true });
+        writeFileSync(join(r, rel), text);
+      };
+      put("test/cli.bats", "@test 'cli prints help' {\n  run ./cli --help\n}\n");
+      put("test/fixtures/cli_cases.json", '{"cases": []}\n');
+      put("test/expected/cli_help.txt", "usage: cli\n");
+      const g = await gatherCandidates(r, "fix the failing cli test", { home });
+      const tests = g.candidates.filter((c) => c.kind === "test").map((c) => c.source);
+      expect(tests).toContain("test/cli.bats");
+      expect(tests).not.toContain("test/fixtures/cli_cases.json");
+      expect(tests).not.toContain("test/expected/cli_help.txt");
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe("paths in a task", () => {
   test.each([
     ["and src/other.js?", ["src/other.js"]],
