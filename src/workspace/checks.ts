@@ -40,8 +40,10 @@ function node(r: Root): Check[] {
   const out: Check[] = [];
   const test = typeof scripts.test === "string" ? scripts.test : undefined;
   if (test && !test.includes(NPM_PLACEHOLDER)) out.push(script("test", "quick"));
-  // bun has a test runner of its own: a bun project without a test script runs it.
-  else if (bun && !test) out.push(check("bun", ["test"], "quick"));
+  // bun has a test runner of its own: a bun project without a test script runs it, when it shows
+  // it has tests (a test directory at its root, or bunfig.toml's [test]); bun fails on finding none.
+  else if (bun && !test && (["test", "tests", "__tests__"].some((d) => r.has(d)) || r.text("bunfig.toml").includes("[test]")))
+    out.push(check("bun", ["test"], "quick"));
   for (const name of ["typecheck", "check", "lint", "build"]) if (scripts[name]) out.push(script(name, "full"));
   return out;
 }

@@ -74,7 +74,10 @@ describe("detectChecks beyond JavaScript, Go and Python", () => {
     const placeholder = JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1', build: "tsc" } });
     expect(quick({ "package.json": placeholder })).toEqual([]);
     expect(quick({ "package.json": placeholder, Makefile: "test:\n\tnode t.js\n" })).toEqual(["make test"]);
-    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }), "bun.lock": "" })).toEqual(["bun test"]);
+    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }), "bun.lock": "", "test/a.test.ts": "" })).toEqual(["bun test"]);
+    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }), "bun.lock": "", "bunfig.toml": "[test]\npreload = []\n" })).toEqual(["bun test"]);
+    // No sign of tests: bun test would fail on finding none, so it is no check.
+    expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }), "bun.lock": "", "src/app.ts": "" })).toEqual([]);
     expect(quick({ "package.json": JSON.stringify({ scripts: { build: "tsc" } }) })).toEqual([]);
   });
 
