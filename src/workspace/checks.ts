@@ -41,19 +41,23 @@ function node(r: Root): Check[] {
   const test = typeof scripts.test === "string" ? scripts.test : undefined;
   if (test && !test.includes(NPM_PLACEHOLDER)) out.push(script("test", "quick"));
   // bun has a test runner of its own: a bun project without a test script runs it, when it shows
-  // it has tests (a test directory at its root, or bunfig.toml's [test]); bun fails on finding none.
-  else if (bun && !test && (["test", "tests", "__tests__"].some((d) => r.has(d)) || r.text("bunfig.toml").includes("[test]")))
+  // it has tests (hasTests, or bunfig.toml's [test]); bun fails on finding none.
+  else if (bun && !test && (hasTests(r) || r.text("bunfig.toml").includes("[test]")))
     out.push(check("bun", ["test"], "quick"));
   for (const name of ["typecheck", "check", "lint", "build"]) if (scripts[name]) out.push(script(name, "full"));
   return out;
 }
 
+/** A root that shows it has tests: a test directory, or test files beside the code (`x_test.ts`, `x.test.ts`). */
+const hasTests = (r: Root) => r.entries.some((e) => /^(?:tests?|__tests__)$/.test(e) || /[._]test\.[cm]?[jt]sx?$/.test(e));
+
 function deno(r: Root): Check[] {
   const file = ["deno.json", "deno.jsonc"].find((f) => r.has(f));
   if (!file) return [];
   // deno.jsonc may hold comments, so the tasks are found in the text, not parsed.
-  const hasTask = /"tasks"\s*:\s*\{[^}]*"test"\s*:/.test(r.text(file));
-  return [hasTask ? check("deno", ["task", "test"], "quick") : check("deno", ["test"], "quick")];
+  if (/"tasks"\s*:\s*\{[^}]*"test"\s*:/.test(r.text(file))) return [check("deno", ["task", "test"], "quick")];
+  // deno test fails when it finds no tests: it is a check only where there are some.
+  return hasTests(r) ? [check("deno", ["test"], "quick")] : [];
 }
 
 function make(r: Root, quickSoFar: boolean): Check[] {
@@ -138,7 +142,9 @@ function elixir(r: Root): Check[] {
 }
 
 function swift(r: Root): Check[] {
-  return r.has("Package.swift") ? [check("swift", ["test"], "quick"), check("swift", ["build"], "full")] : [];
+  if (!r.has("Package.swift")) return [];
+  // swift test fails on a package without test targets, which live under Tests/.
+  return r.has("Tests") ? [check("swift", ["test"], "quick"), check("swift", ["build"], "full")] : [check("swift", ["build"], "full")];
 }
 
 /**

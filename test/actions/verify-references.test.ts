@@ -55,7 +55,7 @@ describe("detectChecks beyond JavaScript, Go and Python", () => {
     expect(quick({ Gemfile: "", ".rspec": "--require spec_helper\n", Rakefile: "" })).toEqual(["bundle exec rspec"]);
     expect(quick({ Rakefile: 'require "rake/testtask"\nRake::TestTask.new do |t|\nend\n' })).toEqual(["rake test"]);
     expect(quick({ Gemfile: "", Rakefile: "task :test do\n  ruby 'test/all.rb'\nend\n" })).toEqual(["bundle exec rake test"]);
-    expect(quick({ Gemfile: 'gem "cocoapods"\n', "Package.swift": "" })).toEqual(["swift test"]);
+    expect(quick({ Gemfile: 'gem "cocoapods"\n', "Package.swift": "", "Tests/AppTests/AppTests.swift": "" })).toEqual(["swift test"]);
     expect(quick({ Gemfile: "", Rakefile: "task :release do\nend\n" })).toEqual([]);
   });
 
@@ -67,7 +67,10 @@ describe("detectChecks beyond JavaScript, Go and Python", () => {
     expect(quick({ "src/App/App.csproj": "" })).toEqual([]);
     expect(quick({ "mix.exs": "" })).toEqual(["mix test"]);
     expect(quick({ "deno.jsonc": '{\n  // tasks\n  "tasks": { "test": "deno test -A" }\n}\n' })).toEqual(["deno task test"]);
-    expect(quick({ "deno.json": '{ "tasks": { "dev": "deno run main.ts" } }' })).toEqual(["deno test"]);
+    expect(quick({ "deno.json": '{ "tasks": { "dev": "deno run main.ts" } }', "main_test.ts": "" })).toEqual(["deno test"]);
+    // deno test and swift test fail when they find no tests: no sign of tests, no check.
+    expect(quick({ "deno.json": '{ "tasks": { "dev": "deno run main.ts" } }', "main.ts": "" })).toEqual([]);
+    expect(quick({ "Package.swift": "", "Sources/App/main.swift": "" })).toEqual([]);
   });
 
   test("npm init's placeholder test script is no check; a bun project without a test script runs bun's own", () => {
