@@ -198,24 +198,20 @@ export class WorkState {
     return t;
   }
 
-  /** The workspace file a reported failure path names: itself when it is one, else as `locate` finds it. */
-  private located(p: string): string | undefined {
+  /** A reported path inside the workspace (absolute or relative), whether or not it exists; undefined outside it. */
+  private resolved(p: string): { relative: string; exists: boolean } | undefined {
     try {
-      const r = resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home });
-      if (r.exists) return r.relative;
+      return resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home });
     } catch {
-      // outside the workspace as given: a CI machine's path may still name one of its files
+      return undefined; // outside the workspace as given: a CI machine's path may still name one of its files
     }
-    this.fileSet ??= new Set(this.workspaceFiles());
-    return locate(p, this.fileSet);
   }
 
-  private rel(p: string): string | undefined {
-    try {
-      return resolveInWorkspace(this.root, isAbsolute(p) ? relative(this.root, p) : p, { home: this.home }).relative;
-    } catch {
-      return undefined;
-    }
+  /** The workspace file a reported failure path names: itself when it is one, else as `locate` finds it. */
+  private located(p: string, given = this.resolved(p)): string | undefined {
+    if (given?.exists) return given.relative;
+    this.fileSet ??= new Set(this.workspaceFiles());
+    return locate(p, this.fileSet);
   }
 
   /** Learns from one finished call, from its typed details only. */
@@ -252,7 +248,8 @@ export class WorkState {
       case "command":
       case "verify":
         for (const f of d.failures) {
-          const path = this.located(f.path) ?? this.rel(f.path);
+          const given = this.resolved(f.path);
+          const path = this.located(f.path, given) ?? given?.relative;
           if (path) this.failures.push({ path, line: f.line, message: f.message });
         }
         break;

@@ -77,12 +77,23 @@ const firstLine = (n: Node) => {
 
 const nameOf = (n: Node) => n.childForFieldName("name")?.text;
 
+/** The symbol `node` declares: its lines, and its first line as the signature. */
+const symbolAt = (node: Node, name: string, kind: SymbolKind, exported: boolean, parent?: string): OutlineSymbol => ({
+  name,
+  kind,
+  line: node.startPosition.row + 1,
+  endLine: node.endPosition.row + 1,
+  exported,
+  signature: firstLine(node),
+  ...(parent ? { parent } : {}),
+});
+
 function jsSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
   const visit = (n: Node, exported: boolean, parent?: string) => {
     for (const c of n.namedChildren) {
       if (!c) continue;
       const push = (name: string | undefined, kind: SymbolKind, node: Node = c, p = parent) =>
-        name && out.push({ name, kind, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, exported, signature: firstLine(node), ...(p ? { parent: p } : {}) });
+        name && out.push(symbolAt(node, name, kind, exported, p));
       switch (c.type) {
         case "import_statement": {
           const src = c.childForFieldName("source")?.text;
@@ -138,9 +149,9 @@ function pySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
       const c = c0.type === "decorated_definition" ? (c0.childForFieldName("definition") ?? c0) : c0;
       const name = nameOf(c);
       if (c.type === "function_definition" && name)
-        out.push({ name, kind: parent ? "method" : "function", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: !name.startsWith("_"), signature: firstLine(c), ...(parent ? { parent } : {}) });
+        out.push(symbolAt(c, name, parent ? "method" : "function", !name.startsWith("_"), parent));
       else if (c.type === "class_definition" && name) {
-        out.push({ name, kind: "class", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: !name.startsWith("_"), signature: firstLine(c) });
+        out.push(symbolAt(c, name, "class", !name.startsWith("_")));
         const body = c.childForFieldName("body");
         if (body) visit(body, name);
       } else if (c.type === "import_statement") for (const d of c.namedChildren) d && imports.push(d.text.split(" as ")[0]!);
@@ -152,7 +163,7 @@ function pySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
         if (mod) for (const n of names) imports.push(mod.endsWith(".") ? `${mod}${n}` : `${mod}.${n}`);
       } else if (!parent && c.type === "expression_statement" && c.firstNamedChild?.type === "assignment") {
         const left = c.firstNamedChild.childForFieldName("left")?.text;
-        if (left && /^[A-Z_][A-Z0-9_]*$/.test(left)) out.push({ name: left, kind: "const", line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: true, signature: firstLine(c) });
+        if (left && /^[A-Z_][A-Z0-9_]*$/.test(left)) out.push(symbolAt(c, left, "const", true));
       }
     }
   };
@@ -164,7 +175,7 @@ function goSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
   for (const c of root.namedChildren) {
     if (!c) continue;
     const add = (name: string | undefined, kind: SymbolKind, node: Node, parent?: string) =>
-      name && out.push({ name, kind, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, exported: exported(name), signature: firstLine(node), ...(parent ? { parent } : {}) });
+      name && out.push(symbolAt(node, name, kind, exported(name), parent));
     if (c.type === "function_declaration") add(nameOf(c), "function", c);
     else if (c.type === "method_declaration") add(nameOf(c), "method", c, c.childForFieldName("receiver")?.text.replace(/[()*]/g, "").trim().split(/\s+/).pop());
     else if (c.type === "type_declaration")
@@ -183,7 +194,7 @@ function javaSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
   const kinds: Record<string, SymbolKind> = { class_declaration: "class", record_declaration: "class", interface_declaration: "interface", enum_declaration: "enum" };
   const isPrivate = (n: Node) => n.namedChildren.some((c) => c?.type === "modifiers" && /\bprivate\b/.test(c.text));
   const add = (name: string | undefined, kind: SymbolKind, n: Node, parent?: string) =>
-    name && out.push({ name, kind, line: n.startPosition.row + 1, endLine: n.endPosition.row + 1, exported: !isPrivate(n), signature: firstLine(n), ...(parent ? { parent } : {}) });
+    name && out.push(symbolAt(n, name, kind, !isPrivate(n), parent));
   const visit = (n: Node, parent?: string) => {
     for (const c of n.namedChildren) {
       if (!c) continue;
@@ -207,7 +218,7 @@ function rustSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
       if (!c) continue;
       const pub = c.namedChildren.some((x) => x?.type === "visibility_modifier");
       const add = (kind: SymbolKind, name = nameOf(c)) =>
-        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported: pub, signature: firstLine(c), ...(parent ? { parent } : {}) });
+        name && out.push(symbolAt(c, name, kind, pub, parent));
       if (c.type === "function_item" || c.type === "function_signature_item") add(parent ? "method" : "function");
       else if (c.type === "struct_item") add("struct");
       else if (c.type === "enum_item") add("enum");
@@ -239,7 +250,7 @@ function rubySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
     for (const c of n.namedChildren) {
       if (!c) continue;
       const add = (name: string | undefined, kind: SymbolKind, exported = true) =>
-        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported, signature: firstLine(c), ...(parent ? { parent } : {}) });
+        name && out.push(symbolAt(c, name, kind, exported, parent));
       const body = () => c.namedChildren.find((x) => x?.type === "body_statement");
       if (c.type === "module" || c.type === "class") {
         const name = nameOf(c);
@@ -271,7 +282,7 @@ function phpSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
     for (const c of n.namedChildren) {
       if (!c) continue;
       const add = (name: string | undefined, kind: SymbolKind, exported = true) =>
-        name && out.push({ name, kind, line: c.startPosition.row + 1, endLine: c.endPosition.row + 1, exported, signature: firstLine(c), ...(parent ? { parent } : {}) });
+        name && out.push(symbolAt(c, name, kind, exported, parent));
       if (kinds[c.type]) {
         const name = nameOf(c);
         add(name, kinds[c.type]!);
