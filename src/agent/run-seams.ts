@@ -153,8 +153,9 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       // A passing run of a detected project check, at the workspace root, is verification evidence.
       if (det?.kind === "command" && det.exitCode === 0 && !(call.input as { cwd?: string })?.cwd) {
         const line = (det.argv ?? det.line.split(/\s+/)).map((a, i) => (i === 0 ? basename(a) : a)).join(" ");
+        // Programs compare by name on both sides: `./mvnw test` run as `mvnw test`, or the other way.
         const same = (c: { program: string; args: string[] }) => {
-          const want = [c.program, ...c.args].join(" ");
+          const want = [basename(c.program), ...c.args].join(" ");
           return line === want || line === want.replace(/ run test$/, " test");
         };
         const check = checks().find(same);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir, weirCommand } from "../support/cli.ts";
 import { MockServer } from "../support/mock-server.ts";
@@ -327,6 +327,19 @@ describe("the verification floor and the decision plane in the loop", () => {
     expect(JSON.stringify(reminderReq)).toContain("no passing verification for the current revision");
     const out = JSON.parse(r.stdout);
     expect(out.verification).toMatchObject({ state: "passed", check: "npm run test", level: "quick", changed: ["a.js"] });
+  });
+
+  test("the project's own wrapper run with run_command is verification evidence, as verify's run is", async () => {
+    writeFileSync(join(world.ws, "pom.xml"), "<project/>\n");
+    writeFileSync(join(world.ws, "mvnw"), '#!/bin/sh\necho "Tests run: 1, Failures: 0"\n');
+    chmodSync(join(world.ws, "mvnw"), 0o755);
+    writeFileSync(join(world.ws, "A.java"), "class A { int a = 1; }\n");
+    world.server.script({
+      turns: [call("w1", "read_file", { path: "A.java" }), call("w2", "edit_file", { path: "A.java", old_string: "a = 1", new_string: "a = 2" }), call("w3", "run_command", { program: "./mvnw", args: ["test"] }), { text: "Done; the tests pass." }],
+    });
+    const r = await weir([...wire("chat"), "--yes", "--output-format", "json", "set a to 2 in A.java"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).verification).toMatchObject({ state: "passed", check: "./mvnw test", changed: ["A.java"] });
   });
 
   test("a change to documentation alone gets no verification reminder", async () => {
