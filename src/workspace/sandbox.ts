@@ -55,6 +55,8 @@ interface SandboxPolicy {
   guarded?: string[];
   /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
   gitconfig?: string;
+  /** Maven user settings that say it is offline, shown as `~/.m2/settings.xml` when there is no network. */
+  mavenSettings?: string;
   /** $HOME inside when it is not the emptied home itself (an MCP server's private directory). */
   envHome?: string;
   /** Resource limits, applied by prlimit inside the sandbox. */
@@ -101,6 +103,7 @@ const DEFAULT_HOME_READABLE = [
   ".gradle/caches",
   ".gradle/wrapper",
   ".m2/repository",
+  ".m2/wrapper",
   "go/pkg/mod",
   "go/bin",
 ];
@@ -148,6 +151,9 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
   if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
+  // Maven takes "offline" only from its settings or its command line: without a network it reads
+  // these settings, so it builds from the local repository instead of failing at its first lookup.
+  if (homeShown && !p.envHome && !p.network && p.mavenSettings) a.push("--ro-bind", p.mavenSettings, join(p.home, ".m2", "settings.xml"));
   if (homeShown) a.push("--setenv", "HOME", p.envHome ?? p.home);
   a.push("--setenv", "TMPDIR", "/tmp");
   // Without a network, package managers are told so, and fail at once instead of retrying for a minute.
@@ -215,7 +221,7 @@ function wrapArgv(kind: SandboxKind, p: SandboxPolicy, argv: string[], cwd: stri
 
 const NO_NETWORK = /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resolve host|getaddrinfo|Temporary failure in name resolution|Name or service not known/i;
 /** What the package managers say when OFFLINE_ENV told them there is no network. */
-const OFFLINE = /ENOTCACHED|only-if-cached|--offline|can't (?:update|fetch).*offline|GOPROXY=off|module lookup disabled|No matching distribution found/i;
+const OFFLINE = /ENOTCACHED|only-if-cached|--offline|can't (?:update|fetch).*offline|GOPROXY=off|module lookup disabled|No matching distribution found|(?:in|for) offline mode/i;
 
 /**
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
@@ -528,6 +534,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;
+  let mavenSettings: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
   let scan: ProtectedScan = { files: [], unscanned: [] };
   let scannedAt = -Infinity;
@@ -544,6 +551,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       scannedAt = performance.now();
     }
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
+    if (!network) mavenSettings ??= offlineMavenSettings();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     return {
       mode: o.mode,
@@ -559,6 +567,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),
+      ...(!network && mavenSettings ? { mavenSettings } : {}),
       ...(limits ? { limits } : {}),
       tmpBytes: o.tmpBytes ?? defaultTmpBytes(),
       ...(disableUserns === false ? { disableUserns } : {}),
@@ -647,6 +656,15 @@ function newRepositoryRisks(gitDir: string): string[] {
   const hooks = join(gitDir, "hooks");
   const planted = existsSync(hooks) ? readdirSync(hooks).filter((h) => !h.endsWith(".sample")).map((h) => join(hooks, h)) : [];
   return [...planted, ...[join(gitDir, "commondir")].filter((c) => existsSync(c))];
+}
+
+/** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */
+function offlineMavenSettings(): string {
+  const dir = mkdtempSync(join(tmpdir(), "weir-maven-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, "settings.xml");
+  writeFileSync(path, "<settings>\n  <offline>true</offline>\n</settings>\n", { mode: 0o600 });
+  return path;
 }
 
 /** Runs a command through the sandbox when there is one, else as it is. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -88,9 +88,9 @@ describe("a project weir knows by its build file, not by package.json", () => {
 });
 
 /** A run whose model calls verify once: verify's own result as the model received it. */
-async function verifyResult(): Promise<string> {
+async function verifyResult(env: Record<string, string> = {}): Promise<string> {
   world.server.script({ turns: [{ toolCalls: [{ id: "v1", name: "verify", input: { level: "quick" } }] }, { text: "It fails." }] });
-  const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws });
+  const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "run the tests"], { home: world.home, cwd: world.ws, env });
   expect(r.code).toBe(0);
   // Only the tool result: the failure's code also reaches the model, as a working-set update.
   return JSON.stringify(world.server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "v1"));
@@ -314,3 +314,53 @@ describe("file names git would quote", () => {
   });
 });
 
+
+/**
+ * A real Maven build from this machine's own Maven and local repository, when it has them (the
+ * versions below are ones a machine of this kind carries): the sandbox has no network, so Maven
+ * must be told it is offline, as npm, Cargo, Go and pip are, or it fails looking for what it could
+ * have done without.
+ */
+const m2 = join(process.env.HOME ?? "/nonexistent", ".m2", "repository");
+const MAVEN_PARTS = ["org/apache/maven/plugins/maven-surefire-plugin/3.2.5", "org/apache/maven/plugins/maven-compiler-plugin/3.13.0", "org/apache/maven/plugins/maven-resources-plugin/3.3.1", "org/junit/jupiter/junit-jupiter/5.10.2"];
+const haveMaven = Bun.which("mvn") !== null && MAVEN_PARTS.every((p) => existsSync(join(m2, p)));
+if (!haveMaven) console.warn("skipping the real Maven test: no mvn on the PATH or its artifacts are not in ~/.m2/repository");
+
+describe.skipIf(!haveMaven)("verify with a real Maven and the local repository, in the sandbox", () => {
+  const plugin = (id: string, v: string) => `<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>${id}</artifactId><version>${v}</version></plugin>`;
+  const pom = `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>com.example</groupId><artifactId>calc</artifactId><version>1.0</version>
+<properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>
+<build><plugins>${plugin("maven-surefire-plugin", "3.2.5")}${plugin("maven-compiler-plugin", "3.13.0")}${plugin("maven-resources-plugin", "3.3.1")}</plugins></build>
+</project>\n`;
+  const mavenProject = (body: string) => {
+    project({
+      "pom.xml": pom,
+      "package.json": "{}",
+      "src/main/java/com/example/Calc.java": `package com.example;\npublic class Calc {\n  public static int add(int a, int b) { return ${body}; }\n}\n`,
+      "src/test/java/com/example/CalcTest.java": "package com.example;\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\nclass CalcTest {\n  @Test void adds() { assertEquals(4, Calc.add(2, 2), \"ADD-IS-WRONG-5151\"); }\n}\n",
+    });
+    // The test's home lends Maven this machine's local repository; the sandbox shows it read-only.
+    mkdirSync(join(world.home, ".m2"), { recursive: true });
+    if (!existsSync(join(world.home, ".m2", "repository"))) symlinkSync(m2, join(world.home, ".m2", "repository"));
+  };
+  // Java takes its home from the password database, not from HOME. A person's HOME is that home; the
+  // test's is a temp dir, so the JVM is told it, as it would find it for a person.
+  const javaHome = () => ({ MAVEN_OPTS: `-Duser.home=${world.home}` });
+
+  test("a failing test: verify shows JUnit's failure, and no word of the sandbox", async () => {
+    mavenProject("a - b");
+    const shown = await verifyResult(javaHome());
+    expect(shown).toContain("ADD-IS-WRONG-5151");
+    expect(shown).toContain("expected: <4> but was: <0>");
+    expect(shown).not.toContain("blocked by the sandbox");
+  });
+
+  test("a passing test: verify passes, and Maven built into the workspace", async () => {
+    mavenProject("a + b");
+    const shown = await verifyResult(javaHome());
+    expect(shown).toContain("all checks passed");
+    expect(existsSync(join(world.ws, "target", "test-classes", "com", "example", "CalcTest.class"))).toBe(true);
+  });
+});

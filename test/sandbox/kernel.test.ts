@@ -198,6 +198,21 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
   });
 });
 
+describe("Maven is told there is no network", () => {
+  test("without the network the home's ~/.m2/settings.xml says offline; with it approved, there is no such file", async () => {
+    const box = sandbox();
+    const read = async (widen?: { network?: boolean }) => (await box.run({ argv: ["sh", "-c", "cat \"$HOME/.m2/settings.xml\" || echo NO-SETTINGS"], cwd: root, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" }, ...(widen ? { widen } : {}) })).output;
+    expect(await read()).toContain("<offline>true</offline>");
+    expect(await read({ network: true })).toContain("NO-SETTINGS");
+  });
+
+  test("what Maven and Gradle say of a missing artifact offline is explained as the sandbox's doing", () => {
+    const maven = "Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact junit:junit:jar:4.13.2 has not been downloaded from it before.";
+    const gradle = "No cached version of org.junit:junit-bom:5.10.2 available for offline mode.";
+    for (const output of [maven, gradle]) expect(sandbox().explain(output)).toContain("blocked by the sandbox: network");
+  });
+});
+
 describe("the disk floor (pure)", () => {
   test("5% of the disk or 1 GiB, whichever is more; half of what is free when less is left", () => {
     const GiB = 2 ** 30;
