@@ -5,6 +5,7 @@ import { builtinActionSet } from "../actions/builtin/index.ts";
 import { ActionExecutor, type ExecutorOptions } from "../actions/executor.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
 import { VerificationLedger } from "../actions/verification.ts";
+import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { createContextStep } from "../context/context-step.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
@@ -51,7 +52,7 @@ export function workerActionsFor(o: {
   return (w) => {
     const set = builtinActionSet(w.verification, o.skill, o.tools);
     const visible = w.scope.readsEverything ? {} : { visible: () => Array.from(walk(o.workspace), (e) => e.path).filter((p) => w.scope.allows(p, "read")).map((p) => join(o.workspace, p)) };
-    const sandbox = createSandbox({ mode: o.sandbox.mode === "off" ? "off" : "read-only", root: o.workspace, home: o.home, readable: o.sandbox.readable, ...visible });
+    const sandbox = createSandbox({ mode: o.sandbox.mode === "off" ? "off" : "read-only", root: o.workspace, home: o.home, readable: o.sandbox.readable, own: [userConfigDir(), userDataDir()], ...visible });
     const executor = new ActionExecutor(set.registry, { workspace: new Workspace(o.workspace, o.home, w.scope), ledger: w.ledger, env: o.env, sandbox }, { ...o.gate, onUsed: (id) => set.disclosure.markUsed(id), tracker: w.tracker, worker: w.label });
     return { ...set, executor };
   };

@@ -109,7 +109,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools, store.toolMemory);
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
-  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, writable: opts.addDirs });
+  const own = [userConfigDir(opts.env), userDataDir(opts.env)];
+  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs });
   const env = scrubEnv(opts.env);
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.

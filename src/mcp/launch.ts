@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, homeReadable } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox } from "../workspace/sandbox.ts";
+import { homeReadable } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 
 /**

@@ -71,6 +71,13 @@ const SECRET_FILE = [
 const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
 const SECRET_DIRS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud"]);
 
+/** Whether a file's name says it may hold secrets: dotenv files, keys, credentials, and their backups and copies. Pure. */
+export function secretName(name: string): boolean {
+  // Backups and copies of a secret file are secret too: .env.bak, id_rsa.old, server.key~, credentials.json.orig.
+  const stem = name.replace(/(?:[.~_-](?:bak|backup|old|orig|save|swp|tmp|copy|\d+)|~)+$/i, "");
+  return !SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name) || r.test(stem));
+}
+
 /**
  * Whether a workspace-relative path is protected: git internals, secret-bearing files, credential
  * directories, and the user's home dot-directories when the workspace contains the home directory.
@@ -82,9 +89,7 @@ export function protectedReason(rel: string, absolute: string, home = homeDirect
   // weir's own configuration in the workspace: the agent must not rewrite its permissions or add MCP servers.
   if (rel === ".weir/config.json" || rel === ".mcp.json") return `${rel} configures weir itself (permissions, MCP servers); only the user edits it`;
   const name = parts[parts.length - 1] ?? "";
-  // Backups and copies of a secret file are secret too: .env.bak, id_rsa.old, server.key~, credentials.json.orig.
-  const stem = name.replace(/(?:[.~_-](?:bak|backup|old|orig|save|swp|tmp|copy|\d+)|~)+$/i, "");
-  if (!SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name) || r.test(stem))) return `${name} may hold secrets (keys, tokens, credentials)`;
+  if (secretName(name)) return `${name} may hold secrets (keys, tokens, credentials)`;
   for (let i = 0; i < parts.length - 1; i++) {
     if (SECRET_DIRS.has(parts[i]!) || SECRET_DIRS.has(parts.slice(i, i + 2).join("/"))) return `${parts[i]}/ holds credentials`;
   }

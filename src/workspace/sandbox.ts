@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
+import { credentialsIn, diskFacts, type HiddenPath, homeReadable, type PathLink, pathView } from "./toolchains.ts";
 import { gitFileTarget } from "./walker.ts";
 
 /**
@@ -20,9 +21,9 @@ import { gitFileTarget } from "./walker.ts";
  *   worktrees and submodules are read-only, and so is the hooks directory `core.hooksPath` names),
  *   files other tools run later (`AUTORUN_PATHS`: read-only when present, removed after the
  *   command when it created them) and the protected files present (bound over /dev/null);
- * - a private /tmp; $HOME an empty directory plus read-only toolchain caches (never their
- *   credential files) and a git config holding only the person's identity; weir's config and data
- *   directories are never visible;
+ * - a private /tmp; $HOME an empty directory plus the person's toolchains read-only, and the
+ *   directories on their PATH (`toolchains.ts`: never their credential files), and a git config
+ *   holding only the person's identity; weir's config and data directories are never visible;
  * - its own user namespace with every capability dropped and no further user namespaces, so root
  *   outside is nobody special inside (no mounts to undo, no file handles to open by number);
  * - its own pid namespace (weir and its environment are not in /proc) and session, killed whole
@@ -45,8 +46,12 @@ interface SandboxPolicy {
   network: boolean;
   /** Extra writable directories (`--add-dir`). */
   writable: string[];
-  /** Home entries (and, for a user's hook, its script wherever it lives) visible read-only; absolute. */
+  /** Home entries, PATH directories (and, for a user's hook, its script wherever it lives) visible read-only; absolute. */
   readable: string[];
+  /** Credentials inside what `readable` shows: hidden (a file bound over /dev/null, a directory emptied). */
+  credentials?: HiddenPath[];
+  /** PATH entries that name their directory through a link: the same link inside. */
+  links?: PathLink[];
   /** Files inside the workspace bound over /dev/null (protected files). */
   masked: string[];
   /** Directories the protected-file scan could not finish in time: hidden (their secrets unknown). */
@@ -81,33 +86,6 @@ interface SandboxLimits {
   memoryBytes: number;
 }
 
-/**
- * Home entries toolchains read: package and build caches, installed toolchains; read-only, more
- * with `sandbox.readable`. Only the cache parts of stores that also hold credentials (Cargo's
- * credentials.toml, Gradle's gradle.properties, Maven's settings.xml). `~/.cache` is left out on
- * purpose: build caches (Go's, pip's) must be writable, and a writable shared cache would let one
- * command plant something the next one runs, so each command gets an empty, private one.
- */
-const DEFAULT_HOME_READABLE = [
-  ".npm/_cacache",
-  ".bun/install/cache",
-  ".bun/bin",
-  ".cargo/registry",
-  ".cargo/git",
-  ".cargo/bin",
-  ".rustup",
-  ".pyenv",
-  ".nvm",
-  ".volta",
-  ".deno",
-  ".gradle/caches",
-  ".gradle/wrapper",
-  ".m2/repository",
-  ".m2/wrapper",
-  "go/pkg/mod",
-  "go/bin",
-];
-
 /** Read-only system directories; each is bound only where it exists. */
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/run/current-system"];
 
@@ -131,6 +109,8 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   if (homeShown) {
     a.push(...size, "--tmpfs", p.home);
     for (const r of p.readable) a.push("--ro-bind-try", r, r);
+    for (const c of p.credentials ?? []) a.push(...(c.dir ? ["--tmpfs", c.path, "--remount-ro", c.path] : ["--ro-bind", "/dev/null", c.path]));
+    for (const l of p.links ?? []) a.push("--symlink", l.target, l.at);
     if (p.gitconfig) a.push("--ro-bind", p.gitconfig, join(p.home, ".gitconfig"));
   }
   if (p.visible) {
@@ -198,6 +178,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
     ...(p.visible ? p.visible.map((f) => `(allow file-read* (literal ${q(f)}))`) : [`(allow file-read* (subpath ${q(p.root)}))`]),
     ...p.readable.map((r) => `(allow file-read* (subpath ${q(r)}))`),
+    ...(p.credentials ?? []).map((c) => `(deny file-read* (subpath ${q(c.path)}))`),
     '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))',
   ];
   if (p.mode === "workspace-write") {
@@ -223,6 +204,26 @@ const NO_NETWORK = /Network is unreachable|ENETUNREACH|EAI_AGAIN|Could not resol
 /** What the package managers say when OFFLINE_ENV told them there is no network. */
 const OFFLINE = /ENOTCACHED|only-if-cached|--offline|can't (?:update|fetch).*offline|GOPROXY=off|module lookup disabled|No matching distribution found|(?:in|for) offline mode/i;
 
+/** How a person shows commands a directory to read. */
+const SHOW_IT = 'the user can show one to read with "sandbox": {"readable": ["DIR"]} in the user config';
+
+/** How shells, launchers and `env` say a program was not found: each captures its name. */
+const NOT_FOUND = [/([^\s:'"]+): (?:command )?not found/g, /command not found: (\S+)/g, /(?:failed to execute|execvp) ([^\s:]+):/g, /env: '?([^\s':]+)'?: No such file/g];
+
+/**
+ * A program the command could not start because it lives where the sandbox shows nothing, with
+ * the line that says how to show it; undefined when no such program is named. Pure: `locate` finds
+ * a name as the host's PATH does (and resolves links), `visible` says what commands see.
+ */
+export function hiddenProgram(output: string, program: string | undefined, locate: (name: string) => string | undefined, visible: (path: string) => boolean): string | undefined {
+  const names = new Set([program, ...NOT_FOUND.flatMap((r) => [...output.matchAll(r)].map((m) => m[1]))]);
+  for (const name of names) {
+    const at = name ? locate(name) : undefined;
+    if (at && !visible(at)) return `blocked by the sandbox: ${name} is ${at}, which commands cannot see; ${SHOW_IT.replace("DIR", dirname(at))}`;
+  }
+  return undefined;
+}
+
 /**
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
  * instead of retrying blindly. Pure.
@@ -238,7 +239,7 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
   if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {
     const outside = [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
-    if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
+    if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; ${SHOW_IT}; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
   }
   if (p.limits && /Resource temporarily unavailable|fork: retry|EAGAIN/.test(output))
     return `blocked by the sandbox: a command may run at most ${p.limits.processes} processes at once`;
@@ -431,6 +432,8 @@ interface SandboxOptions {
   home: string;
   /** Extra home entries readable inside (relative to home or absolute). */
   readable?: string[];
+  /** weir's own directories (config, data): never shown, whatever the PATH says. */
+  own?: string[];
   writable?: string[];
   detected?: { kind: SandboxKind; program?: string };
   /** A scoped worker's readable files (absolute), asked again for each command (see SandboxPolicy.visible). */
@@ -484,11 +487,6 @@ async function runUnsandboxed(r: SandboxedRun): Promise<SandboxRun> {
   return { ...(await runProgram({ ...rest, program: program!, args, ...floorAt(rest.cwd) })), undone: [] };
 }
 
-/** The home entries commands may read, absolute: the default caches and the user's own additions. */
-export function homeReadable(home: string, extra: readonly string[] = []): string[] {
-  return [...DEFAULT_HOME_READABLE, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r)));
-}
-
 /**
  * The git directory a workspace whose `.git` is a file reads from, when that file checks out both
  * ways (it could name any directory):
@@ -526,10 +524,27 @@ export function borrowsObjects(root: string): boolean {
   return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
 }
 
+/**
+ * What of the home and the PATH commands see (`toolchains.ts`): the toolchain directories, the
+ * person's own additions and the PATH's directories, with the credentials inside them masked.
+ * I/O: resolves the PATH's entries and looks for credentials on disk.
+ */
+function toolchainsShown(o: SandboxOptions): { readable: string[]; credentials: HiddenPath[]; links: PathLink[] } {
+  const base = homeReadable(o.home, o.readable);
+  const path = process.env.PATH ?? "";
+  const visible = (p: string) => SYSTEM.some((d) => inside(d, p)) || inside(o.root, p) || base.some((r) => inside(r, p));
+  const view = pathView(path, o.home, visible, o.own ?? [], diskFacts);
+  const readable = [...base, ...view.readable];
+  // Secret-named files at the top of a PATH directory that is shown, through a home entry or on its own.
+  const onPath = path.split(":").flatMap((e) => diskFacts.real(e) ?? []).filter((d) => readable.some((r) => inside(r, d)));
+  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home), links: view.links };
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
   const readable = homeReadable(o.home, o.readable);
+  let shown: ReturnType<typeof toolchainsShown> | undefined;
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
   if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
@@ -552,6 +567,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     }
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
     if (!network) mavenSettings ??= offlineMavenSettings();
+    shown ??= toolchainsShown(o);
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     return {
       mode: o.mode,
@@ -559,7 +575,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       home: o.home,
       network,
       writable: [...(o.writable ?? []), ...(dir ? [dir] : [])],
-      readable,
+      readable: shown.readable,
+      ...(shown.credentials.length ? { credentials: shown.credentials } : {}),
+      ...(shown.links.length ? { links: shown.links } : {}),
       // A linked worktree's `.git` file only names its git directory, and git must read it.
       masked: gitDir ? scan.files.filter((f) => f !== join(o.root, ".git")) : scan.files,
       unscanned: scan.unscanned,
@@ -573,6 +591,13 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(disableUserns === false ? { disableUserns } : {}),
       ...(o.visible ? { visible: o.visible() } : {}),
     };
+  };
+  // A program the host finds on its PATH but commands cannot see: where it is, and how to show it.
+  const explainHidden = (output: string, program?: string) => {
+    shown ??= toolchainsShown(o);
+    const show = shown.readable;
+    const visible = (p: string) => SYSTEM.some((d) => inside(d, p)) || inside(o.root, p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
+    return hiddenProgram(output, program, locateOnPath, visible);
   };
   const wrap = (argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }) =>
     active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv;
@@ -629,7 +654,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     },
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>
-      active ? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
+      active ? explainHidden(output, run?.program) ?? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"
@@ -656,6 +681,12 @@ function newRepositoryRisks(gitDir: string): string[] {
   const hooks = join(gitDir, "hooks");
   const planted = existsSync(hooks) ? readdirSync(hooks).filter((h) => !h.endsWith(".sample")).map((h) => join(hooks, h)) : [];
   return [...planted, ...[join(gitDir, "commondir")].filter((c) => existsSync(c))];
+}
+
+/** Where the host's PATH finds a program (a path is taken as it is), links resolved. I/O. */
+function locateOnPath(name: string): string | undefined {
+  const found = name.includes("/") ? (isAbsolute(name) ? name : undefined) : (Bun.which(name) ?? undefined);
+  return found ? diskFacts.real(found) : undefined;
 }
 
 /** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */

@@ -44,7 +44,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       checks.push({ name: "endpoint and model", ok: false, detail: (e as Error).message });
     }
   }
-  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory() });
+  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
   try {
     const dir = userDataDir();

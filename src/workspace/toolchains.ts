@@ -1,0 +1,205 @@
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { inside, secretName } from "./containment.ts";
+
+/**
+ * What of the person's own toolchains commands see in the sandbox, read-only, and which of their
+ * credentials stay hidden. Two sources:
+ * - the directories where toolchain managers keep what commands run and what builds read, as each
+ *   documents its layout (test/sandbox/toolchains.json holds the layouts with their sources);
+ * - each directory on the PATH: the person put it there to run programs from it.
+ * Never shown: the home itself or a directory holding it, credential directories (`.ssh`, `.aws` …),
+ * weir's own directories; inside what is shown, the files where toolchains keep credentials are
+ * masked, and so are secret-named files (`.env`, `*.pem` …) at the top of a PATH directory.
+ */
+
+/**
+ * Toolchain directories (relative to the home): installs, shims, package caches; of a store that
+ * also holds credentials, only the parts that do not (Cargo's registry, not its credentials.toml).
+ * `~/.cache` itself is left out on purpose: build caches (Go's, pip's) must be writable, and a
+ * writable shared cache would let one command plant something the next one runs, so each command
+ * gets an empty, private one; only Poetry's virtualenvs, which are installs, are shown from it.
+ */
+const HOME_TOOLCHAINS = [
+  ".npm/_cacache",
+  ".bun/install/cache",
+  ".bun/bin",
+  ".yarn/berry/cache",
+  ".local/share/pnpm",
+  ".nvm",
+  ".volta",
+  ".fnm",
+  ".local/share/fnm",
+  ".deno",
+  ".cargo/registry",
+  ".cargo/git",
+  ".cargo/bin",
+  ".rustup",
+  "go/pkg/mod",
+  "go/bin",
+  "sdk",
+  ".pyenv",
+  ".local/bin",
+  ".local/lib",
+  ".local/share/pipx",
+  ".local/pipx",
+  ".local/share/uv/python",
+  ".local/share/uv/tools",
+  ".local/share/pypoetry",
+  ".cache/pypoetry/virtualenvs",
+  ".local/share/virtualenvs",
+  "miniconda3",
+  "anaconda3",
+  "miniforge3",
+  "mambaforge",
+  ".conda/envs",
+  ".rbenv",
+  ".rvm",
+  ".gem/ruby",
+  ".local/share/gem/ruby",
+  ".sdkman/candidates",
+  ".gradle/caches",
+  ".gradle/wrapper",
+  ".m2/repository",
+  ".m2/wrapper",
+  ".asdf",
+  ".tool-versions",
+  ".local/share/mise",
+  ".dotnet",
+  ".nuget/packages",
+  ".mix",
+  ".hex/packages",
+  ".config/composer/vendor",
+  ".composer/vendor",
+  ".ghcup",
+  ".cabal/bin",
+  ".cabal/packages",
+  ".opam",
+  ".elan",
+  ".pub-cache",
+];
+
+/**
+ * Where toolchains keep credentials (relative to the home): hidden even where a directory above
+ * them is shown, such as a `.dotnet` on the PATH (its certificate store) or a whole `.cabal`.
+ */
+const HOME_CREDENTIALS = [
+  ".gem/credentials",
+  ".local/share/gem/credentials",
+  ".local/share/uv/credentials",
+  ".config/pypoetry",
+  ".config/mise",
+  ".condarc",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".nuget/NuGet",
+  ".dotnet/corefx",
+  ".m2/settings.xml",
+  ".m2/settings-security.xml",
+  ".gradle/gradle.properties",
+  ".hex/hex.config",
+  ".config/composer/auth.json",
+  ".composer/auth.json",
+  ".cabal/config",
+  ".pub-cache/credentials.json",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".netrc",
+];
+
+/** Home directories that hold credentials: never shown, whatever the PATH says. */
+const CREDENTIAL_DIRS = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud", ".config/gh", ".password-store"];
+
+/** The toolchain directories and the person's own additions (`sandbox.readable`), absolute. Pure. */
+export function homeReadable(home: string, extra: readonly string[] = []): string[] {
+  return [...HOME_TOOLCHAINS, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r)));
+}
+
+/** A path that is hidden, or shown only as a link to its real directory. */
+export interface PathLink {
+  /** The real directory. */
+  target: string;
+  /** The PATH entry, which names it through a link (fnm's per-shell directories, `~/.nix-profile/bin`). */
+  at: string;
+}
+
+/** What the file system says of a path; injected so the view is pure. */
+export interface PathFacts {
+  real(path: string): string | undefined;
+  isDir(path: string): boolean;
+}
+
+/**
+ * The PATH's directories commands should see: each one's real directory, unless it is already
+ * visible (`visible`: system directories, the workspace, what is shown already) or refused; and,
+ * for an entry that names its directory through a link, a link at the same place. Pure.
+ */
+export function pathView(path: string, home: string, visible: (p: string) => boolean, refused: readonly string[], fs: PathFacts): { readable: string[]; links: PathLink[] } {
+  const readable: string[] = [];
+  const links: PathLink[] = [];
+  for (const entry of new Set(path.split(":"))) {
+    if (!isAbsolute(entry)) continue;
+    const real = fs.real(entry);
+    if (!real || !fs.isDir(real) || inside(real, home) || refusedDir(real, home, refused)) continue;
+    if (!visible(real) && !readable.includes(real)) readable.push(real);
+    if (real !== entry && !visible(entry) && !links.some((l) => l.at === entry)) links.push({ target: real, at: entry });
+  }
+  return { readable, links };
+}
+
+/** A directory never shown: a credential directory of the home or inside one, or one of weir's own. Pure. */
+function refusedDir(dir: string, home: string, refused: readonly string[]): boolean {
+  if (refused.some((r) => inside(r, dir))) return true;
+  if (!inside(home, dir)) return false;
+  const rel = relative(home, dir).split(sep).join("/");
+  return CREDENTIAL_DIRS.some((c) => rel === c || rel.startsWith(`${c}/`));
+}
+
+/** A credential path that exists inside a shown directory, and whether it is a directory. */
+export interface HiddenPath {
+  path: string;
+  dir: boolean;
+}
+
+/**
+ * The credentials to mask inside what is shown: toolchains' credential files under a shown
+ * directory, and secret-named files at the top of a shown PATH directory. I/O: looks at the disk.
+ */
+export function credentialsIn(shown: readonly string[], pathDirs: readonly string[], home: string): HiddenPath[] {
+  const candidates = HOME_CREDENTIALS.map((c) => join(home, c)).filter((c) => shown.some((s) => inside(s, c) && s !== c));
+  for (const dir of pathDirs) {
+    try {
+      for (const name of readdirSync(dir)) if (secretName(name)) candidates.push(join(dir, name));
+    } catch {
+      // unreadable: a command cannot read it either
+    }
+  }
+  const found: HiddenPath[] = [];
+  for (const path of new Set(candidates)) {
+    try {
+      if (existsSync(path)) found.push({ path, dir: statSync(path).isDirectory() });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** The file system as `pathView` reads it. I/O. */
+export const diskFacts: PathFacts = {
+  real(path) {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  isDir(path) {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  },
+};

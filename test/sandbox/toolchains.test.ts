@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import fc from "fast-check";
+import { detectSandbox, hiddenProgram } from "../../src/workspace/sandbox.ts";
+import { pathView } from "../../src/workspace/toolchains.ts";
+import { tempDir } from "../support/temp.ts";
+
+/**
+ * A person's own toolchains run inside the sandbox, and their credentials stay hidden. The layouts
+ * are each tool's documented one (toolchains.json, with its sources); the kernel is the oracle:
+ * every program a tool puts on the PATH runs in a real sandbox, every file a build reads is there,
+ * and no credential file of any tool, nor any other secret of the home, can be read.
+ */
+interface Tool {
+  tool: string;
+  layout: Record<string, string>;
+  path: string[];
+  runs: string[];
+  reads: string[];
+  secrets: string[];
+}
+const corpus = JSON.parse(readFileSync(join(import.meta.dir, "toolchains.json"), "utf8")) as { tools: Tool[]; always_hidden: string[] };
+const d = describe.skipIf(detectSandbox().kind !== "bwrap");
+
+let tmp: ReturnType<typeof tempDir>;
+let home: string;
+let root: string;
+let outsideBin: string;
+const secret = (path: string) => `SECRET-${path.replace(/\W/g, "-")}`;
+
+beforeAll(() => {
+  tmp = tempDir();
+  const base = realpathSync(tmp.path);
+  home = join(base, "home");
+  root = join(base, "ws");
+  outsideBin = join(base, "tools", "bin");
+  mkdirSync(root, { recursive: true });
+  const write = (rel: string, kind: string) => {
+    const at = join(home, rel);
+    mkdirSync(dirname(at), { recursive: true });
+    if (kind.startsWith("-> ")) symlinkSync(kind.slice(3), at);
+    else if (kind === "program") {
+      writeFileSync(at, `#!/bin/sh\necho "ran ${rel.split("/").pop()}"\n`);
+      chmodSync(at, 0o755);
+    } else writeFileSync(at, kind === "secret" ? secret(rel) : `read ${rel}\n`);
+  };
+  for (const t of corpus.tools) for (const [rel, kind] of Object.entries(t.layout)) if (!kind.startsWith("-> ")) write(rel, kind);
+  // Links last: a link's directory may be another entry's.
+  for (const t of corpus.tools) for (const [rel, kind] of Object.entries(t.layout)) if (kind.startsWith("-> ")) write(rel, kind);
+  for (const rel of corpus.always_hidden) write(rel, "secret");
+  mkdirSync(outsideBin, { recursive: true });
+  writeFileSync(join(outsideBin, "outside-tool"), '#!/bin/sh\necho "ran outside-tool"\n');
+  chmodSync(join(outsideBin, "outside-tool"), 0o755);
+});
+afterAll(() => tmp?.cleanup());
+
+/** The PATH a person with every tool set up has: each tool's entries, a directory outside the home, then the system's. */
+const personPath = () => [...new Set(corpus.tools.flatMap((t) => t.path.map((p) => join(home, p))))].concat(outsideBin, "/usr/local/bin", "/usr/bin", "/bin").join(":");
+
+/** Runs a shell script in the sandbox from a parent playing weir with the person's PATH and home. */
+async function inside(script: string): Promise<string> {
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "parent.ts"), JSON.stringify({ root, home, mode: "workspace-write", argv: ["sh", "-c", script] })], {
+    env: { PATH: personPath(), HOME: home },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  if (code !== 0) throw new Error(`parent failed: ${await new Response(p.stderr).text()}`);
+  return (JSON.parse(out) as { output: string }).output;
+}
+
+/** Where the host finds what a command runs: a ~/ path, or the first PATH directory holding the name. */
+const onHost = (r: string) => (r.startsWith("~/") ? join(home, r.slice(2)) : personPath().split(":").map((d) => join(d, r)).find((f) => existsSync(f))!);
+const run = (r: string) => (r.startsWith("~/") ? `"$HOME/${r.slice(2)}"` : r);
+
+d("a person's toolchains, as each documents its layout", () => {
+  test.each(corpus.tools.map((t) => [t.tool, t] as const))("%s: what it puts on the PATH runs, and what a build reads is there", async (_name, t) => {
+    const script = [...t.runs.map((r) => `${run(r)} || echo "FAILED ${r}"`), ...t.reads.map((r) => `cat "$HOME/${r}" || echo "FAILED ${r}"`)].join("; ");
+    if (!script) return;
+    const out = await inside(script);
+    expect(out).not.toContain("FAILED");
+    // What the host runs and reads for the same names: a program prints its own file's name.
+    for (const r of t.runs) expect(out).toContain(`ran ${basename(realpathSync(onHost(r)))}`);
+    for (const r of t.reads) expect(out).toContain(readFileSync(join(home, r), "utf8"));
+  });
+
+  test("no tool's credentials, and no other secret of the home, can be read", async () => {
+    const secrets = [...corpus.tools.flatMap((t) => t.secrets), ...corpus.always_hidden];
+    const out = await inside(secrets.map((s) => `cat "$HOME/${s}" 2>/dev/null`).join("; ") + "; echo DONE");
+    expect(out).toContain("DONE");
+    for (const s of secrets) expect(out).not.toContain(secret(s));
+  });
+
+  test("a directory on the PATH outside the home and the system's runs too", async () => {
+    expect(await inside("outside-tool")).toContain("ran outside-tool");
+  });
+});
+
+describe("the PATH's directories (pure)", () => {
+  const home = "/home/ann";
+  const own = ["/home/ann/.config/weir"];
+  const links: Record<string, string> = { "/home/ann/.nix-profile/bin": "/nix/store/abc-profile/bin", "/run/user/1000/fnm_multishells/7_1/bin": "/home/ann/.local/share/fnm/node-versions/v20/installation/bin" };
+  const facts = { real: (p: string) => links[p] ?? (p.includes("missing") ? undefined : p), isDir: (p: string) => !p.endsWith(".txt") };
+  const system = (p: string) => ["/usr", "/bin", "/nix"].some((d) => p === d || p.startsWith(`${d}/`));
+  const view = (path: string, visible = system) => pathView(path, home, visible, own, facts);
+
+  test("a directory of the person's is shown; system ones, relative, missing and file entries are not", () => {
+    expect(view("/usr/bin:/home/ann/bin:bin:.:/home/ann/missing/bin:/home/ann/notes.txt:/opt/tools/bin").readable).toEqual(["/home/ann/bin", "/opt/tools/bin"]);
+  });
+
+  test("the home, the root, credential directories and weir's own are never shown", () => {
+    expect(view("/:/home:/home/ann:/home/ann/.ssh:/home/ann/.aws/bin:/home/ann/.config/gcloud/bin:/home/ann/.config/weir/bin").readable).toEqual([]);
+  });
+
+  test("an entry that names its directory through a link gets the link, and the directory when it is not visible", () => {
+    const v = view("/home/ann/.nix-profile/bin:/run/user/1000/fnm_multishells/7_1/bin");
+    expect(v.readable).toEqual(["/home/ann/.local/share/fnm/node-versions/v20/installation/bin"]);
+    expect(v.links).toEqual([
+      { target: "/nix/store/abc-profile/bin", at: "/home/ann/.nix-profile/bin" },
+      { target: "/home/ann/.local/share/fnm/node-versions/v20/installation/bin", at: "/run/user/1000/fnm_multishells/7_1/bin" },
+    ]);
+    // Already visible through a shown directory: neither bound again nor linked over.
+    const shown = (p: string) => system(p) || p.startsWith("/home/ann/.local/share/fnm/") || p.startsWith("/run/user/");
+    expect(view("/run/user/1000/fnm_multishells/7_1/bin", shown)).toEqual({ readable: [], links: [] });
+  });
+
+  test("whatever the PATH, nothing shown holds the home or lies in a credential directory or weir's own", () => {
+    const segment = fc.constantFrom("home", "ann", ".ssh", ".aws", ".config", "weir", "gcloud", ".local", "bin", "tools", "..", ".");
+    const entry = fc.array(segment, { maxLength: 5 }).map((s) => `/${s.join("/")}`);
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
+        const norm = (p: string) => join("/", p);
+        const v = pathView(entries.join(":"), home, system, own, { real: norm, isDir: () => true });
+        for (const r of v.readable) {
+          expect(`${home}/`.startsWith(r.endsWith("/") ? r : `${r}/`)).toBe(false);
+          expect(/\/home\/ann\/(\.ssh|\.aws|\.config\/gcloud|\.config\/weir)(\/|$)/.test(r)).toBe(false);
+        }
+      }),
+    );
+  });
+});
+
+describe("a program commands cannot see (pure)", () => {
+  const where: Record<string, string> = { jest: "/home/ann/code/jest/bin/jest.js", node: "/home/ann/.nvm/versions/node/v20/bin/node", git: "/usr/bin/git" };
+  const locate = (name: string) => where[name];
+  const visible = (p: string) => p.startsWith("/usr/") || p.startsWith("/home/ann/.nvm/");
+  test("each shell's, launcher's and env's way of saying so names the program, its place and the setting", () => {
+    for (const output of ["sh: 1: jest: not found", "bash: line 1: jest: command not found", "zsh: command not found: jest", "prlimit: failed to execute jest: No such file or directory", "/usr/bin/env: 'jest': No such file or directory"]) {
+      expect(hiddenProgram(output, undefined, locate, visible)).toBe('blocked by the sandbox: jest is /home/ann/code/jest/bin/jest.js, which commands cannot see; the user can show one to read with "sandbox": {"readable": ["/home/ann/code/jest/bin"]} in the user config');
+    }
+  });
+  test("a program that is visible, unknown to the host, or not named says nothing", () => {
+    expect(hiddenProgram("sh: 1: node: not found", "node", locate, visible)).toBeUndefined();
+    expect(hiddenProgram("sh: 1: git: not found", undefined, locate, visible)).toBeUndefined();
+    expect(hiddenProgram("sh: 1: nosuch: not found", "nosuch", locate, visible)).toBeUndefined();
+    expect(hiddenProgram("1 test failed", "npm", locate, visible)).toBeUndefined();
+  });
+});
