@@ -420,6 +420,8 @@ export interface CommandSandbox {
    * guarded paths the command created (a new `.git/commondir`, `.vscode/tasks.json`) are removed.
    */
   run(o: SandboxedRun): Promise<SandboxRun>;
+  /** One line saying a program the host's PATH finds lives where commands cannot see, with how to show it; or undefined. */
+  hides(program: string): string | undefined;
   /** One line saying a failure came from the sandbox, or undefined. */
   explain(output: string, widen?: { network?: boolean }, run?: { program?: string; exitCode?: number | null }): string | undefined;
   /** What the sandbox enforces, in a line, for the start-up notice and `weir doctor`. */
@@ -652,6 +654,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const restored = [...new Set([...manifests.keys(), ...now])].filter((m) => installScripts(wholeText(m)) !== installScripts(manifests.get(m)) && putBack(m, manifests.get(m)));
       return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}) };
     },
+    hides: (program) => (active ? explainHidden("", program) : undefined),
     // Explaining needs no protected-file scan: the policy's masks play no part in the message.
     explain: (output, widen, run) =>
       active ? explainHidden(output, run?.program) ?? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,

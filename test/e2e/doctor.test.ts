@@ -32,7 +32,7 @@ describe("weir doctor", () => {
     expect(old.stdout).toContain("the model claude-sonnet-4-5 is deprecated");
   });
 
-  test("the project's checks are listed, with a wrapper that cannot start or a tool not on the PATH as lines to fix", async () => {
+  test("the project's checks are listed, with a wrapper that cannot start, a tool not on the PATH or one commands cannot see as lines to fix", async () => {
     const line = async (env: Record<string, string> = {}) => {
       world.server.script({ turns: [{ text: "ok" }] });
       const r = await weir(["doctor", "--json", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"], env);
@@ -50,6 +50,15 @@ describe("weir doctor", () => {
     mkdirSync(bin);
     for (const tool of ["env", "git", "bun"]) symlinkSync(tool === "bun" ? process.execPath : Bun.which(tool)!, join(bin, tool));
     expect((await line({ PATH: bin })).detail).toContain("mix is not on your PATH");
+    // mix on the PATH through a link to where commands cannot see: named, with the setting that shows it.
+    const elixir = join(world.home, "code", "elixir", "bin");
+    mkdirSync(elixir, { recursive: true });
+    writeFileSync(join(elixir, "mix"), "#!/bin/sh\n");
+    chmodSync(join(elixir, "mix"), 0o755);
+    symlinkSync(join(elixir, "mix"), join(bin, "mix"));
+    const hidden = await line({ PATH: bin });
+    expect(hidden.ok).toBe(false);
+    expect(hidden.detail).toContain(`mix is ${join(elixir, "mix")}, which commands cannot see; the user can show one to read with "sandbox": {"readable": ["${elixir}"]}`);
   });
 
   test("your hooks are listed with whether each can start", async () => {

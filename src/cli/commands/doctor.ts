@@ -6,7 +6,7 @@ import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
 import { detectChecks } from "../../workspace/checks.ts";
-import { createSandbox } from "../../workspace/sandbox.ts";
+import { type CommandSandbox, createSandbox } from "../../workspace/sandbox.ts";
 import { homeDirectory } from "../../workspace/containment.ts";
 import { HOOK_EVENTS, hookStartProblem } from "../../actions/hooks.ts";
 import type { ParsedArgs } from "../args.ts";
@@ -86,7 +86,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
     for (const st of hub.status()) checks.push({ name: `mcp ${st.name}`, ok: st.state === "connected", detail: `${hub.describe(st)}${st.state === "connected" ? ` (all servers up in ${ms} ms)` : ""}` });
     await hub.closeAll();
   }
-  checks.push(projectChecks(workspace));
+  checks.push(projectChecks(workspace, sandbox));
   const tty = process.stdout.isTTY === true;
   checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
   if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
@@ -99,11 +99,15 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
  * the project's own wrapper (`./mvnw`) present and executable. A project with no checks is fine:
  * verify says so and guesses nothing.
  */
-function projectChecks(workspace: string): Check {
+function projectChecks(workspace: string, sandbox: CommandSandbox): Check {
   const found = detectChecks(workspace);
   if (found.length === 0) return { name: "project checks", ok: true, detail: "none found at the workspace root; verify will not guess a command" };
   const missing = [...new Set(found.filter((c) => c.level === "quick").map((c) => c.program))].flatMap((program) => {
-    if (!program.includes("/")) return Bun.which(program) ? [] : [`${program} is not on your PATH`];
+    if (!program.includes("/")) {
+      if (!Bun.which(program)) return [`${program} is not on your PATH`];
+      const hidden = sandbox.hides(program);
+      return hidden ? [hidden.replace("blocked by the sandbox: ", "")] : [];
+    }
     try {
       accessSync(join(workspace, program), constants.X_OK);
       return [];
