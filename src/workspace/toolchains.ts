@@ -18,7 +18,8 @@ import { inside, secretName } from "./containment.ts";
  * also holds credentials, only the parts that do not (Cargo's registry, not its credentials.toml).
  * `~/.cache` itself is left out on purpose: build caches (Go's, pip's) must be writable, and a
  * writable shared cache would let one command plant something the next one runs, so each command
- * gets an empty, private one; only Poetry's virtualenvs, which are installs, are shown from it.
+ * gets an empty, private one; only the installs kept there are shown (Poetry's virtualenvs, the
+ * package managers Corepack installed).
  */
 const HOME_TOOLCHAINS = [
   ".npm/_cacache",
@@ -26,6 +27,7 @@ const HOME_TOOLCHAINS = [
   ".bun/bin",
   ".yarn/berry/cache",
   ".local/share/pnpm",
+  ".cache/node/corepack",
   ".nvm",
   ".volta",
   ".fnm",

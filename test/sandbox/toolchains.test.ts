@@ -157,3 +157,15 @@ describe("a program commands cannot see (pure)", () => {
     expect(hiddenProgram("1 test failed", "npm", locate, visible)).toBeUndefined();
   });
 });
+
+d("Corepack, for real", () => {
+  test.skipIf(!Bun.which("corepack"))("the real corepack runs the pnpm a project pins from what it installed in the home, with no network", async () => {
+    const version = join(home, ".cache", "node", "corepack", "v1", "pnpm", "9.1.0");
+    mkdirSync(join(version, "bin"), { recursive: true });
+    writeFileSync(join(version, "package.json"), JSON.stringify({ name: "pnpm", version: "9.1.0", bin: { pnpm: "bin/pnpm.cjs" } }));
+    writeFileSync(join(version, "bin", "pnpm.cjs"), 'console.log("COREPACK-PNPM-RAN", process.argv.slice(2).join(" "))\n');
+    writeFileSync(join(version, ".corepack"), JSON.stringify({ locator: { name: "pnpm", reference: "9.1.0" }, bin: { pnpm: "./bin/pnpm.cjs" }, hash: "sha512.0" }));
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", packageManager: "pnpm@9.1.0" }));
+    expect(await inside("corepack pnpm --version")).toContain("COREPACK-PNPM-RAN --version");
+  });
+});
