@@ -113,9 +113,9 @@ const HOME_CREDENTIALS = [
 /** Home directories that hold credentials: never shown, whatever the PATH says. */
 const CREDENTIAL_DIRS = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud", ".config/gh", ".password-store"];
 
-/** The toolchain directories and the person's own additions (`sandbox.readable`), absolute. Pure. */
+/** The toolchain directories and the person's own additions (`sandbox.readable`: absolute, `~/…` or relative to the home), absolute. Pure. */
 export function homeReadable(home: string, extra: readonly string[] = []): string[] {
-  return [...HOME_TOOLCHAINS, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r)));
+  return [...HOME_TOOLCHAINS, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r.replace(/^~(?:\/|$)/, ""))));
 }
 
 /** A path that is hidden, or shown only as a link to its real directory. */

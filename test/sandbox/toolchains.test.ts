@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSy
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { detectSandbox, hiddenProgram } from "../../src/workspace/sandbox.ts";
-import { pathView } from "../../src/workspace/toolchains.ts";
+import { homeReadable, pathView } from "../../src/workspace/toolchains.ts";
 import { tempDir } from "../support/temp.ts";
 
 /**
@@ -167,5 +167,12 @@ d("Corepack, for real", () => {
     writeFileSync(join(version, ".corepack"), JSON.stringify({ locator: { name: "pnpm", reference: "9.1.0" }, bin: { pnpm: "./bin/pnpm.cjs" }, hash: "sha512.0" }));
     writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", packageManager: "pnpm@9.1.0" }));
     expect(await inside("corepack pnpm --version")).toContain("COREPACK-PNPM-RAN --version");
+  });
+});
+
+describe("the person's own additions (pure)", () => {
+  test("sandbox.readable takes absolute paths, ~/ paths and paths relative to the home", () => {
+    const extra = homeReadable("/home/ann", ["/opt/sdk", "~/code/tool", "code/other", "~"]).slice(-4);
+    expect(extra).toEqual(["/opt/sdk", "/home/ann/code/tool", "/home/ann/code/other", "/home/ann"]);
   });
 });
