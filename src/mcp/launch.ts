@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox } from "../workspace/sandbox.ts";
-import { homeReadable } from "../workspace/toolchains.ts";
+import { userConfigDir, userDataDir } from "../config/paths.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, systemPath } from "../workspace/sandbox.ts";
+import { toolchainsShown } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 
 /**
@@ -90,16 +91,17 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const writable = paths.filter(mayWrite);
   const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
   const limits = defaultLimits();
+  // Your home is emptied as for commands, with the same toolchains and PATH directories (node under ~/.nvm, uvx under ~/.local/bin …).
+  const toolchains = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen: (p) => systemPath(p) || inside(home, p) });
   const argv = bwrapArgv(
     {
       mode: "workspace-write",
       root: home,
-      // Your home is emptied as for commands, with the same toolchain caches (node under ~/.nvm, ~/.bun …).
       home: homeDirectory(),
       envHome: home,
       network: "network" in c && c.network === true,
       writable,
-      readable: homeReadable(homeDirectory()),
+      ...toolchains,
       masked: [],
       disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap"),
       ...(limits ? { limits } : {}),

@@ -13,7 +13,6 @@ export { gitOutput, gitWrite } from "./git.ts";
 export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, runCommandIn, widenableDir } from "./sandbox.ts";
-export { homeReadable } from "./toolchains.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";

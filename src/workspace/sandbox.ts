@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
-import { credentialsIn, diskFacts, type HiddenPath, homeReadable, type PathLink, pathView } from "./toolchains.ts";
+import { diskFacts, type HiddenPath, homeReadable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { gitFileTarget } from "./walker.ts";
 
 /**
@@ -88,6 +88,9 @@ interface SandboxLimits {
 
 /** Read-only system directories; each is bound only where it exists. */
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/run/current-system"];
+
+/** Whether a path lies in one of the system directories every sandboxed process sees. Pure. */
+export const systemPath = (p: string): boolean => SYSTEM.some((d) => inside(d, p));
 
 /**
  * Parts of `.git` a command may never change: what git executes, where it reads its config, and
@@ -526,27 +529,12 @@ export function borrowsObjects(root: string): boolean {
   return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
 }
 
-/**
- * What of the home and the PATH commands see (`toolchains.ts`): the toolchain directories, the
- * person's own additions and the PATH's directories, with the credentials inside them masked.
- * I/O: resolves the PATH's entries and looks for credentials on disk.
- */
-function toolchainsShown(o: SandboxOptions): { readable: string[]; credentials: HiddenPath[]; links: PathLink[] } {
-  const base = homeReadable(o.home, o.readable);
-  const path = process.env.PATH ?? "";
-  const visible = (p: string) => SYSTEM.some((d) => inside(d, p)) || inside(o.root, p) || base.some((r) => inside(r, p));
-  const view = pathView(path, o.home, visible, o.own ?? [], diskFacts);
-  const readable = [...base, ...view.readable];
-  // Secret-named files at the top of a PATH directory that is shown, through a home entry or on its own.
-  const onPath = path.split(":").flatMap((e) => diskFacts.real(e) ?? []).filter((d) => readable.some((r) => inside(r, d)));
-  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home), links: view.links };
-}
-
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
   const readable = homeReadable(o.home, o.readable);
-  let shown: ReturnType<typeof toolchainsShown> | undefined;
+  let shown: ToolchainsShown | undefined;
+  const showToolchains = () => toolchainsShown({ home: o.home, extra: o.readable, own: o.own, path: process.env.PATH ?? "", seen: (p) => systemPath(p) || inside(o.root, p) });
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
   if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
@@ -569,7 +557,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     }
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
     if (!network) mavenSettings ??= offlineMavenSettings();
-    shown ??= toolchainsShown(o);
+    shown ??= showToolchains();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     return {
       mode: o.mode,
@@ -596,9 +584,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   };
   // A program the host finds on its PATH but commands cannot see: where it is, and how to show it.
   const explainHidden = (output: string, program?: string) => {
-    shown ??= toolchainsShown(o);
+    shown ??= showToolchains();
     const show = shown.readable;
-    const visible = (p: string) => SYSTEM.some((d) => inside(d, p)) || inside(o.root, p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
+    const visible = (p: string) => systemPath(p) || inside(o.root, p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
     return hiddenProgram(output, program, locateOnPath, visible);
   };
   const wrap = (argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }) =>

@@ -188,6 +188,27 @@ export function credentialsIn(shown: readonly string[], pathDirs: readonly strin
   return found;
 }
 
+/** What commands see of the person's toolchains: read-only directories, credentials masked in them, PATH links. */
+export interface ToolchainsShown {
+  readable: string[];
+  credentials: HiddenPath[];
+  links: PathLink[];
+}
+
+/**
+ * What of the home and the PATH commands see: the toolchain directories, the person's own
+ * additions and the PATH's directories (`seen`: what commands see anyway, such as the system's and
+ * the workspace), with the credentials inside them. I/O: resolves the PATH, looks for credentials.
+ */
+export function toolchainsShown(o: { home: string; extra?: readonly string[]; own?: readonly string[]; path: string; seen: (p: string) => boolean }): ToolchainsShown {
+  const base = homeReadable(o.home, o.extra);
+  const view = pathView(o.path, o.home, (p) => o.seen(p) || base.some((r) => inside(r, p)), o.own ?? [], diskFacts);
+  const readable = [...base, ...view.readable];
+  // Secret-named files at the top of a PATH directory that is shown, through a home entry or on its own.
+  const onPath = o.path.split(":").flatMap((e) => diskFacts.real(e) ?? []).filter((d) => readable.some((r) => inside(r, d)));
+  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home), links: view.links };
+}
+
 /** The file system as `pathView` reads it. I/O. */
 export const diskFacts: PathFacts = {
   real(path) {

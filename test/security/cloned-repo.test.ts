@@ -479,6 +479,27 @@ describe("MCP servers a repository can reach", () => {
   });
 });
 
+describe("MCP servers and your toolchains", () => {
+  test.skipIf(!sandboxed)("a user's stdio server sees your toolchains as commands do, and not the credentials kept among them", async () => {
+    const w = world();
+    try {
+      const certs = join(w.home, ".dotnet", "corefx", "cryptography", "x509stores", "my");
+      mkdirSync(certs, { recursive: true });
+      writeFileSync(join(certs, "devcert.pfx"), `${KEY}-cert`);
+      writeFileSync(join(w.home, ".dotnet", "dotnet.marker"), "TOOLCHAIN-SHOWN-2727");
+      // The server writes what it could read into its own private home, where the test reads it after.
+      const script = `cat ${join(w.home, ".dotnet", "dotnet.marker")} ${join(certs, "devcert.pfx")} > "$HOME/seen.txt" 2>&1`;
+      writeFileSync(join(w.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "sh", args: ["-c", script] } } }));
+      await session(w, [], [], "hello");
+      const seen = readFileSync(join(w.home, ".local", "share", "weir", "mcp", "user-probe", "seen.txt"), "utf8");
+      expect(seen).toContain("TOOLCHAIN-SHOWN-2727");
+      expect(seen).not.toContain(KEY);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
 describe("a repository's configuration cannot redirect the key", () => {
   test("a project config that switches the provider never sends the stored key elsewhere", async () => {
     const w = world();
