@@ -45,7 +45,7 @@ export class VerificationLedger {
   async revision(): Promise<string> {
     const head = (await gitOutput(this.root, ["rev-parse", "HEAD"]))?.trim();
     if (!head) return `writes:${this.writes}`;
-    const diff = (await gitOutput(this.root, ["diff", "HEAD", "--no-color", "--no-ext-diff"])) ?? "";
+    const diff = (await gitOutput(this.root, ["diff", "HEAD", "--relative", "--no-color", "--no-ext-diff"])) ?? "";
     const untracked = (await gitOutput(this.root, ["ls-files", "--others", "--exclude-standard"])) ?? "";
     return `${head}:${sha256(diff + untracked).slice(0, 16)}`;
   }

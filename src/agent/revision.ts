@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile } from "../workspace/containment.ts";
-import { gitOutput } from "../workspace/git.ts";
+import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { walk } from "../workspace/walker.ts";
 
@@ -19,7 +19,9 @@ export interface Revision {
 
 export async function workspaceRevision(root: string): Promise<Revision> {
   // One git call: porcelain v2 carries HEAD in its branch header.
-  const status = await gitOutput(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]);
+  const status = await gitOutput(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."]);
+  // git names paths from the repository's top; a workspace below it keeps its own.
+  const prefix = repositoryPrefix(root);
   const files = new Map<string, string>();
   let head = "no-git";
   if (status === undefined) {
@@ -41,9 +43,10 @@ export async function workspaceRevision(root: string): Promise<Revision> {
       // v2 records: "1 XY sub mH mI mW hH hI path", "2 ... score path" + NUL + origPath, "u ..." , "? path".
       const kind = e[0];
       const fields = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : 1;
-      const path = e.split(" ").slice(fields).join(" ");
+      const full = e.split(" ").slice(fields).join(" ");
       if (kind === "2") i++;
-      if (kind === "!") continue;
+      if (kind === "!" || !full.startsWith(prefix)) continue;
+      const path = full.slice(prefix.length);
       try {
         files.set(path, sha256(readRegularFile(join(root, path))));
       } catch {

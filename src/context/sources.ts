@@ -4,7 +4,7 @@ import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import { holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead } from "../workspace/ledger.ts";
-import { gitOutput } from "../workspace/git.ts";
+import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { jsModule } from "./callers.ts";
@@ -174,13 +174,14 @@ export function dottedName(word: string, files: ReadonlySet<string>): boolean {
  * The entries of `git status --porcelain=v1 -z`: each path as it is on disk (no quoting, so "café.py"
  * stays itself), a rename or copy by its new path (the old one follows it and is skipped). Pure.
  */
-export function statusEntries(z: string): { untracked: boolean; path: string }[] {
+export function statusEntries(z: string, prefix = ""): { untracked: boolean; path: string }[] {
   const out: { untracked: boolean; path: string }[] = [];
   const parts = z.split("\0");
   for (let i = 0; i < parts.length; i++) {
     const e = parts[i]!;
     if (e.length < 4) continue;
-    out.push({ untracked: e.startsWith("??"), path: e.slice(3) });
+    // git names paths from the repository's top; a workspace below it keeps its own, relative to it.
+    if (e.slice(3).startsWith(prefix)) out.push({ untracked: e.startsWith("??"), path: e.slice(3 + prefix.length) });
     if (/[RC]/.test(e.slice(0, 2))) i++;
   }
   return out;
@@ -393,11 +394,11 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
-  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
+  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--", "."]);
   // Recent history serves only a task with words or symbols of its own (below): "hi" or "thanks"
   // spawns no git log. The goal's words before paths are taken out are a superset of those.
   const mayUseHistory = goalWords(goal).length > 0 || goal.search(SYMBOLISH) !== -1;
-  const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", "HEAD"]) : Promise.resolve(undefined);
+  const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--relative", "--format=%x00", "HEAD", "--", "."]) : Promise.resolve(undefined);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
   const walked = o.allow ? all.filter(o.allow) : all;
@@ -460,7 +461,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   const head = (await headP)?.trim();
   const status = (await statusP) ?? "";
-  const entries = statusEntries(status);
+  const entries = statusEntries(status, repositoryPrefix(root));
   const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
   // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
   // So is a large changed file: the diff shows what changed in it.
@@ -469,7 +470,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const untracked = entries.filter((e) => e.untracked).map((e) => e.path).slice(0, 20);
   if (untracked.length) candidates.push(untrackedChunk(root, untracked));
   // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
-  const diffP = changed.length ? git(root, ["diff", "HEAD", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
+  const diffP = changed.length ? git(root, ["diff", "HEAD", "--relative", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
 
   const infos = new Map<string, FileInfo>();
   const info = async (rel: string) => {

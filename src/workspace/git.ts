@@ -1,5 +1,7 @@
+import { relative } from "node:path";
 import { homeDirectory } from "./containment.ts";
 import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./sandbox.ts";
+import { enclosingRepository } from "./walker.ts";
 
 /**
  * Options that keep a planted repository config from running code when weir itself asks git
@@ -23,14 +25,25 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
   try {
     sandbox ??= detectSandbox();
     const argv = ["git", ...SAFE_GIT, ...args];
-    // In a linked worktree git reads the repository's objects and refs from its git directory.
-    const gitDir = linkedGitDir(root);
-    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [], ...(gitDir ? { gitFile: true, gitDir } : {}) };
+    // In a subdirectory of a repository git reads the whole repository; in a linked worktree, its git directory.
+    const repository = enclosingRepository(root);
+    const gitDir = linkedGitDir(repository ?? root);
+    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [], ...(repository ? { repository } : {}), ...(gitDir ? { gitFile: !repository, gitDir } : {}) };
     const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
     return await run(cmd, root, {}, timeoutMs);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The workspace's path inside the repository it lies in, with a trailing slash ("packages/calc/"),
+ * or "" when the workspace is a repository's top or in none: git names files from the top, so a
+ * caller strips this from what git prints (or asks git for paths relative to the workspace).
+ */
+export function repositoryPrefix(root: string): string {
+  const top = enclosingRepository(root);
+  return top ? `${relative(top, root).split("\\").join("/")}/` : "";
 }
 
 /**

@@ -9,10 +9,11 @@ export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason
 export type { ResolvedPath } from "./containment.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
-export { gitOutput, gitWrite } from "./git.ts";
+export { gitOutput, gitWrite, repositoryPrefix } from "./git.ts";
 export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
-export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, runCommandIn, widenableDir } from "./sandbox.ts";
+export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, runCommandIn, systemPath, widenableDir } from "./sandbox.ts";
+export { toolchainsShown } from "./toolchains.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
 export { WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";

@@ -5,7 +5,7 @@ import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, homeReadable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
-import { gitFileTarget } from "./walker.ts";
+import { enclosingRepository, gitFileTarget } from "./walker.ts";
 
 /**
  * The OS sandbox every process weir starts runs in (run_command, shell, verify, weir's own git).
@@ -39,6 +39,12 @@ interface SandboxPolicy {
   gitFile?: boolean;
   /** For a linked worktree, its repository's git directory (`linkedGitDir`): visible read-only, so git works. */
   gitDir?: string;
+  /**
+   * The top of the repository the workspace lies inside (`enclosingRepository`: a monorepo's
+   * package): visible read-only, its protected files masked, so git and the rest of the repository
+   * read as they do outside while only the workspace is written.
+   */
+  repository?: string;
   /** Canonical workspace root. */
   root: string;
   /** The user's home: replaced by an empty directory inside. */
@@ -123,6 +129,7 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     for (const f of p.visible) if (inside(p.root, f) && !p.masked.includes(f)) a.push("--ro-bind-try", f, f);
     a.push("--remount-ro", p.root);
   } else {
+    if (p.repository) a.push("--ro-bind", p.repository, p.repository);
     a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
     // A mount point cannot be renamed or removed: `.git` stays the repository the person's git reads.
     if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
@@ -179,7 +186,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     "(allow process-exec process-fork signal (target same-sandbox))",
     "(allow sysctl-read mach-lookup ipc-posix-shm)",
     '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
-    ...(p.visible ? p.visible.map((f) => `(allow file-read* (literal ${q(f)}))`) : [`(allow file-read* (subpath ${q(p.root)}))`]),
+    ...(p.visible ? p.visible.map((f) => `(allow file-read* (literal ${q(f)}))`) : [`(allow file-read* (subpath ${q(p.repository ?? p.root)}))`]),
     ...p.readable.map((r) => `(allow file-read* (subpath ${q(r)}))`),
     ...(p.credentials ?? []).map((c) => `(deny file-read* (subpath ${q(c.path)}))`),
     '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))',
@@ -549,10 +556,13 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   } catch {
     gitFile = false; // no repository: nothing of git's to guard
   }
-  const gitDir = gitFile ? linkedGitDir(o.root) : undefined;
+  // A workspace inside a repository sees the repository read-only (a scoped worker sees only its files).
+  const repository = o.visible ? undefined : enclosingRepository(o.root, o.home);
+  const gitDir = gitFile ? linkedGitDir(o.root) : repository ? linkedGitDir(repository) : undefined;
+  const gitFiles = [join(o.root, ".git"), ...(repository ? [join(repository, ".git")] : [])];
   const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
     if (performance.now() - scannedAt > 3_000) {
-      scan = protectedFilesIn(o.root, o.home);
+      scan = protectedFilesIn(repository ?? o.root, o.home);
       scannedAt = performance.now();
     }
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
@@ -569,9 +579,10 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(shown.credentials.length ? { credentials: shown.credentials } : {}),
       ...(shown.links.length ? { links: shown.links } : {}),
       // A linked worktree's `.git` file only names its git directory, and git must read it.
-      masked: gitDir ? scan.files.filter((f) => f !== join(o.root, ".git")) : scan.files,
+      masked: gitDir ? scan.files.filter((f) => !gitFiles.includes(f)) : scan.files,
       unscanned: scan.unscanned,
       guarded,
+      ...(repository ? { repository } : {}),
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { readRegularFile } from "./containment.ts";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { homeDirectory, inside, readRegularFile } from "./containment.ts";
 import ignore, { type Ignore } from "ignore";
 
 /** Directories never walked whatever the ignore files say. */
@@ -34,10 +34,46 @@ export function gitInfoDir(root: string): string {
   return join(gitFileTarget(root)?.common ?? join(root, ".git"), "info");
 }
 
+/**
+ * The top of the repository a workspace lies inside when the workspace is one of its
+ * subdirectories (a monorepo's package). Undefined when the workspace is a repository's top itself,
+ * lies in none, or the repository above holds the home (a dotfiles repository) or is the
+ * filesystem root: then nothing above the workspace is shown or read. I/O: looks for `.git` above.
+ */
+export function enclosingRepository(root: string, home = homeDirectory()): string | undefined {
+  if (existsSync(join(root, ".git"))) return undefined;
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return inside(dir, home) ? undefined : dir;
+  }
+  return undefined;
+}
+
 interface Layer {
   /** Directory (relative to the root, "" for the root) the rules are anchored at. */
   base: string;
+  /** For rules above the root: the path from their directory down to the root. */
+  above?: string;
   rules: Ignore;
+}
+
+/**
+ * The ignore rules that apply from above the walk: git's `info/exclude` and, for a workspace inside
+ * a repository, the ignore files of each directory from the repository's top down to it, as git
+ * reads them there. `read` gives a directory's rules and a signature that changes with them.
+ */
+function rulesAbove(root: string, read: (dir: string, names: string[]) => { rules: Ignore | undefined; sig: string }): { layers: Layer[]; sig: string } {
+  const top = enclosingRepository(root);
+  const steps = top ? relative(top, root).split(sep) : [];
+  const found: { dir: string; names: string[]; above?: string }[] = [{ dir: gitInfoDir(top ?? root), names: ["exclude"], ...(top ? { above: steps.join("/") } : {}) }];
+  for (let i = 0; top && i < steps.length; i++) found.push({ dir: join(top, ...steps.slice(0, i)), names: [".gitignore", ".ignore"], above: steps.slice(i).join("/") });
+  const layers: Layer[] = [];
+  let sig = "";
+  for (const f of found) {
+    const r = read(f.dir, f.names);
+    sig += `${r.sig}/`;
+    if (r.rules) layers.push({ base: "", ...(f.above ? { above: f.above } : {}), rules: r.rules });
+  }
+  return { layers, sig };
 }
 
 function readRules(dir: string, names: string[]): Ignore | undefined {
@@ -56,7 +92,7 @@ function ignored(layers: Layer[], rel: string, isDir: boolean): boolean {
   // Later (deeper) layers override earlier ones, as git does; a negation can re-include.
   let result = false;
   for (const layer of layers) {
-    const sub = layer.base === "" ? rel : rel.slice(layer.base.length + 1);
+    const sub = layer.above ? `${layer.above}/${rel}` : layer.base === "" ? rel : rel.slice(layer.base.length + 1);
     const r = layer.rules.test(isDir ? `${sub}/` : sub);
     if (r.ignored) result = true;
     else if (r.unignored) result = false;
@@ -76,9 +112,7 @@ interface WalkEntry {
  * lead outside the workspace). Yields files (and, with `dirs`, directories) in a stable order.
  */
 export function* walk(root: string, opts: { dirs?: boolean; limit?: number } = {}): Generator<WalkEntry> {
-  const base: Layer[] = [];
-  const exclude = readRules(gitInfoDir(root), ["exclude"]);
-  if (exclude) base.push({ base: "", rules: exclude });
+  const base = rulesAbove(root, (dir, names) => ({ rules: readRules(dir, names), sig: "" })).layers;
   let count = 0;
   const stack: { dir: string; rel: string; layers: Layer[] }[] = [{ dir: root, rel: "", layers: base }];
   while (stack.length > 0) {
@@ -184,9 +218,7 @@ export function restoreWalk(entries: unknown): WalkCache {
 /** The same files `walk` yields, in the same order, reusing what `cache` remembers. */
 export function walkFiles(root: string, cache: WalkCache): string[] {
   const out: string[] = [];
-  const base: Layer[] = [];
-  const ex = cache.rulesAt(gitInfoDir(root), ["exclude"]);
-  if (ex.rules) base.push({ base: "", rules: ex.rules });
+  const above = rulesAbove(root, (dir, names) => cache.rulesAt(dir, names));
   const visit = (dir: string, rel: string, parent: Layer[], parentSig: string) => {
     const st = statSync(dir, { throwIfNoEntry: false });
     if (!st) return;
@@ -221,6 +253,6 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
     out.push(...entry.files);
     for (const name of entry.subdirs) visit(join(dir, name), rel === "" ? name : `${rel}/${name}`, layers, sig);
   };
-  visit(root, "", base, ex.sig);
+  visit(root, "", above.layers, above.sig);
   return out;
 }

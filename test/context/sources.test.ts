@@ -245,5 +245,13 @@ describe("git status entries", () => {
     ]);
     expect(statusEntries("")).toEqual([]);
   });
+
+  test("in a workspace below the repository's top: its own paths, relative to it, and nothing of the rest", () => {
+    const z = " M packages/calc/src/calc.js\0RM packages/calc/b.js\0packages/calc/a.js\0?? packages/other/x.js\0?? packages/calculator/y.js\0";
+    expect(statusEntries(z, "packages/calc/")).toEqual([
+      { untracked: false, path: "src/calc.js" },
+      { untracked: false, path: "b.js" },
+    ]);
+  });
 });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gitInfoDir, looksBinary, walk, WalkCache, walkFiles } from "../../src/workspace/walker.ts";
+import { enclosingRepository, gitInfoDir, looksBinary, walk, WalkCache, walkFiles } from "../../src/workspace/walker.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -112,5 +112,39 @@ describe("a linked worktree", () => {
     const files = [...walk(linked)].map((e) => e.path);
     expect(files).toEqual(["secret.txt", "src/a.ts"]);
     expect(walkFiles(linked, new WalkCache())).toEqual(files);
+  });
+});
+
+describe("a workspace inside a repository (a monorepo's package)", () => {
+  const mono = () =>
+    tree({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".git/info/exclude": "packages/calc/notes.md\n",
+      ".gitignore": "dist/\n*.log\n/packages/calc/gen/\n",
+      "packages/.gitignore": "tmp/\n",
+      "packages/calc/src/calc.js": "",
+      "packages/calc/dist/calc.js": "",
+      "packages/calc/gen/out.js": "",
+      "packages/calc/tmp/scratch.js": "",
+      "packages/calc/debug.log": "",
+      "packages/calc/notes.md": "",
+      "packages/calc/keep/.gitignore": "!*.log\n",
+      "packages/calc/keep/kept.log": "",
+    });
+
+  test("the repository's top is found above it; none for a repository's top, a directory in none, or a repository holding the home", () => {
+    const top = realpathSync(mono());
+    const pkg = join(top, "packages", "calc");
+    expect(enclosingRepository(pkg, "/nonexistent-home")).toBe(top);
+    expect(enclosingRepository(top, "/nonexistent-home")).toBeUndefined();
+    expect(enclosingRepository(pkg, join(top, "packages"))).toBeUndefined();
+    mkdirSync(join(pkg, ".git"));
+    expect(enclosingRepository(pkg, "/nonexistent-home")).toBeUndefined();
+  });
+
+  test("the ignore files and git's exclude from the top down to it apply, anchored where they are; the walk and its cached form agree", () => {
+    const pkg = join(realpathSync(mono()), "packages", "calc");
+    expect(paths(pkg)).toEqual(["keep/.gitignore", "keep/kept.log", "src/calc.js"]);
+    expect(walkFiles(pkg, new WalkCache()).sort()).toEqual(paths(pkg));
   });
 });
