@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { enclosingRepository } from "../workspace/walker.ts";
 
 /**
  * Context rules: AGENTS.md and CLAUDE.md at the workspace root and in the parent directories of
@@ -47,8 +48,9 @@ const unquote = (s: string) => s.replace(/^["']|["']$/g, "");
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : []);
 
 /**
- * Loads every rule that could apply: the user's own AGENTS.md (in weir's config directory), root and
- * target-parent AGENTS.md/CLAUDE.md, and .weir/rules/. A rule file of the repository is read only
+ * Loads every rule that could apply: the user's own AGENTS.md (in weir's config directory), those of
+ * the directories above a workspace inside a repository, root and target-parent AGENTS.md/CLAUDE.md,
+ * and .weir/rules/. A rule file of the repository is read only
  * through the workspace's containment: one that links out of it (to ~/.aws/credentials, say) or to a
  * protected file is refused, never read. Two names for one file (CLAUDE.md linking to AGENTS.md)
  * give one rule.
@@ -60,10 +62,10 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
   if (own && existsSync(own)) rules.push({ source: "~/.config/weir/AGENTS.md", body: readFileSync(own, "utf8"), paths: [], keywords: [], sticky: true });
   const read = new Set<string>();
   /** The text of a repository rule file, or undefined when it is absent, refused or already read under another name. */
-  const text = (rel: string): string | undefined => {
+  const text = (rel: string, base = root): string | undefined => {
     try {
-      if (!lstatSync(join(root, rel), { throwIfNoEntry: false })) return undefined;
-      const r = resolveInWorkspace(root, rel, { home: o.home });
+      if (!lstatSync(join(base, rel), { throwIfNoEntry: false })) return undefined;
+      const r = resolveInWorkspace(base, rel, { home: o.home });
       if (!r.exists || read.has(r.absolute)) return undefined;
       read.add(r.absolute);
       return readFileSync(r.absolute, "utf8");
@@ -72,6 +74,17 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
       return undefined;
     }
   };
+  // A workspace inside a repository (a monorepo's package) takes the guidance of each directory
+  // above it, from the repository's top down, read through the repository's containment.
+  const top = enclosingRepository(root, o.home);
+  const steps = top ? relative(top, root).split(sep) : [];
+  for (let i = 0; top && i < steps.length; i++) {
+    for (const name of INSTRUCTION_FILES) {
+      const rel = [...steps.slice(0, i), name].join("/");
+      const body = text(rel, top);
+      if (body !== undefined) rules.push({ source: relative(root, join(top, rel)), body, paths: [], keywords: [], sticky: true });
+    }
+  }
   const dirs = new Set<string>([""]);
   for (const t of targets) for (let d = dirname(t); d !== "." && d !== "/" && d !== ""; d = dirname(d)) dirs.add(d);
   for (const d of [...dirs].sort()) {

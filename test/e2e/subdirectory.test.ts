@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -26,6 +26,9 @@ function monorepo(): string {
     ".env": `TOKEN=${SECRET}\n`,
     "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }),
     "tsconfig.base.json": '{ "compilerOptions": { "strict": true } } // ROOT-CONFIG-1212\n',
+    "AGENTS.md": "Use pnpm, never npm. MONO-RULE-4545\n",
+    "packages/AGENTS.md": "Packages export ESM only. PACKAGES-RULE-6464\n",
+    "packages/other/AGENTS.md": "OTHER-RULE-9898\n",
     "packages/calc/package.json": JSON.stringify({ name: "calc", scripts: { test: "node test.js" } }),
     "packages/calc/src/calc.js": "export const add = (a, b) => a + b;\n",
     "packages/calc/test.js": 'import { add } from "./src/calc.js";\nif (add(2, 2) !== 4) throw new Error("wrong");\n',
@@ -55,12 +58,24 @@ async function runIn(pkg: string, task: string, calls: { id: string; name: strin
 }
 
 describe.skipIf(detectSandbox().kind !== "bwrap")("weir in a subdirectory of a repository", () => {
-  test("the first request holds the package's diff, and no build output the repository ignores", async () => {
+  test("the first request holds the package's diff, the guidance of the directories above it, and no build output the repository ignores", async () => {
     const pkg = monorepo();
     const { first } = await runIn(pkg, "what did I change in add?", []);
+    expect(first).toContain("MONO-RULE-4545");
+    expect(first).toContain("PACKAGES-RULE-6464");
+    expect(first).not.toContain("OTHER-RULE-9898");
     expect(first).toContain("-export const add = (a, b) => a + b;");
     expect(first).toContain("CHANGED-5555");
     expect(first).not.toContain("BUILT-OUTPUT-8080");
+  });
+
+  test("a rule file above the package that links out of the repository is never read", async () => {
+    const pkg = monorepo();
+    writeFileSync(join(world.tmp, "outside.txt"), "OUTSIDE-SECRET-1919\n");
+    symlinkSync(join(world.tmp, "outside.txt"), join(world.ws, "packages", "CLAUDE.md"));
+    const { first } = await runIn(pkg, "what did I change in add?", []);
+    expect(first).toContain("PACKAGES-RULE-6464");
+    expect(first).not.toContain("OUTSIDE-SECRET-1919");
   });
 
   test("the model's git works, relative to the package; the rest of the repository reads but does not write, and its secrets stay hidden", async () => {
