@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
-import { diskFacts, type HiddenPath, homeReadable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
+import { diskFacts, type HiddenPath, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
 
 /**
@@ -539,7 +539,6 @@ export function borrowsObjects(root: string): boolean {
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
-  const readable = homeReadable(o.home, o.readable);
   let shown: ToolchainsShown | undefined;
   const showToolchains = () => toolchainsShown({ home: o.home, extra: o.readable, own: o.own, path: process.env.PATH ?? "", seen: (p) => systemPath(p) || inside(o.root, p) });
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
@@ -654,9 +653,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}) };
     },
     hides: (program) => (active ? explainHidden("", program) : undefined),
-    // Explaining needs no protected-file scan: the policy's masks play no part in the message.
+    // Explaining needs no protected-file scan or toolchains: neither plays a part in the message.
     explain: (output, widen, run) =>
-      active ? explainHidden(output, run?.program) ?? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable, masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
+      active ? explainHidden(output, run?.program) ?? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"

@@ -122,7 +122,7 @@ export function homeReadable(home: string, extra: readonly string[] = []): strin
   return [...HOME_TOOLCHAINS, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r.replace(/^~(?:\/|$)/, ""))));
 }
 
-/** A path that is hidden, or shown only as a link to its real directory. */
+/** A PATH entry that names its directory through a link, and that directory: the same link is made inside. */
 export interface PathLink {
   /** The real directory. */
   target: string;
