@@ -19,9 +19,9 @@ export interface Revision {
 
 export async function workspaceRevision(root: string): Promise<Revision> {
   // One git call: porcelain v2 carries HEAD in its branch header.
-  const status = await gitOutput(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--", "."]);
-  // git names paths from the repository's top; a workspace below it keeps its own.
+  // git names paths from the repository's top; a workspace below it asks for its own and keeps them.
   const prefix = repositoryPrefix(root);
+  const status = await gitOutput(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", ...(prefix ? ["--", "."] : [])]);
   const files = new Map<string, string>();
   let head = "no-git";
   if (status === undefined) {

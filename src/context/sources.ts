@@ -394,11 +394,14 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   // git runs while the tree is walked.
   const headP = git(root, ["rev-parse", "HEAD"]);
-  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--", "."]);
+  // Below a repository's top, git is asked about the workspace's paths alone, named relative to it.
+  const prefix = repositoryPrefix(root);
+  const onlyHere = prefix ? ["--", "."] : [];
+  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", ...onlyHere]);
   // Recent history serves only a task with words or symbols of its own (below): "hi" or "thanks"
   // spawns no git log. The goal's words before paths are taken out are a superset of those.
   const mayUseHistory = goalWords(goal).length > 0 || goal.search(SYMBOLISH) !== -1;
-  const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--relative", "--format=%x00", "HEAD", "--", "."]) : Promise.resolve(undefined);
+  const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", ...(prefix ? ["--relative"] : []), "HEAD", ...onlyHere]) : Promise.resolve(undefined);
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
   const walked = o.allow ? all.filter(o.allow) : all;
@@ -461,7 +464,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   const head = (await headP)?.trim();
   const status = (await statusP) ?? "";
-  const entries = statusEntries(status, repositoryPrefix(root));
+  const entries = statusEntries(status, prefix);
   const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
   // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
   // So is a large changed file: the diff shows what changed in it.
