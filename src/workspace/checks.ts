@@ -1,6 +1,7 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { readRegularFile } from "./containment.ts";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { inside, readRegularFile } from "./containment.ts";
+import { enclosingRepository } from "./walker.ts";
 
 /** One of the project's checks: the command that runs it and whether it is the quick or the full level. */
 export interface Check {
@@ -15,7 +16,12 @@ interface Root {
   has(name: string): boolean;
   text(name: string): string;
   entries: string[];
+  /** For a workspace inside a repository (a monorepo's package): the JavaScript lock files of the directories above it. */
+  locksAbove: string[];
 }
+
+/** The lock files that say which JavaScript package manager a project uses. */
+const JS_LOCKS = ["bun.lock", "bun.lockb", "pnpm-lock.yaml", "yarn.lock", "package-lock.json"];
 
 const check = (program: string, args: string[], level: Check["level"], name = [program, ...args].join(" ")): Check => ({ name, program, args, level });
 
@@ -34,8 +40,10 @@ function scriptsOf(r: Root, manifest: string): Record<string, unknown> {
 function node(r: Root): Check[] {
   if (!r.has("package.json")) return [];
   const scripts = scriptsOf(r, "package.json");
-  const bun = r.has("bun.lock") || r.has("bun.lockb");
-  const runner = bun ? "bun" : r.has("pnpm-lock.yaml") ? "pnpm" : r.has("yarn.lock") ? "yarn" : "npm";
+  // A monorepo's package has its lock file at the repository's top.
+  const lock = (name: string) => r.has(name) || r.locksAbove.includes(name);
+  const bun = lock("bun.lock") || lock("bun.lockb");
+  const runner = bun ? "bun" : lock("pnpm-lock.yaml") ? "pnpm" : lock("yarn.lock") ? "yarn" : "npm";
   const script = (name: string, level: Check["level"]) => check(runner, runner === "yarn" ? [name] : ["run", name], level, `${runner} run ${name}`);
   const out: Check[] = [];
   const test = typeof scripts.test === "string" ? scripts.test : undefined;
@@ -162,8 +170,12 @@ export function detectChecks(root: string): Check[] {
   }
   const names = new Set(entries);
   const texts = new Map<string, string>();
+  const top = names.has("package.json") ? enclosingRepository(root) : undefined;
+  const above: string[] = [];
+  for (let dir = dirname(root); top && inside(top, dir); dir = dirname(dir)) above.push(...JS_LOCKS.filter((l) => existsSync(join(dir, l))));
   const r: Root = {
     entries,
+    locksAbove: above,
     has: (name) => names.has(name),
     // A file that cannot be read (a directory, a named pipe, no permission) names no check.
     text(name) {

@@ -69,6 +69,14 @@ describe.skipIf(detectSandbox().kind !== "bwrap")("weir in a subdirectory of a r
     expect(first).not.toContain("BUILT-OUTPUT-8080");
   });
 
+  test("the package's test command runs with the package manager the repository's lock file names", async () => {
+    const pkg = monorepo();
+    writeFileSync(join(world.ws, "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n");
+    const { first } = await runIn(pkg, "fix the failing test", []);
+    expect(first).toContain("quick: pnpm run test");
+    expect(first).not.toContain("quick: npm run test");
+  });
+
   test("a rule file above the package that links out of the repository is never read", async () => {
     const pkg = monorepo();
     writeFileSync(join(world.tmp, "outside.txt"), "OUTSIDE-SECRET-1919\n");
