@@ -2,6 +2,8 @@ import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JudgmentMode } from "../config/options.ts";
 import { UserError } from "../core/errors.ts";
+import { homeDirectory } from "../workspace/containment.ts";
+import { widenableDir } from "../workspace/sandbox.ts";
 import type { ParsedArgs } from "./args.ts";
 
 /**
@@ -48,16 +50,21 @@ export function runOptions(args: ParsedArgs, env: Record<string, string | undefi
   };
 }
 
-/** `--add-dir` values as canonical directories; a missing one is a usage error. */
+/**
+ * `--add-dir` values as canonical directories; a missing one is a usage error, and so is one that
+ * would open the home's keys to commands (the home, a directory holding it, or the filesystem root).
+ */
 function addDirs(v: unknown): string[] {
   const dirs = Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : [];
   return dirs.map((d) => {
+    let real: string;
     try {
-      const real = realpathSync(resolve(d));
+      real = realpathSync(resolve(d));
       if (!statSync(real).isDirectory()) throw new Error();
-      return real;
     } catch {
       throw new UserError(`--add-dir ${d} is not a directory`, 2);
     }
+    if (!widenableDir(real, homeDirectory())) throw new UserError(`--add-dir ${d} holds your home directory (or is /): commands could read and change your keys; add a directory inside it instead`, 2);
+    return real;
   });
 }

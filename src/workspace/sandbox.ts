@@ -122,24 +122,30 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     for (const l of p.links ?? []) a.push("--symlink", l.target, l.at);
     if (p.gitconfig) a.push("--ro-bind", p.gitconfig, join(p.home, ".gitconfig"));
   }
+  const added = p.mode === "workspace-write" ? p.writable : [];
   if (p.visible) {
     // A fresh tmpfs at the root holds only the bound files (bubblewrap creates the directories on the
     // way); it is then made read-only, so a write fails loudly instead of vanishing with the sandbox.
     a.push("--tmpfs", p.root);
     for (const f of p.visible) if (inside(p.root, f) && !p.masked.includes(f)) a.push("--ro-bind-try", f, f);
     a.push("--remount-ro", p.root);
+    for (const w of added) a.push("--bind-try", w, w);
   } else {
     if (p.repository) a.push("--ro-bind", p.repository, p.repository);
+    // Directories the person added go in before the workspace and its guards: one that holds the
+    // workspace (or its repository) cannot undo a guard or a mask.
+    for (const w of added) a.push("--bind-try", w, w);
     a.push(p.mode === "workspace-write" ? "--bind" : "--ro-bind", p.root, p.root);
     // A mount point cannot be renamed or removed: `.git` stays the repository the person's git reads.
     if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
     else if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
-    for (const g of [...(p.gitFile ? [] : GIT_GUARDED.map((x) => join(p.root, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
+    // git's own files stay as they are in the workspace, its repository and any repository added.
+    const repos = [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added];
+    for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
     for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
     for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   }
   if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
-  if (p.mode === "workspace-write") for (const w of p.writable) a.push("--bind-try", w, w);
   a.push("--chdir", cwd);
   // Maven takes "offline" only from its settings or its command line: without a network it reads
   // these settings, so it builds from the local repository instead of failing at its first lookup.
@@ -234,6 +240,9 @@ export function hiddenProgram(output: string, program: string | undefined, locat
   return undefined;
 }
 
+/** The absolute paths a command's output names. Pure. */
+const absolutePaths = (output: string): string[] => [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!);
+
 /**
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
  * instead of retrying blindly. Pure.
@@ -248,13 +257,18 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
   if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {
-    const outside = [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
+    const outside = absolutePaths(output).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
     if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; ${SHOW_IT}; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
   }
   if (p.limits && /Resource temporarily unavailable|fork: retry|EAGAIN/.test(output))
     return `blocked by the sandbox: a command may run at most ${p.limits.processes} processes at once`;
   if (p.limits && /Cannot allocate memory|MemoryError|out of memory|ENOMEM|bad_alloc/i.test(output))
     return `blocked by the sandbox: a command may use at most ${Math.round(p.limits.memoryBytes / 2 ** 30)} GiB of memory`;
+  if (/Read-only file system|EROFS/.test(output)) {
+    // A build that writes at the top of the repository the workspace lies in (a Cargo or Gradle workspace's lock and output).
+    const above = p.repository ? absolutePaths(output).find((x) => inside(p.repository!, x) && !inside(p.root, x)) : undefined;
+    if (above) return `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`;
+  }
   if (/Read-only file system|EROFS/.test(output))
     return p.visible
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
@@ -266,13 +280,14 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
 
 /**
  * A directory a command asks to write, canonical; undefined when it is missing, not absolute, or
- * too broad to open (the filesystem root, the home itself). Looked up on disk.
+ * too broad to open (the filesystem root, the home or a directory holding it). Looked up on disk.
  */
 export function widenableDir(dir: string, home: string): string | undefined {
   if (!isAbsolute(dir)) return undefined;
   try {
     const real = realpathSync(dir);
-    if (!statSync(real).isDirectory() || real === "/" || real === home) return undefined;
+    // A directory holding the home would show every key in it.
+    if (!statSync(real).isDirectory() || real === "/" || inside(real, home)) return undefined;
     return real;
   } catch {
     return undefined;
@@ -654,8 +669,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     },
     hides: (program) => (active ? explainHidden("", program) : undefined),
     // Explaining needs no protected-file scan or toolchains: neither plays a part in the message.
-    explain: (output, widen, run) =>
-      active ? explainHidden(output, run?.program) ?? sandboxBlock(output, { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [], ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}) }, run) : undefined,
+    explain(output, widen, run) {
+      if (!active) return undefined;
+      const p: SandboxPolicy = { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [] };
+      const more = { ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}), ...(repository ? { repository } : {}) };
+      return explainHidden(output, run?.program) ?? sandboxBlock(output, { ...p, ...more }, run);
+    },
     describe: () =>
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"

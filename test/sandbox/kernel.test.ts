@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, wr
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
-import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile } from "../../src/workspace/sandbox.ts";
+import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile, widenableDir } from "../../src/workspace/sandbox.ts";
 import { diskFloor, diskSpace } from "../../src/workspace/process.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -196,6 +196,63 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(r.output).toMatch(/ENOTCACHED|only-if-cached/);
     expect(sandbox().explain(r.output)).toContain("blocked by the sandbox: network");
   });
+});
+
+d("a directory the person adds that holds the workspace", () => {
+  test("keeps the workspace's protections: protected files stay hidden, git's config and hooks stay as they are", async () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const ws = join(base, "outer", "ws");
+      mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
+      mkdirSync(join(base, "h"));
+      writeFileSync(join(ws, ".git", "config"), "[core]\n");
+      writeFileSync(join(ws, ".env"), `TOKEN=${KEY}\n`);
+      const box = createSandbox({ mode: "workspace-write", root: ws, home: join(base, "h"), readable: [], writable: [join(base, "outer")] });
+      const script = "cat .env; echo '#!/bin/sh' > .git/hooks/pre-commit; echo planted >> .git/config; echo ok > ../beside.txt; echo done";
+      const r = await box.run({ argv: ["sh", "-c", script], cwd: ws, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
+      expect(r.output).toContain("done");
+      expect(r.output).not.toContain(KEY);
+      expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
+      expect(readFileSync(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
+      // What was added is written.
+      expect(readFileSync(join(base, "outer", "beside.txt"), "utf8")).toBe("ok\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("a directory that holds the home is never one to add", () => {
+    expect(widenableDir(realpathSync(tmp.path), home)).toBeUndefined();
+    expect(widenableDir(outside, home)).toBe(outside);
+  });
+});
+
+d("a workspace inside a repository", () => {
+  test.skipIf(!Bun.which("cargo"))("a Cargo workspace's member: cargo's write at the top is explained; with the top added it builds, and the top's git hooks stay as they are", async () => {
+    const t = tempDir();
+    try {
+      const top = realpathSync(t.path);
+      const member = join(top, "calc");
+      mkdirSync(join(member, "src"), { recursive: true });
+      mkdirSync(join(top, ".git", "hooks"), { recursive: true });
+      writeFileSync(join(top, "Cargo.toml"), '[workspace]\nmembers = ["calc"]\nresolver = "2"\n');
+      writeFileSync(join(member, "Cargo.toml"), '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n');
+      writeFileSync(join(member, "src", "lib.rs"), "#[test]\nfn adds() { assert_eq!(2 + 2, 4); }\n");
+      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+      const cargo = (writable: string[]) => {
+        const box = createSandbox({ mode: "workspace-write", root: member, home: process.env.HOME ?? home, readable: [], writable });
+        return box.run({ argv: ["sh", "-c", "cargo test --offline 2>&1; echo planted > ../.git/hooks/pre-commit"], cwd: member, timeoutMs: 120_000, outputCap: 100_000, env }).then((r) => ({ r, box }));
+      };
+      const first = await cargo([]);
+      expect(first.box.explain(first.r.output)).toContain(`is in the repository above the workspace, which commands see read-only; to build there, start weir at ${top} or allow it with --add-dir ${top}`);
+      const added = await cargo([top]);
+      expect(added.r.output).toContain("test adds ... ok");
+      expect(existsSync(join(top, ".git", "hooks", "pre-commit"))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  }, 180_000);
 });
 
 describe("Maven is told there is no network", () => {

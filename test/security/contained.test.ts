@@ -214,6 +214,21 @@ describe.skipIf(!sandboxed)("widening the sandbox", () => {
     }
   });
 
+  test("--add-dir of the home or a directory holding it is refused in one line, before anything runs", async () => {
+    const w = await world();
+    try {
+      for (const dir of [w.home, join(w.home, ".."), "/"]) {
+        const r = await run(w, [writeOut(w)], ["--yes", "--add-dir", dir]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain("holds your home directory (or is /)");
+        expect(r.stderr).not.toContain("    at ");
+      }
+      expect(existsSync(join(w.outside, "report.txt"))).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+
   test("list_files does not list protected files", async () => {
     const w = await world();
     try {
