@@ -268,13 +268,12 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     // A build that writes at the top of the repository the workspace lies in (a Cargo or Gradle workspace's lock and output).
     const above = p.repository ? absolutePaths(output).find((x) => inside(p.repository!, x) && !inside(p.root, x)) : undefined;
     if (above) return `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`;
-  }
-  if (/Read-only file system|EROFS/.test(output))
     return p.visible
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
       : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), to a file other tools run later (.vscode, .husky, AGENTS.md …: write it with write_file, which asks the user) or to a protected file; an extra directory needs --add-dir DIR";
+  }
   return undefined;
 }
 
@@ -555,7 +554,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
   let shown: ToolchainsShown | undefined;
-  const showToolchains = () => toolchainsShown({ home: o.home, extra: o.readable, own: o.own, path: process.env.PATH ?? "", seen: (p) => systemPath(p) || inside(o.root, p) });
+  const showToolchains = () => toolchainsShown({ home: o.home, extra: o.readable, own: o.own, path: process.env.PATH ?? "", seen });
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
   if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
@@ -574,6 +573,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   const repository = o.visible ? undefined : enclosingRepository(o.root, o.home);
   const gitDir = gitFile ? linkedGitDir(o.root) : repository ? linkedGitDir(repository) : undefined;
   const gitFiles = [join(o.root, ".git"), ...(repository ? [join(repository, ".git")] : [])];
+  /** What commands see whatever the toolchains: the system's directories, the workspace, its repository. */
+  const seen = (p: string) => systemPath(p) || inside(o.root, p) || (repository !== undefined && inside(repository, p));
   const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
     if (performance.now() - scannedAt > 3_000) {
       scan = protectedFilesIn(repository ?? o.root, o.home);
@@ -611,7 +612,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   const explainHidden = (output: string, program?: string) => {
     shown ??= showToolchains();
     const show = shown.readable;
-    const visible = (p: string) => systemPath(p) || inside(o.root, p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
+    const visible = (p: string) => seen(p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
     return hiddenProgram(output, program, locateOnPath, visible);
   };
   const wrap = (argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }) =>
@@ -668,7 +669,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}) };
     },
     hides: (program) => (active ? explainHidden("", program) : undefined),
-    // Explaining needs no protected-file scan or toolchains: neither plays a part in the message.
+    // sandboxBlock needs no protected-file scan or toolchain list: neither plays a part in its lines.
     explain(output, widen, run) {
       if (!active) return undefined;
       const p: SandboxPolicy = { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [] };

@@ -64,8 +64,12 @@ interface Layer {
 function rulesAbove(root: string, read: (dir: string, names: string[]) => { rules: Ignore | undefined; sig: string }): { layers: Layer[]; sig: string } {
   const top = enclosingRepository(root);
   const steps = top ? relative(top, root).split(sep) : [];
-  const found: { dir: string; names: string[]; above?: string }[] = [{ dir: gitInfoDir(top ?? root), names: ["exclude"], ...(top ? { above: steps.join("/") } : {}) }];
-  for (let i = 0; top && i < steps.length; i++) found.push({ dir: join(top, ...steps.slice(0, i)), names: [".gitignore", ".ignore"], above: steps.slice(i).join("/") });
+  // git's exclude file, anchored at the repository's top; then each directory from the top down.
+  const found: { dir: string; names: string[]; above?: string }[] = [{ dir: gitInfoDir(top ?? root), names: ["exclude"] }];
+  if (top) found[0]!.above = steps.join("/");
+  for (let i = 0; top && i < steps.length; i++) {
+    found.push({ dir: join(top, ...steps.slice(0, i)), names: [".gitignore", ".ignore"], above: steps.slice(i).join("/") });
+  }
   const layers: Layer[] = [];
   let sig = "";
   for (const f of found) {
