@@ -268,6 +268,9 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     // A build that writes at the top of the repository the workspace lies in (a Cargo or Gradle workspace's lock and output).
     const above = p.repository ? absolutePaths(output).find((x) => inside(p.repository!, x) && !inside(p.root, x)) : undefined;
     if (above) return `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`;
+    // A tool that writes its cache in the home (Maven's local repository, with the network allowed): shown read-only.
+    const cache = p.home ? absolutePaths(output).find((x) => inside(p.home, x) && !inside(p.root, x)) : undefined;
+    if (cache) return `blocked by the sandbox: ${cache} is in your home, whose toolchain directories commands see read-only; to let a build write there, the user can allow its directory with --add-dir DIR`;
     return p.visible
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"

@@ -263,6 +263,15 @@ describe("Maven is told there is no network", () => {
     expect(await read({ network: true })).toContain("NO-SETTINGS");
   });
 
+  test("with the network allowed, a write to the local repository is explained with the way to allow it", async () => {
+    mkdirSync(join(home, ".m2", "repository"), { recursive: true });
+    const box = createSandbox({ mode: "workspace-write", root, home, readable: [] });
+    const target = join(home, ".m2", "repository", "junit.pom.lastUpdated");
+    const r = await box.run({ argv: ["sh", "-c", `echo x > ${target}`], cwd: root, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" }, widen: { network: true } });
+    expect(r.exitCode).not.toBe(0);
+    expect(box.explain(r.output, { network: true })).toContain(`${target} is in your home, whose toolchain directories commands see read-only; to let a build write there, the user can allow its directory with --add-dir DIR`);
+  });
+
   test("what Maven and Gradle say of a missing artifact offline is explained as the sandbox's doing", () => {
     const maven = "Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact junit:junit:jar:4.13.2 has not been downloaded from it before.";
     const gradle = "No cached version of org.junit:junit-bom:5.10.2 available for offline mode.";
