@@ -683,7 +683,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"
         : active
-          ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, home hidden`
+          ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, the home hidden but for your toolchains (read-only)`
           : "no OS sandbox here (install bubblewrap on Linux): every command asks before it runs",
   };
 }
