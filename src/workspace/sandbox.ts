@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
-import { diskFacts, type HiddenPath, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
+import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
 
 /**
@@ -587,6 +587,10 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     if (!network) mavenSettings ??= offlineMavenSettings();
     shown ??= showToolchains();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
+    // A linked worktree's `.git` file only names its git directory, and git must read it. A
+    // protected link is hidden by what it leads to (`maskable`).
+    const inView = (p: string) => seen(p) || shown!.readable.some((r) => inside(diskFacts.real(r) ?? r, p));
+    const hidden = scan.files.filter((f) => !gitDir || !gitFiles.includes(f)).flatMap((f) => maskable(f, inView) ?? []);
     return {
       mode: o.mode,
       root: o.root,
@@ -596,9 +600,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       readable: shown.readable,
       ...(shown.credentials.length ? { credentials: shown.credentials } : {}),
       ...(shown.links.length ? { links: shown.links } : {}),
-      // A linked worktree's `.git` file only names its git directory, and git must read it.
-      masked: gitDir ? scan.files.filter((f) => !gitFiles.includes(f)) : scan.files,
-      unscanned: scan.unscanned,
+      masked: hidden.filter((h) => !h.dir).map((h) => h.path),
+      unscanned: [...scan.unscanned, ...hidden.filter((h) => h.dir).map((h) => h.path)],
       guarded,
       ...(repository ? { repository } : {}),
       ...(gitFile ? { gitFile } : {}),
@@ -608,7 +611,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(limits ? { limits } : {}),
       tmpBytes: o.tmpBytes ?? defaultTmpBytes(),
       ...(disableUserns === false ? { disableUserns } : {}),
-      ...(o.visible ? { visible: o.visible() } : {}),
+      // A scoped worker's files are bound one by one: a protected one, link or not, is never among them.
+      ...(o.visible ? { visible: o.visible().filter((f) => !scan.files.includes(f)) } : {}),
     };
   };
   // A program the host finds on its PATH but commands cannot see: where it is, and how to show it.

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { inside, secretName } from "./containment.ts";
 
@@ -169,10 +169,27 @@ export interface HiddenPath {
 }
 
 /**
- * The credentials to mask inside what is shown: toolchains' credential files under a shown
- * directory, and secret-named files at the top of a shown PATH directory. I/O: looks at the disk.
+ * How a secret path is hidden inside: itself; for a link, the file it leads to, when commands see
+ * that file (through the link they would read it); nothing when they do not, for the link leads
+ * nowhere inside, and a mask at a link to nowhere would stop every command. I/O: looks at the disk.
  */
-export function credentialsIn(shown: readonly string[], pathDirs: readonly string[], home: string): HiddenPath[] {
+export function maskable(path: string, visible: (p: string) => boolean): HiddenPath | undefined {
+  try {
+    const st = lstatSync(path);
+    if (!st.isSymbolicLink()) return { path, dir: st.isDirectory() };
+    const real = realpathSync(path);
+    return visible(real) ? { path: real, dir: statSync(real).isDirectory() } : undefined;
+  } catch {
+    return undefined; // gone, or a link to nothing: nothing to read
+  }
+}
+
+/**
+ * The credentials to mask inside what is shown: toolchains' credential files under a shown
+ * directory, and secret-named files at the top of a shown PATH directory (`maskable`: a link, by
+ * what it leads to). I/O: looks at the disk.
+ */
+export function credentialsIn(shown: readonly string[], pathDirs: readonly string[], home: string, visible: (p: string) => boolean): HiddenPath[] {
   const candidates = HOME_CREDENTIALS.map((c) => join(home, c)).filter((c) => shown.some((s) => inside(s, c) && s !== c));
   for (const dir of pathDirs) {
     try {
@@ -181,15 +198,12 @@ export function credentialsIn(shown: readonly string[], pathDirs: readonly strin
       // unreadable: a command cannot read it either
     }
   }
-  const found: HiddenPath[] = [];
+  const found = new Map<string, HiddenPath>();
   for (const path of new Set(candidates)) {
-    try {
-      if (existsSync(path)) found.push({ path, dir: statSync(path).isDirectory() });
-    } catch {
-      // gone meanwhile
-    }
+    const hidden = maskable(path, visible);
+    if (hidden) found.set(hidden.path, hidden);
   }
-  return found;
+  return [...found.values()];
 }
 
 /** What commands see of the person's toolchains: read-only directories, credentials masked in them, PATH links. */
@@ -208,9 +222,11 @@ export function toolchainsShown(o: { home: string; extra?: readonly string[]; ow
   const base = homeReadable(o.home, o.extra);
   const view = pathView(o.path, o.home, (p) => o.seen(p) || base.some((r) => inside(r, p)), o.own ?? [], diskFacts);
   const readable = [...base, ...view.readable];
+  const shownReal = readable.map((r) => diskFacts.real(r) ?? r);
+  const visible = (p: string) => o.seen(p) || shownReal.some((r) => inside(r, p));
   // Secret-named files at the top of a PATH directory that is shown, through a home entry or on its own.
   const onPath = o.path.split(":").flatMap((e) => diskFacts.real(e) ?? []).filter((d) => readable.some((r) => inside(r, d)));
-  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home), links: view.links };
+  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home, visible), links: view.links };
 }
 
 /** The file system as `pathView` reads it. I/O. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { MockServer, type ScriptedToolCall } from "../support/mock-server.ts";
@@ -184,6 +184,31 @@ describe("weir's own git calls", () => {
       // The diff still reached the model: the queries worked, only the planted programs did not run.
       expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("# changed");
       expect(existsSync(fired)).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!sandboxed)("secret files that are links", () => {
+  const run = (w: World, script: string) => {
+    server.script({ turns: [{ toolCalls: [{ id: "s1", name: "run_command", input: { program: "sh", args: ["-c", script] } }] }, { text: "done" }] });
+    return runWeir(["--yes", "--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", w.root, "look"], { home: w.home });
+  };
+  const result = () => JSON.stringify(server.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "s1"));
+
+  test("a .env linking out of the workspace, or to a file inside it, neither stops commands nor shows the secret", async () => {
+    const w = await world();
+    try {
+      writeFileSync(join(w.outside, "shared.env"), `TOKEN=${TOKEN}-out\n`);
+      symlinkSync(join(w.outside, "shared.env"), join(w.root, ".env"));
+      mkdirSync(join(w.root, "config"));
+      writeFileSync(join(w.root, "config", "prod.conf"), `TOKEN=${TOKEN}-in\n`);
+      symlinkSync(join(w.root, "config", "prod.conf"), join(w.root, ".env.production"));
+      // The marker is computed, so the command line echoed in the result cannot pass for its output.
+      expect((await run(w, "echo COMMAND-$((40+2)); cat .env .env.production config/prod.conf")).code).toBe(0);
+      expect(result()).toContain("COMMAND-42");
+      expect(result()).not.toContain(TOKEN);
     } finally {
       w.cleanup();
     }
