@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
-import { enclosingRepository } from "../workspace/walker.ts";
+import { dirsBetween, enclosingRepository } from "../workspace/walker.ts";
 
 /**
  * Context rules: AGENTS.md and CLAUDE.md at the workspace root and in the parent directories of
@@ -77,12 +77,12 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
   // A workspace inside a repository (a monorepo's package) takes the guidance of each directory
   // above it, from the repository's top down, read through the repository's containment.
   const top = enclosingRepository(root, o.home);
-  const steps = top ? relative(top, root).split(sep) : [];
-  for (let i = 0; top && i < steps.length; i++) {
-    for (const name of INSTRUCTION_FILES) {
-      const rel = [...steps.slice(0, i), name].join("/");
-      const body = text(rel, top);
-      if (body !== undefined) rules.push({ source: relative(root, join(top, rel)), body, paths: [], keywords: [], sticky: true });
+  if (top) {
+    for (const dir of dirsBetween(top, root)) {
+      for (const name of INSTRUCTION_FILES) {
+        const body = text(relative(top, join(dir, name)).split(sep).join("/"), top);
+        if (body !== undefined) rules.push({ source: relative(root, join(dir, name)), body, paths: [], keywords: [], sticky: true });
+      }
     }
   }
   const dirs = new Set<string>([""]);

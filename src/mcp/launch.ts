@@ -92,7 +92,7 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
   const limits = defaultLimits();
   // Your home is emptied as for commands, with the same toolchains and PATH directories (node under ~/.nvm, uvx under ~/.local/bin …).
-  const toolchains = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen: (p) => systemPath(p) || inside(home, p) });
+  const { readable: shown, credentials, links } = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen: (p) => systemPath(p) || inside(home, p) });
   const argv = bwrapArgv(
     {
       mode: "workspace-write",
@@ -101,7 +101,9 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
       envHome: home,
       network: "network" in c && c.network === true,
       writable,
-      ...toolchains,
+      readable: shown,
+      credentials,
+      links,
       masked: [],
       disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap"),
       ...(limits ? { limits } : {}),

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { inside, readRegularFile } from "./containment.ts";
-import { enclosingRepository } from "./walker.ts";
+import { join } from "node:path";
+import { readRegularFile } from "./containment.ts";
+import { dirsBetween, enclosingRepository } from "./walker.ts";
 
 /** One of the project's checks: the command that runs it and whether it is the quick or the full level. */
 export interface Check {
@@ -171,8 +171,7 @@ export function detectChecks(root: string): Check[] {
   const names = new Set(entries);
   const texts = new Map<string, string>();
   const top = names.has("package.json") ? enclosingRepository(root) : undefined;
-  const above: string[] = [];
-  for (let dir = dirname(root); top && inside(top, dir); dir = dirname(dir)) above.push(...JS_LOCKS.filter((l) => existsSync(join(dir, l))));
+  const above = (top ? dirsBetween(top, root) : []).flatMap((dir) => JS_LOCKS.filter((l) => existsSync(join(dir, l))));
   const r: Root = {
     entries,
     locksAbove: above,

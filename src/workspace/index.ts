@@ -16,6 +16,6 @@ export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultL
 export { toolchainsShown } from "./toolchains.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";
-export { enclosingRepository, WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";
+export { dirsBetween, enclosingRepository, WalkCache, looksBinary, restoreWalk, walk, walkFiles, walkSnapshot } from "./walker.ts";
 export { WalkStore } from "./walks.ts";
 export { Workspace } from "./workspace.ts";

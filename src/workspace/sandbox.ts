@@ -589,8 +589,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     // A linked worktree's `.git` file only names its git directory, and git must read it. A
     // protected link is hidden by what it leads to (`maskable`).
-    const inView = (p: string) => seen(p) || shown!.readable.some((r) => inside(diskFacts.real(r) ?? r, p));
-    const hidden = scan.files.filter((f) => !gitDir || !gitFiles.includes(f)).flatMap((f) => maskable(f, inView) ?? []);
+    const hidden = scan.files.filter((f) => !gitDir || !gitFiles.includes(f)).flatMap((f) => maskable(f, shown!.sees) ?? []);
     return {
       mode: o.mode,
       root: o.root,
@@ -618,9 +617,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   // A program the host finds on its PATH but commands cannot see: where it is, and how to show it.
   const explainHidden = (output: string, program?: string) => {
     shown ??= showToolchains();
-    const show = shown.readable;
-    const visible = (p: string) => seen(p) || show.some((r) => inside(diskFacts.real(r) ?? r, p));
-    return hiddenProgram(output, program, locateOnPath, visible);
+    return hiddenProgram(output, program, locateOnPath, shown.sees);
   };
   const wrap = (argv: string[], cwd: string, widen?: { network?: boolean; dir?: string }) =>
     active ? wrapArgv(detected.kind, policy(widen?.network === true, widen?.dir), argv, cwd, detected.program) : argv;

@@ -211,6 +211,8 @@ export interface ToolchainsShown {
   readable: string[];
   credentials: HiddenPath[];
   links: PathLink[];
+  /** Whether commands see a (real) path: what they see anyway, or a shown directory holds it. */
+  sees(path: string): boolean;
 }
 
 /**
@@ -222,11 +224,12 @@ export function toolchainsShown(o: { home: string; extra?: readonly string[]; ow
   const base = homeReadable(o.home, o.extra);
   const view = pathView(o.path, o.home, (p) => o.seen(p) || base.some((r) => inside(r, p)), o.own ?? [], diskFacts);
   const readable = [...base, ...view.readable];
+  // The shown directories' real paths, resolved once: a link's target is where its reader lands.
   const shownReal = readable.map((r) => diskFacts.real(r) ?? r);
-  const visible = (p: string) => o.seen(p) || shownReal.some((r) => inside(r, p));
+  const sees = (p: string) => o.seen(p) || shownReal.some((r) => inside(r, p));
   // Secret-named files at the top of a PATH directory that is shown, through a home entry or on its own.
   const onPath = o.path.split(":").flatMap((e) => diskFacts.real(e) ?? []).filter((d) => readable.some((r) => inside(r, d)));
-  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home, visible), links: view.links };
+  return { readable, credentials: credentialsIn(readable, [...new Set(onPath)], o.home, sees), links: view.links, sees };
 }
 
 /** The file system as `pathView` reads it. I/O. */

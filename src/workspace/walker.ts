@@ -48,6 +48,12 @@ export function enclosingRepository(root: string, home = homeDirectory()): strin
   return undefined;
 }
 
+/** The directories from a repository's top down to the workspace's parent, top first. Pure. */
+export function dirsBetween(top: string, root: string): string[] {
+  const steps = relative(top, root).split(sep);
+  return steps.map((_, i) => join(top, ...steps.slice(0, i)));
+}
+
 interface Layer {
   /** Directory (relative to the root, "" for the root) the rules are anchored at. */
   base: string;
@@ -63,13 +69,11 @@ interface Layer {
  */
 function rulesAbove(root: string, read: (dir: string, names: string[]) => { rules: Ignore | undefined; sig: string }): { layers: Layer[]; sig: string } {
   const top = enclosingRepository(root);
-  const steps = top ? relative(top, root).split(sep) : [];
+  const below = (dir: string) => relative(dir, root).split(sep).join("/");
   // git's exclude file, anchored at the repository's top; then each directory from the top down.
   const found: { dir: string; names: string[]; above?: string }[] = [{ dir: gitInfoDir(top ?? root), names: ["exclude"] }];
-  if (top) found[0]!.above = steps.join("/");
-  for (let i = 0; top && i < steps.length; i++) {
-    found.push({ dir: join(top, ...steps.slice(0, i)), names: [".gitignore", ".ignore"], above: steps.slice(i).join("/") });
-  }
+  if (top) found[0]!.above = below(top);
+  for (const dir of top ? dirsBetween(top, root) : []) found.push({ dir, names: [".gitignore", ".ignore"], above: below(dir) });
   const layers: Layer[] = [];
   let sig = "";
   for (const f of found) {
