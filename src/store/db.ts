@@ -201,12 +201,17 @@ export function openDatabase(path: string): Database {
     // can lose the last commits, never corrupt the file.
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      db.transaction(() => {
-        db!.exec(MIGRATIONS[v]!);
-        db!.exec(`PRAGMA user_version = ${v + 1}`);
-      })();
-    }
+    // Another weir may be opening the same file at this moment (two terminals, parallel `weir -p`):
+    // each step takes the write lock first and reads the version again under it, so one process
+    // applies it and the others see it applied.
+    const step = db.transaction(() => {
+      const v = (db!.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+      if (v >= SCHEMA_VERSION) return false;
+      db!.exec(MIGRATIONS[v]!);
+      db!.exec(`PRAGMA user_version = ${v + 1}`);
+      return true;
+    });
+    if (version < SCHEMA_VERSION) while (step.immediate()) {}
     return db;
   } catch (e) {
     db?.close();

@@ -117,7 +117,7 @@ export class EvalStore {
           n++;
         }
       }
-    })();
+    }).immediate();
     return { runs, results: n };
   }
 }

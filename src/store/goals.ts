@@ -45,7 +45,7 @@ export class GoalStore {
           .query("INSERT INTO goals (id, session_id, workspace, objective, check_command, budget, spent, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 'active', ?, ?)")
           .run(id, g.sessionId, g.workspace, g.objective, g.check ?? null, g.budget ?? null, now, now);
         this.db.query("INSERT INTO goal_transitions (goal_id, at, status, reason, spent) VALUES (?, ?, 'active', ?, 0)").run(id, now, "started");
-      })(),
+      }).immediate(),
     );
     return this.get(id);
   }
@@ -81,7 +81,7 @@ export class GoalStore {
         if (budget !== undefined) this.db.query("UPDATE goals SET budget = ? WHERE id = ?").run(budget, id);
         this.db.query("UPDATE goals SET status = ?, spent = ?, updated_at = ? WHERE id = ?").run(status, spent, now, id);
         this.db.query("INSERT INTO goal_transitions (goal_id, at, status, reason, spent) VALUES (?, ?, ?, ?, ?)").run(id, now, status, reason, spent);
-      })(),
+      }).immediate(),
     );
   }
 }

@@ -63,7 +63,7 @@ export class GraphStore {
           .run(id, g.workspace, g.objective, g.base, `weir/graph-${id}`, g.check ?? null, g.budget ?? null, g.concurrency, g.plan, now, now);
         for (const n of g.nodes) this.db.query("INSERT INTO graph_nodes (graph_id, node_id, state, spent, reason) VALUES (?, ?, 'waiting', 0, 'planned')").run(id, n);
         this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, NULL, ?, 'active', 'planned')").run(id, now);
-      })(),
+      }).immediate(),
     );
     return this.get(id);
   }
@@ -113,7 +113,7 @@ export class GraphStore {
           this.db.query("UPDATE graphs SET updated_at = ? WHERE id = ?").run(now, id);
         }
         this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, ?, ?, ?, ?)").run(id, node ?? null, now, state, reason);
-      })(),
+      }).immediate(),
     );
     return { graph_id: id, node_id: node ?? null, at: now, state, reason };
   }

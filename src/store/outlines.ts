@@ -84,7 +84,7 @@ export class OutlineCache {
       const insert = this.db.query("INSERT OR REPLACE INTO outlines (key, value, stored_at) VALUES (?, ?, ?)");
       this.db.transaction(() => {
         for (const [k, v] of batch) insert.run(k, v, now);
-      })();
+      }).immediate();
     } catch {
       // busy or full: these outlines are parsed again next time
     }

@@ -113,7 +113,7 @@ export class SessionStore {
           .query("UPDATE runs SET status = ?, turns = ?, usage = ?, error = ?, ended_at = ? WHERE id = ?")
           .run(outcome.status, outcome.turns, JSON.stringify(outcome.usage), outcome.error ?? null, now, runId);
         this.db.query("UPDATE sessions SET updated_at = ?, provider = ?, model = ? WHERE id = ?").run(now, outcome.provider, outcome.model, sessionId);
-      })(),
+      }).immediate(),
     );
   }
 

@@ -34,7 +34,7 @@ export class ToolMemory {
           for (const action of a) use.run(word, action, now);
         }
         this.db.query("DELETE FROM tool_words WHERE last_at < ?").run(now - FORGET_MS);
-      })(),
+      }).immediate(),
     );
   }
 
@@ -60,7 +60,7 @@ export class ToolMemory {
         const n = (this.db.query("SELECT count(*) AS n FROM tool_words").get() as { n: number }).n;
         this.db.exec("DELETE FROM tool_words; DELETE FROM tool_word_tasks;");
         return n;
-      })(),
+      }).immediate(),
     );
   }
 }
