@@ -4,7 +4,7 @@
  * prints user errors as one line. Heavy modules load lazily so `--version` and `--help` stay fast.
  */
 import { existsSync } from "node:fs";
-import { isUserError, usageError } from "../core/errors.ts";
+import { isUserError, machineRefusal, usageError } from "../core/errors.ts";
 import { helpText, parseArgv } from "./args.ts";
 import { engineOptions, startWithEngineOptions } from "./engine.ts";
 import { COMMIT, VERSION } from "./version.ts";
@@ -167,6 +167,12 @@ main(process.argv.slice(2)).then(
       // Several problems (every broken config field at once) print as several lines, each prefixed.
       console.error(err.message.split("\n").map((l) => `weir: ${l}`).join("\n"));
       process.exit(err.exitCode);
+    }
+    // The machine refused a path (no room, no directory, no permission): the path and why, one line.
+    const refused = machineRefusal(err);
+    if (refused) {
+      console.error(`weir: ${refused}`);
+      process.exit(1);
     }
     process.stderr.write(`weir: internal error (a bug in weir; please report it):\n${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(70);

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { UserError } from "../core/errors.ts";
+import { refusalReason, UserError } from "../core/errors.ts";
 
 /** Ordered schema migrations; index + 1 is the schema version (PRAGMA user_version). Append only. */
 const MIGRATIONS: string[] = [
@@ -165,7 +165,11 @@ function explain(path: string, e: unknown): UserError {
   if (/NOTADB|not a database|malformed|CORRUPT/i.test(code + msg))
     return new UserError(`the session database ${path} is corrupt (${msg}); weir left it untouched: move it aside to start with a fresh one`);
   if (/BUSY|LOCKED|locked/i.test(code + msg)) return new UserError(`the session database ${path} is locked by another process; close other weir sessions and retry`);
-  if (/READONLY|CANTOPEN|EACCES|permission/i.test(code + msg)) return new UserError(`cannot open the session database ${path} (${msg}); check its permissions`);
+  if (/FULL|ENOSPC|disk is full/i.test(code + msg)) return new UserError(`the disk holding the session database ${path} is full; free some space and retry`);
+  // The data directory could not be made: a file in its place, a parent that is not there to write.
+  if (/ENOTDIR|ENOENT|EEXIST|EROFS/.test(code) && (e as { syscall?: string }).syscall === "mkdir")
+    return new UserError(`cannot create weir's data directory ${dirname(path)}: ${refusalReason(e)}; point ${process.platform === "win32" ? "LOCALAPPDATA" : "XDG_DATA_HOME"} at a directory you can write`);
+  if (/READONLY|CANTOPEN|EACCES|EROFS|permission/i.test(code + msg)) return new UserError(`cannot open the session database ${path} (${msg}); check its permissions`);
   return new UserError(`the session database ${path} failed: ${msg}`);
 }
 
@@ -185,10 +189,9 @@ export function findByPrefix<T extends { id: string }>(db: Database, table: "goa
  * not a database, is from a newer weir, or is locked gets a clear error and is never overwritten.
  */
 export function openDatabase(path: string): Database {
-  const fresh = !existsSync(path);
-  if (fresh) mkdirSync(dirname(path), { recursive: true });
   let db: Database | undefined;
   try {
+    if (!existsSync(path)) mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, { create: true, strict: true });
     db.exec("PRAGMA busy_timeout = 3000");
     // Reading the schema first fails fast on a corrupt file, before anything is written.

@@ -172,6 +172,19 @@ describe("weir without a model", () => {
     expect(r.stderr).toContain(join(dir, "config.json"));
   });
 
+  test("a data directory weir cannot make is one line naming it and the setting, exit 1, and no model is called", async () => {
+    // A file where the data directory would be; with nothing in its place, a directory no one can make.
+    const file = join(home.path, "not-a-dir");
+    writeFileSync(file, "");
+    for (const [dataHome, reason] of [[file, "not a directory"], ["/proc/1/none", "no such file or directory"]] as const) {
+      const before = server.requests.length;
+      const r = await runWeir([...wireArgs("chat"), "task"], { home: home.path, env: { XDG_DATA_HOME: dataHome } });
+      expect(r.stderr.trim()).toBe(`weir: cannot create weir's data directory ${join(dataHome, "weir")}: ${reason}; point XDG_DATA_HOME at a directory you can write`);
+      expect(r.code).toBe(1);
+      expect(server.requests.length).toBe(before);
+    }
+  });
+
   test("weir context and a run at / are refused in one line instead of walking the machine", async () => {
     for (const args of [["context", "anything", "--cwd", "/"], ["--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--cwd", "/", "task"]]) {
       const r = await runWeir(args, { home: home.path });

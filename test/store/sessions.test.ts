@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { thrown } from "../support/errors.ts";
+import { raised, thrown } from "../support/errors.ts";
 import { userText } from "../../src/core/messages.ts";
+import { explainDatabaseError } from "../../src/store/db.ts";
 import { SessionStore } from "../../src/store/sessions.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -50,6 +52,19 @@ describe("SessionStore", () => {
     expect(e.message).toContain("is corrupt");
     expect(e.message).toContain("move it aside");
     expect(readFileSync(path, "utf8")).toBe(garbage);
+  });
+
+  test("a data directory that cannot be made, and a full disk, are each one clear line", () => {
+    tmp = tempDir();
+    writeFileSync(join(tmp.path, "file"), "");
+    const e = thrown(() => SessionStore.open(join(tmp.path, "file", "weir", "weir.db")));
+    expect(e.message).toBe(`cannot create weir's data directory ${join(tmp.path, "file", "weir")}: not a directory; point XDG_DATA_HOME at a directory you can write`);
+    // A real SQLITE_FULL: a database allowed no more pages than it has.
+    const db = new Database(join(tmp.path, "full.db"));
+    db.exec("CREATE TABLE t (x TEXT); PRAGMA max_page_count = 2");
+    const full = raised(() => db.query("INSERT INTO t VALUES (?)").run("x".repeat(100_000)));
+    db.close();
+    expect(explainDatabaseError(join(tmp.path, "full.db"), full).message).toBe(`the disk holding the session database ${join(tmp.path, "full.db")} is full; free some space and retry`);
   });
 
   test("reopening applies no migration twice and keeps data", () => {

@@ -10,3 +10,13 @@ export function thrown(f: () => unknown): UserError {
   }
   throw new Error("expected a UserError");
 }
+
+/** Runs `f` and returns whatever it throws, as the system threw it; fails the test if it throws nothing. */
+export function raised(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected an error");
+}
