@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
@@ -198,6 +198,28 @@ export function installManifests(root: string, globs: readonly string[], budgetM
 
 /** Agent instructions, read from every directory on the way to a target, not only the root (in this order). */
 export const INSTRUCTION_FILES: ReadonlySet<string> = new Set(["AGENTS.md", "CLAUDE.md"]);
+
+/**
+ * What makes a directory a dependency environment: installed packages whose code the person's next
+ * command runs (the project's code loads them, its tools start from them) and git shows none of:
+ * `node_modules` by its name, a Python virtualenv by its `pyvenv.cfg`, a conda environment by its
+ * `conda-meta`.
+ */
+export const ENVIRONMENT_DIR = "node_modules";
+export const ENVIRONMENT_MARKERS = ["pyvenv.cfg", "conda-meta"] as const;
+
+/**
+ * The dependency environment a workspace path lies in (workspace-relative), or undefined: the first
+ * directory on its way that is one. I/O: looks for the markers in each directory on the way.
+ */
+export function dependencyEnvironment(root: string, rel: string): string | undefined {
+  const parts = rel.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    if (parts[i - 1] === ENVIRONMENT_DIR || ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, dir, m)))) return dir;
+  }
+  return undefined;
+}
 
 /** Why writing `rel` (workspace-relative) needs the person's yes, or undefined. Pure. */
 export function autorunReason(rel: string): string | undefined {

@@ -1,8 +1,8 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { AUTORUN_PATHS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
@@ -20,7 +20,9 @@ import { enclosingRepository, gitFileTarget } from "./walker.ts";
  *   (`.git` is a mount point, so it cannot be moved or replaced; its hooks, config, info, commondir,
  *   worktrees and submodules are read-only, and so is the hooks directory `core.hooksPath` names),
  *   files other tools run later (`AUTORUN_PATHS`: read-only when present, removed after the
- *   command when it created them) and the protected files present (bound over /dev/null);
+ *   command when it created them), installed dependencies (`node_modules`, Python and conda
+ *   environments: read-only without the network, and one a command made without it removed after)
+ *   and the protected files present (bound over /dev/null);
  * - a private /tmp; $HOME an empty directory plus the person's toolchains read-only, and the
  *   directories on their PATH (`toolchains.ts`: never their credential files), and a git config
  *   holding only the person's identity; weir's config and data directories are never visible;
@@ -64,6 +66,8 @@ interface SandboxPolicy {
   unscanned?: string[];
   /** Workspace paths commands may read but never change (git metadata, `AUTORUN_PATHS`), absolute. */
   guarded?: string[];
+  /** The workspace's dependency environments (`node_modules`, virtualenvs), absolute: read-only without the network. */
+  environments?: string[];
   /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
   gitconfig?: string;
   /** Maven user settings that say it is offline, shown as `~/.m2/settings.xml` when there is no network. */
@@ -142,6 +146,8 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     // git's own files stay as they are in the workspace, its repository and any repository added.
     const repos = [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added];
     for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
+    // Installed dependencies change only with an install, and an install needs the network.
+    if (!p.network) for (const e of p.environments ?? []) a.push("--ro-bind-try", e, e);
     for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
     for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   }
@@ -201,7 +207,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     lines.push(`(allow file-write* (subpath ${q(p.root)}))`);
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
   }
-  for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? [])]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
+  for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
   lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
   // Deny is the default; the network is allowed only when approved.
@@ -243,6 +249,16 @@ export function hiddenProgram(output: string, program: string | undefined, locat
 /** The absolute paths a command's output names. Pure. */
 const absolutePaths = (output: string): string[] => [...output.matchAll(/(?:^|[\s'"`(=:])(\/[^\s'"`):,]+)/g)].map((m) => m[1]!);
 
+/** Whether a line names `path` or something under it as a path of its own, not as the tail of a longer one. Pure. */
+function namesPath(line: string, path: string): boolean {
+  for (let at = line.indexOf(path); at !== -1; at = line.indexOf(path, at + 1)) {
+    const before = line[at - 1];
+    const after = line[at + path.length];
+    if ((before === undefined || /[\s'"`(:=]/.test(before)) && (after === undefined || !/[\w.-]/.test(after))) return true;
+  }
+  return false;
+}
+
 /**
  * Says in one line when a failure came from the sandbox, so the model can ask for a named widening
  * instead of retrying blindly. Pure.
@@ -265,6 +281,10 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
   if (p.limits && /Cannot allocate memory|MemoryError|out of memory|ENOMEM|bad_alloc/i.test(output))
     return `blocked by the sandbox: a command may use at most ${Math.round(p.limits.memoryBytes / 2 ** 30)} GiB of memory`;
   if (/Read-only file system|EROFS/.test(output)) {
+    // Installed dependencies, read-only without the network: a line that refused a write names one.
+    const refusals = output.split("\n").filter((l) => /Read-only file system|EROFS/.test(l));
+    const env = p.network ? undefined : p.environments?.find((e) => refusals.some((l) => namesPath(l, e) || namesPath(l, relative(p.root, e))));
+    if (env) return `blocked by the sandbox: ${relative(p.root, env)} holds installed dependencies, which a command changes only with the network (their code runs at the user's next command, and git does not show it); to install, ask for widen.network, which the user approves`;
     // A build that writes at the top of the repository the workspace lies in (a Cargo or Gradle workspace's lock and output).
     const above = p.repository ? absolutePaths(output).find((x) => inside(p.repository!, x) && !inside(p.root, x)) : undefined;
     if (above) return `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`;
@@ -338,6 +358,8 @@ export function detectSandbox(platform = process.platform): { kind: SandboxKind;
 interface ProtectedScan {
   /** Protected files found (absolute). */
   files: string[];
+  /** Dependency environments found (absolute), the outermost of each nest. */
+  environments: string[];
   /** Directories not read before the time ran out (absolute): treated as protected whole. */
   unscanned: string[];
 }
@@ -346,29 +368,72 @@ interface ProtectedScan {
  * Protected files present in the workspace (dotenv files and their variants, keys, credentials),
  * to bind over /dev/null: every depth, vendored directories included, only `.git` skipped (commands
  * see it through git's own guards). Bounded by time, not by count; whatever was not read in time is
- * returned as unscanned, so the caller can hide it. I/O: reads directories, never follows links.
+ * returned as unscanned, so the caller can hide it. The same walk finds the dependency environments.
+ * I/O: reads directories, never follows links.
  */
 function protectedFilesIn(root: string, home: string, budgetMs = 3_000): ProtectedScan {
   const files: string[] = [];
-  const queue: string[] = [root];
+  const environments: string[] = [];
+  // Each directory with whether it lies in an environment already found (only the outermost is kept).
+  const queue: { dir: string; within: boolean }[] = [{ dir: root, within: false }];
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0) {
-    if (performance.now() > deadline) return { files, unscanned: queue };
-    const dir = queue.shift()!;
+    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir) };
+    const { dir, within: above } = queue.shift()!;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue; // unreadable or gone: nothing of it can be read by a command either
     }
+    const found = above ? undefined : environmentsAmong(dir, entries, dir === root);
+    if (found) environments.push(...found.dirs);
+    const within = above || found?.dirs[0] === dir;
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
-        if (!(dir === root && e.name === ".git")) queue.push(abs);
+        if (!(dir === root && e.name === ".git")) queue.push({ dir: abs, within: within || found?.dirs.includes(abs) === true });
       } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
   }
-  return { files, unscanned: [] };
+  return { files, environments, unscanned: [] };
+}
+
+/**
+ * The dependency environments a directory's entries make: the directory itself when it holds a
+ * marker (`pyvenv.cfg`, `conda-meta`; never the workspace root), else the `node_modules` directories
+ * among them; and the `node_modules` links. Pure.
+ */
+function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs: string[]; links: string[] } {
+  const links = entries.filter((e) => e.isSymbolicLink() && e.name === ENVIRONMENT_DIR).map((e) => join(dir, e.name));
+  if (!top && entries.some((e) => (ENVIRONMENT_MARKERS as readonly string[]).includes(e.name))) return { dirs: [dir], links };
+  return { dirs: entries.filter((e) => e.isDirectory() && e.name === ENVIRONMENT_DIR).map((e) => join(dir, e.name)), links };
+}
+
+/**
+ * Dependency environments (and `node_modules` links) in the workspace made since `since`, by birth
+ * time. The walk does not enter the environments `known` (read-only to the command, nothing new can
+ * be in them) or `.git`, and gives up after `budgetMs`. I/O: reads directories, never follows links.
+ */
+function environmentsMadeSince(root: string, known: readonly string[], since: number, budgetMs = 3_000): string[] {
+  const skip = new Set([join(root, ".git"), ...known]);
+  const made: string[] = [];
+  const queue = [root];
+  const deadline = performance.now() + budgetMs;
+  while (queue.length > 0 && performance.now() < deadline) {
+    const dir = queue.shift()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const found = environmentsAmong(dir, entries, dir === root);
+    made.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && bornSince(e, since)));
+    if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
+    for (const e of entries) if (e.isDirectory() && !skip.has(join(dir, e.name)) && !made.includes(join(dir, e.name))) queue.push(join(dir, e.name));
+  }
+  return made;
 }
 
 /** The hooks directory the repository's config names (`core.hooksPath`) when it lies in the workspace. */
@@ -426,10 +491,11 @@ type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
 
 /**
  * A sandboxed command's result: `undone` names what weir removed after it (created where commands
- * may not write), `restored` the package.json files it put back because the command changed what the
+ * may not write), `installed` the dependency environments it removed because the command made them
+ * without the network, `restored` the package.json files it put back because the command changed what the
  * next install runs (install scripts, workspaces, a new workspace package with install scripts).
  */
-type SandboxRun = ProgramRun & { undone: string[]; restored?: string[] };
+type SandboxRun = ProgramRun & { undone: string[]; restored?: string[]; installed?: string[] };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -553,6 +619,20 @@ export function borrowsObjects(root: string): boolean {
   return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
 }
 
+/**
+ * Whether a path was made at `since` (ms since the epoch) or later, by its birth time. The kernel
+ * stamps files with a clock up to a tick (10 ms at most) behind the process's, hence the slack; a
+ * file system that keeps no birth time says no. I/O: one lstat.
+ */
+function bornSince(path: string, since: number): boolean {
+  try {
+    const born = lstatSync(path).birthtimeMs;
+    return born > 0 && born >= since - 15;
+  } catch {
+    return false;
+  }
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
@@ -564,7 +644,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let scan: ProtectedScan = { files: [], unscanned: [] };
+  let scan: ProtectedScan = { files: [], environments: [], unscanned: [] };
   let scannedAt = -Infinity;
   let gitFile = false;
   try {
@@ -602,6 +682,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       masked: hidden.filter((h) => !h.dir).map((h) => h.path),
       unscanned: [...scan.unscanned, ...hidden.filter((h) => h.dir).map((h) => h.path)],
       guarded,
+      environments: o.visible ? [] : scan.environments.filter((e) => inside(o.root, e)),
       ...(repository ? { repository } : {}),
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
@@ -655,6 +736,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         spawned = { program: program!, args };
       }
       let result: ProgramRun;
+      const started = Date.now();
       try {
         result = await runProgram({ ...rest, ...spawned, ...floorAt(o.root, o.diskFloorBytes) });
       } finally {
@@ -670,13 +752,24 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
       const now = writes ? installManifests(o.root, globs) : [];
       const restored = [...new Set([...manifests.keys(), ...now])].filter((m) => installScripts(wholeText(m)) !== installScripts(manifests.get(m)) && putBack(m, manifests.get(m)));
-      return { ...result, undone: undone.map((w) => relative(o.root, w)), ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}) };
+      // A dependency environment the command made without the network goes too (an install from a
+      // cache, a node_modules planted beside the code to shadow the installed one): git would not
+      // show it, and the person's next command would run it.
+      const installed = writes && widen?.network !== true ? environmentsMadeSince(o.root, scan.environments, started) : [];
+      for (const e of installed) rmSync(e, { recursive: true, force: true });
+      return {
+        ...result,
+        undone: undone.map((w) => relative(o.root, w)),
+        ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}),
+        ...(installed.length ? { installed: installed.map((e) => relative(o.root, e)) } : {}),
+      };
     },
     hides: (program) => (active ? explainHidden("", program) : undefined),
-    // sandboxBlock needs no protected-file scan or toolchain list: neither plays a part in its lines.
+    // sandboxBlock needs no new protected-file scan or toolchain list: only the last scan's environments play a part in its lines.
     explain(output, widen, run) {
       if (!active) return undefined;
-      const p: SandboxPolicy = { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [] };
+      const environments = scan.environments.filter((e) => inside(o.root, e));
+      const p: SandboxPolicy = { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [], environments };
       const more = { ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}), ...(repository ? { repository } : {}) };
       return explainHidden(output, run?.program) ?? sandboxBlock(output, { ...p, ...more }, run);
     },

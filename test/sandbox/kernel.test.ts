@@ -255,6 +255,60 @@ d("a workspace inside a repository", () => {
   }, 180_000);
 });
 
+d("installed dependencies change only with the network", () => {
+  /** A workspace of its own with node_modules/dep, a package's nested node_modules, and a virtualenv. */
+  function project() {
+    const base = realpathSync(tmp.path);
+    const ws = join(base, `deps-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(join(ws, "node_modules", "dep"), { recursive: true });
+    writeFileSync(join(ws, "node_modules", "dep", "index.js"), "module.exports = 42;\n");
+    mkdirSync(join(ws, "packages", "a", "node_modules"), { recursive: true });
+    mkdirSync(join(ws, "env", "lib"), { recursive: true });
+    writeFileSync(join(ws, "env", "pyvenv.cfg"), "home = /usr/bin\n");
+    const box = createSandbox({ mode: "workspace-write", root: ws, home, readable: [] });
+    // What was made before a command is told from what it made by birth time: let the clock move on.
+    Bun.sleepSync(50);
+    const run = (command: string, widen?: { network?: boolean }) =>
+      box.run({ argv: ["sh", "-c", command], cwd: ws, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" }, ...(widen ? { widen } : {}) });
+    return { ws, box, run };
+  }
+
+  test("without it they are read and run but not written, and the failure names them and the way to install", async () => {
+    const { ws, box, run } = project();
+    const used = await run(`${process.execPath} -e 'console.log(require("./node_modules/dep"))'`);
+    expect(used.output).toContain("42");
+    for (const target of ["node_modules/dep/index.js", "packages/a/node_modules/x.js", "env/lib/zz.pth"]) {
+      const r = await run(`echo planted >> ${target}`);
+      expect(r.exitCode).not.toBe(0);
+      const top = target.startsWith("packages") ? "packages/a/node_modules" : target.split("/")[0];
+      expect(box.explain(r.output)).toBe(`blocked by the sandbox: ${top} holds installed dependencies, which a command changes only with the network (their code runs at the user's next command, and git does not show it); to install, ask for widen.network, which the user approves`);
+    }
+    expect(readFileSync(join(ws, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = 42;\n");
+    // The rest of the workspace stays writable.
+    expect((await run("echo fine > src.txt")).exitCode).toBe(0);
+  });
+
+  test("a new one made without it is removed after the command and named; with the network, an install writes and makes them", async () => {
+    const { ws, run } = project();
+    const made = await run("mkdir -p src/node_modules/dep && echo planted > src/node_modules/dep/index.js && ln -s ../src lib-node_modules && ln -s src node_modules-link && mkdir -p tools && ln -s ../src tools/node_modules");
+    expect(made.exitCode).toBe(0);
+    expect(made.installed?.sort()).toEqual(["src/node_modules", "tools/node_modules"]);
+    expect(existsSync(join(ws, "src", "node_modules"))).toBe(false);
+    expect(existsSync(join(ws, "tools", "node_modules"))).toBe(false);
+    expect(existsSync(join(ws, "src"))).toBe(true);
+    const install = await run("echo installed >> node_modules/dep/index.js && mkdir -p packages/b/node_modules/x", { network: true });
+    expect(install.exitCode).toBe(0);
+    expect(install.installed).toBeUndefined();
+    expect(readFileSync(join(ws, "node_modules", "dep", "index.js"), "utf8")).toContain("installed");
+    expect(existsSync(join(ws, "packages", "b", "node_modules", "x"))).toBe(true);
+    // Made before the command, by someone else: never removed.
+    mkdirSync(join(ws, "web", "node_modules"), { recursive: true });
+    Bun.sleepSync(50);
+    expect((await run("true")).installed).toBeUndefined();
+    expect(existsSync(join(ws, "web", "node_modules"))).toBe(true);
+  });
+});
+
 describe("Maven is told there is no network", () => {
   test("without the network the home's ~/.m2/settings.xml says offline; with it approved, there is no such file", async () => {
     const box = sandbox();
@@ -325,6 +379,18 @@ describe("sandbox profiles (pure)", () => {
     const old = bwrapArgv({ ...policy, disableUserns: false }, ["x"], "/w");
     expect(old).not.toContain("--disable-userns");
     expect(old.join(" ")).toContain("--unshare-user --cap-drop ALL");
+  });
+
+  test("installed dependencies are bound read-only, under both sandboxes, only where the command has no network", () => {
+    const deps = { ...policy, environments: ["/w/node_modules", "/w/.venv"] };
+    const bound = (network: boolean) => {
+      const a = bwrapArgv({ ...deps, network }, ["npm", "test"], "/w");
+      return a.flatMap((x, i) => (x === "--ro-bind-try" ? [a[i + 1]] : []));
+    };
+    expect(bound(false)).toEqual(expect.arrayContaining(["/w/node_modules", "/w/.venv"]));
+    expect(bound(true)).not.toContain("/w/node_modules");
+    expect(seatbeltProfile(deps)).toContain('(deny file-write* (subpath "/w/node_modules"))');
+    expect(seatbeltProfile({ ...deps, network: true })).not.toContain('(deny file-write* (subpath "/w/node_modules"))');
   });
 
   test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {

@@ -111,6 +111,29 @@ function monorepo(w: World): void {
   gitIn(w.root, w.home, "commit", "-qm", "monorepo");
 }
 
+/**
+ * A project with its dependencies installed, as git does not show them: `node_modules/dep`, which
+ * src/main.cjs loads, and a Python virtualenv in `.venv` (no pip: nothing to fetch).
+ */
+function installed(w: World): void {
+  mkdirSync(join(w.root, "node_modules", "dep"), { recursive: true });
+  writeFileSync(join(w.root, "node_modules", "dep", "package.json"), JSON.stringify({ name: "dep", version: "1.0.0", main: "index.js" }));
+  writeFileSync(join(w.root, "node_modules", "dep", "index.js"), "module.exports = 1;\n");
+  mkdirSync(join(w.root, "src"));
+  writeFileSync(join(w.root, "src", "main.cjs"), 'require("dep");\n');
+  writeFileSync(join(w.root, ".gitignore"), "node_modules/\n.venv/\n");
+  expect(Bun.spawnSync(["python3", "-m", "venv", "--without-pip", join(w.root, ".venv")]).exitCode).toBe(0);
+  gitIn(w.root, w.home, "add", "-A");
+  gitIn(w.root, w.home, "commit", "-qm", "deps");
+}
+
+/** The person's own project afterwards, outside any sandbox: the code, and the virtualenv's python. */
+function personProject(w: World): void {
+  const env = { PATH: process.env.PATH ?? "", HOME: w.home };
+  if (Bun.which("node")) Bun.spawnSync(["node", "src/main.cjs"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
+  Bun.spawnSync([join(w.root, ".venv", "bin", "python"), "-c", "pass"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
+}
+
 const modes = [
   ["default", [] as string[]],
   ["--yes", ["--yes"]],
@@ -122,6 +145,8 @@ interface Persisting {
   calls: (w: World) => ScriptedToolCall[];
   /** It plants what npm or bun acts on: the person's package managers run afterwards too. */
   packageManagers?: true;
+  /** It plants in the installed dependencies: the person runs the project's code and its python afterwards. */
+  project?: true;
   /** What else must hold afterwards, for what fires where no test can watch (a CI runner). */
   after?: (w: World) => void;
 }
@@ -208,6 +233,31 @@ const PERSISTING: Persisting[] = [
     after: (w) => expect(existsSync(join(w.root, ".github", "workflows", "x.yml"))).toBe(false),
   },
   {
+    name: "code added to an installed dependency, which the person's next run of the project loads",
+    setup: installed,
+    project: true,
+    calls: (w) => [sh("a", `printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' >> node_modules/dep/index.js`)],
+  },
+  {
+    name: "a .pth file in the project's virtualenv, which every start of its python runs",
+    setup: installed,
+    project: true,
+    calls: (w) => [sh("a", `for d in .venv/lib/python3*/site-packages; do printf 'import os; os.system(${JSON.stringify(w.payload)})\\n' > $d/zz.pth; done`)],
+  },
+  {
+    name: "the virtualenv's python replaced by a script",
+    setup: installed,
+    project: true,
+    calls: (w) => [sh("a", `rm -f .venv/bin/python && printf '#!/bin/sh\\n${w.payload}\\n' > .venv/bin/python && chmod +x .venv/bin/python`)],
+  },
+  {
+    name: "a dependency planted beside the code, which the project loads before the installed one",
+    setup: installed,
+    project: true,
+    calls: (w) => [sh("a", `mkdir -p src/node_modules/dep && printf 'require("child_process").execSync(${JSON.stringify(w.payload)})\\n' > src/node_modules/dep/index.js`)],
+    after: (w) => expect(existsSync(join(w.root, "src", "node_modules"))).toBe(false),
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -221,6 +271,7 @@ describe.skipIf(!sandboxed).each(modes)("nothing a command plants fires later, %
       expect((await session(w, s.calls(w), [...extra])).code).toBe(0);
       personGit(w);
       if (s.packageManagers) personPackages(w);
+      if (s.project) personProject(w);
       expect(existsSync(w.fired)).toBe(false);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
       s.after?.(w);
@@ -237,17 +288,22 @@ describe("files that run code later or instruct agents", () => {
     { id: "c", name: "write_file", input: { path: "src/ok.js", content: "export const ok = 1;\n" } },
     { id: "d", name: "read_file", input: { path: "package.json" } },
     { id: "e", name: "edit_file", input: { path: "package.json", old_string: '"check":"node -e 0"', new_string: `"check":"node -e 0","postinstall":${JSON.stringify(w.payload)}` } },
+    { id: "f", name: "write_file", input: { path: "src/node_modules/dep/index.js", content: `require("child_process").execSync(${JSON.stringify(w.payload)});\n` } },
+    { id: "g", name: "write_file", input: { path: ".venv/zz.pth", content: `import os; os.system(${JSON.stringify(w.payload)})\n` } },
   ];
 
   test("in default mode they are not written without a person's yes; ordinary files are", async () => {
     const w = world();
     try {
+      installed(w);
       const r = await session(w, writes(w));
       expect(r.code).toBe(0);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
       expect(existsSync(join(w.root, "docs", "AGENTS.md"))).toBe(false);
       expect(existsSync(join(w.root, "src", "ok.js"))).toBe(true);
       expect(readFileSync(join(w.root, "package.json"), "utf8")).not.toContain("postinstall");
+      expect(existsSync(join(w.root, "src", "node_modules"))).toBe(false);
+      expect(existsSync(join(w.root, ".venv", "zz.pth"))).toBe(false);
       expect(r.sent).toContain("needs the user's approval");
     } finally {
       w.cleanup();
@@ -257,10 +313,11 @@ describe("files that run code later or instruct agents", () => {
   test("--yes writes them and the run's summary names each", async () => {
     const w = world();
     try {
+      installed(w);
       const r = await session(w, writes(w), ["--yes"]);
       expect(r.code).toBe(0);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(true);
-      expect(r.stderr).toContain("weir wrote files that other tools run or agents read later: .vscode/tasks.json, docs/AGENTS.md, package.json");
+      expect(r.stderr).toContain("weir wrote files that other tools run or agents read later: .vscode/tasks.json, docs/AGENTS.md, package.json, src/node_modules/dep/index.js, .venv/zz.pth");
       expect(r.stderr).not.toContain("src/ok.js;");
     } finally {
       w.cleanup();

@@ -46,7 +46,8 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
   const undone = r.undone.length ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or instruct agents are written with write_file, which asks the user]` : "";
   const restored = r.restored ? `\n[weir put ${r.restored.join(", ")} back as ${r.restored.length > 1 ? "they were" : "it was"}: the command changed install scripts or workspaces, which the next npm install would run outside the sandbox; change them with edit_file, which asks the user]` : "";
-  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${restored}`;
+  const installed = r.installed ? `\n[weir removed ${r.installed.join(", ")}, which the command made without the network: installed dependencies run at the user's next command and git does not show them; install with the network (widen.network, which the user approves)]` : "";
+  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}`;
   const details: ToolDetails = {
     kind: "command",
     line: display,
