@@ -37,6 +37,8 @@ interface Live {
   queue: Promise<unknown>;
   stderr: string;
   closing: boolean;
+  /** A sandboxed server shown the workspace: removes what it made there that a command may not leave (`stdioLaunch`). */
+  sweep?: (since: number) => string[];
 }
 
 interface HubOptions {
@@ -193,6 +195,7 @@ export class McpHub {
     l.stderr = "";
     const timeout = entry.config.timeout ?? this.opts.startTimeoutMs;
     const slow = setTimeout(() => this.opts.onStarting?.(name, timeout), 1_000);
+    const launched = Date.now();
     try {
       await withTimeout(this.open(l), timeout, `MCP server ${name}`, `raise "timeout" (milliseconds) for ${name} in its mcp.json entry if it needs longer to start, e.g. a first npx -y download`);
       const listed = (await withTimeout(l.client!.listTools(), timeout, `MCP server ${name}`, `raise "timeout" for ${name} in its mcp.json entry`)) as { tools: McpTool[] };
@@ -207,6 +210,8 @@ export class McpHub {
       this.fail(l, `${err}${tail ? `; stderr: ${tail.slice(0, 300)}` : ""}`);
     } finally {
       clearTimeout(slow);
+      // What it made while starting that a command may not leave goes, started or not.
+      l.sweep?.(launched);
     }
   }
 
@@ -216,7 +221,8 @@ export class McpHub {
     let transport: Transport;
     if ("command" in c) {
       // Only the SDK's safe defaults (PATH, USER, ...) plus what the config names: no API keys leak.
-      const launch = stdioLaunch(l.entry, { workspace: this.opts.workspace, serverHomes: this.opts.serverHomes, env: getDefaultEnvironment() });
+      const { sweep, ...launch } = stdioLaunch(l.entry, { workspace: this.opts.workspace, serverHomes: this.opts.serverHomes, env: getDefaultEnvironment() });
+      l.sweep = sweep;
       const stdio = new StdioClientTransport({ ...launch, stderr: "pipe" });
       stdio.stderr?.on("data", (d: Buffer) => {
         l.stderr = (l.stderr + d.toString()).slice(-4000);
@@ -265,14 +271,19 @@ export class McpHub {
     const run = async () => {
       if (l.status.state !== "connected" || !l.client) throw new ToolFailure(`the MCP server ${server} is ${l.status.state}${l.status.reason ? ` (${l.status.reason})` : ""}`);
       let result;
+      const began = Date.now();
+      let swept: string[] = [];
       try {
         result = await l.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.opts.callTimeoutMs, signal });
       } catch (e) {
         const msg = (e as Error).message ?? String(e);
         if (signal.aborted) throw new ToolFailure(`stopped by the user: ${server}/${tool}`);
         throw new ToolFailure(/timed out|timeout/i.test(msg) ? `${server}/${tool} did not answer within ${Math.round(this.opts.callTimeoutMs / 1000)}s` : `${server}/${tool} failed: ${msg}`);
+      } finally {
+        swept = l.sweep?.(began) ?? [];
       }
-      const text = resultText(result as Parameters<typeof resultText>[0]);
+      const removed = swept.length ? `\n[weir removed ${swept.join(", ")}, which the server made: files other tools run later and installed dependencies change only through write_file, which asks the user, or an install with the network]` : "";
+      const text = resultText(result as Parameters<typeof resultText>[0]) + removed;
       if ((result as { isError?: boolean }).isError) throw new ToolFailure(`${server}/${tool} reported an error: ${text}`);
       return text;
     };

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "nod
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, systemPath } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, sweepWorkspace, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
 import { toolchainsShown } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 
@@ -20,13 +20,20 @@ import type { ServerEntry } from "./config.ts";
  *   home read-write, the paths its
  *   configuration names (directories read-write, a file's package read-only; for a project server
  *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true`, its own
- *   pid namespace, no capabilities.
+ *   pid namespace, no capabilities;
+ * - where those paths show the workspace, the workspace's guards as commands have them (`guardBinds`),
+ *   and a sweep of what it made that a command may not leave (`Launch.sweep`, run by the hub).
  */
 interface Launch {
   command: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /**
+   * For a sandboxed server shown the workspace: removes what it made there since `since` (ms) that
+   * a command may not leave (files other tools run later, dependency environments); returns them.
+   */
+  sweep?: (since: number) => string[];
 }
 
 /** A path the entry names: absolute, or for a project server relative to the workspace. Undefined when absent. */
@@ -92,14 +99,16 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
   const limits = defaultLimits();
   // Your home is emptied as for commands, with the same toolchains and PATH directories (node under ~/.nvm, uvx under ~/.local/bin …).
-  const { readable: shown, credentials, links } = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen: (p) => systemPath(p) || inside(home, p) });
+  const seen = (p: string) => systemPath(p) || inside(home, p) || paths.some((x) => inside(x, p));
+  const { readable: shown, credentials, links, sees } = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen });
+  const network = "network" in c && c.network === true;
   const argv = bwrapArgv(
     {
       mode: "workspace-write",
       root: home,
       home: homeDirectory(),
       envHome: home,
-      network: "network" in c && c.network === true,
+      network,
       writable,
       readable: shown,
       credentials,
@@ -113,8 +122,12 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
     home,
     sandbox.program,
   );
-  // Read-only package directories go in after the home; bubblewrap applies binds in order.
+  // Read-only package directories go in after the home; bubblewrap applies binds in order. Where
+  // they or the writable ones show the workspace, its guards go in last, as a command has them.
+  const showsWorkspace = paths.some((p) => inside(o.workspace, p) || inside(p, o.workspace));
+  const guarded = showsWorkspace ? workspaceGuards(o.workspace, homeDirectory(), sees) : undefined;
   const at = argv.indexOf("--chdir");
-  argv.splice(at, 0, ...readable.flatMap((r) => ["--ro-bind-try", r, r]));
-  return { command: argv[0]!, args: argv.slice(1), cwd: home, env };
+  argv.splice(at, 0, ...readable.flatMap((r) => ["--ro-bind-try", r, r]), ...(guarded ? guardBinds({ ...guarded, network }, [o.workspace]) : []));
+  const sweep = guarded ? (since: number) => sweepWorkspace(o.workspace, since, guarded.environments ?? [], network) : undefined;
+  return { command: argv[0]!, args: argv.slice(1), cwd: home, env, ...(sweep ? { sweep } : {}) };
 }

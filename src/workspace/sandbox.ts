@@ -109,6 +109,21 @@ export const systemPath = (p: string): boolean => SYSTEM.some((d) => inside(d, p
  */
 const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir", ".git/config.worktree", ".git/worktrees", ".git/modules"];
 
+/**
+ * The binds that keep a workspace's guards over whatever was bound before them: git's metadata in
+ * each of `repositories` and the other guarded paths read-only, installed dependencies read-only
+ * without the network, protected files hidden, unscanned directories emptied. Pure.
+ */
+export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned" | "network">, repositories: string[]): string[] {
+  const a: string[] = [];
+  for (const g of [...repositories.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
+  // Installed dependencies change only with an install, and an install needs the network.
+  if (!p.network) for (const e of p.environments ?? []) a.push("--ro-bind-try", e, e);
+  for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
+  for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
+  return a;
+}
+
 /** The bubblewrap options (everything before `--`) that run a command in `cwd` under the policy. Pure. */
 function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   const a: string[] = ["--die-with-parent", "--new-session", "--unshare-user", ...(p.disableUserns === false ? [] : ["--disable-userns"]), "--cap-drop", "ALL"];
@@ -144,12 +159,7 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
     else if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
     // git's own files stay as they are in the workspace, its repository and any repository added.
-    const repos = [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added];
-    for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
-    // Installed dependencies change only with an install, and an install needs the network.
-    if (!p.network) for (const e of p.environments ?? []) a.push("--ro-bind-try", e, e);
-    for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
-    for (const d of p.unscanned ?? []) a.push("--tmpfs", d, "--remount-ro", d);
+    a.push(...guardBinds(p, [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added]));
   }
   if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
   a.push("--chdir", cwd);
@@ -556,6 +566,39 @@ export function defaultLimits(): SandboxLimits | undefined {
 }
 
 /** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
+/**
+ * How protected files are hidden: each over /dev/null, a protected link by what it leads to when
+ * `sees` shows that (`maskable`), a directory by emptying it. Pure.
+ */
+function hiddenPaths(files: string[], sees: (p: string) => boolean): { masked: string[]; emptied: string[] } {
+  const hidden = files.flatMap((f) => maskable(f, sees) ?? []);
+  return { masked: hidden.filter((h) => !h.dir).map((h) => h.path), emptied: hidden.filter((h) => h.dir).map((h) => h.path) };
+}
+
+/**
+ * The guards of a workspace shown to a process that is not a command (an MCP server given it), as
+ * commands have them: what other tools run later and the hooks directory read-only, installed
+ * dependencies read-only without the network, protected files hidden. For `guardBinds`. I/O: scans
+ * the workspace.
+ */
+export function workspaceGuards(root: string, home: string, sees: (p: string) => boolean): Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned"> {
+  const scan = protectedFilesIn(root, home);
+  const hidden = hiddenPaths(scan.files, sees);
+  return { guarded: guardedOutsideGit(root), environments: scan.environments, masked: hidden.masked, unscanned: [...scan.unscanned, ...hidden.emptied] };
+}
+
+/**
+ * What a process shown the workspace for longer than a command (an MCP server) made since `since`
+ * that no command may leave behind: files other tools run later (`AUTORUN_PATHS`, the hooks
+ * directory) and, without the network, dependency environments, told by birth time. They are removed; returns them,
+ * workspace-relative. I/O.
+ */
+export function sweepWorkspace(root: string, since: number, known: readonly string[], network: boolean): string[] {
+  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : environmentsMadeSince(root, known, since))];
+  for (const m of made) rmSync(m, { recursive: true, force: true });
+  return made.map((m) => relative(root, m));
+}
+
 function guardedOutsideGit(root: string): string[] {
   const hooks = configuredHooksDir(root);
   return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
@@ -667,9 +710,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     if (!network) mavenSettings ??= offlineMavenSettings();
     shown ??= showToolchains();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
-    // A linked worktree's `.git` file only names its git directory, and git must read it. A
-    // protected link is hidden by what it leads to (`maskable`).
-    const hidden = scan.files.filter((f) => !gitDir || !gitFiles.includes(f)).flatMap((f) => maskable(f, shown!.sees) ?? []);
+    // A linked worktree's `.git` file only names its git directory, and git must read it.
+    const hidden = hiddenPaths(scan.files.filter((f) => !gitDir || !gitFiles.includes(f)), shown.sees);
     return {
       mode: o.mode,
       root: o.root,
@@ -679,8 +721,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       readable: shown.readable,
       ...(shown.credentials.length ? { credentials: shown.credentials } : {}),
       ...(shown.links.length ? { links: shown.links } : {}),
-      masked: hidden.filter((h) => !h.dir).map((h) => h.path),
-      unscanned: [...scan.unscanned, ...hidden.filter((h) => h.dir).map((h) => h.path)],
+      masked: hidden.masked,
+      unscanned: [...scan.unscanned, ...hidden.emptied],
       guarded,
       environments: o.visible ? [] : scan.environments.filter((e) => inside(o.root, e)),
       ...(repository ? { repository } : {}),
