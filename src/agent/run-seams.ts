@@ -6,7 +6,7 @@ import type { ActionRegistry } from "../actions/registry.ts";
 import { isDocumentation, type VerificationLedger } from "../actions/verification.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { type ContextStep, conversationTokens } from "../context/context-step.ts";
-import { compileWorkingSet, type ContextIndex, failureUpdate, heldKey, type WorkingSet } from "../context/working-set.ts";
+import { compileWorkingSet, type ContextIndex, failureUpdate, floorCap, heldKey, type WorkingSet } from "../context/working-set.ts";
 import type { ContextChunk } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
@@ -107,6 +107,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         home: d.home,
         userDir: d.userDir,
         budget: d.workingSetBudget,
+        floorCap: floorCap(d.contextSize),
         index: d.index,
         editTargets: [],
         failureText: "",

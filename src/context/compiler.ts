@@ -26,6 +26,8 @@ export interface CompiledContext {
   floorTokens: number;
   /** Set when the floor alone exceeds the budget: it is shown whole anyway, and this says so. */
   overBudget?: string;
+  /** Set when the floor was larger than its cap and files in it are shown at a lower level: how many, and the cap. */
+  floorFitted?: { lowered: number; cap: number };
   text: string;
 }
 
@@ -54,12 +56,13 @@ interface View {
  * the firewall reading each level's text as it would enter: a file shown as a one-line pointer is
  * flagged for that line, not for the body the model does not get. Pure and deterministic: the same
  * candidates and budget give the same context. The floor (user-named targets, changed files,
- * failure locations, edit targets, current evidence, sticky rules) is always rendered in full;
+ * failure locations, edit targets, current evidence, sticky rules) is rendered in full, unless it
+ * is over `floorCap`: then what it needs least is shown lower until it fits, never left out;
  * everything else gets the highest level that still fits, most relevant first. The budget is the
  * whole context's, or with `beyondFloor` what may come after the floor (a run's working set: a large
  * AGENTS.md or a named file does not leave the task without a single pointer).
  */
-export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; beyondFloor?: boolean } = {}): CompiledContext {
+export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; beyondFloor?: boolean; floorCap?: number } = {}): CompiledContext {
   const base = (c: ContextChunk) => baseVerdict(c, opts.irrelevantBelow ?? 0.05);
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
@@ -104,6 +107,34 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     take(e, "full", view(e, "full")!);
     e.why = `floor (${e.chunk.floor}): never dropped or demoted`;
   }
+  // A floor over its cap (a share of the model's context) is never dropped, but what it needs least
+  // goes lower, stage by stage, largest first, until it fits: a changed file's body (its diff shows
+  // the change), then the files the task names, then the diff itself. Failure locations, rules and
+  // the task stay whole.
+  let lowered = 0;
+  const cap = opts.floorCap;
+  if (cap !== undefined && used > cap) {
+    const files = (reason: string) =>
+      floor.filter((e) => e.chunk.floor === reason && e.chunk.kind !== "diff").sort((a, b) => b.cost - a.cost || floor.indexOf(b) - floor.indexOf(a));
+    const diffs = floor.filter((e) => e.chunk.kind === "diff");
+    const stages: [CompiledEntry[], RenderLevel][] = [
+      [files("changed"), "summary"],
+      [files("changed"), "one_line"],
+      [[...files("user_named"), ...files("edit_target")], "summary"],
+      [[...files("user_named"), ...files("edit_target")], "one_line"],
+      [diffs, "summary"],
+    ];
+    for (const [entries, level] of stages) {
+      for (const e of entries) {
+        if (used <= cap) break;
+        const v = view(e, level);
+        if (!v || v.cost >= e.cost) continue;
+        if (e.level === "full") lowered++;
+        take(e, level, v);
+        e.why = `floor (${e.chunk.floor}): ${level.replace("_", "-")}, to fit the floor's cap of ${cap} tokens; read it before an edit`;
+      }
+    }
+  }
   const floorTokens = used;
   const limit = opts.beyondFloor ? floorTokens + budget : budget;
   const rest = pending
@@ -140,5 +171,5 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     .filter((e) => e.level !== "omit")
     .map((e) => e.rendered)
     .join("\n\n");
-  return { entries: all, budget, beyondFloor: opts.beyondFloor === true, used, floorTokens, ...(overBudget ? { overBudget } : {}), text };
+  return { entries: all, budget, beyondFloor: opts.beyondFloor === true, used, floorTokens, ...(overBudget ? { overBudget } : {}), ...(lowered && cap !== undefined ? { floorFitted: { lowered, cap } } : {}), text };
 }

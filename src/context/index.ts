@@ -18,5 +18,5 @@ export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";
 export { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "./sources.ts";
-export { ContextIndex, compileWorkingSet, failureUpdate, heldKey, workingSetBudget } from "./working-set.ts";
+export { ContextIndex, compileWorkingSet, failureUpdate, floorCap, heldKey, workingSetBudget } from "./working-set.ts";
 export type { WorkingSet } from "./working-set.ts";

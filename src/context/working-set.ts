@@ -27,10 +27,17 @@ export interface WorkingSet {
 
 /**
  * Tokens the optional part of the working set may take by default: a fiftieth of the window, 1k to
- * 4k. The floor is shown whole whatever the budget; the rest is a head start the model can extend
+ * 4k. The floor is shown whole whatever the budget (up to `floorCap`); the rest is a head start the model can extend
  * with read_file, and every byte here is re-sent on each turn. Pure.
  */
 export const workingSetBudget = (contextSize: number): number => Math.max(1_000, Math.min(4_000, Math.floor(contextSize / 50)));
+
+/**
+ * Tokens the floor may take whole: a quarter of the window. Past it, what the floor needs least is
+ * shown lower (`compileContext`), so forty named files or a worktree of changed files still leave
+ * the conversation room, and the first request fits the model at all. Pure.
+ */
+export const floorCap = (contextSize: number): number => Math.floor(contextSize / 4);
 
 const order = (e: CompiledEntry): number => (e.chunk.kind === "rule" ? 0 : e.chunk.floor ? 1 : 2);
 
@@ -44,6 +51,8 @@ function renderWorkingSet(compiled: CompiledContext): string {
   const beyond = compiled.used - compiled.floorTokens;
   const parts = [`[weir context · compiled for this task · ${compiled.used} tokens: ${compiled.floorTokens} of them the floor, ${beyond} of ${compiled.budget} beyond it]`];
   if (compiled.overBudget) parts.push(`Note: ${compiled.overBudget}.`);
+  if (compiled.floorFitted)
+    parts.push(`Note: what must be shown came to more than ${compiled.floorFitted.cap} tokens, so ${compiled.floorFitted.lowered} file(s) of it are shown as an outline or a line: read one before editing it.`);
   if (rules.length)
     parts.push("## Repository rules (they guide the work; they never change permissions)", ...rules.map((e) => e.rendered));
   if (rest.length)
@@ -53,6 +62,8 @@ function renderWorkingSet(compiled: CompiledContext): string {
 
 interface WorkingSetOptions extends GatherOptions {
   budget: number;
+  /** Tokens the floor may take before what it needs least is shown lower (`floorCap`). */
+  floorCap?: number;
   /** A later message of a conversation: a chunk it already holds is not sent again. */
   followUp?: { held(c: ContextChunk): boolean };
 }
@@ -75,7 +86,7 @@ export async function compileWorkingSet(root: string, task: string, o: WorkingSe
   const gathered = await gatherCandidates(root, task, o);
   const candidates = o.followUp ? gathered.candidates.filter((c) => keptOnFollowUp(c, gathered.namesSomething, o.followUp!)) : gathered.candidates;
   // The budget is the head start beyond the floor (`--budget`): what must be shown does not crowd it out.
-  const compiled = compileContext(candidates, o.budget, { beyondFloor: true });
+  const compiled = compileContext(candidates, o.budget, { beyondFloor: true, ...(o.floorCap !== undefined ? { floorCap: o.floorCap } : {}) });
   const admittedFiles = compiled.entries
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
     .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));

@@ -42,6 +42,41 @@ describe("compileContext", () => {
     );
   });
 
+  test("property: a floor over its cap is never dropped, fits the cap when it can, and lowers only changed and named files (largest first) and the diff", () => {
+    fc.assert(
+      fc.property(arbChunks, fc.integer({ min: 0, max: 3000 }), (chunks, cap) => {
+        const c = compileContext(chunks, 1000, { beyondFloor: true, floorCap: cap });
+        const floor = c.entries.filter((e) => e.chunk.floor);
+        // Never dropped: every floor chunk is there at some level.
+        for (const e of floor) expect(e.level).not.toBe("omit");
+        // What may go lower, and what may not.
+        for (const e of floor) if (e.level !== "full") expect(["changed", "user_named", "edit_target"]).toContain(e.chunk.floor!);
+        const whole = compileContext(chunks, 1000, { beyondFloor: true });
+        if (whole.floorTokens <= cap) expect(c.text).toBe(whole.text);
+        // It fits whenever lowering what may go lower to a line is enough.
+        const fixed = floor.filter((e) => !["changed", "user_named", "edit_target"].includes(e.chunk.floor!)).reduce((n, e) => n + e.cost, 0);
+        const leastLowerable = floor.filter((e) => ["changed", "user_named", "edit_target"].includes(e.chunk.floor!)).reduce((n, e) => n + tokensOf(renderChunk(e.chunk, "one_line", "evidence", [])), 0);
+        if (fixed + leastLowerable <= cap) expect(c.floorTokens).toBeLessThanOrEqual(cap);
+        expect(c.floorFitted !== undefined).toBe(floor.some((e) => e.level !== "full"));
+      }),
+    );
+  });
+
+  test("a floor over its cap lowers a changed file's body before a named file, and the largest named file first", () => {
+    const changed = mk(1, { floor: "changed", size: 400 });
+    const bigNamed = mk(2, { floor: "user_named", size: 300 });
+    const smallNamed = mk(3, { floor: "user_named", size: 100 });
+    const failure = mk(4, { floor: "failure_location", size: 200 });
+    const full = compileContext([changed, bigNamed, smallNamed, failure], 0, { beyondFloor: true });
+    const level = (cap: number) => Object.fromEntries(compileContext([changed, bigNamed, smallNamed, failure], 0, { beyondFloor: true, floorCap: cap }).entries.map((e) => [e.chunk.id, e.level]));
+    // Just under the whole floor: the changed body alone goes lower.
+    expect(level(full.floorTokens - 10)).toEqual({ c1: "summary", c2: "full", c3: "full", c4: "full" });
+    // Less room still: the largest named file next, the failure location never.
+    const noChanged = full.floorTokens - full.entries.find((e) => e.chunk.id === "c1")!.cost;
+    expect(level(noChanged - 10)).toEqual({ c1: "one_line", c2: "summary", c3: "full", c4: "full" });
+    expect(level(0).c4).toBe("full");
+  });
+
   test("property: what is not floor never takes the total over the budget; over-budget floors are reported", () => {
     fc.assert(
       fc.property(arbChunks, fc.integer({ min: 0, max: 5000 }), (chunks, budget) => {

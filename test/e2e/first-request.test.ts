@@ -33,10 +33,10 @@ function project(extra: Record<string, string> = {}) {
   for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) git(world.ws, ...args);
 }
 
-async function firstRequest(task: string): Promise<{ text: string; tools: string[] }> {
+async function firstRequest(task: string, flags: string[] = []): Promise<{ text: string; tools: string[] }> {
   world.server.script({ turns: [{ text: "ok" }] });
   const before = world.server.requests.length;
-  const r = await runWeir([...wire(), "--verify-floor", "off", task], { home: world.home, cwd: world.ws });
+  const r = await runWeir([...wire(), "--verify-floor", "off", ...flags, task], { home: world.home, cwd: world.ws });
   expect(r.code).toBe(0);
   const body = world.server.requests[before]!.body;
   return { text: JSON.stringify(body.messages), tools: body.tools.map((t: { function?: { name: string }; name?: string }) => t.function?.name ?? t.name) };
@@ -207,6 +207,55 @@ describe("nothing twice", () => {
     expect(await Bun.file(join(world.ws, "src", "calc.js")).text()).toContain("a + b");
     // After the edit the bytes differ: the next read returns them.
     expect(reqs[3]).toContain("return a + b;");
+  });
+});
+
+describe("a floor larger than the model's context allows", () => {
+  /** Forty modules of about 6 KB, each with a body marker; committed. */
+  function modules(): string[] {
+    const names = Array.from({ length: 40 }, (_, i) => `src/mod${i}.js`);
+    const files = Object.fromEntries(
+      names.map((n, i) => [n, `${Array.from({ length: 60 }, (_, k) => `export function f${i}_${k}(x) { return x * ${k} + ${i}; } // BODY-${i}-${k} padding padding padding`).join("\n")}\n`]),
+    );
+    project(files);
+    return names;
+  }
+  const CONTEXT = 32_000;
+
+  test("forty named files: each is in the first request, the floor fits a quarter of the context, and one shown as an outline is read before its edit", async () => {
+    const names = modules();
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/mod39.js" } }] },
+        { toolCalls: [{ id: "e1", name: "edit_file", input: { path: "src/mod39.js", old_string: "return x * 0 + 39;", new_string: "return 39;" } }] },
+        { text: "done" },
+      ],
+    });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "--context-size", String(CONTEXT), `use arrow functions in ${names.join(" ")}`], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const first = (world.server.requests[before]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
+    const floor = Number(/(\d+) of them the floor/.exec(first)?.[1]);
+    expect(floor).toBeLessThanOrEqual(CONTEXT / 4);
+    expect(first.length / 4).toBeLessThan(CONTEXT / 3);
+    for (const n of names) expect(first).toContain(n);
+    // What did not fit whole is an outline or a line, and the request says so; the read returns the body, and the edit passes.
+    expect(first).not.toContain("BODY-39-59");
+    expect(first).toContain("read one before editing it");
+    const reqs = world.server.requests.slice(before).map((q) => JSON.stringify(q.body.messages));
+    expect(reqs[1]).toContain("BODY-39-59");
+    expect(reqs[2]).not.toContain("changed on disk");
+    expect(readFileSync(join(world.ws, "src", "mod39.js"), "utf8")).toContain("return 39;");
+  });
+
+  test("a worktree with forty changed files: the first request fits, with the diff and the changed files named", async () => {
+    const names = modules();
+    for (const n of names) writeFileSync(join(world.ws, n), readFileSync(join(world.ws, n), "utf8").replace("padding", "PADDED"));
+    const { text } = await firstRequest("tidy up", ["--context-size", String(CONTEXT)]);
+    expect(text.length / 4).toBeLessThan(CONTEXT / 3);
+    expect(text).toContain("+export function f0_0(x) { return x * 0 + 0; } // BODY-0-0 PADDED");
+    // The first 30 changed files, as git lists them, each named.
+    expect(names.filter((n) => text.includes(n)).length).toBeGreaterThanOrEqual(30);
   });
 });
 
