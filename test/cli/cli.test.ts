@@ -225,6 +225,22 @@ describe("weir without a model", () => {
     expect(sent).toContain("DIFF-MARK-5050");
   });
 
+  test("input, or a task, piped in larger than a quarter of the model's context keeps its two ends, and says what was cut", async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a large diff with words in it`);
+    const big = `FIRST-LINE-4141\n${lines.join("\n")}\nLAST-LINE-4242\n`;
+    for (const args of [["review this diff"], []]) {
+      server.script({ turns: [{ text: "reviewed" }] });
+      const r = await runWeir([...wireArgs("chat"), "--context-size", "32000", ...args], { home: home.path, stdin: big });
+      expect(r.code).toBe(0);
+      const user = (server.requests.at(-1)!.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
+      expect(user.length).toBeLessThan(32_000 + 2_000);
+      expect(user).toContain("FIRST-LINE-4141");
+      expect(user).toContain("LAST-LINE-4242");
+      expect(user).toMatch(/\[\.\.\. [\d,]+ characters cut from the middle \.\.\.\]/);
+      if (args.length) expect(user).toContain(`input piped to weir · ${Buffer.byteLength(big).toLocaleString("en")} bytes; `);
+    }
+  });
+
   test("weir exec and weir -p run the task; a blank task and an unknown /command are one-line usage errors", async () => {
     for (const form of [["exec", "say exec"], ["-p", "say print"]]) {
       server.script({ turns: [{ text: `done ${form[0]}` }] });
