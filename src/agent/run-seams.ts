@@ -141,6 +141,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       tools = d.disclosure.offer();
       return tools;
     },
+    overflow: (e) => d.contextStep.shrink(e.window),
     context(messages) {
       const shown = d.contextStep(messages);
       d.state.budgetUsed = sizeOf(system, tools, shown) / d.contextSize;

@@ -3,7 +3,7 @@ import type { AssistantMessage, Message, ToolCallBlock, ToolResultBlock, ToolSpe
 import { textOf, toolCallsOf, userText } from "../core/messages.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
-import { CancelledError, ProviderError } from "../providers/errors.ts";
+import { CancelledError, ContextOverflowError, ProviderError } from "../providers/errors.ts";
 import type { ModelProvider } from "../providers/port.ts";
 import { type RequestState, turnRequest } from "./turn-request.ts";
 
@@ -60,6 +60,11 @@ export interface Seams {
   beforeFinish?: (attempt: number) => Promise<string | undefined>;
   /** Extra facts for the closing event (the evidence state). */
   report?: () => Promise<Record<string, unknown>>;
+  /**
+   * The endpoint refused the request as longer than the model's context: whether the conversation
+   * was made to take less, so that the same turn may be sent again.
+   */
+  overflow?: (e: ContextOverflowError) => boolean;
 }
 
 /** Holds a seam to its contract: a throw becomes a warning notice naming it, and the seam's absence. */
@@ -146,6 +151,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   // The same failing calls with the same results, turn after turn: one nudge, then the run stops.
   let lastFailure = "";
   let repeats = 0;
+  // A turn the endpoint refused as too long is sent again, shrunk, at most twice.
+  let overflows = 0;
 
   while (turns < input.maxTurns) {
     turns++;
@@ -163,13 +170,23 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       }
       reply = acc.message();
     } catch (e) {
+      if (e instanceof ContextOverflowError && !signal.aborted && overflows < 2 && seams.overflow?.(e)) {
+        overflows++;
+        emit({ type: "notice", level: "warn", message: `the model's context is smaller than this conversation${e.window ? ` (${e.window} tokens)` : ""}: older tool results are shown shorter, and the turn is sent again; --context-size sets the window weir plans for` });
+        turns--;
+        continue;
+      }
       if (e instanceof CancelledError || signal.aborted) stop = "cancelled";
-      else if (e instanceof ProviderError) {
+      else if (e instanceof ContextOverflowError) {
+        stop = "error";
+        error = `${e.message}; weir could not shrink the conversation to fit: start a new session (or /compact), or set --context-size to the model's window`;
+      } else if (e instanceof ProviderError) {
         stop = "error";
         error = e.message;
       } else throw e;
       break;
     }
+    overflows = 0;
     usage = addUsage(usage, acc.usage);
     emit({ type: "turn_end", turn: turns, usage: acc.usage });
     added.push(reply);

@@ -116,12 +116,24 @@ export interface ContextStep {
    * budget (no model call; the full text stays in the session). Returns how many results that is.
    */
   compact(): number;
+  /**
+   * The endpoint said the last request was longer than the model's context (`window` tokens when it
+   * said): from now on the conversation is rendered within six tenths of what was sent, and of the
+   * window. False when it cannot help: the last rendering was over the budget with every result
+   * it may shorten already shortened.
+   */
+  shrink(window?: number): boolean;
 }
 
 export function createContextStep(opts: ContextStepOptions): ContextStep {
   const verdicts = new Map<string, FirewallResult>();
   const keep = opts.keepRecentTurns ?? 2;
   let pressure = false;
+  // Lowered when the endpoint refuses a request as too long for the model (`shrink`).
+  let budget = opts.budget;
+  let lastTotal = 0;
+  // The last rendering stayed over the budget with every result it may shorten shortened.
+  let exhausted = false;
   /** Results `/compact` demoted: rendered as summaries at most. */
   const compacted = new Set<string>();
   // A result's rendering at a level never changes (history is immutable, a verdict is settled once), and
@@ -202,12 +214,12 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
       rendered.set(`${sl.msg}:${sl.block}`, text);
       total += tokensOf(text) - tokensOf(sl.result.content);
     }
-    pressure = total > opts.budget;
+    pressure = total > budget;
     const demotable = slots.filter((sl) => !recent.has(sl.msg));
     const rank = { full: 0, summary: 1, one_line: 2, pointer: 3 } as const;
     for (const level of ["summary", "one_line", "pointer"] as const) {
       for (const sl of demotable) {
-        if (total <= opts.budget) break;
+        if (total <= budget) break;
         if (rank[sl.level] >= rank[level]) continue;
         const key = `${sl.msg}:${sl.block}`;
         const before = tokensOf(rendered.get(key)!);
@@ -218,6 +230,8 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
       }
     }
     askJudge();
+    lastTotal = total;
+    exhausted = total > budget;
     return messages.map((m, mi) =>
       m.role !== "user" ? m : { ...m, content: m.content.map((b, bi) => (b.type === "tool_result" ? { ...b, content: rendered.get(`${mi}:${bi}`) ?? b.content } : b)) },
     );
@@ -227,6 +241,12 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     judgeNotes: () => (notes.length ? notes.splice(0).join("\n") : undefined),
     // A turn's results are observed one by one, then settled once: one batch per turn.
     observe: (call: ToolCallBlock, result: ToolResultBlock) => void verdictOf(call, result),
+    shrink: (window?: number) => {
+      const target = Math.floor(Math.min(budget, lastTotal, window ?? Infinity) * 0.6);
+      if (exhausted || target >= budget) return false;
+      budget = target;
+      return true;
+    },
     compact: () => {
       const before = compacted.size;
       for (const id of verdicts.keys()) compacted.add(id);

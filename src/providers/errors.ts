@@ -11,6 +11,7 @@ type FaultKind =
   | "auth"
   | "bad_request"
   | "not_found"
+  | "context_overflow"
   | "cancelled";
 
 /** A provider failure, classified so retry policy and the user's one-line message follow from it. */
@@ -25,6 +26,44 @@ export class ProviderError extends UserError {
     super(message, 1);
     this.name = "ProviderError";
   }
+}
+
+/**
+ * The endpoint refused the request as longer than the model's context: the conversation must
+ * shrink before the same request can succeed. `window` is the model's context in tokens, when the
+ * endpoint said it.
+ */
+export class ContextOverflowError extends ProviderError {
+  constructor(
+    message: string,
+    readonly window: number | undefined,
+    status: number,
+  ) {
+    super(message, "context_overflow", false, undefined, status);
+    this.name = "ContextOverflowError";
+  }
+}
+
+/** How endpoints say a request is longer than the model's context (Anthropic, OpenAI and those that copy it, vLLM, llama.cpp). */
+const OVERFLOW = /prompt is too long|maximum context length|context_length_exceeded|exceeds? the available context size|context size has been exceeded|exceed_context_size/i;
+
+/** Where they name the window: Anthropic's "N tokens > W maximum", OpenAI's and vLLM's "maximum context length is W", llama.cpp's "(W tokens)". */
+const WINDOW = [/> ?(\d+) maximum/, /maximum context length is (\d+)/i, /available context size \((\d+) tokens\)/i];
+
+/**
+ * Whether an error answer says the request is longer than the model's context, and the window when
+ * it names one (llama.cpp gives it as `n_ctx` beside its message). Undefined for any other error. Pure.
+ */
+export function contextOverflow(detail: string, type: string | undefined, body: unknown): { window?: number } | undefined {
+  // The SDKs hand over the body (Anthropic's) or its `error` (OpenAI's): the fields are read at either.
+  const outer = (typeof body === "object" && body !== null ? body : {}) as { error?: unknown };
+  const inner = (typeof outer.error === "object" && outer.error !== null ? outer.error : outer) as { code?: unknown; n_ctx?: unknown };
+  const code = inner.code;
+  if (!OVERFLOW.test(detail) && !OVERFLOW.test(type ?? "") && !(typeof code === "string" && OVERFLOW.test(code))) return undefined;
+  const nCtx = inner.n_ctx;
+  const named = WINDOW.map((r) => r.exec(detail)?.[1]).find(Boolean);
+  const window = typeof nCtx === "number" ? nCtx : named ? Number(named) : undefined;
+  return window ? { window } : {};
 }
 
 export class CancelledError extends ProviderError {
@@ -131,6 +170,9 @@ export function classifyError(err: unknown, label: string, keyHint: string): Pro
       return new ProviderError(`the connection to ${label} dropped mid-stream; try again`, "connection", true);
     return new ProviderError(`${label} sent an error mid-stream: ${detail}`, "malformed_stream", false);
   }
+  const overflow = contextOverflow(detail, type, e.error);
+  if (overflow && (status === 400 || status === 413 || status >= 500))
+    return new ContextOverflowError(`${label} says the conversation is longer than the model's context${overflow.window ? ` of ${overflow.window} tokens` : ""} (${status}): ${detail}`, overflow.window, status);
   if (status === 401 || status === 403)
     return new ProviderError(`${label} refused the API key (${status}): ${detail}; ${keyHint}`, "auth", false, undefined, status);
   if (status === 404)

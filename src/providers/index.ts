@@ -5,7 +5,7 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { createProvider } from "./create.ts";
-export { CancelledError, ProviderError } from "./errors.ts";
+export { CancelledError, ContextOverflowError, ProviderError } from "./errors.ts";
 export { logprobCompleter } from "./logprobs.ts";
 export type { TokenLogprob } from "./logprobs.ts";
 export type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";

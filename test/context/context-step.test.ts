@@ -43,6 +43,23 @@ describe("the context step", () => {
     expect(resultText(out[8]!)).toContain("D line 199");
   });
 
+  test("after the endpoint refuses a request as too long, the conversation is rendered within six tenths of it, and of the window it names", () => {
+    const step = createContextStep({ budget: 1_000_000, keepRecentTurns: 1 });
+    const size = (m: readonly Message[]) => JSON.stringify(m).length / 4;
+    const whole = size(step(history));
+    expect(step.shrink()).toBe(true);
+    expect(size(step(history))).toBeLessThanOrEqual(whole * 0.6 + 200);
+    expect(resultText(step(history)[8]!)).toContain("D line 199");
+    // A window smaller than that lowers it again; one larger does not.
+    expect(step.shrink(100_000)).toBe(true);
+    const twice = size(step(history));
+    expect(twice).toBeLessThan(whole * 0.6);
+    // Past what shortening can reach (the newest turn stays whole), it says it cannot help.
+    expect(step.shrink(10)).toBe(true);
+    step(history);
+    expect(step.shrink(10)).toBe(false);
+  });
+
   test("instruction-like tool output is quoted and the verdict is reported once", () => {
     const seen: string[] = [];
     const step = createContextStep({ budget: 1_000_000, onVerdict: (call, r) => seen.push(`${call.id}:${r.verdict}`) });

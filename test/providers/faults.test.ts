@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { userText } from "../../src/core/messages.ts";
-import { CancelledError, ProviderError } from "../../src/providers/errors.ts";
+import { CancelledError, ContextOverflowError, ProviderError } from "../../src/providers/errors.ts";
 import { type Fault, MockServer } from "../support/mock-server.ts";
 import { provider, settingsFor, turn, WIRES } from "../support/providers.ts";
 
@@ -96,5 +96,22 @@ describe.each(WIRES)("%s wire faults", (wire) => {
     const e = await failure(turn(p, [userText("q")], { signal: controller.signal }));
     expect(e).toBeInstanceOf(CancelledError);
     server.script({ turns: [] });
+  });
+});
+
+/**
+ * Endpoints' own answers to a request longer than the model's context (test/providers/context-overflow.json,
+ * each from a public report), served as they were and read through the real SDKs: each is a context
+ * overflow with the window it names, and the other answers beside them are not.
+ */
+const OVERFLOWS = (await Bun.file(new URL("./context-overflow.json", import.meta.url)).json()) as { source: string; wire: "messages" | "chat"; status: number; body: unknown; overflow: boolean; window?: number }[];
+
+describe("a request longer than the model's context", () => {
+  test.each(OVERFLOWS.map((c) => [c.source, c] as const))("%s", async (_source, c) => {
+    server.script({ turns: [{ errorReply: { status: c.status, body: c.body } }] });
+    const p = await provider(settingsFor(c.wire, server.url));
+    const e = await failure(turn(p, [userText("q")]));
+    expect(e instanceof ContextOverflowError).toBe(c.overflow);
+    if (c.overflow) expect((e as ContextOverflowError).window).toBe(c.window);
   });
 });

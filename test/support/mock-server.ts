@@ -22,6 +22,8 @@ export interface Turn {
   /** Characters per text delta and per tool-argument fragment (default 4). */
   chunkSize?: number;
   fault?: Fault;
+  /** Answer with exactly this status and JSON body (a vendor's own error answer), instead of a stream. */
+  errorReply?: { status: number; body: unknown };
   /** Seconds, sent as `retry-after` with 429/529. */
   retryAfter?: number;
   delayMs?: number;
@@ -265,6 +267,13 @@ export class MockServer {
   private port = 0;
   private turns: Turn[] = [];
   private served = 0;
+  /**
+   * When set, the model's context in tokens, counted as a real tokenizer counts code (a token to
+   * three characters of the request's messages, where weir estimates four): a longer request gets
+   * the wire's own overflow answer (Anthropic's "prompt is too long", OpenAI's
+   * context_length_exceeded) and takes no scripted turn.
+   */
+  contextWindow: number | undefined;
 
   constructor(trajectory: Trajectory = { turns: [] }) {
     this.turns = [...trajectory.turns];
@@ -365,6 +374,15 @@ export class MockServer {
     const first = JSON.stringify((body.messages ?? []).find((m: any) => m.role === "user") ?? "");
     // A route with turns left goes first, so a test can add turns for a conversation that goes on.
     const routed = this.routes.find((r) => first.includes(r.marker) && r.turns.length > 0) ?? this.routes.find((r) => first.includes(r.marker));
+    if (this.contextWindow !== undefined) {
+      const tokens = Math.ceil(JSON.stringify([body.system ?? "", body.messages]).length / 3);
+      if (tokens > this.contextWindow) {
+        const w = this.contextWindow;
+        return wire === "messages"
+          ? json(400, errorBody(wire, "invalid_request_error", `prompt is too long: ${tokens} tokens > ${w} maximum`))
+          : json(400, { error: { message: `This model's maximum context length is ${w} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } });
+      }
+    }
     const turn = routed ? routed.turns.shift() : this.turns.shift();
     const seq = ++this.served;
     if (!turn) return json(400, errorBody(wire, "invalid_request_error", `mock: script exhausted after ${seq - 1} requests`));
@@ -372,6 +390,7 @@ export class MockServer {
     turn.sideEffect?.();
     if (turn.delayMs) await Bun.sleep(turn.delayMs);
 
+    if (turn.errorReply) return json(turn.errorReply.status, turn.errorReply.body);
     const retryHeaders: Record<string, string> = turn.retryAfter !== undefined ? { "retry-after": String(turn.retryAfter) } : {};
     switch (turn.fault) {
       case "http_429":
