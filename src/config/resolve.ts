@@ -169,7 +169,7 @@ export function resolveSettings(layers: Layers): Resolved {
     model,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     apiKey,
-    maxTokens: get("maxTokens", DEFAULTS.maxTokens)!,
+    maxTokens: get("maxTokens", preset.maxTokens ?? DEFAULTS.maxTokens, preset.maxTokens ? "preset" : "default")!,
     contextSize: get("contextSize", DEFAULTS.contextSize)!,
     maxTurns: get("maxTurns", DEFAULTS.maxTurns)!,
     effort: get("effort", undefined),

@@ -1,5 +1,5 @@
 import type { StreamEvent } from "../core/stream.ts";
-import { classifyError, keyAdvice } from "./errors.ts";
+import { classifyError, keyAdvice, OutputLimitError } from "./errors.ts";
 import type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
 import { withRetry } from "./retry.ts";
 
@@ -21,6 +21,7 @@ export function adapter(settings: ProviderSettings, keyHint: string, wire: WireP
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
   const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
   const classify = (e: unknown) => classifyError(e, label, authHint);
+  let outputCap: number | undefined;
   return {
     settings,
     wireBody: wire.wireBody,
@@ -36,6 +37,20 @@ export function adapter(settings: ProviderSettings, keyHint: string, wire: WireP
         throw classify(e);
       }
     },
-    stream: (req) => withRetry(() => wire.attempt(req, label), classify, settings.retry, req.signal),
+    // A model that gives fewer output tokens than asked says how many: from then on this provider
+    // asks for at most that, and the refused request is sent again once.
+    async *stream(req) {
+      for (let again = false; ; again = true) {
+        const asked = outputCap !== undefined && req.maxTokens > outputCap ? { ...req, maxTokens: outputCap } : req;
+        try {
+          yield* withRetry(() => wire.attempt(asked, label), classify, settings.retry, req.signal);
+          return;
+        } catch (e) {
+          if (again || !(e instanceof OutputLimitError) || e.limit >= asked.maxTokens) throw e;
+          outputCap = e.limit;
+          yield { type: "notice", message: `${label} allows at most ${e.limit} output tokens: weir asks for at most that from now on (--max-tokens sets it)` };
+        }
+      }
+    },
   };
 }

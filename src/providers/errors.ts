@@ -12,6 +12,7 @@ type FaultKind =
   | "bad_request"
   | "not_found"
   | "context_overflow"
+  | "output_limit"
   | "cancelled";
 
 /** A provider failure, classified so retry policy and the user's one-line message follow from it. */
@@ -64,6 +65,36 @@ export function contextOverflow(detail: string, type: string | undefined, body: 
   const named = WINDOW.map((r) => r.exec(detail)?.[1]).find(Boolean);
   const window = typeof nCtx === "number" ? nCtx : named ? Number(named) : undefined;
   return window ? { window } : {};
+}
+
+/** The endpoint refused the request's output limit (max_tokens) as more than the model gives: `limit` is what it allows. */
+export class OutputLimitError extends ProviderError {
+  constructor(
+    message: string,
+    readonly limit: number,
+    status: number,
+  ) {
+    super(message, "output_limit", false, undefined, status);
+    this.name = "OutputLimitError";
+  }
+}
+
+/**
+ * The most output tokens an error answer says the model allows, when it refused the request's
+ * max_tokens (DeepSeek's valid range, OpenAI's "supports at most", Anthropic's "maximum allowed
+ * number of output tokens", Volcengine's "expected a value <=", vLLM's window less the input).
+ * Undefined for any other error. Pure.
+ */
+export function outputLimit(detail: string): number | undefined {
+  const vllm = /is too large: \d+\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens/i.exec(detail);
+  if (vllm) return Number(vllm[1]) - Number(vllm[2]) > 0 ? Number(vllm[1]) - Number(vllm[2]) : undefined;
+  const said = [
+    /valid range of max_tokens is \[1, (\d+)\]/i,
+    /supports at most (\d+) completion tokens/i,
+    /max_tokens: \d+ > (\d+), which is the maximum allowed number of output tokens/i,
+    /max_(?:completion_)?tokens`? specified in the request are not valid: integer above maximum value, expected a value <= (\d+)/i,
+  ].map((r) => r.exec(detail)?.[1]).find(Boolean);
+  return said ? Number(said) : undefined;
 }
 
 export class CancelledError extends ProviderError {
@@ -170,6 +201,8 @@ export function classifyError(err: unknown, label: string, keyHint: string): Pro
       return new ProviderError(`the connection to ${label} dropped mid-stream; try again`, "connection", true);
     return new ProviderError(`${label} sent an error mid-stream: ${detail}`, "malformed_stream", false);
   }
+  const limit = status === 400 || status === 422 ? outputLimit(detail) : undefined;
+  if (limit) return new OutputLimitError(`${label} allows at most ${limit} output tokens (${status}): ${detail}; --max-tokens sets what weir asks for`, limit, status);
   const overflow = contextOverflow(detail, type, e.error);
   if (overflow && (status === 400 || status === 413 || status >= 500))
     return new ContextOverflowError(`${label} says the conversation is longer than the model's context${overflow.window ? ` of ${overflow.window} tokens` : ""} (${status}): ${detail}`, overflow.window, status);

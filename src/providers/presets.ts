@@ -16,6 +16,8 @@ export interface Preset {
   /** Default for `--thinking`: whether reasoning blocks are sent back to this vendor. */
   thinking: ThinkingMode;
   maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** Default for `--max-tokens` where the vendor's default model gives fewer than weir's default. */
+  maxTokens?: number;
   cacheControl: boolean;
   /** Where a user gets a key or learns the endpoint, for error messages. */
   hint: string;
@@ -45,7 +47,8 @@ export const PRESETS: readonly Preset[] = [
   messages({ id: "anthropic", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-5-5", keyEnv: ["ANTHROPIC_API_KEY"], hint: "set ANTHROPIC_API_KEY or pass --api-key" }),
   chat({ id: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5", keyEnv: ["OPENAI_API_KEY"], maxTokensField: "max_completion_tokens", hint: "set OPENAI_API_KEY or pass --api-key" }),
   // DeepSeek's thinking mode wants reasoning_content sent back within a tool-use turn.
-  chat({ id: "deepseek", baseUrl: "https://api.deepseek.com", model: "deepseek-chat", keyEnv: ["DEEPSEEK_API_KEY"], thinking: "preserve", hint: "set DEEPSEEK_API_KEY or pass --api-key" }),
+  // deepseek-chat answers a max_tokens over 8192 with "Invalid max_tokens value, the valid range of max_tokens is [1, 8192]".
+  chat({ id: "deepseek", baseUrl: "https://api.deepseek.com", model: "deepseek-chat", keyEnv: ["DEEPSEEK_API_KEY"], thinking: "preserve", maxTokens: 8192, hint: "set DEEPSEEK_API_KEY or pass --api-key" }),
   chat({ id: "zai", baseUrl: "https://api.z.ai/api/paas/v4", model: "glm-4.6", keyEnv: ["ZAI_API_KEY", "ZHIPUAI_API_KEY"], thinking: "preserve", hint: "set ZAI_API_KEY or pass --api-key" }),
   messages({ id: "minimax", baseUrl: "https://api.minimax.io/anthropic", model: "MiniMax-M2", keyEnv: ["MINIMAX_API_KEY"], cacheControl: false, hint: "set MINIMAX_API_KEY or pass --api-key" }),
   chat({ id: "openrouter", baseUrl: "https://openrouter.ai/api/v1", model: "anthropic/claude-sonnet-4.5", keyEnv: ["OPENROUTER_API_KEY"], cacheControl: true, hint: "set OPENROUTER_API_KEY or pass --api-key" }),

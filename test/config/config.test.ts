@@ -37,6 +37,10 @@ describe("resolveSettings", () => {
     expect(r.settings.apiKey).toBe("dk");
     expect(r.sources.apiKey).toBe("env (DEEPSEEK_API_KEY)");
     expect(providerSettings(r).wire).toBe("chat");
+    // deepseek-chat gives at most 8192 output tokens; a flag still wins.
+    expect([r.settings.maxTokens, r.sources.maxTokens]).toEqual([8192, "preset"]);
+    expect(resolveSettings(layers({ flags: { provider: "deepseek", maxTokens: 4000 }, env: { DEEPSEEK_API_KEY: "dk" } })).settings.maxTokens).toBe(4000);
+    expect(resolveSettings(layers({ flags: { provider: "openai" }, env: { OPENAI_API_KEY: "k" } })).settings.maxTokens).toBe(16_384);
   });
 
   test("the key comes from --api-key, else the vendor variable, else WEIR_API_KEY, else the user config", () => {

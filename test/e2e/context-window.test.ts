@@ -5,7 +5,7 @@ import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /**
- * A model whose context is smaller than weir plans for (a local model behind the default
+ * A model whose context, or whose output, is smaller than weir plans for (a local model behind the default
  * --context-size, or a tokenizer that counts code denser than weir's estimate), through the binary
  * over both wires: the endpoint refuses the long request in its own words, and the run goes on.
  */
@@ -58,6 +58,24 @@ describe.each(WIRES)("over %s, a model with a 12,000-token context", (provider, 
       expect(errors[0]).toContain("--context-size");
     } finally {
       world.server.contextWindow = undefined;
+    }
+  });
+});
+
+describe.each(WIRES)("over %s, a model that gives at most 4,096 output tokens", (provider, path) => {
+  test("the first answer refusing --max-tokens 20000 is taken at its word: the run asks for 4096 from then on and finishes", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "l1", name: "list_files", input: {} }] }, { text: "Listed." }] });
+    world.server.maxOutput = 4096;
+    try {
+      const before = world.server.requests.length;
+      const r = await runWeir(["--provider", provider, "--base-url", `${world.server.url}${path}`, "--model", "m", "--verify-floor", "off", "--max-tokens", "20000", "list the files"], { home: world.home, cwd: world.ws });
+      expect({ code: r.code, errors: r.stderr.split("\n").filter((l) => l.startsWith("weir:")) }).toEqual({ code: 0, errors: [] });
+      expect(r.stdout).toContain("Listed.");
+      expect(r.stderr).toContain("allows at most 4096 output tokens");
+      const asked = world.server.requests.slice(before).map((q) => q.body.max_tokens ?? q.body.max_completion_tokens);
+      expect(asked).toEqual([20_000, 4096, 4096]);
+    } finally {
+      world.server.maxOutput = undefined;
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { userText } from "../../src/core/messages.ts";
-import { CancelledError, ContextOverflowError, ProviderError } from "../../src/providers/errors.ts";
+import { CancelledError, ContextOverflowError, OutputLimitError, ProviderError } from "../../src/providers/errors.ts";
 import { type Fault, MockServer } from "../support/mock-server.ts";
 import { provider, settingsFor, turn, WIRES } from "../support/providers.ts";
 
@@ -113,5 +113,30 @@ describe("a request longer than the model's context", () => {
     const e = await failure(turn(p, [userText("q")]));
     expect(e instanceof ContextOverflowError).toBe(c.overflow);
     if (c.overflow) expect((e as ContextOverflowError).window).toBe(c.window);
+  });
+});
+
+/**
+ * Endpoints' own answers to a max_tokens over what the model gives (test/providers/output-limit.json,
+ * each from a public report), through the real SDKs: the limit is read from each; the provider then
+ * asks for at most that and sends the request again, once, and keeps to it from then on.
+ */
+const LIMITS = (await Bun.file(new URL("./output-limit.json", import.meta.url)).json()) as { source: string; wire: "messages" | "chat"; status: number; body: unknown; limit?: number }[];
+
+describe("a max_tokens over what the model gives", () => {
+  test.each(LIMITS.map((c) => [c.source, c] as const))("%s", async (_source, c) => {
+    server.script({ turns: [{ errorReply: { status: c.status, body: c.body } }] });
+    const p = await provider(settingsFor(c.wire, server.url));
+    if (c.limit === undefined) return expect((await failure(turn(p, [userText("q")]))) instanceof OutputLimitError).toBe(false);
+    server.script({ turns: [{ errorReply: { status: c.status, body: c.body } }, ok, ok] });
+    const before = server.requests.length;
+    const r = await turn(p, [userText("q")], { maxTokens: 100_000 });
+    expect(r.message.content).toEqual([{ type: "text", text: "recovered" }]);
+    expect(r.events.some((e) => e.type === "notice" && e.message.includes(`at most ${c.limit} output tokens`))).toBe(true);
+    const asked = (i: number) => { const b = server.requests[before + i]!.body; return b.max_tokens ?? b.max_completion_tokens; };
+    expect([asked(0), asked(1)]).toEqual([100_000, c.limit]);
+    // The next request keeps to it without being told again.
+    await turn(p, [userText("again")], { maxTokens: 100_000 });
+    expect(asked(2)).toBe(c.limit);
   });
 });

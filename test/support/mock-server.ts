@@ -274,6 +274,8 @@ export class MockServer {
    * context_length_exceeded) and takes no scripted turn.
    */
   contextWindow: number | undefined;
+  /** When set, the most output tokens the model gives: a request asking for more gets DeepSeek's answer to it (or Anthropic's, on its wire). */
+  maxOutput: number | undefined;
 
   constructor(trajectory: Trajectory = { turns: [] }) {
     this.turns = [...trajectory.turns];
@@ -374,6 +376,11 @@ export class MockServer {
     const first = JSON.stringify((body.messages ?? []).find((m: any) => m.role === "user") ?? "");
     // A route with turns left goes first, so a test can add turns for a conversation that goes on.
     const routed = this.routes.find((r) => first.includes(r.marker) && r.turns.length > 0) ?? this.routes.find((r) => first.includes(r.marker));
+    const asked = body.max_tokens ?? body.max_completion_tokens;
+    if (this.maxOutput !== undefined && typeof asked === "number" && asked > this.maxOutput)
+      return wire === "messages"
+        ? json(400, errorBody(wire, "invalid_request_error", `max_tokens: ${asked} > ${this.maxOutput}, which is the maximum allowed number of output tokens for ${body.model}`))
+        : json(400, { error: { message: `Invalid max_tokens value, the valid range of max_tokens is [1, ${this.maxOutput}]`, type: "invalid_request_error", param: null, code: "invalid_request_error" } });
     if (this.contextWindow !== undefined) {
       const tokens = Math.ceil(JSON.stringify([body.system ?? "", body.messages]).length / 3);
       if (tokens > this.contextWindow) {

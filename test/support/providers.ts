@@ -32,10 +32,10 @@ export const READ_TOOL: ToolSpec = {
 };
 
 /** Streams one turn and folds it, returning the message, usage and the raw events. */
-export async function turn(p: ModelProvider, messages: Message[], opts: { tools?: ToolSpec[]; system?: string; signal?: AbortSignal } = {}) {
+export async function turn(p: ModelProvider, messages: Message[], opts: { tools?: ToolSpec[]; system?: string; signal?: AbortSignal; maxTokens?: number } = {}) {
   const acc = new TurnAccumulator();
   const events = [];
-  for await (const ev of p.stream({ system: opts.system ?? "be brief", messages, tools: opts.tools ?? [READ_TOOL], maxTokens: 1024, signal: opts.signal })) {
+  for await (const ev of p.stream({ system: opts.system ?? "be brief", messages, tools: opts.tools ?? [READ_TOOL], maxTokens: opts.maxTokens ?? 1024, signal: opts.signal })) {
     acc.push(ev);
     events.push(ev);
   }
