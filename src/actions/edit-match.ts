@@ -354,13 +354,27 @@ export function applyEdits(original: string, edits: EditSpec[]): EditOutcome {
 }
 
 /**
+ * A whole file's new text in the conventions of the text it replaces, as an editor keeps them: all
+ * CRLF line ends when every line of the old text ended so and the new text uses none, and the old
+ * text's byte order mark when the new text has none. New text that chose its own is left as it is. Pure.
+ */
+export function inFileConventions(before: string | undefined, content: string): string {
+  if (!before) return content;
+  let out = content;
+  const breaks = before.split("\n").length - 1;
+  if (breaks > 0 && before.split("\r\n").length - 1 === breaks && !out.includes("\r")) out = out.replace(/\n/g, "\r\n");
+  if (before.startsWith("\uFEFF") && !out.startsWith("\uFEFF")) out = `\uFEFF${out}`;
+  return out;
+}
+
+/**
  * A file's text after an edit_file or write_file call (`before` undefined: the file does not exist),
  * or undefined when the call is neither or would fail. An empty quote on a new or empty file writes
  * it whole, as edit_file does. Pure.
  */
 export function textAfter(call: { name: string; input: unknown }, before: string | undefined): string | undefined {
   const i = (call.input ?? {}) as { content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown; edits?: unknown };
-  if (call.name === "write_file") return typeof i.content === "string" ? i.content : undefined;
+  if (call.name === "write_file") return typeof i.content === "string" ? inFileConventions(before, i.content) : undefined;
   if (call.name !== "edit_file") return undefined;
   if (i.old_string === "" && typeof i.new_string === "string" && !before) return i.new_string;
   const edits = Array.isArray(i.edits) ? (i.edits as EditSpec[]) : [{ old_string: i.old_string, new_string: i.new_string, replace_all: i.replace_all === true } as EditSpec];

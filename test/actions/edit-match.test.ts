@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { applyEdit, applyEdits, EditRefused } from "../../src/actions/edit-match.ts";
+import { applyEdit, applyEdits, EditRefused, inFileConventions } from "../../src/actions/edit-match.ts";
 
 function refused(f: () => unknown): string {
   try {
@@ -312,5 +312,27 @@ describe("tolerances for the ways models misquote", () => {
       { numRuns: 300 },
     );
     expect(applied).toBeGreaterThan(10); // the tolerance was exercised, not only skipped
+  });
+});
+
+describe("a whole file replaced keeps its conventions", () => {
+  test("property: only a CR before each LF and a byte order mark are ever added, and only where the old text had them all", () => {
+    const line = fc.string({ maxLength: 20 }).filter((l) => !/[\r\n\uFEFF]/.test(l));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 8 }), fc.boolean(), fc.boolean(), (oldLines, newLines, crlf, bom) => {
+        const before = `${bom ? "\uFEFF" : ""}${oldLines.map((l) => `${l}${crlf ? "\r\n" : "\n"}`).join("")}`;
+        const content = newLines.map((l) => `${l}\n`).join("");
+        const out = inFileConventions(before, content);
+        expect(out.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n")).toBe(content);
+        expect(out.includes("\r\n")).toBe(crlf && oldLines.length > 0 && newLines.length > 0);
+        expect(out.startsWith("\uFEFF")).toBe(bom);
+      }),
+    );
+  });
+
+  test("a new file, a mixed one, and new text with its own line ends are left as they are", () => {
+    expect(inFileConventions(undefined, "a\n")).toBe("a\n");
+    expect(inFileConventions("x\r\ny\n", "a\nb\n")).toBe("a\nb\n");
+    expect(inFileConventions("x\r\n", "a\r\nb\n")).toBe("a\r\nb\n");
   });
 });

@@ -129,6 +129,22 @@ describe.each(["messages", "chat"] as const)("the loop over the %s wire", (w) =>
     expect(toolResult("c2")).toContain("spacing loosely");
   });
 
+  test("a whole file rewritten in LF keeps the CRLF line ends and the byte order mark it had; one the model writes in CRLF is left as written", async () => {
+    writeFileSync(join(world.ws, "Program.cs"), "\uFEFFclass P {\r\n  int x = 1;\r\n}\r\n");
+    writeFileSync(join(world.ws, "notes.txt"), "a\nb\n");
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "c1", name: "read_file", input: { path: "Program.cs" } }, { id: "c2", name: "read_file", input: { path: "notes.txt" } }] },
+        { toolCalls: [{ id: "c3", name: "write_file", input: { path: "Program.cs", content: "class P {\n  int x = 2;\n}\n" } }, { id: "c4", name: "write_file", input: { path: "notes.txt", content: "a\r\nc\r\n" } }] },
+        { text: "Rewrote both." },
+      ],
+    });
+    const r = await weir([...wire(w), "--yes", "--verify-floor", "off", "rewrite both files"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.ws, "Program.cs"), "utf8")).toBe("\uFEFFclass P {\r\n  int x = 2;\r\n}\r\n");
+    expect(readFileSync(join(world.ws, "notes.txt"), "utf8")).toBe("a\r\nc\r\n");
+  });
+
   test("a write to a file changed on disk since it was read is refused with re-read first", async () => {
     writeFileSync(join(world.ws, "cfg.txt"), "v1\n");
     world.server.script({

@@ -8,7 +8,7 @@ import { holdsKeyMaterial, MAX_WHOLE_FILE, openRegularFile, PathRefused, type Re
 import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
-import { applyEdits, EditRefused, type EditSpec } from "../edit-match.ts";
+import { applyEdits, EditRefused, type EditSpec, inFileConventions } from "../edit-match.ts";
 
 const MAX_LINE = 2000;
 const DEFAULT_LIMIT = 2000;
@@ -161,6 +161,8 @@ function writeWhole(path: string, p: ResolvedPath, content: string, ctx: ActionC
   const current = old ? sha256(old) : undefined;
   const stale = ctx.ledger.staleReason(p.absolute, p.relative, current);
   if (stale) throw new ToolFailure(stale, "sha");
+  // A file replaced whole keeps its line ends and byte order mark, as an editor keeps them.
+  if (old && !looksBinary(old)) content = inFileConventions(old.toString("utf8"), content);
   writeFileWithLedger(p.absolute, content, ctx);
   const sha = ctx.ledger.get(p.absolute)!;
   const diff = old && looksBinary(old) ? undefined : diffOf(p.relative, old?.toString("utf8") ?? "", content);
