@@ -14,6 +14,12 @@ const world = e2eWorld("shared");
 const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock"];
 const RUNS = 20;
 
+/**
+ * What run `i` of a batch writes into its file. Not its marker: another run's first message holds
+ * the changed files, and a marker there would route that run's requests to this run's turns.
+ */
+const edited = (batch: string, i: number) => `EDITED-${batch}-${i}`;
+
 /** Each run reads its own file, edits it and runs a command, then answers; its turns are routed by its marker. */
 function script(batch: string): void {
   world.server.script({ turns: [] });
@@ -24,7 +30,7 @@ function script(batch: string): void {
       { toolCalls: [{ id: `r${i}`, name: "read_file", input: { path: file } }] },
       {
         toolCalls: [
-          { id: `e${i}`, name: "edit_file", input: { path: file, old_string: `= ${i};`, new_string: `= ${i} + 1; // ${marker}` } },
+          { id: `e${i}`, name: "edit_file", input: { path: file, old_string: `= ${i};`, new_string: `= ${i} + 1; // ${edited(batch, i)}` } },
           { id: `c${i}`, name: "run_command", input: { program: "true" } },
         ],
       },
@@ -41,7 +47,7 @@ async function batch(name: string): Promise<void> {
   for (const [i, r] of runs.entries()) {
     expect({ i, code: r.code, stderr: r.stderr.split("\n").filter((l) => l.startsWith("weir:")) }).toEqual({ i, code: 0, stderr: [] });
     expect(r.stdout).toContain(`Done ${name}-RUN-${String(i).padStart(2, "0")}.`);
-    expect(readFileSync(join(world.ws, `f${i}.js`), "utf8")).toContain(`// ${name}-RUN-${String(i).padStart(2, "0")}`);
+    expect(readFileSync(join(world.ws, `f${i}.js`), "utf8")).toContain(`// ${edited(name, i)}`);
   }
 }
 
