@@ -1,4 +1,5 @@
 import type { Display } from "../core/events.ts";
+import { middleCut } from "../core/text-fit.ts";
 import type { Message, ToolSpec } from "../core/messages.ts";
 import { CancelledError } from "../providers/errors.ts";
 import type { ModelProvider, ModelRequest } from "../providers/port.ts";
@@ -14,6 +15,8 @@ interface ConversationDeps {
   execute: ToolExecutor;
   maxTurns: number;
   maxTokens: number;
+  /** Characters a task may take (a quarter of the window, four to a token); past it, its middle is cut. */
+  taskRoom?: number;
   seams?: Seams;
   /** Called with each new task before its run (the action router pre-loads from it). */
   onTask?: (task: string) => void;
@@ -102,8 +105,10 @@ export class Conversation {
     return captured;
   }
 
-  async send(task: string, display: Display, signal: AbortSignal): Promise<RunResult> {
+  async send(prompt: string, display: Display, signal: AbortSignal): Promise<RunResult> {
     const { store, provider } = this.deps;
+    // A task longer than its share of the window (a pasted log) keeps its two ends, and says so.
+    const task = this.deps.taskRoom === undefined ? prompt : middleCut(prompt, this.deps.taskRoom).text;
     const { preset, model } = provider.settings;
     this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());
     const runId = store.startRun(this.sessionId, task, preset, model);

@@ -112,11 +112,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let task = args.task;
-  if (task === "" && !process.stdin.isTTY) {
-    // A task longer than a quarter of the model's window would leave it no room: its middle goes.
-    const { middleCut, pipedRoom } = await import("./piped.ts");
-    task = middleCut((await Bun.stdin.text()).trim(), pipedRoom(resolved.settings.contextSize)).text;
-  }
+  if (task === "" && !process.stdin.isTTY) task = (await Bun.stdin.text()).trim();
   if (task === "") {
     if (!process.stdin.isTTY) {
       console.error('weir: no task: pass one (weir "fix the failing test") or pipe it on stdin');
@@ -140,13 +136,15 @@ async function main(argv: string[]): Promise<number> {
   }
   // `git diff | weir "review this diff"`: what was piped in joins the task as quoted data, with its size.
   if (args.task !== "" && !process.stdin.isTTY) {
-    const { middleCut, pipedInput, pipedRoom } = await import("./piped.ts");
+    const { pipedInput, pipedRoom } = await import("./piped.ts");
+    const { middleCut } = await import("../core/text-fit.ts");
     const piped = await pipedInput();
     if (piped === "silent") io.stderr.write("weir: stdin is a pipe that said nothing in 3 s; running the task without it\n");
     else if (piped && piped.text.trim() !== "") {
       const { quoteData } = await import("../context/render.ts");
       // What would take more than a quarter of the model's window loses its middle, and says so.
-      const fitted = middleCut(piped.text, pipedRoom(resolved.settings.contextSize));
+      // What is left of the task's share (the run cuts a longer task again) beside its own words and header.
+      const fitted = middleCut(piped.text, Math.max(1_000, pipedRoom(resolved.settings.contextSize) - task.length - 500));
       const cut = fitted.cut ? `; ${fitted.cut.toLocaleString("en")} characters cut from the middle to fit a quarter of the model's context` : "";
       const size = `${piped.bytes.toLocaleString("en")} bytes${piped.cut ? ", cut there: more was piped than weir reads" : ""}${cut}`;
       task = `${task}\n\n[input piped to weir · ${size} · untrusted]\n${quoteData(fitted.text)}`;

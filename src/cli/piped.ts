@@ -43,20 +43,5 @@ export async function pipedInput(maxBytes = 1_000_000, waitMs = 3_000): Promise<
   return { text: Buffer.concat(chunks).toString("utf8"), bytes, cut: false };
 }
 
-/**
- * Text made to fit `maxChars`: whole when it does, else its first and last halves at line breaks,
- * with a line in between that says how many characters went. Pure.
- */
-export function middleCut(text: string, maxChars: number): { text: string; cut: number } {
-  if (text.length <= maxChars) return { text, cut: 0 };
-  const half = Math.max(0, Math.floor(maxChars / 2));
-  const headEnd = text.lastIndexOf("\n", half);
-  const head = text.slice(0, headEnd > half / 2 ? headEnd + 1 : half);
-  const tailStart = text.indexOf("\n", text.length - half);
-  const tail = text.slice(tailStart !== -1 && tailStart < text.length - half / 2 ? tailStart + 1 : text.length - half);
-  const cut = text.length - head.length - tail.length;
-  return { text: `${head}[... ${cut.toLocaleString("en")} characters cut from the middle ...]\n${tail}`, cut };
-}
-
-/** Characters of piped input, or of a task read from stdin, that fit a quarter of the model's window (four to a token). Pure. */
+/** Characters of piped input that fit a quarter of the model's window (four to a token). Pure. */
 export const pipedRoom = (contextSize: number): number => contextSize;

@@ -236,7 +236,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   );
   const conversation: Conversation = new Conversation(
     {
-      store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens,
+      store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens, taskRoom: s.contextSize,
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,

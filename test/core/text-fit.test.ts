@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { middleCut } from "../../src/cli/piped.ts";
+import { middleCut } from "../../src/core/text-fit.ts";
 
 test("property: a text that fits is kept whole; one that does not keeps its two ends within the room, and counts what went", () => {
   fc.assert(
