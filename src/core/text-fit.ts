@@ -5,7 +5,8 @@
 export function middleCut(text: string, maxChars: number): { text: string; cut: number } {
   if (text.length <= maxChars) return { text, cut: 0 };
   const half = Math.max(0, Math.floor(maxChars / 2));
-  const headEnd = text.lastIndexOf("\n", half);
+  // A line break at or before the half's last character, so the head never passes the half.
+  const headEnd = text.lastIndexOf("\n", half - 1);
   const head = text.slice(0, headEnd > half / 2 ? headEnd + 1 : half);
   const tailStart = text.indexOf("\n", text.length - half);
   const tail = text.slice(tailStart !== -1 && tailStart < text.length - half / 2 ? tailStart + 1 : text.length - half);
