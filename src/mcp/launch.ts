@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "nod
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, sweepWorkspace, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
 import { toolchainsShown } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 
@@ -128,6 +128,6 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const guarded = showsWorkspace ? workspaceGuards(o.workspace, homeDirectory(), sees) : undefined;
   const at = argv.indexOf("--chdir");
   argv.splice(at, 0, ...readable.flatMap((r) => ["--ro-bind-try", r, r]), ...(guarded ? guardBinds({ ...guarded, network }, [o.workspace]) : []));
-  const sweep = guarded ? (since: number) => sweepWorkspace(o.workspace, since, guarded.environments ?? [], network) : undefined;
+  const sweep = guarded ? (since: number) => guarded.sweep(since, network) : undefined;
   return { command: argv[0]!, args: argv.slice(1), cwd: home, env, ...(sweep ? { sweep } : {}) };
 }

@@ -372,6 +372,9 @@ interface ProtectedScan {
   environments: string[];
   /** Directories not read before the time ran out (absolute): treated as protected whole. */
   unscanned: string[];
+  /** The directories read outside any environment (absolute), and when the scan began (ms since the epoch). */
+  dirs: string[];
+  at: number;
 }
 
 /**
@@ -382,13 +385,15 @@ interface ProtectedScan {
  * I/O: reads directories, never follows links.
  */
 function protectedFilesIn(root: string, home: string, budgetMs = 3_000): ProtectedScan {
+  const at = Date.now();
   const files: string[] = [];
   const environments: string[] = [];
+  const dirs: string[] = [];
   // Each directory with whether it lies in an environment already found (only the outermost is kept).
   const queue: { dir: string; within: boolean }[] = [{ dir: root, within: false }];
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0) {
-    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir) };
+    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at };
     const { dir, within: above } = queue.shift()!;
     let entries;
     try {
@@ -399,6 +404,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     const found = above ? undefined : environmentsAmong(dir, entries, dir === root);
     if (found) environments.push(...found.dirs);
     const within = above || found?.dirs[0] === dir;
+    if (!within) dirs.push(dir);
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
@@ -406,7 +412,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
       } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
   }
-  return { files, environments, unscanned: [] };
+  return { files, environments, unscanned: [], dirs, at };
 }
 
 /**
@@ -422,13 +428,23 @@ function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs
 
 /**
  * Dependency environments (and `node_modules` links) in the workspace made since `since`, by birth
- * time. The walk does not enter the environments `known` (read-only to the command, nothing new can
- * be in them) or `.git`, and gives up after `budgetMs`. I/O: reads directories, never follows links.
+ * time. Only what changed since `scan` is read: a directory whose modification time is the scan's or
+ * later (an entry came or went), and whatever directory is new below it; the known environments
+ * (read-only to the command) and `.git` are not entered. Gives up after `budgetMs`. I/O: a stat of
+ * each directory the scan read, and the reads of those that changed.
  */
-function environmentsMadeSince(root: string, known: readonly string[], since: number, budgetMs = 3_000): string[] {
-  const skip = new Set([join(root, ".git"), ...known]);
+function environmentsMadeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): string[] {
+  const known = new Set(scan.dirs);
+  const skip = new Set([join(root, ".git"), ...scan.environments]);
+  const changed = (dir: string) => {
+    try {
+      return statSync(dir).mtimeMs >= scan.at - 15;
+    } catch {
+      return false;
+    }
+  };
   const made: string[] = [];
-  const queue = [root];
+  const queue = scan.dirs.filter((d) => inside(root, d) && changed(d));
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
     const dir = queue.shift()!;
@@ -439,9 +455,16 @@ function environmentsMadeSince(root: string, known: readonly string[], since: nu
       continue;
     }
     const found = environmentsAmong(dir, entries, dir === root);
-    made.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && bornSince(e, since)));
+    made.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !made.includes(e) && bornSince(e, since)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
-    for (const e of entries) if (e.isDirectory() && !skip.has(join(dir, e.name)) && !made.includes(join(dir, e.name))) queue.push(join(dir, e.name));
+    // A directory the scan did not know is new: read it whole.
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory() && !skip.has(abs) && !known.has(abs) && !made.includes(abs)) {
+        known.add(abs);
+        queue.push(abs);
+      }
+    }
   }
   return made;
 }
@@ -581,10 +604,22 @@ function hiddenPaths(files: string[], sees: (p: string) => boolean): { masked: s
  * dependencies read-only without the network, protected files hidden. For `guardBinds`. I/O: scans
  * the workspace.
  */
-export function workspaceGuards(root: string, home: string, sees: (p: string) => boolean): Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned"> {
+export function workspaceGuards(root: string, home: string, sees: (p: string) => boolean): WorkspaceGuards {
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
-  return { guarded: guardedOutsideGit(root), environments: scan.environments, masked: hidden.masked, unscanned: [...scan.unscanned, ...hidden.emptied] };
+  return {
+    guarded: guardedOutsideGit(root),
+    environments: scan.environments,
+    masked: hidden.masked,
+    unscanned: [...scan.unscanned, ...hidden.emptied],
+    sweep: (since, network) => sweepWorkspace(root, since, scan, network),
+  };
+}
+
+/** A workspace's guards for a process that is not a command (`workspaceGuards`). */
+interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned"> {
+  /** Removes what the process made since `since` (ms) that no command may leave behind (`sweepWorkspace`); returns it. */
+  sweep(since: number, network: boolean): string[];
 }
 
 /**
@@ -593,8 +628,8 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
  * directory) and, without the network, dependency environments, told by birth time. They are removed; returns them,
  * workspace-relative. I/O.
  */
-export function sweepWorkspace(root: string, since: number, known: readonly string[], network: boolean): string[] {
-  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : environmentsMadeSince(root, known, since))];
+function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
+  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : environmentsMadeSince(root, scan, since))];
   for (const m of made) rmSync(m, { recursive: true, force: true });
   return made.map((m) => relative(root, m));
 }
@@ -687,7 +722,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let scan: ProtectedScan = { files: [], environments: [], unscanned: [] };
+  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0 };
   let scannedAt = -Infinity;
   let gitFile = false;
   try {
@@ -797,7 +832,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // A dependency environment the command made without the network goes too (an install from a
       // cache, a node_modules planted beside the code to shadow the installed one): git would not
       // show it, and the person's next command would run it.
-      const installed = writes && widen?.network !== true ? environmentsMadeSince(o.root, scan.environments, started) : [];
+      const installed = writes && widen?.network !== true ? environmentsMadeSince(o.root, scan, started) : [];
       for (const e of installed) rmSync(e, { recursive: true, force: true });
       return {
         ...result,

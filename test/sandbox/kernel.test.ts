@@ -265,6 +265,7 @@ d("installed dependencies change only with the network", () => {
     mkdirSync(join(ws, "packages", "a", "node_modules"), { recursive: true });
     mkdirSync(join(ws, "env", "lib"), { recursive: true });
     writeFileSync(join(ws, "env", "pyvenv.cfg"), "home = /usr/bin\n");
+    mkdirSync(join(ws, "lib", "util"), { recursive: true });
     const box = createSandbox({ mode: "workspace-write", root: ws, home, readable: [] });
     // What was made before a command is told from what it made by birth time: let the clock move on.
     Bun.sleepSync(50);
@@ -290,9 +291,11 @@ d("installed dependencies change only with the network", () => {
 
   test("a new one made without it is removed after the command and named; with the network, an install writes and makes them", async () => {
     const { ws, run } = project();
-    const made = await run("mkdir -p src/node_modules/dep && echo planted > src/node_modules/dep/index.js && ln -s ../src lib-node_modules && ln -s src node_modules-link && mkdir -p tools && ln -s ../src tools/node_modules");
+    const made = await run(
+      "mkdir -p src/node_modules/dep && echo planted > src/node_modules/dep/index.js && ln -s ../src lib-node_modules && ln -s src node_modules-link && mkdir -p tools && ln -s ../src tools/node_modules && mkdir -p deep/a/b/node_modules/x lib/util/node_modules/q",
+    );
     expect(made.exitCode).toBe(0);
-    expect(made.installed?.sort()).toEqual(["src/node_modules", "tools/node_modules"]);
+    expect(made.installed?.sort()).toEqual(["deep/a/b/node_modules", "lib/util/node_modules", "src/node_modules", "tools/node_modules"]);
     expect(existsSync(join(ws, "src", "node_modules"))).toBe(false);
     expect(existsSync(join(ws, "tools", "node_modules"))).toBe(false);
     expect(existsSync(join(ws, "src"))).toBe(true);
