@@ -588,7 +588,6 @@ export function defaultLimits(): SandboxLimits | undefined {
   return prlimit ? { prlimit, processes: 4_096, memoryBytes: Math.floor(totalmem() / 2) } : undefined;
 }
 
-/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
 /**
  * How protected files are hidden: each over /dev/null, a protected link by what it leads to when
  * `sees` shows that (`maskable`), a directory by emptying it. Pure.
@@ -634,6 +633,7 @@ function sweepWorkspace(root: string, since: number, scan: ProtectedScan, networ
   return made.map((m) => relative(root, m));
 }
 
+/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
 function guardedOutsideGit(root: string): string[] {
   const hooks = configuredHooksDir(root);
   return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
