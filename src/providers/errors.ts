@@ -86,8 +86,15 @@ export class OutputLimitError extends ProviderError {
  * Undefined for any other error. Pure.
  */
 export function outputLimit(detail: string): number | undefined {
+  // Where the window holds the input and the answer together, the answer may take what the input
+  // leaves, and at most a quarter of the window, so the conversation keeps room to grow. A request
+  // whose input is most of it is the conversation's overflow, not the answer's (`contextOverflow`).
+  const within = (window: number, input: number) => (input < window ? Math.min(window - input, Math.floor(window / 4)) : undefined);
   const vllm = /is too large: \d+\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens/i.exec(detail);
-  if (vllm) return Number(vllm[1]) - Number(vllm[2]) > 0 ? Number(vllm[1]) - Number(vllm[2]) : undefined;
+  if (vllm) return within(Number(vllm[1]), Number(vllm[2]));
+  // OpenAI's and vLLM's older form, and OpenRouter's: the request split into its input and the answer asked for.
+  const split = /maximum context length is (\d+) tokens[.,] however,? you requested (?:about )?\d+ tokens \((\d+) (?:in the messages|of text input), (\d+) (?:in the completion|in the output)\)/i.exec(detail);
+  if (split && Number(split[3]) > Number(split[1]) / 2) return within(Number(split[1]), Number(split[2]));
   const said = [
     /valid range of max_tokens is \[1, (\d+)\]/i,
     /supports at most (\d+) completion tokens/i,
