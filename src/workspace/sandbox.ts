@@ -68,6 +68,8 @@ interface SandboxPolicy {
   guarded?: string[];
   /** The workspace's dependency environments (`node_modules`, virtualenvs), absolute: read-only without the network. */
   environments?: string[];
+  /** Repositories kept inside the workspace (a clone in `vendor/`), absolute: their git metadata is guarded as the workspace's. */
+  nested?: string[];
   /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
   gitconfig?: string;
   /** Maven user settings that say it is offline, shown as `~/.m2/settings.xml` when there is no network. */
@@ -159,7 +161,7 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
     else if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
     // git's own files stay as they are in the workspace, its repository and any repository added.
-    a.push(...guardBinds(p, [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added]));
+    a.push(...guardBinds(p, [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added, ...(p.nested ?? [])]));
   }
   if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
   a.push("--chdir", cwd);
@@ -217,7 +219,8 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     lines.push(`(allow file-write* (subpath ${q(p.root)}))`);
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
   }
-  for (const g of [...GIT_GUARDED.map((x) => join(p.root, x)), ...(p.guarded ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
+  const repos = [p.root, ...(p.nested ?? [])];
+  for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
   lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
   // Deny is the default; the network is allowed only when approved.
@@ -375,6 +378,8 @@ interface ProtectedScan {
   /** The directories read outside any environment (absolute), and when the scan began (ms since the epoch). */
   dirs: string[];
   at: number;
+  /** Repositories of their own inside the workspace (a clone kept in it): the directories holding a `.git`. */
+  repositories: string[];
 }
 
 /**
@@ -389,11 +394,12 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
   const files: string[] = [];
   const environments: string[] = [];
   const dirs: string[] = [];
+  const repositories: string[] = [];
   // Each directory with whether it lies in an environment already found (only the outermost is kept).
   const queue: { dir: string; within: boolean }[] = [{ dir: root, within: false }];
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0) {
-    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at };
+    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at, repositories };
     const { dir, within: above } = queue.shift()!;
     let entries;
     try {
@@ -405,6 +411,8 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     if (found) environments.push(...found.dirs);
     const within = above || found?.dirs[0] === dir;
     if (!within) dirs.push(dir);
+    // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
+    if (dir !== root && entries.some((e) => e.name === ".git")) repositories.push(dir);
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
@@ -412,7 +420,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
       } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
   }
-  return { files, environments, unscanned: [], dirs, at };
+  return { files, environments, unscanned: [], dirs, at, repositories };
 }
 
 /**
@@ -722,7 +730,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0 };
+  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [] };
   let scannedAt = -Infinity;
   let gitFile = false;
   try {
@@ -760,6 +768,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       unscanned: [...scan.unscanned, ...hidden.emptied],
       guarded,
       environments: o.visible ? [] : scan.environments.filter((e) => inside(o.root, e)),
+      nested: o.visible ? [] : scan.repositories.filter((r) => inside(o.root, r)),
       ...(repository ? { repository } : {}),
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
@@ -793,7 +802,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const guarded = guardedOutsideGit(o.root);
       // Only where commands may write the whole workspace is there anything of theirs to undo.
       const writes = o.mode === "workspace-write" && !o.visible;
-      const watched = writes ? [...GIT_GUARDED.map((g) => join(o.root, g)), ...guarded] : [];
+      const repos = [o.root, ...scan.repositories.filter((r) => inside(o.root, r))];
+      const watched = writes ? [...repos.flatMap((r) => GIT_GUARDED.map((g) => join(r, g))), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
       // The package.json files the next install runs scripts from, as they were: the root's and its workspace packages'.
       const globs = writes ? workspaceGlobs(wholeText(join(o.root, "package.json")), wholeText(join(o.root, "pnpm-workspace.yaml"))) : [];

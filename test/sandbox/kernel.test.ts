@@ -384,6 +384,14 @@ describe("sandbox profiles (pure)", () => {
     expect(old.join(" ")).toContain("--unshare-user --cap-drop ALL");
   });
 
+  test("a repository kept inside the workspace has its git metadata read-only, as the workspace's, under both sandboxes", () => {
+    const p = { ...policy, nested: ["/w/vendor/lib"] };
+    const a = bwrapArgv(p, ["git", "status"], "/w");
+    const ro = a.flatMap((x, i) => (x === "--ro-bind-try" ? [a[i + 1]] : []));
+    expect(ro).toEqual(expect.arrayContaining(["/w/vendor/lib/.git/hooks", "/w/vendor/lib/.git/config", "/w/.git/hooks"]));
+    expect(seatbeltProfile(p)).toContain('(deny file-write* (subpath "/w/vendor/lib/.git/hooks"))');
+  });
+
   test("installed dependencies are bound read-only, under both sandboxes, only where the command has no network", () => {
     const deps = { ...policy, environments: ["/w/node_modules", "/w/.venv"] };
     const bound = (network: boolean) => {

@@ -134,6 +134,19 @@ function personProject(w: World): void {
   Bun.spawnSync([join(w.root, ".venv", "bin", "python"), "-c", "pass"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
 }
 
+/** A repository of its own inside the workspace (a clone, not a submodule), which the outer one ignores. */
+function nestedRepository(w: World): void {
+  const lib = join(w.root, "tools", "lib");
+  mkdirSync(lib, { recursive: true });
+  gitIn(lib, w.home, "init", "-q");
+  writeFileSync(join(lib, "lib.js"), "export const lib = 1;\n");
+  gitIn(lib, w.home, "add", "-A");
+  gitIn(lib, w.home, "commit", "-qm", "lib");
+  writeFileSync(join(w.root, ".gitignore"), "tools/lib/\n");
+  gitIn(w.root, w.home, "add", "-A");
+  gitIn(w.root, w.home, "commit", "-qm", "ignore the nested clone");
+}
+
 const modes = [
   ["default", [] as string[]],
   ["--yes", ["--yes"]],
@@ -147,6 +160,8 @@ interface Persisting {
   packageManagers?: true;
   /** It plants in the installed dependencies: the person runs the project's code and its python afterwards. */
   project?: true;
+  /** A repository inside the workspace (not a submodule): the person's git runs there afterwards too. */
+  nested?: string;
   /** What else must hold afterwards, for what fires where no test can watch (a CI runner). */
   after?: (w: World) => void;
 }
@@ -233,6 +248,18 @@ const PERSISTING: Persisting[] = [
     after: (w) => expect(existsSync(join(w.root, ".github", "workflows", "x.yml"))).toBe(false),
   },
   {
+    name: "fsmonitor in the config of a repository cloned inside the workspace, which the person's git there runs",
+    setup: nestedRepository,
+    nested: "tools/lib",
+    calls: (w) => [sh("a", `git -C tools/lib config core.fsmonitor "${w.payload}"`)],
+  },
+  {
+    name: "a hook in a repository cloned inside the workspace",
+    setup: nestedRepository,
+    nested: "tools/lib",
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > tools/lib/.git/hooks/pre-commit && chmod +x tools/lib/.git/hooks/pre-commit`)],
+  },
+  {
     name: "code added to an installed dependency, which the person's next run of the project loads",
     setup: installed,
     project: true,
@@ -272,6 +299,7 @@ describe.skipIf(!sandboxed).each(modes)("nothing a command plants fires later, %
       personGit(w);
       if (s.packageManagers) personPackages(w);
       if (s.project) personProject(w);
+      if (s.nested) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(join(w.root, s.nested), w.home, ...args);
       expect(existsSync(w.fired)).toBe(false);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
       s.after?.(w);
