@@ -102,8 +102,9 @@ export function protectedReason(rel: string, absolute: string, home = homeDirect
 
 /**
  * Paths other programs act on later without asking anyone: editor tasks and settings that run
- * commands, devcontainers, commit-hook managers, package-manager rc files, and the instructions and
- * configuration agents read at their next start. Root-relative; a directory covers what is below it.
+ * commands, devcontainers, commit-hook managers, package-manager rc files, mise's project config,
+ * and the instructions and configuration agents read at their next start (weir's and the other
+ * agents' a person may use in the same repository). Root-relative; a directory covers what is below it.
  */
 export const AUTORUN_PATHS = [
   ".vscode", // tasks.json runOn folderOpen, settings that name programs
@@ -130,7 +131,37 @@ export const AUTORUN_PATHS = [
   ".mcp.json",
   "AGENTS.md",
   "CLAUDE.md",
+  // Other agents' instructions, and their project settings, some of which start MCP servers.
+  ".cursorrules",
+  ".cursor", // rules/, mcp.json
+  ".windsurfrules",
+  ".windsurf",
+  ".clinerules",
+  ".gemini", // settings.json's mcpServers run when Gemini CLI starts here
+  ".github/copilot-instructions.md",
+  ".github/instructions",
+  ".aider.conf.yml", // lint-cmd and test-cmd run after each change
+  ".continue",
+  ".roo",
+  ".roomodes",
+  ".amazonq",
+  ".junie",
+  ".kiro",
+  // Editors that start the programs a project's settings name when it is opened.
+  ".zed", // language servers' binaries, context servers
+  ".helix", // languages.toml's language-server commands
+  // mise runs a project config's hooks and env scripts on cd, once the path is trusted.
+  "mise.toml",
+  ".mise.toml",
+  "mise.local.toml",
+  ".mise.local.toml",
+  ".mise",
+  ".config/mise.toml",
+  ".config/mise",
 ] as const;
+
+/** Other agents' instruction files, read from any directory (Gemini CLI's, as AGENTS.md is read). */
+const OTHER_AGENTS_FILES: ReadonlySet<string> = new Set(["GEMINI.md"]);
 
 /** Scripts npm, pnpm and yarn run from a package.json at the next install: the root's and each workspace package's. */
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare", "prepublish"];
@@ -224,7 +255,7 @@ export function dependencyEnvironment(root: string, rel: string): string | undef
 /** Why writing `rel` (workspace-relative) needs the person's yes, or undefined. Pure. */
 export function autorunReason(rel: string): string | undefined {
   const name = rel.split("/").pop() ?? "";
-  if (INSTRUCTION_FILES.has(name)) return `${rel} instructs the next agent session`;
+  if (INSTRUCTION_FILES.has(name) || OTHER_AGENTS_FILES.has(name)) return `${rel} instructs the next agent session`;
   const hit = AUTORUN_PATHS.find((p) => rel === p || rel.startsWith(`${p}/`));
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
 }

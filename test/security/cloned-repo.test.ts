@@ -285,6 +285,16 @@ const PERSISTING: Persisting[] = [
     after: (w) => expect(existsSync(join(w.root, "src", "node_modules"))).toBe(false),
   },
   {
+    name: "Gemini CLI's project settings naming an MCP server, which starts with the person's next gemini there",
+    calls: (w) => [sh("a", `mkdir -p .gemini && printf '{"mcpServers":{"x":{"command":"sh","args":["-c","${w.payload}"]}}}' > .gemini/settings.json`)],
+    after: (w) => expect(existsSync(join(w.root, ".gemini", "settings.json"))).toBe(false),
+  },
+  {
+    name: "a mise.toml whose enter hook runs at the person's next cd",
+    calls: (w) => [sh("a", `printf '[hooks]\\nenter = "${w.payload}"\\n' > mise.toml`)],
+    after: (w) => expect(existsSync(join(w.root, "mise.toml"))).toBe(false),
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },

@@ -109,6 +109,17 @@ describe("autorunReason", () => {
       expect(autorunReason(rel)).toBeDefined();
     for (const rel of ["src/npmrc", "docs/bunfig.toml.md", ".github/CODEOWNERS", ".github/dependabot.yml", "app.js"]) expect(autorunReason(rel)).toBeUndefined();
   });
+
+  test("other agents' instructions and configuration, editors that start programs a project names, and mise's hooks need a yes too", () => {
+    const later = [
+      ".cursorrules", ".cursor/rules/style.mdc", ".cursor/mcp.json", ".windsurfrules", ".windsurf/rules/a.md", ".clinerules", ".clinerules/a.md",
+      "GEMINI.md", "docs/GEMINI.md", ".gemini/settings.json", ".github/copilot-instructions.md", ".github/instructions/ts.instructions.md",
+      ".aider.conf.yml", ".continue/config.yaml", ".roo/rules/a.md", ".roomodes", ".amazonq/rules/a.md", ".junie/guidelines.md", ".kiro/steering/a.md",
+      ".zed/settings.json", ".helix/languages.toml", "mise.toml", ".mise.toml", "mise.local.toml", ".mise/config.toml", ".config/mise.toml", ".config/mise/config.toml",
+    ];
+    for (const rel of later) expect({ rel, reason: autorunReason(rel) !== undefined }).toEqual({ rel, reason: true });
+    for (const rel of ["src/cursorrules.ts", "docs/gemini.md", ".config/app.json", "mise.md", "tools/mise.toml"]) expect({ rel, reason: autorunReason(rel) !== undefined }).toEqual({ rel, reason: false });
+  });
 });
 
 describe("installScripts", () => {
