@@ -435,13 +435,15 @@ function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs
 }
 
 /**
- * Dependency environments (and `node_modules` links) in the workspace made since `since`, by birth
- * time. Only what changed since `scan` is read: a directory whose modification time is the scan's or
- * later (an entry came or went), and whatever directory is new below it; the known environments
- * (read-only to the command) and `.git` are not entered. Gives up after `budgetMs`. I/O: a stat of
- * each directory the scan read, and the reads of those that changed.
+ * What a command made in the workspace since `since` that runs at the person's next command, by
+ * birth time: dependency environments (and `node_modules` links), and `.git` directories and files
+ * below the root (a repository of its own whose hooks or config would run at the person's git
+ * there). Only what changed since `scan` is read: a directory whose modification time is the
+ * scan's or later (an entry came or went), and whatever directory is new below it; the known
+ * environments (read-only to the command) and the root's `.git` are not entered. Gives up after
+ * `budgetMs`. I/O: a stat of each directory the scan read, and the reads of those that changed.
  */
-function environmentsMadeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): string[] {
+function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[] } {
   const known = new Set(scan.dirs);
   const skip = new Set([join(root, ".git"), ...scan.environments]);
   const changed = (dir: string) => {
@@ -451,7 +453,8 @@ function environmentsMadeSince(root: string, scan: ProtectedScan, since: number,
       return false;
     }
   };
-  const made: string[] = [];
+  const environments: string[] = [];
+  const gits: string[] = [];
   const queue = scan.dirs.filter((d) => inside(root, d) && changed(d));
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
@@ -463,18 +466,28 @@ function environmentsMadeSince(root: string, scan: ProtectedScan, since: number,
       continue;
     }
     const found = environmentsAmong(dir, entries, dir === root);
-    made.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !made.includes(e) && bornSince(e, since)));
+    environments.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !environments.includes(e) && bornSince(e, since)));
+    if (dir !== root) gits.push(...entries.filter((e) => e.name === ".git" && bornSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
     // A directory the scan did not know is new: read it whole.
     for (const e of entries) {
       const abs = join(dir, e.name);
-      if (e.isDirectory() && !skip.has(abs) && !known.has(abs) && !made.includes(abs)) {
+      if (e.isDirectory() && e.name !== ".git" && !skip.has(abs) && !known.has(abs) && !environments.includes(abs)) {
         known.add(abs);
         queue.push(abs);
       }
     }
   }
-  return made;
+  return { environments, gits };
+}
+
+/** What of a `.git` a command made below the root must go: a file naming a git directory whole, a new repository's risks (`newRepositoryRisks`). I/O. */
+function madeGitRisks(git: string): string[] {
+  try {
+    return lstatSync(git).isDirectory() ? newRepositoryRisks(git) : [git];
+  } catch {
+    return [];
+  }
 }
 
 /** The hooks directory the repository's config names (`core.hooksPath`) when it lies in the workspace. */
@@ -632,11 +645,13 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments"
 /**
  * What a process shown the workspace for longer than a command (an MCP server) made since `since`
  * that no command may leave behind: files other tools run later (`AUTORUN_PATHS`, the hooks
- * directory) and, without the network, dependency environments, told by birth time. They are removed; returns them,
+ * directory), a repository of its own's risks and, without the network, dependency environments,
+ * told by birth time. They are removed; returns them,
  * workspace-relative. I/O.
  */
 function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
-  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : environmentsMadeSince(root, scan, since))];
+  const below = madeSince(root, scan, since);
+  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks)];
   for (const m of made) rmSync(m, { recursive: true, force: true });
   return made.map((m) => relative(root, m));
 }
@@ -834,6 +849,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // repository the command made (git init) is its own, less what would run at the person's next git.
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
       if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
+      // What the command made below the root: a repository of its own, a dependency environment.
+      const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [] };
+      undone.push(...made.gits.flatMap(madeGitRisks));
       for (const w of undone) rmSync(w, { recursive: true, force: true });
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
@@ -842,7 +860,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // A dependency environment the command made without the network goes too (an install from a
       // cache, a node_modules planted beside the code to shadow the installed one): git would not
       // show it, and the person's next command would run it.
-      const installed = writes && widen?.network !== true ? environmentsMadeSince(o.root, scan, started) : [];
+      const installed = widen?.network !== true ? made.environments : [];
       for (const e of installed) rmSync(e, { recursive: true, force: true });
       return {
         ...result,

@@ -260,6 +260,19 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > tools/lib/.git/hooks/pre-commit && chmod +x tools/lib/.git/hooks/pre-commit`)],
   },
   {
+    name: "a repository a command makes inside the workspace, with a hook and an fsmonitor",
+    nested: "tools/new",
+    calls: (w) => [
+      sh("a", `git init -q tools/new && git -C tools/new config core.fsmonitor "${w.payload}"`),
+      sh("b", `git init -q tools/new2 && printf '#!/bin/sh\\n${w.payload}\\n' > tools/new2/.git/hooks/pre-commit && chmod +x tools/new2/.git/hooks/pre-commit`),
+    ],
+    after: (w) => {
+      expect(existsSync(join(w.root, "tools", "new2", ".git", "hooks", "pre-commit"))).toBe(false);
+      // A repository a command made is its own: what does not run stays (where the command ran).
+      if (existsSync(join(w.root, "tools", "new2"))) expect(existsSync(join(w.root, "tools", "new2", ".git", "HEAD"))).toBe(true);
+    },
+  },
+  {
     name: "code added to an installed dependency, which the person's next run of the project loads",
     setup: installed,
     project: true,
@@ -309,7 +322,7 @@ describe.skipIf(!sandboxed).each(modes)("nothing a command plants fires later, %
       personGit(w);
       if (s.packageManagers) personPackages(w);
       if (s.project) personProject(w);
-      if (s.nested) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(join(w.root, s.nested), w.home, ...args);
+      if (s.nested && existsSync(join(w.root, s.nested))) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(join(w.root, s.nested), w.home, ...args);
       expect(existsSync(w.fired)).toBe(false);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(false);
       s.after?.(w);
