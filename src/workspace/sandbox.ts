@@ -409,6 +409,11 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     }
     const found = above ? undefined : environmentsAmong(dir, entries, dir === root);
     if (found) environments.push(...found.dirs);
+    // A node_modules that links to a directory of the workspace makes that directory the environment.
+    for (const link of found?.links ?? []) {
+      const target = resolvedInside(root, link);
+      if (target && !environments.includes(target)) environments.push(target);
+    }
     const within = above || found?.dirs[0] === dir;
     if (!within) dirs.push(dir);
     // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
@@ -421,6 +426,16 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     }
   }
   return { files, environments, unscanned: [], dirs, at, repositories };
+}
+
+/** Where a link leads when that is a directory inside `root` (links resolved), else undefined. I/O. */
+function resolvedInside(root: string, link: string): string | undefined {
+  try {
+    const real = realpathSync(link);
+    return real !== root && inside(root, real) && statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

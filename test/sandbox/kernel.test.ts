@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -266,6 +266,11 @@ d("installed dependencies change only with the network", () => {
     mkdirSync(join(ws, "env", "lib"), { recursive: true });
     writeFileSync(join(ws, "env", "pyvenv.cfg"), "home = /usr/bin\n");
     mkdirSync(join(ws, "lib", "util"), { recursive: true });
+    // A node_modules that is a link to a directory of the workspace: that directory is the environment.
+    mkdirSync(join(ws, ".cache", "nm", "dep"), { recursive: true });
+    writeFileSync(join(ws, ".cache", "nm", "dep", "index.js"), "module.exports = 7;\n");
+    mkdirSync(join(ws, "web"));
+    symlinkSync("../.cache/nm", join(ws, "web", "node_modules"));
     const box = createSandbox({ mode: "workspace-write", root: ws, home, readable: [] });
     // What was made before a command is told from what it made by birth time: let the clock move on.
     Bun.sleepSync(50);
@@ -278,10 +283,10 @@ d("installed dependencies change only with the network", () => {
     const { ws, box, run } = project();
     const used = await run(`${process.execPath} -e 'console.log(require("./node_modules/dep"))'`);
     expect(used.output).toContain("42");
-    for (const target of ["node_modules/dep/index.js", "packages/a/node_modules/x.js", "env/lib/zz.pth"]) {
+    for (const target of ["node_modules/dep/index.js", "packages/a/node_modules/x.js", "env/lib/zz.pth", ".cache/nm/dep/index.js"]) {
       const r = await run(`echo planted >> ${target}`);
       expect(r.exitCode).not.toBe(0);
-      const top = target.startsWith("packages") ? "packages/a/node_modules" : target.split("/")[0];
+      const top = target.startsWith("packages") ? "packages/a/node_modules" : target.startsWith(".cache") ? ".cache/nm" : target.split("/")[0];
       expect(box.explain(r.output)).toBe(`blocked by the sandbox: ${top} holds installed dependencies, which a command changes only with the network (their code runs at the user's next command, and git does not show it); to install, ask for widen.network, which the user approves`);
     }
     expect(readFileSync(join(ws, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = 42;\n");
