@@ -70,6 +70,8 @@ interface SandboxPolicy {
   environments?: string[];
   /** Repositories kept inside the workspace (a clone in `vendor/`), absolute: their git metadata is guarded as the workspace's. */
   nested?: string[];
+  /** Python's bytecode directories (`__pycache__`), absolute: read-only, since python loads them in place of the source. */
+  caches?: string[];
   /** A file bound read-only at `~/.gitconfig`: the person's identity and nothing else. */
   gitconfig?: string;
   /** Maven user settings that say it is offline, shown as `~/.m2/settings.xml` when there is no network. */
@@ -113,12 +115,13 @@ const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir",
 
 /**
  * The binds that keep a workspace's guards over whatever was bound before them: git's metadata in
- * each of `repositories` and the other guarded paths read-only, installed dependencies read-only
- * without the network, protected files hidden, unscanned directories emptied. Pure.
+ * each of `repositories`, the other guarded paths and Python's bytecode directories read-only,
+ * installed dependencies read-only without the network, protected files hidden, unscanned
+ * directories emptied. Pure.
  */
-export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned" | "network">, repositories: string[]): string[] {
+export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "caches" | "masked" | "unscanned" | "network">, repositories: string[]): string[] {
   const a: string[] = [];
-  for (const g of [...repositories.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? [])]) a.push("--ro-bind-try", g, g);
+  for (const g of [...repositories.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? [])]) a.push("--ro-bind-try", g, g);
   // Installed dependencies change only with an install, and an install needs the network.
   if (!p.network) for (const e of p.environments ?? []) a.push("--ro-bind-try", e, e);
   for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
@@ -170,6 +173,8 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   if (homeShown && !p.envHome && !p.network && p.mavenSettings) a.push("--ro-bind", p.mavenSettings, join(p.home, ".m2", "settings.xml"));
   if (homeShown) a.push("--setenv", "HOME", p.envHome ?? p.home);
   a.push("--setenv", "TMPDIR", "/tmp");
+  // Bytecode runs in place of its source at the person's next python: none is written inside.
+  a.push("--setenv", "PYTHONDONTWRITEBYTECODE", "1");
   // Without a network, package managers are told so, and fail at once instead of retrying for a minute.
   if (!p.network) for (const [k, v] of OFFLINE_ENV) a.push("--setenv", k, v);
   return a;
@@ -220,7 +225,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
   }
   const repos = [p.root, ...(p.nested ?? [])];
-  for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
+  for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
   lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
   // Deny is the default; the network is allowed only when approved.
@@ -380,6 +385,8 @@ interface ProtectedScan {
   at: number;
   /** Repositories of their own inside the workspace (a clone kept in it): the directories holding a `.git`. */
   repositories: string[];
+  /** Python's bytecode directories (`__pycache__`) outside the environments. */
+  caches: string[];
 }
 
 /**
@@ -395,11 +402,12 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
   const environments: string[] = [];
   const dirs: string[] = [];
   const repositories: string[] = [];
+  const caches: string[] = [];
   // Each directory with whether it lies in an environment already found (only the outermost is kept).
   const queue: { dir: string; within: boolean }[] = [{ dir: root, within: false }];
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0) {
-    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at, repositories };
+    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at, repositories, caches };
     const { dir, within: above } = queue.shift()!;
     let entries;
     try {
@@ -416,6 +424,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     }
     const within = above || found?.dirs[0] === dir;
     if (!within) dirs.push(dir);
+    if (!within && dir.endsWith(`/${PYTHON_CACHE}`)) caches.push(dir);
     // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
     if (dir !== root && entries.some((e) => e.name === ".git")) repositories.push(dir);
     for (const e of entries) {
@@ -425,7 +434,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
       } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
   }
-  return { files, environments, unscanned: [], dirs, at, repositories };
+  return { files, environments, unscanned: [], dirs, at, repositories, caches };
 }
 
 /** Where a link leads when that is a directory inside `root` (links resolved), else undefined. I/O. */
@@ -458,7 +467,7 @@ function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs
  * environments (read-only to the command) and the root's `.git` are not entered. Gives up after
  * `budgetMs`. I/O: a stat of each directory the scan read, and the reads of those that changed.
  */
-function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[] } {
+function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[]; bytecode: string[] } {
   const known = new Set(scan.dirs);
   const skip = new Set([join(root, ".git"), ...scan.environments]);
   const changed = (dir: string) => {
@@ -470,6 +479,7 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
   };
   const environments: string[] = [];
   const gits: string[] = [];
+  const bytecode: string[] = [];
   const queue = scan.dirs.filter((d) => inside(root, d) && changed(d));
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
@@ -483,6 +493,7 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
     const found = environmentsAmong(dir, entries, dir === root);
     environments.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !environments.includes(e) && bornSince(e, since)));
     if (dir !== root) gits.push(...entries.filter((e) => e.name === ".git" && bornSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
+    bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && changedSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
     // A directory the scan did not know is new: read it whole.
     for (const e of entries) {
@@ -493,7 +504,7 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
       }
     }
   }
-  return { environments, gits };
+  return { environments, gits, bytecode };
 }
 
 /** What of a `.git` a command made below the root must go: a file naming a git directory whole, a new repository's risks (`newRepositoryRisks`). I/O. */
@@ -645,6 +656,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
   return {
     guarded: guardedOutsideGit(root),
     environments: scan.environments,
+    caches: scan.caches,
     masked: hidden.masked,
     unscanned: [...scan.unscanned, ...hidden.emptied],
     sweep: (since, network) => sweepWorkspace(root, since, scan, network),
@@ -652,7 +664,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
 }
 
 /** A workspace's guards for a process that is not a command (`workspaceGuards`). */
-interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments" | "masked" | "unscanned"> {
+interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments" | "caches" | "masked" | "unscanned"> {
   /** Removes what the process made since `since` (ms) that no command may leave behind (`sweepWorkspace`); returns it. */
   sweep(since: number, network: boolean): string[];
 }
@@ -666,7 +678,7 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments"
  */
 function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
   const below = madeSince(root, scan, since);
-  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks)];
+  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode];
   for (const m of made) rmSync(m, { recursive: true, force: true });
   return made.map((m) => relative(root, m));
 }
@@ -735,6 +747,18 @@ export function borrowsObjects(root: string): boolean {
   return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
 }
 
+/** The name of Python's bytecode directories. */
+const PYTHON_CACHE = "__pycache__";
+
+/** Whether a file was changed at `since` (ms) or later, by its status-change time, which no program can set back. I/O: one lstat. */
+function changedSince(path: string, since: number): boolean {
+  try {
+    return lstatSync(path).ctimeMs >= since - 15;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether a path was made at `since` (ms since the epoch) or later, by its birth time. The kernel
  * stamps files with a clock up to a tick (10 ms at most) behind the process's, hence the slack; a
@@ -760,7 +784,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [] };
+  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [], caches: [] };
   let scannedAt = -Infinity;
   let gitFile = false;
   try {
@@ -799,6 +823,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       guarded,
       environments: o.visible ? [] : scan.environments.filter((e) => inside(o.root, e)),
       nested: o.visible ? [] : scan.repositories.filter((r) => inside(o.root, r)),
+      caches: o.visible ? [] : scan.caches.filter((c) => inside(o.root, c)),
       ...(repository ? { repository } : {}),
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
@@ -865,8 +890,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
       if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
       // What the command made below the root: a repository of its own, a dependency environment.
-      const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [] };
-      undone.push(...made.gits.flatMap(madeGitRisks));
+      const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [] };
+      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode);
       for (const w of undone) rmSync(w, { recursive: true, force: true });
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.

@@ -294,6 +294,19 @@ d("installed dependencies change only with the network", () => {
     expect((await run("echo fine > src.txt")).exitCode).toBe(0);
   });
 
+  test("python imports a module and writes no bytecode; bytecode a command writes anyway is removed; an existing __pycache__ is read-only", async () => {
+    const { ws, run } = project();
+    writeFileSync(join(ws, "lib", "calc.py"), "VALUE = 41 + 1\n");
+    mkdirSync(join(ws, "lib", "old", "__pycache__"), { recursive: true });
+    const imported = await run("/usr/bin/python3 -c 'import sys; sys.path.insert(0, \"lib\"); import calc; print(calc.VALUE)'");
+    expect(imported.output).toContain("42");
+    expect(existsSync(join(ws, "lib", "__pycache__"))).toBe(false);
+    const forced = await run("/usr/bin/python3 -c 'import py_compile; py_compile.compile(\"lib/calc.py\")'");
+    expect(forced.exitCode).toBe(0);
+    expect(forced.undone).toEqual([expect.stringMatching(/^lib\/__pycache__\/calc\.cpython-\d+\.pyc$/)]);
+    expect((await run("touch lib/old/__pycache__/x.pyc")).exitCode).not.toBe(0);
+  });
+
   test("a new one made without it is removed after the command and named; with the network, an install writes and makes them", async () => {
     const { ws, run } = project();
     const made = await run(

@@ -127,10 +127,40 @@ function installed(w: World): void {
   gitIn(w.root, w.home, "commit", "-qm", "deps");
 }
 
+/** A Python module the project's entry point imports, committed, and git told to ignore bytecode. */
+function compiledModule(w: World): void {
+  installed(w);
+  writeFileSync(join(w.root, "src", "mod.py"), "VALUE = 1\n");
+  writeFileSync(join(w.root, "src", "main.py"), "import mod\n");
+  writeFileSync(join(w.root, ".gitignore"), "node_modules/\n.venv/\n__pycache__/\n");
+  gitIn(w.root, w.home, "add", "-A");
+  gitIn(w.root, w.home, "commit", "-qm", "python");
+}
+
+/**
+ * A shell line that writes bytecode for src/mod.py compiled from the payload, stamped with the real
+ * source's modification time and size, so python takes it for the source's (in place: over the file
+ * already there, keeping its inode).
+ */
+const plantPyc = (w: World, inPlace: boolean) =>
+  `/usr/bin/python3 - <<'PY'
+import importlib.util, importlib._bootstrap_external as ext, os
+src = "src/mod.py"
+st = os.stat(src)
+code = compile("import os; os.system(%r)" % ${JSON.stringify(w.payload)}, src, "exec")
+data = ext._code_to_timestamp_pyc(code, st.st_mtime, st.st_size)
+path = importlib.util.cache_from_source(src)
+os.makedirs(os.path.dirname(path), exist_ok=True)
+with open(path, "r+b" if ${inPlace ? "True" : "False"} else "wb") as f:
+    f.write(data)
+    f.truncate()
+PY`;
+
 /** The person's own project afterwards, outside any sandbox: the code, and the virtualenv's python. */
 function personProject(w: World): void {
   const env = { PATH: process.env.PATH ?? "", HOME: w.home };
   if (Bun.which("node")) Bun.spawnSync(["node", "src/main.cjs"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
+  if (existsSync(join(w.root, "src", "main.py"))) Bun.spawnSync(["/usr/bin/python3", "src/main.py"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
   Bun.spawnSync([join(w.root, ".venv", "bin", "python"), "-c", "pass"], { cwd: w.root, env, stdout: "ignore", stderr: "ignore" });
 }
 
@@ -271,6 +301,21 @@ const PERSISTING: Persisting[] = [
       // A repository a command made is its own: what does not run stays (where the command ran).
       if (existsSync(join(w.root, "tools", "new2"))) expect(existsSync(join(w.root, "tools", "new2", ".git", "HEAD"))).toBe(true);
     },
+  },
+  {
+    name: "bytecode compiled from other code beside a module, which the person's next python loads instead of the source",
+    setup: compiledModule,
+    project: true,
+    calls: (w) => [sh("a", plantPyc(w, false))],
+  },
+  {
+    name: "bytecode of a module replaced in place, in the __pycache__ the person's python already uses",
+    setup: (w) => {
+      compiledModule(w);
+      expect(Bun.spawnSync(["/usr/bin/python3", "-c", "import py_compile; py_compile.compile('src/mod.py')"], { cwd: w.root }).exitCode).toBe(0);
+    },
+    project: true,
+    calls: (w) => [sh("a", plantPyc(w, true))],
   },
   {
     name: "code added to an installed dependency, which the person's next run of the project loads",
