@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { inside, secretName } from "./containment.ts";
 
 /**
@@ -138,17 +138,23 @@ export interface PathFacts {
 
 /**
  * The PATH's directories commands should see: each one's real directory, unless it is already
- * visible (`visible`: system directories, the workspace, what is shown already) or refused; and,
- * for an entry that names its directory through a link, a link at the same place. Pure.
+ * visible (`visible`: system directories, the workspace, what is shown already) or refused, with a
+ * version manager's root beside its shims; and, for an entry that names its directory through a
+ * link, a link at the same place. Pure.
  */
 export function pathView(path: string, home: string, visible: (p: string) => boolean, refused: readonly string[], fs: PathFacts): { readable: string[]; links: PathLink[] } {
   const readable: string[] = [];
   const links: PathLink[] = [];
+  const shown = (dir: string) => !inside(dir, home) && !refusedDir(dir, home, refused);
   for (const entry of new Set(path.split(":"))) {
     if (!isAbsolute(entry)) continue;
     const real = fs.real(entry);
-    if (!real || !fs.isDir(real) || inside(real, home) || refusedDir(real, home, refused)) continue;
+    if (!real || !fs.isDir(real) || !shown(real)) continue;
     if (!visible(real) && !readable.includes(real)) readable.push(real);
+    // A version manager's shims run the manager from its root (pyenv, rbenv, nodenv: `libexec/`),
+    // wherever the root is; inside the home the root is one of the documented directories already.
+    const root = dirname(real);
+    if (basename(real) === "shims" && fs.isDir(join(root, "libexec")) && shown(root) && !visible(root) && !readable.includes(root)) readable.push(root);
     if (real !== entry && !visible(entry) && !links.some((l) => l.at === entry)) links.push({ target: real, at: entry });
   }
   return { readable, links };

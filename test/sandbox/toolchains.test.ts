@@ -27,6 +27,8 @@ let tmp: ReturnType<typeof tempDir>;
 let home: string;
 let root: string;
 let outsideBin: string;
+/** A version manager installed outside the home (PYENV_ROOT=/opt/… or a home other than the run's): its shims exec its libexec. */
+let managerShims: string;
 const secret = (path: string) => `SECRET-${path.replace(/\W/g, "-")}`;
 
 beforeAll(() => {
@@ -52,11 +54,20 @@ beforeAll(() => {
   mkdirSync(outsideBin, { recursive: true });
   writeFileSync(join(outsideBin, "outside-tool"), '#!/bin/sh\necho "ran outside-tool"\n');
   chmodSync(join(outsideBin, "outside-tool"), 0o755);
+  // pyenv's layout (https://github.com/pyenv/pyenv#how-it-works): a shim runs `pyenv exec`, which lives in $PYENV_ROOT/libexec.
+  const manager = join(base, "srv", "pyenv");
+  managerShims = join(manager, "shims");
+  mkdirSync(managerShims, { recursive: true });
+  mkdirSync(join(manager, "libexec"));
+  writeFileSync(join(manager, "libexec", "pyenv"), '#!/bin/sh\necho "ran the manager for $1"\n');
+  chmodSync(join(manager, "libexec", "pyenv"), 0o755);
+  writeFileSync(join(managerShims, "managed-tool"), `#!/bin/sh\nexec "${join(manager, "libexec", "pyenv")}" managed-tool "$@"\n`);
+  chmodSync(join(managerShims, "managed-tool"), 0o755);
 });
 afterAll(() => tmp?.cleanup());
 
 /** The PATH a person with every tool set up has: each tool's entries, a directory outside the home, then the system's. */
-const personPath = () => [...new Set(corpus.tools.flatMap((t) => t.path.map((p) => join(home, p))))].concat(outsideBin, "/usr/local/bin", "/usr/bin", "/bin").join(":");
+const personPath = () => [...new Set(corpus.tools.flatMap((t) => t.path.map((p) => join(home, p))))].concat(outsideBin, managerShims, "/usr/local/bin", "/usr/bin", "/bin").join(":");
 
 /** Runs a shell script in the sandbox from a parent playing weir with the person's PATH and home. */
 async function inside(script: string): Promise<string> {
@@ -95,6 +106,10 @@ d("a person's toolchains, as each documents its layout", () => {
   test("a directory on the PATH outside the home and the system's runs too", async () => {
     expect(await inside("outside-tool")).toContain("ran outside-tool");
   });
+
+  test("a version manager's shims on the PATH, its root outside the home, run through the manager", async () => {
+    expect(await inside("managed-tool")).toContain("ran the manager for managed-tool");
+  });
 });
 
 describe("the PATH's directories (pure)", () => {
@@ -107,6 +122,14 @@ describe("the PATH's directories (pure)", () => {
 
   test("a directory of the person's is shown; system ones, relative, missing and file entries are not", () => {
     expect(view("/usr/bin:/home/ann/bin:bin:.:/home/ann/missing/bin:/home/ann/notes.txt:/opt/tools/bin").readable).toEqual(["/home/ann/bin", "/opt/tools/bin"]);
+  });
+
+  test("a version manager's shims bring its root, where its libexec is; never a home, and not a shims directory alone", () => {
+    const managed = { real: (p: string) => p, isDir: (p: string) => !p.endsWith(".txt") && p !== "/srv/tools/libexec" };
+    const v = (path: string) => pathView(path, home, system, own, managed).readable;
+    expect(v("/srv/pyenv/shims")).toEqual(["/srv/pyenv/shims", "/srv/pyenv"]);
+    expect(v("/home/ann/shims")).toEqual(["/home/ann/shims"]);
+    expect(v("/srv/tools/shims")).toEqual(["/srv/tools/shims"]);
   });
 
   test("the home, the root, credential directories and weir's own are never shown", () => {
