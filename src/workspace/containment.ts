@@ -231,23 +231,26 @@ export function installManifests(root: string, globs: readonly string[], budgetM
 export const INSTRUCTION_FILES: ReadonlySet<string> = new Set(["AGENTS.md", "CLAUDE.md"]);
 
 /**
- * What makes a directory a dependency environment: installed packages whose code the person's next
- * command runs (the project's code loads them, its tools start from them) and git shows none of:
- * `node_modules` by its name, a Python virtualenv by its `pyvenv.cfg`, a conda environment by its
- * `conda-meta`.
+ * What makes a path a dependency environment: installed packages whose code the person's next
+ * command runs (the project's code loads them, its tools start from them) and git shows little or
+ * none of: `node_modules` by its name, Yarn's packages, plugins and release (`.yarn`) and its
+ * Plug'n'Play loaders, which every `yarn` command runs; a Python virtualenv by its `pyvenv.cfg`, a
+ * conda environment by its `conda-meta`.
  */
 export const ENVIRONMENT_DIR = "node_modules";
+export const ENVIRONMENT_NAMES: ReadonlySet<string> = new Set([ENVIRONMENT_DIR, ".yarn", ".pnp.cjs", ".pnp.loader.mjs"]);
 export const ENVIRONMENT_MARKERS = ["pyvenv.cfg", "conda-meta"] as const;
 
 /**
  * The dependency environment a workspace path lies in (workspace-relative), or undefined: the first
- * directory on its way that is one. I/O: looks for the markers in each directory on the way.
+ * directory on its way that is one, or the path itself when it is one (a Plug'n'Play loader). I/O: looks for the markers in each directory on the way.
  */
 export function dependencyEnvironment(root: string, rel: string): string | undefined {
   const parts = rel.split("/");
-  for (let i = 1; i < parts.length; i++) {
-    const dir = parts.slice(0, i).join("/");
-    if (parts[i - 1] === ENVIRONMENT_DIR || ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, dir, m)))) return dir;
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join("/");
+    if (ENVIRONMENT_NAMES.has(parts[i - 1]!)) return at;
+    if (i < parts.length && ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, at, m)))) return at;
   }
   return undefined;
 }

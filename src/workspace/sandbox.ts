@@ -1,8 +1,8 @@
 import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
@@ -416,7 +416,10 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
       continue; // unreadable or gone: nothing of it can be read by a command either
     }
     const found = above ? undefined : environmentsAmong(dir, entries, dir === root);
-    if (found) environments.push(...found.dirs);
+    // A virtualenv is guarded in its parts that run; its top stays writable for the lock and
+    // temporary files uv keeps there at every `uv run`.
+    const venv = found?.dirs[0] === dir && entries.some((e) => e.name === "pyvenv.cfg");
+    if (found) environments.push(...(venv ? entries.filter((e) => VENV_PARTS.includes(e.name)).map((e) => join(dir, e.name)) : found.dirs));
     // A node_modules that links to a directory of the workspace makes that directory the environment.
     for (const link of found?.links ?? []) {
       const target = resolvedInside(root, link);
@@ -449,13 +452,13 @@ function resolvedInside(root: string, link: string): string | undefined {
 
 /**
  * The dependency environments a directory's entries make: the directory itself when it holds a
- * marker (`pyvenv.cfg`, `conda-meta`; never the workspace root), else the `node_modules` directories
- * among them; and the `node_modules` links. Pure.
+ * marker (`pyvenv.cfg`, `conda-meta`; never the workspace root), else the entries named as one
+ * (`ENVIRONMENT_NAMES`: `node_modules`, Yarn's); and the `node_modules` links. Pure.
  */
 function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs: string[]; links: string[] } {
   const links = entries.filter((e) => e.isSymbolicLink() && e.name === ENVIRONMENT_DIR).map((e) => join(dir, e.name));
   if (!top && entries.some((e) => (ENVIRONMENT_MARKERS as readonly string[]).includes(e.name))) return { dirs: [dir], links };
-  return { dirs: entries.filter((e) => e.isDirectory() && e.name === ENVIRONMENT_DIR).map((e) => join(dir, e.name)), links };
+  return { dirs: entries.filter((e) => !e.isSymbolicLink() && ENVIRONMENT_NAMES.has(e.name)).map((e) => join(dir, e.name)), links };
 }
 
 /**
@@ -493,7 +496,8 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
     const found = environmentsAmong(dir, entries, dir === root);
     environments.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !environments.includes(e) && bornSince(e, since)));
     if (dir !== root) gits.push(...entries.filter((e) => e.name === ".git" && bornSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
-    bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && changedSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
+    // Python loads bytecode in place of its source only from a __pycache__ beside it.
+    if (basename(dir) === PYTHON_CACHE) bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && changedSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
     // A directory the scan did not know is new: read it whole.
     for (const e of entries) {
@@ -746,6 +750,12 @@ export function linkedGitDir(root: string): string | undefined {
 export function borrowsObjects(root: string): boolean {
   return existsSync(join(linkedGitDir(root) ?? join(root, ".git"), "objects", "info", "alternates"));
 }
+
+/**
+ * What of a Python virtualenv runs: its programs and activation scripts, its packages (where a
+ * `.pth` file runs at every start of its python) and its configuration. Windows names them too.
+ */
+const VENV_PARTS = ["bin", "Scripts", "lib", "lib64", "Lib", "include", "Include", "pyvenv.cfg"];
 
 /** The name of Python's bytecode directories. */
 const PYTHON_CACHE = "__pycache__";

@@ -265,12 +265,18 @@ d("installed dependencies change only with the network", () => {
     mkdirSync(join(ws, "packages", "a", "node_modules"), { recursive: true });
     mkdirSync(join(ws, "env", "lib"), { recursive: true });
     writeFileSync(join(ws, "env", "pyvenv.cfg"), "home = /usr/bin\n");
+    mkdirSync(join(ws, "env", "bin"));
+    writeFileSync(join(ws, "env", "bin", "python"), "#!/bin/sh\n");
     mkdirSync(join(ws, "lib", "util"), { recursive: true });
     // A node_modules that is a link to a directory of the workspace: that directory is the environment.
     mkdirSync(join(ws, ".cache", "nm", "dep"), { recursive: true });
     writeFileSync(join(ws, ".cache", "nm", "dep", "index.js"), "module.exports = 7;\n");
     mkdirSync(join(ws, "web"));
     symlinkSync("../.cache/nm", join(ws, "web", "node_modules"));
+    // Yarn's Plug'n'Play: the loader every yarn command runs, and the release .yarnrc.yml names.
+    writeFileSync(join(ws, ".pnp.cjs"), "module.exports = {};\n");
+    mkdirSync(join(ws, ".yarn", "releases"), { recursive: true });
+    writeFileSync(join(ws, ".yarn", "releases", "yarn-4.cjs"), "// yarn\n");
     const box = createSandbox({ mode: "workspace-write", root: ws, home, readable: [] });
     // What was made before a command is told from what it made by birth time: let the clock move on.
     Bun.sleepSync(50);
@@ -286,12 +292,14 @@ d("installed dependencies change only with the network", () => {
     for (const target of ["node_modules/dep/index.js", "packages/a/node_modules/x.js", "env/lib/zz.pth", ".cache/nm/dep/index.js"]) {
       const r = await run(`echo planted >> ${target}`);
       expect(r.exitCode).not.toBe(0);
-      const top = target.startsWith("packages") ? "packages/a/node_modules" : target.startsWith(".cache") ? ".cache/nm" : target.split("/")[0];
+      const top = target.startsWith("packages") ? "packages/a/node_modules" : target.startsWith(".cache") ? ".cache/nm" : target.startsWith("env") ? "env/lib" : target.split("/")[0];
       expect(box.explain(r.output)).toBe(`blocked by the sandbox: ${top} holds installed dependencies, which a command changes only with the network (their code runs at the user's next command, and git does not show it); to install, ask for widen.network, which the user approves`);
     }
     expect(readFileSync(join(ws, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = 42;\n");
-    // The rest of the workspace stays writable.
+    // The rest of the workspace stays writable, and so does a virtualenv's top, where uv keeps its lock at every `uv run`.
     expect((await run("echo fine > src.txt")).exitCode).toBe(0);
+    expect((await run("touch env/.lock env/.tmpA1b2 && echo locked")).output).toContain("locked");
+    for (const part of ["env/bin/python", "env/pyvenv.cfg", ".pnp.cjs", ".yarn/releases/yarn-4.cjs"]) expect((await run(`echo planted >> ${part}`)).exitCode).not.toBe(0);
   });
 
   test("python imports a module and writes no bytecode; bytecode a command writes anyway is removed; an existing __pycache__ is read-only", async () => {

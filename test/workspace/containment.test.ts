@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -100,6 +101,23 @@ describe("named pipes and devices", () => {
     expect(() => readRegularFile(join(outside, "pipe"))).toThrow(NotAFile);
     expect(() => readRegularFile("/dev/zero")).toThrow(NotAFile);
     expect(() => readRegularFile(join(root, "missing"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+  });
+});
+
+describe("dependencyEnvironment", () => {
+  test("a path in installed dependencies names where they begin; Yarn's loader is one itself", () => {
+    const root = mkdtempSync(join(tmpdir(), "weir-env-"));
+    try {
+      mkdirSync(join(root, "py", ".venv", "lib"), { recursive: true });
+      writeFileSync(join(root, "py", ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
+      expect(dependencyEnvironment(root, "web/node_modules/dep/index.js")).toBe("web/node_modules");
+      expect(dependencyEnvironment(root, "py/.venv/lib/site.pth")).toBe("py/.venv");
+      expect(dependencyEnvironment(root, ".pnp.cjs")).toBe(".pnp.cjs");
+      expect(dependencyEnvironment(root, ".yarn/releases/yarn-4.cjs")).toBe(".yarn");
+      for (const rel of ["src/app.js", "py/main.py", "node_modules.md", "docs/pnp.cjs.md"]) expect(dependencyEnvironment(root, rel)).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
