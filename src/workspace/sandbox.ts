@@ -890,7 +890,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       let result: ProgramRun;
       const started = Date.now();
       try {
-        result = await runProgram({ ...rest, ...spawned, ...floorAt(o.root, o.diskFloorBytes) });
+        // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
+        result = await runProgram({ ...rest, env: { ...rest.env, PYTHONDONTWRITEBYTECODE: "1" }, ...spawned, ...floorAt(o.root, o.diskFloorBytes) });
       } finally {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
