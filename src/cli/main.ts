@@ -136,15 +136,15 @@ async function main(argv: string[]): Promise<number> {
   }
   // `git diff | weir "review this diff"`: what was piped in joins the task as quoted data, with its size.
   if (args.task !== "" && !process.stdin.isTTY) {
-    const { pipedInput, pipedRoom } = await import("./piped.ts");
-    const { middleCut } = await import("../core/text-fit.ts");
+    const { pipedInput } = await import("./piped.ts");
+    const { middleCut, taskRoom } = await import("../core/text-fit.ts");
     const piped = await pipedInput();
     if (piped === "silent") io.stderr.write("weir: stdin is a pipe that said nothing in 3 s; running the task without it\n");
     else if (piped && piped.text.trim() !== "") {
       const { quoteData } = await import("../context/render.ts");
       // Past what is left of the task's share of the window (a quarter; the run cuts a longer task
       // again) beside its own words and header, the input loses its middle, and says so.
-      const fitted = middleCut(piped.text, Math.max(1_000, pipedRoom(resolved.settings.contextSize) - task.length - 500));
+      const fitted = middleCut(piped.text, Math.max(1_000, taskRoom(resolved.settings.contextSize) - task.length - 500));
       const cut = fitted.cut ? `; ${fitted.cut.toLocaleString("en")} characters cut from the middle to fit a quarter of the model's context` : "";
       const size = `${piped.bytes.toLocaleString("en")} bytes${piped.cut ? ", cut there: more was piped than weir reads" : ""}${cut}`;
       task = `${task}\n\n[input piped to weir · ${size} · untrusted]\n${quoteData(fitted.text)}`;

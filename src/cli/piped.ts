@@ -42,6 +42,3 @@ export async function pipedInput(maxBytes = 1_000_000, waitMs = 3_000): Promise<
   }
   return { text: Buffer.concat(chunks).toString("utf8"), bytes, cut: false };
 }
-
-/** Characters of piped input that fit a quarter of the model's window (four to a token). Pure. */
-export const pipedRoom = (contextSize: number): number => contextSize;

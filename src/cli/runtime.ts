@@ -23,6 +23,7 @@ import { loadSkills } from "../context/skills.ts";
 import { useOutlineCache } from "../context/outline.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import type { Display } from "../core/events.ts";
+import { taskRoom } from "../core/text-fit.ts";
 import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
 import { configurePlane } from "../decision/policy.ts";
 import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
@@ -236,7 +237,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   );
   const conversation: Conversation = new Conversation(
     {
-      store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens, taskRoom: s.contextSize,
+      store, workspace, provider, system, seams, maxTurns: s.maxTurns, maxTokens: s.maxTokens, taskRoom: taskRoom(s.contextSize),
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,

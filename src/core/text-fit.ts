@@ -13,3 +13,6 @@ export function middleCut(text: string, maxChars: number): { text: string; cut: 
   const cut = text.length - head.length - tail.length;
   return { text: `${head}[... ${cut.toLocaleString("en")} characters cut from the middle ...]\n${tail}`, cut };
 }
+
+/** Characters a task (with whatever was piped beside it) may take: a quarter of the window, four to a token. Pure. */
+export const taskRoom = (contextSize: number): number => contextSize;

@@ -418,14 +418,15 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     const found = above ? undefined : environmentsAmong(dir, entries, dir === root);
     // A virtualenv is guarded in its parts that run; its top stays writable for the lock and
     // temporary files uv keeps there at every `uv run`.
-    const venv = found?.dirs[0] === dir && entries.some((e) => e.name === "pyvenv.cfg");
+    const marked = found?.dirs[0] === dir;
+    const venv = marked && entries.some((e) => e.name === "pyvenv.cfg");
     if (found) environments.push(...(venv ? entries.filter((e) => VENV_PARTS.includes(e.name)).map((e) => join(dir, e.name)) : found.dirs));
     // A node_modules that links to a directory of the workspace makes that directory the environment.
     for (const link of found?.links ?? []) {
       const target = resolvedInside(root, link);
       if (target && !environments.includes(target)) environments.push(target);
     }
-    const within = above || found?.dirs[0] === dir;
+    const within = above || marked;
     if (!within) dirs.push(dir);
     if (!within && dir.endsWith(`/${PYTHON_CACHE}`)) caches.push(dir);
     // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
@@ -473,17 +474,10 @@ function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs
 function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[]; bytecode: string[] } {
   const known = new Set(scan.dirs);
   const skip = new Set([join(root, ".git"), ...scan.environments]);
-  const changed = (dir: string) => {
-    try {
-      return statSync(dir).mtimeMs >= scan.at - 15;
-    } catch {
-      return false;
-    }
-  };
   const environments: string[] = [];
   const gits: string[] = [];
   const bytecode: string[] = [];
-  const queue = scan.dirs.filter((d) => inside(root, d) && changed(d));
+  const queue = scan.dirs.filter((d) => inside(root, d) && stampedSince(d, "mtimeMs", scan.at));
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
     const dir = queue.shift()!;
@@ -497,7 +491,7 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
     environments.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !environments.includes(e) && bornSince(e, since)));
     if (dir !== root) gits.push(...entries.filter((e) => e.name === ".git" && bornSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
     // Python loads bytecode in place of its source only from a __pycache__ beside it.
-    if (basename(dir) === PYTHON_CACHE) bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && changedSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
+    if (basename(dir) === PYTHON_CACHE) bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && stampedSince(join(dir, e.name), "ctimeMs", since)).map((e) => join(dir, e.name)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
     // A directory the scan did not know is new: read it whole.
     for (const e of entries) {
@@ -760,28 +754,22 @@ const VENV_PARTS = ["bin", "Scripts", "lib", "lib64", "Lib", "include", "Include
 /** The name of Python's bytecode directories. */
 const PYTHON_CACHE = "__pycache__";
 
-/** Whether a file was changed at `since` (ms) or later, by its status-change time, which no program can set back. I/O: one lstat. */
-function changedSince(path: string, since: number): boolean {
+/**
+ * Whether a path's `stamp` is `since` (ms since the epoch) or later: made (birth time), changed in
+ * any way, set-back times included (status-change time), or its entries changed (modification
+ * time, for a directory). The kernel stamps with a clock up to a tick (10 ms at most) behind the
+ * process's, hence the slack; a file system that keeps no such time says no. I/O: one lstat.
+ */
+function stampedSince(path: string, stamp: "birthtimeMs" | "ctimeMs" | "mtimeMs", since: number): boolean {
   try {
-    return lstatSync(path).ctimeMs >= since - 15;
+    const at = lstatSync(path)[stamp];
+    return at > 0 && at >= since - 15;
   } catch {
     return false;
   }
 }
 
-/**
- * Whether a path was made at `since` (ms since the epoch) or later, by its birth time. The kernel
- * stamps files with a clock up to a tick (10 ms at most) behind the process's, hence the slack; a
- * file system that keeps no birth time says no. I/O: one lstat.
- */
-function bornSince(path: string, since: number): boolean {
-  try {
-    const born = lstatSync(path).birthtimeMs;
-    return born > 0 && born >= since - 15;
-  } catch {
-    return false;
-  }
-}
+const bornSince = (path: string, since: number) => stampedSince(path, "birthtimeMs", since);
 
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
