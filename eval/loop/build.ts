@@ -2,7 +2,7 @@
  * Builds eval/suites/agent-context-loop.jsonl: decision cases whose states the loop's own state
  * builder produced, by running weir (compiled from the source, or the binary in WEIR_BIN) on each
  * scenario of ./scenarios.ts in a real temporary git repository with a scripted model on the local
- * wire server. Labels are the scenario's, written from weir.agent_context@3's criteria, never from the
+ * wire server. Labels are the scenario's, written from weir.agent_context@4's criteria, never from the
  * baseline.
  *   bun eval/loop/build.ts           write the suite
  *   bun eval/loop/build.ts --check   exit 1 if the suite is not what the loop builds today
@@ -16,7 +16,7 @@ import { MockServer } from "../../test/support/mock-server.ts";
 import { SCENARIOS, type Scenario } from "./scenarios.ts";
 
 export const SUITE = join(import.meta.dir, "..", "suites", "agent-context-loop.jsonl");
-const SET = "weir.agent_context@3";
+const SET = "weir.agent_context@4";
 const GIT_ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
 
 function write(root: string, files: Record<string, string>) {
@@ -40,7 +40,7 @@ async function stateOf(s: Scenario, server: MockServer): Promise<unknown> {
     mkdirSync(ws);
     write(ws, s.files);
     const env = { PATH: process.env.PATH ?? "", HOME: home, ...GIT_ENV };
-    for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) {
+    for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init", "--allow-empty"]]) {
       if (Bun.spawnSync(["git", ...args], { cwd: ws, env }).exitCode !== 0) throw new Error(`${s.id}: git ${args[0]} failed`);
     }
     if (s.dirty) write(ws, s.dirty);

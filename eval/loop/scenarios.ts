@@ -1,7 +1,7 @@
 /**
  * Decision cases whose states the loop's own state builder produces: small real repositories in
  * four languages (and Rust), a task, and the turns of a scripted model. Each names which recorded
- * decision of its run becomes a case and the labels a reader of weir.agent_context@3's criteria
+ * decision of its run becomes a case and the labels a reader of weir.agent_context@4's criteria
  * gives that state; questions a scenario does not settle stay unlabelled. Shared by the suite's
  * builder (./build.ts) and the end-to-end scenarios (test/e2e/plan-before-edit.test.ts).
  */
@@ -12,6 +12,8 @@ export type ScriptedTurn = { text: string } | { toolCalls: { id: string; name: s
 export const read = (id: string, path: string): ScriptedTurn => ({ toolCalls: [{ id, name: "read_file", input: { path } }] });
 export const edit = (id: string, path: string, old_string: string, new_string: string): ScriptedTurn => ({ toolCalls: [{ id, name: "edit_file", input: { path, old_string, new_string } }] });
 export const references = (id: string, symbol: string): ScriptedTurn => ({ toolCalls: [{ id, name: "find_references", input: { symbol } }] });
+export const run = (id: string, program: string, args: string[]): ScriptedTurn => ({ toolCalls: [{ id, name: "run_command", input: { program, args } }] });
+export const write = (id: string, path: string, content: string): ScriptedTurn => ({ toolCalls: [{ id, name: "write_file", input: { path, content } }] });
 
 /** A repository per language: a target with a symbol other files reach, and two caller files that use it. */
 export interface Language {
@@ -165,6 +167,12 @@ function perLanguage(lang: string, L: Language): Scenario[] {
   ];
 }
 
+/** An uncommitted change larger than a file the floor shows (64 KB), whose diff is longer than the working set shows (40,000 characters). */
+const BIG = {
+  before: Array.from({ length: 3000 }, (_, i) => `line ${i} of the data`).join("\n") + "\n",
+  after: Array.from({ length: 3000 }, (_, i) => `row ${i} of the data, changed`).join("\n") + "\n",
+};
+
 const TS = LANGUAGES.typescript!;
 
 export const SCENARIOS: Scenario[] = [
@@ -264,4 +272,64 @@ export const SCENARIOS: Scenario[] = [
     pick: "last",
     labels: { next_action: "answer", verification_escalation: false },
   },
+  // @4: a dirty target whose changes were shown is reviewed; tests searched for and not found are
+  // none; a workspace with no files has nothing to read.
+  {
+    id: "typescript-dirty-diff-shown",
+    language: "typescript",
+    note: "a change to a target with uncommitted changes weir did not make, whose diff the working set showed whole, first decision",
+    files: TS.files,
+    dirty: { "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k.toLowerCase();\n}\n" },
+    task: "Make encodeKey in src/keys.ts trim k first",
+    turns: [],
+    pick: 0,
+    labels: { next_action: "edit_then_verify", context_sufficient: true },
+  },
+  ...(["before", "after"] as const).map(
+    (when): Scenario => ({
+      id: `typescript-dirty-diff-cut-${when}-git-diff`,
+      language: "typescript",
+      note: `a change to a dirty target whose diff a larger uncommitted change pushed out of the working set, ${when} the model ran git diff on it`,
+      files: { ...TS.files, "data/big.txt": BIG.before },
+      dirty: { "data/big.txt": BIG.after, "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k.toLowerCase();\n}\n" },
+      task: "Make encodeKey in src/keys.ts trim k first",
+      turns: [run("g1", "git", ["diff", "--", "src/keys.ts"])],
+      pick: when === "before" ? 0 : 1,
+      labels: when === "before" ? { next_action: "review_worktree", continue_retrieval: false } : { next_action: "edit_then_verify", context_sufficient: true },
+    }),
+  ),
+  {
+    id: "python-no-tests-anywhere",
+    language: "python",
+    note: "a behaviour change in a project with no test files, the target shown whole, first decision",
+    files: { "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n" },
+    task: "Make slug in pkg/util.py replace spaces with dashes",
+    turns: [],
+    pick: 0,
+    labels: { context_sufficient: true, continue_retrieval: false, next_action: "edit_then_verify" },
+  },
+  {
+    id: "python-mapped-test-unread",
+    language: "python",
+    note: "the same change where a test of the target exists and the smallest working set left it unread",
+    files: { "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n", "tests/test_util.py": "from pkg.util import slug\n\ndef test_slug():\n    assert slug('A') == 'a'\n" },
+    task: "Make slug in pkg/util.py replace spaces with dashes",
+    turns: [],
+    flags: FLOOR_ONLY,
+    pick: 0,
+    labels: { context_sufficient: false, continue_retrieval: true, next_action: "retrieve" },
+  },
+  ...(["before", "after"] as const).map(
+    (when): Scenario => ({
+      id: `python-empty-workspace-${when}-write`,
+      language: "python",
+      note: `a new script asked for in a repository that holds no files, ${when} the model wrote it`,
+      files: {},
+      task: "Create hello.py that prints hello",
+      turns: [write("w1", "hello.py", "print('hello')\n")],
+      pick: when === "before" ? 0 : 1,
+      labels: { context_sufficient: true, continue_retrieval: false, next_action: "edit_then_verify" },
+    }),
+  ),
 ];
+

@@ -1,11 +1,11 @@
-import { isAbsolute, relative } from "node:path";
+import { basename, isAbsolute, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { textAfter } from "../actions/edit-match.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
+import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
@@ -86,6 +86,19 @@ export function documentationTask(task: string): boolean {
   return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
 }
 
+/** Files the state walks at most when the run has no index. */
+const WALK_LIMIT = 50_000;
+
+/** Whether a command is `git diff` (run directly, or as a shell line with nothing piped or chained). Pure. */
+export function runsGitDiff(d: { line: string; argv?: string[] }): boolean {
+  const argv = d.argv ?? (/[|;&<>`$()]/.test(d.line) ? [] : d.line.trim().split(/\s+/));
+  if (argv.length === 0 || basename(argv[0]!) !== "git") return false;
+  // git's own options before its command: -c name=value and -C dir take a value.
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith("-")) i += argv[i] === "-c" || argv[i] === "-C" ? 2 : 1;
+  return argv[i] === "diff";
+}
+
 /**
  * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
  * tests mapped and read, failure locations, retrieval counters, rules in force and budget used. It
@@ -105,6 +118,9 @@ export class WorkState {
   private compilerTests = new Set<string>();
   private notes: string[] = [];
   private dirty: Set<string> | undefined;
+  private untracked: Set<string> | undefined;
+  /** Dirty paths whose uncommitted changes the conversation showed whole (a diff, or an untracked file read whole). */
+  private changesSeen = new Set<string>();
   private files: string[] | undefined;
   private fileSet: Set<string> | undefined;
   private refusedTargets = 0;
@@ -132,8 +148,14 @@ export class WorkState {
    * Files with uncommitted changes weir did not make: git status as the run's first compile read it
    * (later compiles see weir's own edits, which are not the person's).
    */
-  worktreeChanges(paths: string[]): void {
+  worktreeChanges(paths: string[], untracked: string[] = []): void {
     this.dirty ??= new Set(paths);
+    this.untracked ??= new Set(untracked);
+  }
+
+  /** Paths whose uncommitted changes a working set showed whole. */
+  changesShown(paths: string[]): void {
+    for (const p of paths) this.changesSeen.add(p);
   }
 
   /** Paths named in a new task become targets; a named path the workspace refuses is a conflict with its constraints. */
@@ -223,6 +245,8 @@ export class WorkState {
         const t = this.target(d.path);
         t.read = true;
         t.body_complete ||= d.complete;
+        // An untracked file read whole shows all of its change.
+        if (d.complete && this.untracked?.has(d.path)) this.changesSeen.add(d.path);
         if (this.isTest(d.path)) this.testsRead.add(d.path);
         this.rounds++;
         break;
@@ -247,6 +271,9 @@ export class WorkState {
         break;
       case "command":
       case "verify":
+        // A git diff the model ran at the root shows the changes of each file its output holds whole.
+        if (d.kind === "command" && d.exitCode !== null && d.exitCode <= 1 && runsGitDiff(d) && !(call.input as { cwd?: string })?.cwd)
+          for (const p of diffShows(result.content)) this.changesSeen.add(p);
         for (const f of d.failures) {
           const given = this.resolved(f.path);
           const path = this.located(f.path, given) ?? given?.relative;
@@ -275,7 +302,7 @@ export class WorkState {
 
   /** The workspace's files: those the run's newest compile walked, when there was one. */
   private workspaceFiles(): string[] {
-    this.files ??= this.index ? (this.index.walked ?? walkFiles(this.root, this.index.walk)) : Array.from(walk(this.root, { limit: 50_000 }), (e) => e.path);
+    this.files ??= this.index ? (this.index.walked ?? walkFiles(this.root, this.index.walk)) : Array.from(walk(this.root, { limit: WALK_LIMIT }), (e) => e.path);
     return this.files;
   }
 
@@ -387,7 +414,8 @@ export class WorkState {
       } catch {
         fresh = false; // gone or refused since it became a target: not fresh
       }
-      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: this.dirty?.has(path) === true && !t.edited, body_complete: t.body_complete });
+      const dirty = this.dirty?.has(path) === true && !t.edited;
+      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: dirty, worktree_shown: dirty && this.changesSeen.has(path), body_complete: t.body_complete });
       if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task, proposal?.path === path ? proposal : undefined)));
     }
     const tops = new Set(planned.map((p) => p.split("/")[0]));
@@ -397,6 +425,7 @@ export class WorkState {
     // An edit that is proposed, not made, says for itself whether it changes code.
     const made = [...this.targets].some(([p, t]) => t.edited && code.includes(p));
     const behaviour = code.length > 0 && (proposal ? proposal.behaviour || made : edited.length > 0 || !documentationTask(task));
+    const files = this.workspaceFiles();
     const mapped = [...new Set([...this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p))), ...this.compilerTests])].slice(0, 20);
     const last = this.verification.evidence.at(-1);
     const revisionNow = last ? await this.verification.revision() : "";
@@ -407,13 +436,21 @@ export class WorkState {
       task_kind: kind,
       targets,
       symbols,
-      tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0 },
+      // The whole file list was searched by name (and the compiler's import graph) unless a walk without the index stopped at its limit.
+      tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0, searched: this.index !== undefined || files.length < WALK_LIMIT },
       failures: this.failures.slice(-10),
       verification: {
         files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
         last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
       },
-      retrieval: { rounds: this.rounds, candidates_seen: this.seen, candidates_admitted: targets.filter((t) => t.read).length, budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed, this.goalBudget ? this.goalBudget.spent / this.goalBudget.budget : 0)), navigations: this.navigations },
+      retrieval: {
+        rounds: this.rounds,
+        candidates_seen: this.seen,
+        candidates_admitted: targets.filter((t) => t.read).length,
+        budget_used_ratio: Math.min(1, Math.max(0, this.budgetUsed, this.goalBudget ? this.goalBudget.spent / this.goalBudget.budget : 0)),
+        navigations: this.navigations,
+        workspace_files: files.length,
+      },
       change: {
         planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
         security_sensitive: planned.some((p) => SECURITY.test(p)),

@@ -17,6 +17,6 @@ export { quoteData } from "./render.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";
-export { goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "./sources.ts";
+export { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "./sources.ts";
 export { ContextIndex, compileWorkingSet, failureUpdate, floorCap, heldKey, workingSetBudget } from "./working-set.ts";
 export type { WorkingSet } from "./working-set.ts";

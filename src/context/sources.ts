@@ -101,6 +101,8 @@ export interface Gathered {
   refused: { path: string; reason: string }[];
   /** Every path git status lists as changed or untracked (the work state's dirty files). */
   worktreeChanges: string[];
+  /** Those of them git does not track: a whole read shows all of their change. */
+  untracked: string[];
 }
 
 /** Commits of history read for where work has been lately, and the busiest files named from it. */
@@ -214,6 +216,22 @@ function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "so
 }
 
 /** `git diff --stat` computed from the diff itself: one line per file with lines added and removed. Pure. */
+/**
+ * The paths whose changes a diff's text shows whole: each `diff --git` section that no cut runs
+ * through (the working set's own cut, or an output cap's). Pure.
+ */
+export function diffShows(diff: string): string[] {
+  const shown: string[] = [];
+  for (const section of diff.split(/^(?=diff --git )/m)) {
+    const m = section.match(/^diff --git a\/(.+?) b\//);
+    if (m && !section.includes(DIFF_CUT) && !section.includes("bytes cut")) shown.push(m[1]!);
+  }
+  return shown;
+}
+
+/** The note that ends a diff the working set shows only in part. */
+const DIFF_CUT = "[diff cut; run git diff for the rest]";
+
 function diffStat(diff: string): string {
   const rows: string[] = [];
   let file = "";
@@ -560,7 +578,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
           revision: head ? { head } : {},
           floor: "changed",
           relevance: { score: 1, reasons: ["uncommitted changes"] },
-          content: { full: diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n[diff cut; run git diff for the rest]` : diff, summary: stat, one_line: `${changed.length} changed file(s): ${changed.slice(0, 5).join(", ")}` },
+          content: { full: diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n${DIFF_CUT}` : diff, summary: stat, one_line: `${changed.length} changed file(s): ${changed.slice(0, 5).join(", ")}` },
         }),
       );
     }
@@ -641,5 +659,5 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
 
   const named = [...targets.values()].some((r) => r === "user_named" || r === "failure_location");
   const namesSomething = named || aboutChecks(goal) || words.length >= 3;
-  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused, worktreeChanges: entries.map((e) => e.path) };
+  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused, worktreeChanges: entries.map((e) => e.path), untracked: entries.filter((e) => e.untracked).map((e) => e.path) };
 }

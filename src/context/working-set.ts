@@ -5,7 +5,7 @@ import { sha256 } from "../workspace/ledger.ts";
 import { classify } from "./firewall.ts";
 import { type CompiledContext, type CompiledEntry, compileContext } from "./compiler.ts";
 import { renderChunk } from "./render.ts";
-import { ContextIndex, type Gathered, gatherCandidates, type GatherOptions } from "./sources.ts";
+import { ContextIndex, diffShows, type Gathered, gatherCandidates, type GatherOptions } from "./sources.ts";
 
 /**
  * The compiled working set a run opens with: the rules block (AGENTS.md/CLAUDE.md from the root
@@ -21,6 +21,8 @@ export interface WorkingSet {
   gathered: Gathered;
   /** File chunks admitted in full: the run may edit them without reading them again. */
   admittedFiles: { path: string; sha: string; complete: boolean }[];
+  /** Uncommitted changes the text shows whole: a complete section of the diff, or an untracked file shown whole. */
+  changesShown: string[];
   /** Rules in force for this task. */
   rules: string[];
 }
@@ -91,7 +93,12 @@ export async function compileWorkingSet(root: string, task: string, o: WorkingSe
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
     .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));
   const rules = compiled.entries.filter((e) => e.chunk.kind === "rule" && e.level !== "omit").map((e) => e.chunk.source);
-  return { text: renderWorkingSet(compiled), compiled, gathered, admittedFiles, rules };
+  const untracked = new Set(gathered.untracked);
+  const changesShown = [
+    ...compiled.entries.filter((e) => e.chunk.kind === "diff" && e.level === "full").flatMap((e) => diffShows(e.chunk.content.full)),
+    ...admittedFiles.filter((f) => f.complete && untracked.has(f.path)).map((f) => f.path),
+  ];
+  return { text: renderWorkingSet(compiled), compiled, gathered, admittedFiles, changesShown, rules };
 }
 
 /**

@@ -23,6 +23,8 @@ import type { DecisionRequest } from "./request.ts";
  * @2 (a request with `task_kind: inspect`, a task that asks for no change): relations and tests are
  * never needed, nothing is escalated, and a sufficient context's next action is `answer` (where the
  * set has that option; @1 has not, and an @1 state is always a change).
+ * @4: a dirty target whose changes were shown in full is not `dirty`; tests searched for and not
+ * found are known; in a workspace with no files, no target is missing (`nothingToRead`).
  */
 interface Facts {
   unreadOrPartial: boolean;
@@ -33,6 +35,7 @@ interface Facts {
   failureUnread: boolean;
   nothingPlanned: boolean;
   vague: boolean;
+  nothingToRead: boolean;
 }
 
 export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Facts {
@@ -40,21 +43,25 @@ export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Fac
   const read = new Set(r.targets.filter((t) => t.read).map((t) => t.path));
   // @3: a question whose answer is a set of relations needs them, until a navigation ran.
   const relationsAsked = settles(set) && r.task_kind === "inspect" && r.task_flags.asks_relations && r.retrieval.navigations === 0;
+  const v4 = settles(set, 4);
+  // @4: tests are known when read, or when the workspace was searched for them and holds none.
+  const testsKnown = r.tests.mapped.length > 0 ? r.tests.read : v4 && r.tests.searched === true;
   return {
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
     stale: r.targets.some((t) => !t.sha_fresh),
-    dirty: r.targets.some((t) => t.dirty_in_worktree),
+    dirty: r.targets.some((t) => t.dirty_in_worktree && !(v4 && t.worktree_shown)),
     // @3: a changed declaration needs its callers even where the change is not one of behaviour.
     relationsMissing: r.symbols.some((s) => s.exported && !s.callers_known && (behaviour || (settles(set) && s.signature_change === true))) || relationsAsked,
-    testsUnknown: behaviour && (r.tests.mapped.length === 0 || !r.tests.read),
+    testsUnknown: behaviour && !testsKnown,
     failureUnread: r.failures.some((f) => !read.has(f.path)),
     nothingPlanned: r.change.planned_scope === "none",
     vague: r.task_flags.ambiguous && r.change.planned_scope === "none",
+    nothingToRead: v4 && r.retrieval.workspace_files === 0,
   };
 }
 
-/** Whether a set carries @3's settlements (docs/decision-plane.md, "weir.agent_context@3"). */
-const settles = (set: QuestionSet) => set.id === AGENT_CONTEXT.id && set.version >= 3;
+/** Whether a set carries the settlements of @`version` (docs/decision-plane.md, "weir.agent_context@3" and on). */
+const settles = (set: QuestionSet, version = 3) => set.id === AGENT_CONTEXT.id && set.version >= version;
 
 const hasOption = (set: QuestionSet, q: string, option: string) => set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
 
@@ -69,10 +76,10 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   // @3: a question about relations with no target yet navigates first (navigation finds the targets).
   const navigationFirst = settles(set) && f.relationsMissing && inspect && r.targets.length === 0;
   // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
-  const sufficient = r.targets.length > 0 && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
+  const sufficient = (r.targets.length > 0 || f.nothingToRead) && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
   const staleAnswer = settles(set) && inspect && f.stale;
-  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst);
+  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst && !f.nothingToRead);
   // Not when the worktree must be reviewed first, nor for a task too vague for reading to resolve
   // (task_flags.ambiguous means exactly that).
   const continueRetrieval = evidenceMissing && !worktree && !r.task_flags.ambiguous;
@@ -120,8 +127,12 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   }
   if (!inspect && r.change.behaviour_change && r.change.planned_scope !== "none") {
     need += 2;
-    if (r.tests.mapped.length > 0) have++;
-    if (r.tests.read) have++;
+    // @4: tests searched for and not found are known, and there is nothing of them to read.
+    if (r.tests.mapped.length === 0 && f.testsUnknown === false) have += 2;
+    else {
+      if (r.tests.mapped.length > 0) have++;
+      if (r.tests.read) have++;
+    }
   }
 
   return {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import agentContextV1 from "../../policies/question-sets/weir.agent_context@1.json" with { type: "json" };
 import agentContextV2 from "../../policies/question-sets/weir.agent_context@2.json" with { type: "json" };
 import agentContextV3 from "../../policies/question-sets/weir.agent_context@3.json" with { type: "json" };
+import agentContextV4 from "../../policies/question-sets/weir.agent_context@4.json" with { type: "json" };
 
 /** A question set is a versioned API contract; changing a question's meaning makes a new version. */
 const Question = z.discriminatedUnion("type", [
@@ -25,13 +26,15 @@ export const AGENT_CONTEXT_V1: QuestionSet = QuestionSet.parse(agentContextV1);
 export const AGENT_CONTEXT_V2: QuestionSet = QuestionSet.parse(agentContextV2);
 /** @3 settles what an independent reading of @2 found ambiguous or contradictory (docs/decision-plane.md). */
 export const AGENT_CONTEXT_V3: QuestionSet = QuestionSet.parse(agentContextV3);
+/** @4 settles three states in which @3's reading asked for work that cannot help (docs/decision-plane.md). */
+export const AGENT_CONTEXT_V4: QuestionSet = QuestionSet.parse(agentContextV4);
 /** The set runs ask and record today. */
-export const AGENT_CONTEXT: QuestionSet = AGENT_CONTEXT_V3;
+export const AGENT_CONTEXT: QuestionSet = AGENT_CONTEXT_V4;
 export const setKey = (q: QuestionSet) => `${q.id}@${q.version}`;
 
 /** The question set a key (`weir.agent_context@1`) names, if weir knows it. */
 export function questionSetFor(key: string): QuestionSet | undefined {
-  return [AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, AGENT_CONTEXT_V3].find((q) => setKey(q) === key);
+  return [AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, AGENT_CONTEXT_V3, AGENT_CONTEXT_V4].find((q) => setKey(q) === key);
 }
 
 /** Answers of one source to one request, in the same typed shape for the baseline and any provider. */

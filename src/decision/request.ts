@@ -26,6 +26,8 @@ export const DecisionRequest = z
         read: z.boolean(),
         sha_fresh: z.boolean(),
         dirty_in_worktree: z.boolean(),
+        /** The uncommitted changes weir did not make were shown in full in this conversation (@4). */
+        worktree_shown: z.boolean().optional(),
         body_complete: z.boolean(),
       }),
     ),
@@ -40,7 +42,12 @@ export const DecisionRequest = z
         signature_change: z.boolean().optional(),
       }),
     ),
-    tests: z.object({ mapped: z.array(z.string()), read: z.boolean() }),
+    tests: z.object({
+      mapped: z.array(z.string()),
+      read: z.boolean(),
+      /** The workspace's files were searched for tests of the targets, so none mapped means none exists (@4). */
+      searched: z.boolean().optional(),
+    }),
     failures: z.array(z.object({ path: z.string(), line: z.number().int(), message: z.string() })),
     verification: z.object({
       files_changed_since_last_pass: z.boolean(),
@@ -53,6 +60,8 @@ export const DecisionRequest = z
       budget_used_ratio: z.number().min(0).max(1),
       /** Relation lookups (find_references) so far (@3). */
       navigations: z.number().int().min(0).default(0),
+      /** How many files the workspace holds (@4: none means nothing to read). */
+      workspace_files: z.number().int().min(0).optional(),
     }),
     change: z.object({
       planned_scope: z.enum(["none", "local", "module", "cross_module"]),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { taskAmbiguous, taskKind } from "../../src/agent/state.ts";
+import { runsGitDiff, taskAmbiguous, taskKind } from "../../src/agent/state.ts";
 
 describe("the task, read deterministically", () => {
   test.each([
@@ -24,4 +24,17 @@ describe("the task, read deterministically", () => {
     expect(taskAmbiguous("fix lint")).toBe(false);
     expect(taskAmbiguous("fix the bug")).toBe(true);
   });
+});
+
+describe("runsGitDiff: which commands show the worktree's changes", () => {
+  test.each([
+    [{ line: "git diff", argv: ["git", "diff"] }, true],
+    [{ line: "/usr/bin/git -c core.pager=cat -C . diff -- a.ts", argv: ["/usr/bin/git", "-c", "core.pager=cat", "-C", ".", "diff", "--", "a.ts"] }, true],
+    [{ line: "git --no-pager diff HEAD" }, true],
+    [{ line: "git diff | head -20" }, false],
+    [{ line: "git diff > out.txt" }, false],
+    [{ line: "git show HEAD", argv: ["git", "show", "HEAD"] }, false],
+    [{ line: "git log -p", argv: ["git", "log", "-p"] }, false],
+    [{ line: "diff a b", argv: ["diff", "a", "b"] }, false],
+  ])("%j → %p", (d, want) => expect(runsGitDiff(d)).toBe(want));
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
+import { diffShows, dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -255,3 +255,18 @@ describe("git status entries", () => {
   });
 });
 
+
+describe("diffShows: the files whose changes a diff's text shows whole", () => {
+  const section = (p: string) => `diff --git a/${p} b/${p}\nindex 1..2 100644\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-old\n+new\n`;
+  test("every whole section, in order", () => {
+    expect(diffShows(`${section("a.ts")}${section("src/b c.ts")}`)).toEqual(["a.ts", "src/b c.ts"]);
+  });
+  test("not a section the working set's cut or an output cap's runs through", () => {
+    expect(diffShows(`${section("a.ts")}${section("b.ts")}\n[diff cut; run git diff for the rest]`)).toEqual(["a.ts"]);
+    expect(diffShows(`${section("a.ts")}diff --git a/b.ts b/b.ts\n[… 900 of 60000 bytes cut here …]\n+x\n${section("c.ts")}`)).toEqual(["a.ts", "c.ts"]);
+  });
+  test("no section: a stat, a status, nothing", () => {
+    expect(diffShows(" a.ts | 2 +-\n 1 file changed")).toEqual([]);
+    expect(diffShows("")).toEqual([]);
+  });
+});

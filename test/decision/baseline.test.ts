@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { baseline, facts } from "../../src/decision/baseline.ts";
 import { guidanceFrom, mergeIncreaseOnly } from "../../src/decision/merge.ts";
-import { AGENT_CONTEXT, AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, AGENT_CONTEXT_V3, type Answers, checkShape, questionSetFor } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT, AGENT_CONTEXT_V1, AGENT_CONTEXT_V2, AGENT_CONTEXT_V3, AGENT_CONTEXT_V4, type Answers, checkShape, questionSetFor } from "../../src/decision/questions.ts";
 import { DecisionRequest, requestHash } from "../../src/decision/request.ts";
 import { arbRequest, request } from "../support/requests.ts";
 
@@ -213,12 +213,14 @@ describe("weir.agent_context@3: the settlements of @2's ambiguities", () => {
     request({ question_set: "weir.agent_context@3", task: "what does total() return?", task_kind: "inspect", change: { planned_scope: "none", security_sensitive: false, public_api: false, behaviour_change: false, persistence: false }, ...over });
   const target = { path: "src/total.ts", named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true };
 
-  test("@1, @2 and @3 all load; runs ask @3", () => {
+  test("@1 to @4 all load; runs ask @4, with @3's questions", () => {
     expect(questionSetFor("weir.agent_context@1")).toBe(AGENT_CONTEXT_V1);
     expect(questionSetFor("weir.agent_context@2")).toBe(AGENT_CONTEXT_V2);
     expect(questionSetFor("weir.agent_context@3")).toBe(AGENT_CONTEXT_V3);
-    expect(AGENT_CONTEXT).toBe(AGENT_CONTEXT_V3);
+    expect(questionSetFor("weir.agent_context@4")).toBe(AGENT_CONTEXT_V4);
+    expect(AGENT_CONTEXT).toBe(AGENT_CONTEXT_V4);
     expect(AGENT_CONTEXT_V3.questions.map((q) => q.id)).toEqual(AGENT_CONTEXT_V2.questions.map((q) => q.id));
+    expect(AGENT_CONTEXT_V4.questions.map((q) => q.id)).toEqual(AGENT_CONTEXT_V3.questions.map((q) => q.id));
   });
 
   test("(c) a question about a dirty file is answered, not sent to a worktree review; @2 reviewed it", () => {
@@ -263,5 +265,67 @@ describe("weir.agent_context@3: the settlements of @2's ambiguities", () => {
     expect(yes(baseline(local, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(false);
     const reachable = request({ question_set: "weir.agent_context@3", symbols: [{ name: "round", path: "src/total.ts", exported: true, callers_known: false, kind: "function" }] });
     expect(yes(baseline(reachable, AGENT_CONTEXT_V3), "semantic_navigation_required")).toBe(true);
+  });
+});
+
+describe("weir.agent_context@4: work that cannot help is not asked for", () => {
+  const at4 = (over: Partial<DecisionRequest> = {}) => request({ question_set: "weir.agent_context@4", ...over });
+  const t0 = () => request().targets[0]!;
+  const noTests = { mapped: [], read: false };
+
+  test("a dirty target whose changes were shown is reviewed; one whose changes were not shown still is; @3 reviewed both", () => {
+    const shown = at4({ targets: [{ ...t0(), dirty_in_worktree: true, worktree_shown: true }] });
+    expect(top(baseline(shown, AGENT_CONTEXT_V4), "next_action")).toBe("edit_then_verify");
+    expect(top(baseline(shown, AGENT_CONTEXT_V3), "next_action")).toBe("review_worktree");
+    const unseen = at4({ targets: [{ ...t0(), dirty_in_worktree: true, worktree_shown: false }] });
+    expect(top(baseline(unseen, AGENT_CONTEXT_V4), "next_action")).toBe("review_worktree");
+    // A stale target is reviewed whatever was shown of it.
+    const stale = at4({ targets: [{ ...t0(), sha_fresh: false, dirty_in_worktree: true, worktree_shown: true }] });
+    expect(top(baseline(stale, AGENT_CONTEXT_V4), "next_action")).toBe("review_worktree");
+  });
+
+  test("tests searched for and not found are known; located and unread, or never searched for, they are not", () => {
+    const none = baseline(at4({ tests: { ...noTests, searched: true } }), AGENT_CONTEXT_V4);
+    expect(yes(none, "context_sufficient")).toBe(true);
+    expect(top(none, "next_action")).toBe("edit_then_verify");
+    expect(none.evidence_density).toEqual({ type: "score", value: 1 });
+    expect(yes(baseline(at4({ tests: { ...noTests, searched: true } }), AGENT_CONTEXT_V3), "context_sufficient")).toBe(false);
+    expect(top(baseline(at4({ tests: { ...noTests, searched: false } }), AGENT_CONTEXT_V4), "next_action")).toBe("retrieve");
+    expect(top(baseline(at4({ tests: { mapped: ["test/total.test.ts"], read: false, searched: true } }), AGENT_CONTEXT_V4), "next_action")).toBe("retrieve");
+  });
+
+  test("a workspace with no files has no target to find; one with files does", () => {
+    const empty = (files: number) => at4({ targets: [], symbols: [], tests: { ...noTests, searched: true }, change: { ...request().change, planned_scope: "none", behaviour_change: false }, retrieval: { ...request().retrieval, workspace_files: files } });
+    expect(top(baseline(empty(0), AGENT_CONTEXT_V4), "next_action")).toBe("edit_then_verify");
+    expect(yes(baseline(empty(0), AGENT_CONTEXT_V4), "continue_retrieval")).toBe(false);
+    expect(top(baseline(empty(3), AGENT_CONTEXT_V4), "next_action")).toBe("retrieve");
+    expect(top(baseline(empty(0), AGENT_CONTEXT_V3), "next_action")).toBe("retrieve");
+  });
+
+  const withFacts = fc.record({ shown: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), searched: fc.boolean(), files: fc.option(fc.nat(3), { nil: undefined }) });
+  const give = (r: DecisionRequest, f: { shown: boolean[]; searched: boolean; files: number | undefined }): DecisionRequest => ({
+    ...r,
+    targets: r.targets.map((t, i) => ({ ...t, worktree_shown: f.shown[i]! })),
+    tests: { ...r.tests, searched: f.searched },
+    retrieval: { ...r.retrieval, ...(f.files === undefined ? {} : { workspace_files: f.files }) },
+  });
+
+  test("property: without @4's facts, @4 answers as @3 does", () => {
+    fc.assert(fc.property(arbRequest, (r) => expect(baseline(r, AGENT_CONTEXT_V4)).toEqual(baseline(r, AGENT_CONTEXT_V3))));
+  });
+
+  test("property: @4's facts only take work away, except the reading a dirty target held back under @3", () => {
+    fc.assert(
+      fc.property(arbRequest, withFacts, (r, f) => {
+        const s = give(r, f);
+        const g3 = guidanceFrom(baseline(s, AGENT_CONTEXT_V3));
+        const g4 = guidanceFrom(baseline(s, AGENT_CONTEXT_V4));
+        for (const k of ["semantic_navigation", "review_worktree"] as const) if (g4[k]) expect([k, g3[k]]).toEqual([k, true]);
+        // Under @3 a dirty target held reading back, as one still to review; shown, it no longer does.
+        if (g4.retrieve && !g3.retrieve) expect(["held back by a shown change", s.targets.some((t) => t.dirty_in_worktree && t.worktree_shown)]).toEqual(["held back by a shown change", true]);
+        const rank = { none: 0, quick: 1, full: 2 };
+        expect(rank[g4.verification]).toBeLessThanOrEqual(rank[g3.verification]);
+      }),
+    );
   });
 });

@@ -411,7 +411,7 @@ describe("a judgment provider in shadow", () => {
       // One group per question-set version, provider and model.
       expect(groups).toHaveLength(1);
       const summary = groups[0];
-      expect(summary).toMatchObject({ question_set: "weir.agent_context@3", provider: "llm" });
+      expect(summary).toMatchObject({ question_set: "weir.agent_context@4", provider: "llm" });
       expect(summary.decisions).toBe(2);
       expect(summary.errors).toBe(0);
       expect(summary.signals.find((x: any) => x.signal === "context_sufficient").compared).toBe(2);
@@ -485,9 +485,9 @@ describe("decisions without a judge", () => {
     world.server.script({ turns: [call("d1", "read_file", { path: "d.ts" }), { text: "d is 1" }] });
     expect((await weir([...wire("chat"), "--verify-floor", "off", "what is d in d.ts"])).code).toBe(0);
     const { groups } = JSON.parse((await weir(["decisions", "--json"])).stdout);
-    expect(groups).toEqual([expect.objectContaining({ question_set: "weir.agent_context@3", provider: "baseline", decisions: 2 })]);
+    expect(groups).toEqual([expect.objectContaining({ question_set: "weir.agent_context@4", provider: "baseline", decisions: 2 })]);
     const text = await weir(["decisions"]);
-    expect(text.stdout).toContain("weir.agent_context@3 · baseline only (no judgment provider): 2 decisions");
+    expect(text.stdout).toContain("weir.agent_context@4 · baseline only (no judgment provider): 2 decisions");
   });
 });
 

@@ -7,14 +7,14 @@ import { loadSuites } from "../../src/replay/suite.ts";
 
 /**
  * The suite of states the loop's own state builder produced (eval/loop/): it loads under
- * weir.agent_context@3, spans the languages, carries criteria labels, the baseline answers each
+ * weir.agent_context@4, spans the languages, carries criteria labels, the baseline answers each
  * label, and it is what the loop builds today (a drift in the state builder shows here first).
  */
 describe("eval/suites/agent-context-loop.jsonl", () => {
-  const set = questionSetFor("weir.agent_context@3")!;
+  const set = questionSetFor("weir.agent_context@4")!;
   const suite = loadSuites([SUITE], set, true);
 
-  test("loads under @3 with at least 30 cases in at least four languages, every label from the criteria", () => {
+  test("loads under @4 with at least 30 cases in at least four languages, every label from the criteria", () => {
     expect(suite.problems).toEqual([]);
     expect(suite.cases.length).toBeGreaterThanOrEqual(30);
     expect(new Set(suite.cases.map((c) => c.tags![1])).size).toBeGreaterThanOrEqual(4);

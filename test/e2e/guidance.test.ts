@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * The guidance line each request ends with, through the binary: it never asks for work that cannot
+ * help (weir.agent_context@4). A person's uncommitted changes the request already shows are not sent
+ * to a review; a project with no test of the target is not told to read its tests; an empty
+ * directory is not told to read first.
+ */
+const world = e2eWorld();
+const wire = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock"];
+const weir = (task: string) => runWeir([...wire(), "--yes", "--verify-floor", "off", task, "--cwd", world.ws], { home: world.home });
+const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, input }] });
+const GIT = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+
+function repository(files: Record<string, string>) {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(world.ws, p)), { recursive: true });
+    writeFileSync(join(world.ws, p), text);
+  }
+  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init", "--allow-empty"]]) expect(spawnSync("git", args, { cwd: world.ws, env: { ...process.env, ...GIT } }).status).toBe(0);
+}
+
+/** The guidance line of each request from `first` on (the newest user message's; empty where it did not change). */
+function guidance(first: number): string[] {
+  return world.server.requests.slice(first).map((r) => {
+    const text = JSON.stringify(r.body.messages.at(-1));
+    return text.match(/\[weir guidance\][^"\\]*/)?.[0] ?? "";
+  });
+}
+
+const CALC = "export const add = (a, b) => a + b;\n";
+const CALC_DIRTY = `${CALC}export const sub = (a, b) => a + b;\n`;
+
+describe("what the guidance line asks for", () => {
+  test("uncommitted changes the working set showed are not sent to a review; the edit lands on the person's work", async () => {
+    repository({ "calc.js": CALC });
+    writeFileSync(join(world.ws, "calc.js"), CALC_DIRTY);
+    world.server.script({ turns: [call("e1", "edit_file", { path: "calc.js", old_string: "sub = (a, b) => a + b", new_string: "sub = (a, b) => a - b" }), { text: "fixed sub" }] });
+    const first = world.server.requests.length;
+    const r = await weir("fix sub in calc.js");
+    expect(r.code).toBe(0);
+    // The person's change is in the request, as a diff, and no request asks to review it again.
+    expect(JSON.stringify(world.server.requests[first]!.body.messages)).toContain("+export const sub = (a, b) => a + b;");
+    const lines = guidance(first);
+    expect(lines[0]).toContain("[weir guidance] next: edit_then_verify");
+    expect(lines.join("\n")).not.toContain("review_worktree");
+    expect(readFileSync(join(world.ws, "calc.js"), "utf8")).toBe(`${CALC}export const sub = (a, b) => a - b;\n`);
+  });
+
+  test("changes a larger change pushed out of the request are reviewed, until the model's git diff shows them", async () => {
+    const big = (word: string) => Array.from({ length: 3000 }, (_, i) => `${word} ${i} of the data`).join("\n");
+    // git diff lists data/ before src/: the larger change fills the diff the request can show.
+    repository({ "src/calc.js": CALC, "data/big.txt": big("line") });
+    writeFileSync(join(world.ws, "data/big.txt"), big("row, changed,"));
+    writeFileSync(join(world.ws, "src/calc.js"), CALC_DIRTY);
+    world.server.script({ turns: [call("g1", "run_command", { program: "git", args: ["diff", "--", "src/calc.js"] }), { text: "seen" }] });
+    const first = world.server.requests.length;
+    expect((await weir("fix sub in src/calc.js")).code).toBe(0);
+    const [before, after] = guidance(first);
+    expect(before).toContain("next: review_worktree");
+    expect(before).toContain("(git diff)");
+    expect(after).toContain("next: edit_then_verify");
+  });
+
+  test("a project with no test of the target is not told to read its tests", async () => {
+    repository({ "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n" });
+    world.server.script({ turns: [call("r1", "read_file", { path: "pkg/util.py" }), { text: "done" }] });
+    const first = world.server.requests.length;
+    expect((await weir("make slug in pkg/util.py replace spaces with dashes")).code).toBe(0);
+    const lines = guidance(first).filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toContain("next: edit_then_verify");
+      expect(line).not.toContain("read the missing");
+    }
+  });
+
+  test("a test of the target that exists and is unread is asked for", async () => {
+    repository({ "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n", "tests/test_util.py": "from pkg.util import slug\n\ndef test_slug():\n    assert slug('A') == 'a'\n" });
+    world.server.script({ turns: [{ text: "done" }] });
+    const first = world.server.requests.length;
+    expect((await runWeir([...wire(), "--yes", "--verify-floor", "off", "--budget", "1", "make slug in pkg/util.py replace spaces with dashes", "--cwd", world.ws], { home: world.home })).code).toBe(0);
+    expect(guidance(first)[0]).toContain("next: retrieve. read the missing source, tests or failure locations before editing");
+  });
+
+  test("an empty directory is not told to read before it writes", async () => {
+    world.server.script({ turns: [call("w1", "write_file", { path: "hello.py", content: "print('hi')\n" }), { text: "wrote hello.py" }] });
+    const first = world.server.requests.length;
+    expect((await weir("create hello.py that prints hi")).code).toBe(0);
+    const lines = guidance(first);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("next: edit_then_verify");
+    for (const line of lines.filter(Boolean)) expect(line).not.toContain("read the missing");
+    expect(readFileSync(join(world.ws, "hello.py"), "utf8")).toBe("print('hi')\n");
+  });
+});
