@@ -159,6 +159,9 @@ const MIGRATIONS: string[] = [
 
 const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** How long a statement waits for another process's write lock before the database is "locked". */
+const BUSY_WAIT_MS = 20_000;
+
 function explain(path: string, e: unknown): UserError {
   const msg = String((e as Error).message ?? e);
   const code = (e as { code?: string }).code ?? "";
@@ -193,7 +196,9 @@ export function openDatabase(path: string): Database {
   try {
     if (!existsSync(path)) mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, { create: true, strict: true });
-    db.exec("PRAGMA busy_timeout = 3000");
+    // Other weir processes share the file and each write is short, but on a loaded machine (a
+    // script's parallel runs, a slow disk's fsync) one can hold the lock for seconds: wait that out.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
     // Reading the schema first fails fast on a corrupt file, before anything is written.
     db.query("SELECT count(*) FROM sqlite_master").get();
     const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;

@@ -74,4 +74,24 @@ describe("weir runs at once", () => {
       for (const s of kept) expect({ task: s.task, status: s.status, whole: s.messages >= 6 }).toEqual({ task: s.task, status: "end_turn", whole: true });
     }
   }, 240_000);
+
+  test("a run waits out another process's write transaction that lasts seconds, and keeps its session", async () => {
+    world.server.script({ turns: [{ text: "Done WAITED." }] });
+    // A run on the database first, so that it exists; then another process holds its write lock.
+    expect((await runWeir([...wire(), "first"], { home: world.home, cwd: world.ws })).code).toBe(0);
+    world.server.script({ turns: [{ text: "Done WAITED." }] });
+    const other = new Database(join(world.home, ".local", "share", "weir", "weir.db"));
+    other.exec("BEGIN IMMEDIATE");
+    other.exec("UPDATE sessions SET updated_at = updated_at");
+    const held = setTimeout(() => other.exec("COMMIT"), 4_000);
+    try {
+      const r = await runWeir([...wire(), "--verify-floor", "off", "say done"], { home: world.home, cwd: world.ws });
+      expect({ code: r.code, stderr: r.stderr.split("\n").filter((l) => l.startsWith("weir:")) }).toEqual({ code: 0, stderr: [] });
+      expect(r.stdout).toContain("Done WAITED.");
+    } finally {
+      clearTimeout(held);
+      if (other.inTransaction) other.exec("COMMIT");
+      other.close();
+    }
+  }, 60_000);
 });
