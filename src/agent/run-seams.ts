@@ -11,6 +11,7 @@ import type { ContextChunk } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/messages.ts";
 import type { DecisionPlane } from "../decision/plane.ts";
+import { NO_CHECKS, reminder } from "../decision/merge.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { Seams } from "./run.ts";
 import { taskKind, type WorkState } from "./state.ts";
@@ -185,8 +186,10 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         await evidence;
         const request = await d.state.request(task, d.questionSet);
         const r = await d.plane.decide(request, d.verification.changed.size > 0, signal, messages.length);
-        // Guidance pre-loads the capabilities it asks for.
-        const caps = r.guidance.preload.filter((c) => d.registry.capabilities().some((x) => x.name === c));
+        // Guidance pre-loads the capabilities it asks for; without project checks, verifying is a command.
+        const checked = checks().length > 0;
+        const asked = r.guidance.preload.map((c) => (c === "verification" && !checked ? "command" : c));
+        const caps = asked.filter((c) => d.registry.capabilities().some((x) => x.name === c));
         if (caps.length) d.disclosure.load(caps, []);
         // Within a goal's budget, every request says what is left of it.
         const g = d.state.goalBudget;
@@ -194,7 +197,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // A task that asks for no change gets no edit guidance (until something was changed after all).
         if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return left;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
-        return [d.contextStep.underPressure ? undefined : r.reminder, left].filter(Boolean).join("\n") || undefined;
+        return [d.contextStep.underPressure ? undefined : reminder(r.guidance, checked), left].filter(Boolean).join("\n") || undefined;
       } catch (e) {
         // A cancelled turn decides nothing; any other failure is the loop's to report.
         if (signal?.aborted) return undefined;
@@ -242,14 +245,18 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       }
       // Documentation alone (AGENTS.md, a README, docs/) is checked by no test: nothing to verify.
       if (d.verifyFloor === "off" || [...d.verification.changed].every(isDocumentation)) return undefined;
-      if (attempt >= (d.verifyFloor === "require" ? 3 : 1)) return undefined;
+      // Without project checks no verification can pass: the model is asked once to exercise the change.
+      const checked = checks().length > 0;
+      if (attempt >= (d.verifyFloor === "require" && checked ? 3 : 1)) return undefined;
       const v = await d.verification.state();
       if (v.state === "passed" || v.state === "not_needed") return undefined;
       const key = [...d.verification.changed].sort().join("\0");
       if (d.verifyFloor === "remind" && key === remindedFor) return undefined;
       remindedFor = key;
-      d.disclosure.load(["verification"], []);
-      return `[weir verification floor] You changed ${[...d.verification.changed].slice(0, 5).join(", ")} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
+      const changed = [...d.verification.changed].slice(0, 5).join(", ");
+      d.disclosure.load([checked ? "verification" : "command"], []);
+      if (!checked) return `[weir verification floor] You changed ${changed}, and ${NO_CHECKS}. Before you finish, run what exercises the change (run_command), or say exactly why it cannot be checked.`;
+      return `[weir verification floor] You changed ${changed} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
     },
     async report() {
       d.disclosure.remember(task, [...called]);

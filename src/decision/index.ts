@@ -8,6 +8,7 @@ export { baseline } from "./baseline.ts";
 export { configureJudge, judgmentFor } from "./configure.ts";
 export { applyCalibrator, logit } from "./calibrator.ts";
 export type { Calibrator } from "./calibrator.ts";
+export { NO_CHECKS, reminder } from "./merge.ts";
 export { DecisionPlane } from "./plane.ts";
 export { DecisionPolicy, configurePlane } from "./policy.ts";
 export type { AnswerPolicy, DecisionRecord } from "./plane.ts";

@@ -86,18 +86,25 @@ export function mergeIncreaseOnly(base: Guidance, cand: Guidance | undefined): M
   };
 }
 
-/** The one short trusted reminder the model reads each turn. */
-export function reminder(g: Guidance): string {
+/**
+ * The one short trusted reminder the model reads each turn. `checks`: whether the project has checks
+ * `verify` runs; without any, verifying means running what exercises the change.
+ */
+export function reminder(g: Guidance, checks = true): string {
   const parts: string[] = [];
   if (g.review_worktree) parts.push("review the worktree changes you did not make (git diff) before editing");
   if (g.retrieve) parts.push("read the missing source, tests or failure locations before editing");
   if (g.semantic_navigation) parts.push("find the callers/implementations (find_references) before changing the symbol");
   if (g.next_action === "answer") parts.push("answer from what you have read; the task asks for no change");
   else if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
-  if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
+  if (g.verification !== "none" && !checks) parts.push(`check the change after editing by running what exercises it (run_command): ${NO_CHECKS}`);
+  else if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
   else if (g.verification === "quick") parts.push("verify after editing (verify)");
   return `[weir guidance] next: ${g.next_action}.${parts.length ? ` ${parts.join("; ")}.` : ""}`;
 }
+
+/** Why `verify` has nothing to run, in the words the model reads. */
+export const NO_CHECKS = "weir found no project checks (test script, test target or build file) for verify to run";
 
 /** Guidance fields a certified question may lower in calibrated mode. */
 export type ReducibleField = "retrieve" | "semantic_navigation" | "verification";

@@ -1,6 +1,6 @@
 import type { JudgmentMode } from "../config/options.ts";
 import { baseline } from "./baseline.ts";
-import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, reminder, type Thresholds } from "./merge.ts";
+import { type Guidance, guidanceFrom, mergeCalibrated, mergeIncreaseOnly, REDUCES, type Thresholds } from "./merge.ts";
 import type { JudgmentProvider } from "./judges.ts";
 import { AGENT_CONTEXT, type Answers, checkShape, type QuestionSet, setKey, topChoice } from "./questions.ts";
 import { type DecisionRequest, requestHash } from "./request.ts";
@@ -92,23 +92,23 @@ export class DecisionPlane {
   }
 
   /** `at`: where in the session the decision was made (the index its next assistant message gets), so a capture can see what followed. */
-  async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal, at?: number): Promise<{ guidance: Guidance; reminder: string; baseline: Answers }> {
+  async decide(request: DecisionRequest, changed: boolean, signal: AbortSignal, at?: number): Promise<{ guidance: Guidance; baseline: Answers }> {
     const base = baseline(request, this.set);
     const baseGuidance = guidanceFrom(base, { yes: 0.5 }, changed);
     const { provider, mode } = this.opts;
     if (!provider || mode === "off") {
       // Every decision is recorded, with its state, even when no judge is configured.
       this.opts.record?.({ request_hash: requestHash(request), question_set: setKey(this.set), provider: "baseline", baseline: base, deltas: {}, missing: [], mismatched: [], violations: [], mode: "off", request, ...(at !== undefined ? { at } : {}) });
-      return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+      return { guidance: baseGuidance, baseline: base };
     }
     const pending = this.ask(provider, request, base, baseGuidance, changed, signal, at);
     if (mode === "shadow") {
       void pending; // recorded when it lands; the run never waits for it
-      return { guidance: baseGuidance, reminder: reminder(baseGuidance), baseline: base };
+      return { guidance: baseGuidance, baseline: base };
     }
     const merged = await Promise.race([pending, Bun.sleep(this.opts.timeoutMs ?? 20_000).then(() => undefined)]);
     const guidance = merged ?? baseGuidance;
-    return { guidance, reminder: reminder(guidance), baseline: base };
+    return { guidance, baseline: base };
   }
 
   /**

@@ -88,6 +88,33 @@ describe("what the guidance line asks for", () => {
     expect(guidance(first)[0]).toContain("next: retrieve. read the missing source, tests or failure locations before editing");
   });
 
+  test("without project checks, verifying is running what exercises the change: run_command is offered, and asked for once", async () => {
+    world.server.script({ turns: [call("w1", "write_file", { path: "hello.py", content: "print('hi')\n" }), { text: "wrote it" }, { text: "it prints hi" }, { text: "unused" }] });
+    const first = world.server.requests.length;
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "require", "create hello.py that prints hi", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(0);
+    const requests = world.server.requests.slice(first);
+    // The write, the answer, the floor's one reminder and the answer to it: no second reminder.
+    expect(requests).toHaveLength(3);
+    const after = guidance(first)[1]!;
+    expect(after).toContain("check the change after editing by running what exercises it (run_command)");
+    expect(after).not.toContain("(verify)");
+    const last = JSON.stringify(requests.at(-1)!.body.messages.at(-1));
+    expect(last).toContain("weir found no project checks");
+    expect(last).not.toContain("Run verify");
+    expect(requests.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("run_command");
+  });
+
+  test("with a test script, verifying is verify", async () => {
+    repository({ "package.json": JSON.stringify({ name: "p", scripts: { test: "node -e 0" } }), "calc.js": "module.exports = 1;\n" });
+    world.server.script({ turns: [call("e1", "edit_file", { path: "calc.js", old_string: "= 1", new_string: "= 2" }), { text: "done" }, { text: "unused" }] });
+    const first = world.server.requests.length;
+    expect((await weir("make calc.js export 2")).code).toBe(0);
+    const after = guidance(first)[1]!;
+    expect(after).toContain("verify after editing (verify)");
+    expect(after).not.toContain("run_command");
+  });
+
   test("an empty directory is not told to read before it writes", async () => {
     world.server.script({ turns: [call("w1", "write_file", { path: "hello.py", content: "print('hi')\n" }), { text: "wrote hello.py" }] });
     const first = world.server.requests.length;
