@@ -215,7 +215,6 @@ function chunk(p: Partial<ContextChunk> & Pick<ContextChunk, "id" | "kind" | "so
   };
 }
 
-/** `git diff --stat` computed from the diff itself: one line per file with lines added and removed. Pure. */
 /**
  * The paths whose changes a diff's text shows whole: each `diff --git` section that no cut runs
  * through (the working set's own cut, or an output cap's). Pure.
@@ -232,6 +231,7 @@ export function diffShows(diff: string): string[] {
 /** The note that ends a diff the working set shows only in part. */
 const DIFF_CUT = "[diff cut; run git diff for the rest]";
 
+/** `git diff --stat` computed from the diff itself: one line per file with lines added and removed. Pure. */
 function diffStat(diff: string): string {
   const rows: string[] = [];
   let file = "";

@@ -128,7 +128,7 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   if (!inspect && r.change.behaviour_change && r.change.planned_scope !== "none") {
     need += 2;
     // @4: tests searched for and not found are known, and there is nothing of them to read.
-    if (r.tests.mapped.length === 0 && f.testsUnknown === false) have += 2;
+    if (r.tests.mapped.length === 0 && !f.testsUnknown) have += 2;
     else {
       if (r.tests.mapped.length > 0) have++;
       if (r.tests.read) have++;
