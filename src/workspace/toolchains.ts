@@ -122,6 +122,14 @@ export function homeReadable(home: string, extra: readonly string[] = []): strin
   return [...HOME_TOOLCHAINS, ...extra].map((r) => (r.startsWith("/") ? r : join(home, r.replace(/^~(?:\/|$)/, ""))));
 }
 
+/**
+ * What of a Homebrew prefix (https://docs.brew.sh/Homebrew-on-Linux: /home/linuxbrew/.linuxbrew)
+ * programs on its bin/ reach: the Cellar their links lead into, opt/'s stable links into it, the
+ * libraries, data and headers, and the certificate bundles TLS reads. Not var/ (services' databases
+ * and logs) and not the rest of etc/ (services' configuration).
+ */
+const HOMEBREW_PARTS = ["Cellar", "opt", "lib", "libexec", "share", "include", "etc/openssl@3", "etc/openssl@1.1", "etc/ca-certificates"];
+
 /** A PATH entry that names its directory through a link, and that directory: the same link is made inside. */
 export interface PathLink {
   /** The real directory. */
@@ -139,8 +147,8 @@ export interface PathFacts {
 /**
  * The PATH's directories commands should see: each one's real directory, unless it is already
  * visible (`visible`: system directories, the workspace, what is shown already) or refused, with a
- * version manager's root beside its shims; and, for an entry that names its directory through a
- * link, a link at the same place. Pure.
+ * version manager's root beside its shims and a Homebrew prefix's program parts beside its bin; and,
+ * for an entry that names its directory through a link, a link at the same place. Pure.
  */
 export function pathView(path: string, home: string, visible: (p: string) => boolean, refused: readonly string[], fs: PathFacts): { readable: string[]; links: PathLink[] } {
   const readable: string[] = [];
@@ -155,6 +163,10 @@ export function pathView(path: string, home: string, visible: (p: string) => boo
     // wherever the root is; inside the home the root is one of the documented directories already.
     const root = dirname(real);
     if (basename(real) === "shims" && fs.isDir(join(root, "libexec")) && shown(root) && !visible(root) && !readable.includes(root)) readable.push(root);
+    // A Homebrew prefix's bin/ holds links into its Cellar, and what they run reaches its opt/ and
+    // lib/: the prefix's parts that hold programs and their files come with it, never its var/.
+    if ((basename(real) === "bin" || basename(real) === "sbin") && fs.isDir(join(root, "Cellar")) && shown(root))
+      for (const part of HOMEBREW_PARTS.map((x) => join(root, x))) if (fs.isDir(part) && !visible(part) && !readable.includes(part)) readable.push(part);
     if (real !== entry && !visible(entry) && !links.some((l) => l.at === entry)) links.push({ target: real, at: entry });
   }
   return { readable, links };

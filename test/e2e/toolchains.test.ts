@@ -44,6 +44,18 @@ describe.skipIf(detectSandbox().kind !== "bwrap")("the person's toolchains in th
     expect(shown).toContain("USER-SITE-9090");
   });
 
+  test("a program Homebrew on Linux installed runs from its Cellar, while the prefix's var/ stays unreadable", async () => {
+    // The prefix is another user's home (/home/linuxbrew/.linuxbrew), so outside this one.
+    const brew = join(dirname(world.home), "linuxbrew", ".linuxbrew");
+    program(join(brew, "Cellar", "brewtool", "2.1", "bin", "brewtool"), '#!/bin/sh\necho "BREWTOOL-RAN-5150"\n');
+    mkdirSync(join(brew, "bin"), { recursive: true });
+    symlinkSync("../Cellar/brewtool/2.1/bin/brewtool", join(brew, "bin", "brewtool"));
+    mkdirSync(join(brew, "var", "postgresql"), { recursive: true });
+    writeFileSync(join(brew, "var", "postgresql", "data"), "BREW-VAR-SECRET-8080");
+    expect(await runCommand({ program: "brewtool" }, join(brew, "bin"))).toContain("BREWTOOL-RAN-5150");
+    expect(await runCommand({ program: "cat", args: [join(brew, "var", "postgresql", "data")] }, join(brew, "bin"))).not.toContain("BREW-VAR-SECRET-8080");
+  });
+
   test("a program linked from the PATH to a directory commands cannot see is named, with the setting that shows it; with it set, it runs", async () => {
     const code = join(world.home, "code", "deploy-tool");
     program(join(code, "run.sh"), '#!/bin/sh\necho "DEPLOY-TOOL-RAN-3131"\n');

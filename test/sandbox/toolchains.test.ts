@@ -29,6 +29,8 @@ let root: string;
 let outsideBin: string;
 /** A version manager installed outside the home (PYENV_ROOT=/opt/… or a home other than the run's): its shims exec its libexec. */
 let managerShims: string;
+/** A Homebrew prefix outside the home: its bin/ is on the PATH. */
+let brew: string;
 const secret = (path: string) => `SECRET-${path.replace(/\W/g, "-")}`;
 
 beforeAll(() => {
@@ -63,11 +65,25 @@ beforeAll(() => {
   chmodSync(join(manager, "libexec", "pyenv"), 0o755);
   writeFileSync(join(managerShims, "managed-tool"), `#!/bin/sh\nexec "${join(manager, "libexec", "pyenv")}" managed-tool "$@"\n`);
   chmodSync(join(managerShims, "managed-tool"), 0o755);
+  // Homebrew on Linux (https://docs.brew.sh/Homebrew-on-Linux), under another user's home: bin/ links
+  // into the Cellar, opt/ links to the installed version, a library in lib/, a service's data in var/.
+  brew = join(base, "linuxbrew", ".linuxbrew");
+  const keg = join(brew, "Cellar", "brewed", "1.0");
+  for (const dir of [join(keg, "bin"), join(brew, "bin"), join(brew, "opt"), join(brew, "lib"), join(brew, "var", "db"), join(brew, "etc", "openssl@3")]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(brew, "lib", "libbrewed.txt"), "brewed library\n");
+  writeFileSync(join(keg, "bin", "brewed-tool"), `#!/bin/sh\necho "ran brewed-tool"; cat "${join(brew, "opt", "brewed", "share.txt")}" "${join(brew, "lib", "libbrewed.txt")}"\n`);
+  chmodSync(join(keg, "bin", "brewed-tool"), 0o755);
+  writeFileSync(join(keg, "share.txt"), "brewed data\n");
+  symlinkSync("../Cellar/brewed/1.0/bin/brewed-tool", join(brew, "bin", "brewed-tool"));
+  symlinkSync("../Cellar/brewed/1.0", join(brew, "opt", "brewed"));
+  writeFileSync(join(brew, "var", "db", "service.db"), secret("brew-var"));
+  writeFileSync(join(brew, "etc", "service.conf"), secret("brew-etc"));
+  writeFileSync(join(brew, "etc", "openssl@3", "cert.pem"), "brewed certificates\n");
 });
 afterAll(() => tmp?.cleanup());
 
 /** The PATH a person with every tool set up has: each tool's entries, a directory outside the home, then the system's. */
-const personPath = () => [...new Set(corpus.tools.flatMap((t) => t.path.map((p) => join(home, p))))].concat(outsideBin, managerShims, "/usr/local/bin", "/usr/bin", "/bin").join(":");
+const personPath = () => [...new Set(corpus.tools.flatMap((t) => t.path.map((p) => join(home, p))))].concat(outsideBin, managerShims, join(brew, "bin"), "/usr/local/bin", "/usr/bin", "/bin").join(":");
 
 /** Runs a shell script in the sandbox from a parent playing weir with the person's PATH and home. */
 async function inside(script: string): Promise<string> {
@@ -110,13 +126,22 @@ d("a person's toolchains, as each documents its layout", () => {
   test("a version manager's shims on the PATH, its root outside the home, run through the manager", async () => {
     expect(await inside("managed-tool")).toContain("ran the manager for managed-tool");
   });
+
+  test("a Homebrew program runs through its Cellar link and reads its opt/ and lib/; the prefix's var/ and etc/ stay hidden", async () => {
+    const out = await inside(`brewed-tool; cat "${join(brew, "etc", "openssl@3", "cert.pem")}"; cat "${join(brew, "var", "db", "service.db")}" "${join(brew, "etc", "service.conf")}" 2>/dev/null; echo DONE`);
+    expect(out).toContain("ran brewed-tool\nbrewed data\nbrewed library\nbrewed certificates\n");
+    expect(out).toContain("DONE");
+    expect(out).not.toContain(secret("brew-var"));
+    expect(out).not.toContain(secret("brew-etc"));
+  });
 });
 
 describe("the PATH's directories (pure)", () => {
   const home = "/home/ann";
   const own = ["/home/ann/.config/weir"];
   const links: Record<string, string> = { "/home/ann/.nix-profile/bin": "/nix/store/abc-profile/bin", "/run/user/1000/fnm_multishells/7_1/bin": "/home/ann/.local/share/fnm/node-versions/v20/installation/bin" };
-  const facts = { real: (p: string) => links[p] ?? (p.includes("missing") ? undefined : p), isDir: (p: string) => !p.endsWith(".txt") };
+  // Every other path is a directory, but no prefix here is Homebrew's (none has a Cellar).
+  const facts = { real: (p: string) => links[p] ?? (p.includes("missing") ? undefined : p), isDir: (p: string) => !p.endsWith(".txt") && !p.endsWith("/Cellar") };
   const system = (p: string) => ["/usr", "/bin", "/nix"].some((d) => p === d || p.startsWith(`${d}/`));
   const view = (path: string, visible = system) => pathView(path, home, visible, own, facts);
 
@@ -130,6 +155,15 @@ describe("the PATH's directories (pure)", () => {
     expect(v("/srv/pyenv/shims")).toEqual(["/srv/pyenv/shims", "/srv/pyenv"]);
     expect(v("/home/ann/shims")).toEqual(["/home/ann/shims"]);
     expect(v("/srv/tools/shims")).toEqual(["/srv/tools/shims"]);
+  });
+
+  test("a Homebrew prefix's bin brings the parts its programs reach, never var/ or the rest of etc/; a bin without a Cellar brings nothing", () => {
+    const brew = "/home/linuxbrew/.linuxbrew";
+    const dirs = new Set(["bin", "sbin", "Cellar", "opt", "lib", "share", "etc/openssl@3", "var", "etc"].map((x) => `${brew}/${x}`).concat("/srv/app/bin", "/srv/app/lib"));
+    const layout = { real: (p: string) => p, isDir: (p: string) => dirs.has(p) };
+    const v = (path: string) => pathView(path, home, system, own, layout).readable;
+    expect(v(`${brew}/bin:${brew}/sbin`)).toEqual([`${brew}/bin`, ...["Cellar", "opt", "lib", "share", "etc/openssl@3"].map((x) => `${brew}/${x}`), `${brew}/sbin`]);
+    expect(v("/srv/app/bin")).toEqual(["/srv/app/bin"]);
   });
 
   test("the home, the root, credential directories and weir's own are never shown", () => {
