@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { homeDirectory } from "./containment.ts";
-import { bwrapArgv, bwrapDisablesUsernsAsync, detectSandbox, linkedGitDir } from "./sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./sandbox.ts";
 import { enclosingRepository } from "./walker.ts";
 
 /**
@@ -29,7 +29,7 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
     const repository = enclosingRepository(root);
     const gitDir = linkedGitDir(repository ?? root);
     const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [], ...(repository ? { repository } : {}), ...(gitDir ? { gitFile: !repository, gitDir } : {}) };
-    const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: await bwrapDisablesUsernsAsync(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
+    const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
     return await run(cmd, root, {}, timeoutMs);
   } catch {
     return undefined;

@@ -349,32 +349,17 @@ export function bwrapDisablesUserns(program: string): boolean {
   return known;
 }
 
-/** `bwrapDisablesUserns` without blocking: the answer the question in flight brings, or a new question's. */
-export async function bwrapDisablesUsernsAsync(program: string): Promise<boolean> {
-  return userNsFlag.get(program) ?? (await askBwrapVersion(program)) ?? bwrapDisablesUserns(program);
-}
-
-/** The questions to bubblewrap in flight, so that a process asks each program once. */
-const askingVersion = new Map<string, Promise<boolean | undefined>>();
-
 /** Asks bubblewrap its version in the background, so the first sandboxed command need not wait for it. */
-function askBwrapVersion(program: string): Promise<boolean | undefined> {
-  let asked = askingVersion.get(program);
-  if (asked) return asked;
+function askBwrapVersion(program: string): void {
+  if (userNsFlag.has(program)) return;
   try {
     const p = Bun.spawn([program, "--version"], { stdout: "pipe", stderr: "ignore", stdin: "ignore" });
-    asked = new Response(p.stdout).text().then(
-      (out) => {
-        if (!userNsFlag.has(program)) userNsFlag.set(program, knowsUsernsFlag(out));
-        return userNsFlag.get(program);
-      },
-      () => undefined,
-    );
+    void new Response(p.stdout).text().then((out) => {
+      if (!userNsFlag.has(program)) userNsFlag.set(program, knowsUsernsFlag(out));
+    }, () => undefined);
   } catch {
-    asked = Promise.resolve(undefined); // asked again, synchronously, when a command needs it
+    // asked again, synchronously, when a command needs it
   }
-  askingVersion.set(program, asked);
-  return asked;
 }
 
 /** Finds the sandbox this machine offers. I/O: looks for the programs. */
@@ -792,7 +777,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let shown: ToolchainsShown | undefined;
   const showToolchains = () => toolchainsShown({ home: o.home, extra: o.readable, own: o.own, path: process.env.PATH ?? "", seen });
   const limits = detected.kind === "bwrap" ? defaultLimits() : undefined;
-  if (detected.kind === "bwrap") void askBwrapVersion(detected.program ?? "bwrap");
+  if (detected.kind === "bwrap") askBwrapVersion(detected.program ?? "bwrap");
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;

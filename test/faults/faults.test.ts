@@ -165,25 +165,6 @@ describe("zero egress", () => {
   });
 });
 
-describe("the programs a run starts", () => {
-  test.skipIf(!Bun.which("strace") || !Bun.which("bwrap"))("bubblewrap is asked its version once, however many sandboxed processes the run starts", async () => {
-    writeFileSync(join(world.ws, "a.txt"), "hello\n");
-    execSync("git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm init", { cwd: world.ws });
-    world.server.script({ turns: [call("c1", "run_command", { program: "ls" }), call("c2", "run_command", { program: "ls" }), { text: "done" }] });
-    const log = join(world.tmp, "strace-exec.log");
-    const p = Bun.spawn(["strace", "-f", "-qq", "-e", "trace=execve", "-o", log, ...weirCommand(), "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--cwd", world.ws, "list twice"], {
-      env: { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(await p.exited).toBe(0);
-    const execs = readFileSync(log, "utf8").split("\n").filter((l) => /execve\("[^"]*bwrap"/.test(l) && !l.includes("ENOENT"));
-    // The git queries and both commands ran sandboxed; the version was asked once.
-    expect(execs.filter((l) => !l.includes('"--version"')).length).toBeGreaterThanOrEqual(3);
-    expect(execs.filter((l) => l.includes('"--version"')).length).toBe(1);
-  });
-});
-
 afterAll(() => {
   console.log(`\nfault injection: ${counts.faults} faults injected, data lost: ${counts.dataLost}`);
 });
