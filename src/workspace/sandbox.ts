@@ -203,6 +203,13 @@ export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap =
 const q = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
 /**
+ * Where package managers under the system's directories keep what their services write (Homebrew on
+ * Apple silicon and on Intel, MacPorts): a local PostgreSQL's, MySQL's or Redis's data, logs. Only
+ * Homebrew's own records (`var/homebrew`, which `brew` reads) stay readable.
+ */
+const SERVICE_STATE = ["/opt/homebrew/var", "/usr/local/var", "/opt/local/var"];
+
+/**
  * The macOS sandbox-exec (Seatbelt) profile with the same intent: reads of the system and the
  * workspace, writes only to the workspace, the temp directories and approved directories, never to
  * git's executable config or protected files, and no network unless approved. Pure; run by users
@@ -215,6 +222,9 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     "(allow process-exec process-fork signal (target same-sandbox))",
     "(allow sysctl-read mach-lookup ipc-posix-shm)",
     '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
+    // Under those, package managers keep their services' state: databases and logs, never programs.
+    `(deny file-read* ${SERVICE_STATE.map((d) => `(subpath ${q(d)})`).join(" ")})`,
+    `(allow file-read* ${SERVICE_STATE.map((d) => `(subpath ${q(join(d, "homebrew"))})`).join(" ")})`,
     ...(p.visible ? p.visible.map((f) => `(allow file-read* (literal ${q(f)}))`) : [`(allow file-read* (subpath ${q(p.repository ?? p.root)}))`]),
     ...p.readable.map((r) => `(allow file-read* (subpath ${q(r)}))`),
     ...(p.credentials ?? []).map((c) => `(deny file-read* (subpath ${q(c.path)}))`),

@@ -430,6 +430,20 @@ describe("sandbox profiles (pure)", () => {
     expect(seatbeltProfile({ ...deps, network: true })).not.toContain('(deny file-write* (subpath "/w/node_modules"))');
   });
 
+  test("sandbox-exec: Homebrew's and MacPorts' service data under /opt and /usr/local is not readable, brew's own records are (the last matching rule wins)", () => {
+    const lines = seatbeltProfile(policy).split("\n");
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    const system = at('(subpath "/opt")');
+    const state = at('(deny file-read* (subpath "/opt/homebrew/var") (subpath "/usr/local/var") (subpath "/opt/local/var"))');
+    const brew = at('(allow file-read* (subpath "/opt/homebrew/var/homebrew")');
+    expect(system).toBeGreaterThanOrEqual(0);
+    expect(state).toBeGreaterThan(system);
+    expect(brew).toBeGreaterThan(state);
+    // A directory the person shows on purpose comes after, and so wins.
+    const shown = seatbeltProfile({ ...policy, readable: ["/opt/homebrew/var/postgresql@16"] }).split("\n");
+    expect(shown.findIndex((l) => l.includes('(allow file-read* (subpath "/opt/homebrew/var/postgresql@16"))'))).toBeGreaterThan(state);
+  });
+
   test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {
     const p = seatbeltProfile(policy);
     expect(p).toContain("(deny default)");
