@@ -174,6 +174,10 @@ const BIG = {
 };
 
 const TS = LANGUAGES.typescript!;
+/** The TypeScript target with an uncommitted change weir did not make. */
+const KEYS_CHANGED = { "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k.toLowerCase();\n}\n" };
+/** A Python package of one function, and no tests. */
+const SLUG = { "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n" };
 
 export const SCENARIOS: Scenario[] = [
   ...Object.entries(LANGUAGES).flatMap(([lang, L]) => perLanguage(lang, L)),
@@ -279,7 +283,7 @@ export const SCENARIOS: Scenario[] = [
     language: "typescript",
     note: "a change to a target with uncommitted changes weir did not make, whose diff the working set showed whole, first decision",
     files: TS.files,
-    dirty: { "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k.toLowerCase();\n}\n" },
+    dirty: KEYS_CHANGED,
     task: "Make encodeKey in src/keys.ts trim k first",
     turns: [],
     pick: 0,
@@ -291,7 +295,7 @@ export const SCENARIOS: Scenario[] = [
       language: "typescript",
       note: `a change to a dirty target whose diff a larger uncommitted change pushed out of the working set, ${when} the model ran git diff on it`,
       files: { ...TS.files, "data/big.txt": BIG.before },
-      dirty: { "data/big.txt": BIG.after, "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k.toLowerCase();\n}\n" },
+      dirty: { ...KEYS_CHANGED, "data/big.txt": BIG.after },
       task: "Make encodeKey in src/keys.ts trim k first",
       turns: [run("g1", "git", ["diff", "--", "src/keys.ts"])],
       pick: when === "before" ? 0 : 1,
@@ -302,7 +306,7 @@ export const SCENARIOS: Scenario[] = [
     id: "python-no-tests-anywhere",
     language: "python",
     note: "a behaviour change in a project with no test files, the target shown whole, first decision",
-    files: { "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n" },
+    files: SLUG,
     task: "Make slug in pkg/util.py replace spaces with dashes",
     turns: [],
     pick: 0,
@@ -312,7 +316,7 @@ export const SCENARIOS: Scenario[] = [
     id: "python-mapped-test-unread",
     language: "python",
     note: "the same change where a test of the target exists and the smallest working set left it unread",
-    files: { "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n", "tests/test_util.py": "from pkg.util import slug\n\ndef test_slug():\n    assert slug('A') == 'a'\n" },
+    files: { ...SLUG, "tests/test_util.py": "from pkg.util import slug\n\ndef test_slug():\n    assert slug('A') == 'a'\n" },
     task: "Make slug in pkg/util.py replace spaces with dashes",
     turns: [],
     flags: FLOOR_ONLY,
