@@ -13,7 +13,7 @@ export class PathRefused extends Error {
   constructor(
     message: string,
     /** The guard that refused it, for the model and for the security suite's report. */
-    readonly rule: "containment" | "symlink" | "hardlink" | "protected" | "scope" | "special",
+    readonly rule: "containment" | "symlink" | "hardlink" | "protected" | "scope" | "special" | "name",
   ) {
     super(message);
     this.name = "PathRefused";
@@ -263,6 +263,9 @@ export function autorunReason(rel: string): string | undefined {
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
 }
 
+/** What a name's bytes that are not UTF-8 become when it is listed. */
+const UNDECODABLE = "\uFFFD";
+
 /**
  * Resolves a path the model sent against the workspace root. Absolute paths are fine when they land
  * inside; `..` escapes, symlinks leading out, files with other hard links, and protected paths are
@@ -292,6 +295,13 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
   } catch (e) {
     if (e instanceof PathRefused) throw e;
   }
+  // A name whose bytes are not UTF-8 is listed with U+FFFD in their place; that spelling names no
+  // file, and a write under it would make a second one beside it.
+  if (!exists && requested.includes(UNDECODABLE))
+    throw new PathRefused(
+      `${requested} holds ${UNDECODABLE}, which stands for bytes of a file name that are not UTF-8: no file has this name, and weir's file tools cannot name the one listed so; a command can (a glob in shell, e.g. ls -b or cat with a * where the ${UNDECODABLE} is)`,
+      "name",
+    );
   // A worker's scope narrows the workspace further: checked on the canonical path, after every guard above.
   if (opts.scope) {
     const access = opts.access ?? "read";

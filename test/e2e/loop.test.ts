@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir, weirCommand } from "../support/cli.ts";
 import { MockServer } from "../support/mock-server.ts";
@@ -530,5 +530,22 @@ describe("weir events", () => {
     // The first call of a session carries its session id too.
     expect(typeof record.session_id).toBe("string");
     expect(record.session_id.length).toBeGreaterThan(8);
+  });
+});
+
+describe("a file whose name is not UTF-8", () => {
+  test("is listed with U+FFFD; reading or writing that spelling is refused with the way to reach it, and no second file is made", async () => {
+    // A Latin-1 name, as an old archive or a Windows-1252 tool leaves it.
+    writeFileSync(Buffer.from(join(world.ws, "caf\xe9.txt"), "latin1"), "LATIN1-CONTENT\n");
+    const shown = "caf\uFFFD.txt";
+    world.server.script({ turns: [call("l", "list_files", {}), call("r", "read_file", { path: shown }), call("w", "write_file", { path: shown, content: "x\n" }), { text: "done" }] });
+    const r = await weir([...wire("chat"), "--yes", "--verify-floor", "off", "look at the files"]);
+    expect(r.code).toBe(0);
+    expect(toolResult("l")).toContain(shown);
+    for (const id of ["r", "w"]) {
+      expect(toolResult(id)).toContain("refused by the name guard");
+      expect(toolResult(id)).toContain("not UTF-8");
+    }
+    expect(readdirSync(world.ws).filter((n) => n.startsWith("caf"))).toEqual([shown]);
   });
 });
