@@ -197,7 +197,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // A task that asks for no change gets no edit guidance (until something was changed after all).
         if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return left;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
-        return [d.contextStep.underPressure ? undefined : reminder(r.guidance, checked), left].filter(Boolean).join("\n") || undefined;
+        return [d.contextStep.underPressure ? undefined : reminder(r.guidance, { checks: checked, review: { stale: request.targets.some((t) => !t.sha_fresh), unseen: request.targets.some((t) => t.dirty_in_worktree && !t.worktree_shown) } }), left].filter(Boolean).join("\n") || undefined;
       } catch (e) {
         // A cancelled turn decides nothing; any other failure is the loop's to report.
         if (signal?.aborted) return undefined;

@@ -86,18 +86,25 @@ export function mergeIncreaseOnly(base: Guidance, cand: Guidance | undefined): M
   };
 }
 
-/**
- * The one short trusted reminder the model reads each turn. `checks`: whether the project has checks
- * `verify` runs; without any, verifying means running what exercises the change.
- */
-export function reminder(g: Guidance, checks = true): string {
+/** What the state says of a review and of verifying, for the reminder's words. */
+export interface ReminderFacts {
+  /** The project has checks `verify` runs; without any, verifying means running what exercises the change. */
+  checks: boolean;
+  /** Why the worktree is to be reviewed: a target changed on disk since it was read, a target's changes no one made here, or both. */
+  review?: { stale: boolean; unseen: boolean };
+}
+
+/** The one short trusted reminder the model reads each turn. */
+export function reminder(g: Guidance, facts: ReminderFacts = { checks: true }): string {
   const parts: string[] = [];
-  if (g.review_worktree) parts.push("review the worktree changes you did not make (git diff) before editing");
+  const why = facts.review ?? { stale: false, unseen: true };
+  if (g.review_worktree && why.stale) parts.push("read again the files that changed on disk since you read them before editing");
+  if (g.review_worktree && (why.unseen || !why.stale)) parts.push("review the worktree changes you did not make (git diff) before editing");
   if (g.retrieve) parts.push("read the missing source, tests or failure locations before editing");
   if (g.semantic_navigation) parts.push("find the callers/implementations (find_references) before changing the symbol");
   if (g.next_action === "answer") parts.push("answer from what you have read; the task asks for no change");
   else if (!g.allow_edit && !parts.length) parts.push("do not edit yet");
-  if (g.verification !== "none" && !checks) parts.push(`check the change after editing by running what exercises it (run_command): ${NO_CHECKS}`);
+  if (g.verification !== "none" && !facts.checks) parts.push(`check the change after editing by running what exercises it (run_command): ${NO_CHECKS}`);
   else if (g.verification === "full") parts.push("verify at the full level after editing (verify level=full)");
   else if (g.verification === "quick") parts.push("verify after editing (verify)");
   return `[weir guidance] next: ${g.next_action}.${parts.length ? ` ${parts.join("; ")}.` : ""}`;

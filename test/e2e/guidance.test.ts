@@ -67,6 +67,17 @@ describe("what the guidance line asks for", () => {
     expect(after).toContain("next: edit_then_verify");
   });
 
+  test("a file the model's own command changed after it was read is to be read again, not reviewed with git diff", async () => {
+    repository({ "calc.js": CALC });
+    const format = { program: process.execPath, args: ["-e", `require("fs").writeFileSync("calc.js", ${JSON.stringify(CALC.replace("=>", " => "))})`] };
+    world.server.script({ turns: [call("r1", "read_file", { path: "calc.js" }), call("c1", "run_command", format), { text: "done" }] });
+    const first = world.server.requests.length;
+    expect((await weir("tidy calc.js")).code).toBe(0);
+    const after = guidance(first)[2]!;
+    expect(after).toContain("next: review_worktree. read again the files that changed on disk since you read them before editing");
+    expect(after).not.toContain("git diff");
+  });
+
   test("a project with no test of the target is not told to read its tests", async () => {
     repository({ "pkg/__init__.py": "", "pkg/util.py": "def slug(s):\n    return s.lower()\n" });
     world.server.script({ turns: [call("r1", "read_file", { path: "pkg/util.py" }), { text: "done" }] });
