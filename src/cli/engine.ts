@@ -33,9 +33,16 @@ export function startWithEngineOptions(compiled: boolean, options: Record<string
   }
   const execve = (process as { execve?: Exec }).execve;
   if (!compiled || process.platform === "win32" || typeof execve !== "function") return;
+  // A failed exec leaves a warning that process.execve is experimental, printed on the next tick:
+  // it is no concern of the person's, so no one hears it; later warnings are heard as before.
+  const listeners = process.listeners("warning");
+  process.removeAllListeners("warning");
   try {
     execve(process.execPath, [process.argv0, ...process.argv.slice(2)], { ...env, ...options });
   } catch {
     // The run goes on with the engine's defaults.
   }
+  setTimeout(() => {
+    for (const l of listeners) process.on("warning", l);
+  }, 0);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { engineOptions, startWithEngineOptions } from "../../src/cli/engine.ts";
 import { runsCompiled, weirCommand } from "../support/cli.ts";
@@ -53,6 +53,29 @@ describe("startWithEngineOptions", () => {
     const env: Record<string, string | undefined> = { PATH: "/bin" };
     startWithEngineOptions(false, engineOptions(undefined), env);
     expect(env).toEqual({ PATH: "/bin" });
+  });
+
+  test("when the exec fails, the run goes on and prints nothing of it; a later warning is still printed", async () => {
+    // A compiled program, as weir is, whose exec cannot succeed: its binary is not where it says.
+    const entry = join(world.tmp, "exec-fails.ts");
+    writeFileSync(
+      entry,
+      [
+        `import { startWithEngineOptions } from ${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "engine.ts"))};`,
+        `process.execPath = ${JSON.stringify(join(world.tmp, "gone"))};`,
+        "startWithEngineOptions(true, { BUN_JSC_useOMGJIT: '0' });",
+        "await Bun.sleep(50);",
+        "process.emitWarning('LATER-WARNING');",
+        "await Bun.sleep(50);",
+        "console.log('RAN-ON');",
+      ].join("\n"),
+    );
+    const bin = join(world.tmp, "exec-fails");
+    expect(Bun.spawnSync([process.execPath, "build", "--compile", entry, "--outfile", bin], { stdout: "ignore", stderr: "pipe" }).exitCode).toBe(0);
+    const r = Bun.spawnSync([bin], { stdout: "pipe", stderr: "pipe" });
+    expect(r.stdout.toString()).toContain("RAN-ON");
+    expect(r.stderr.toString()).not.toContain("execve");
+    expect(r.stderr.toString()).toContain("LATER-WARNING");
   });
 
   test("an eval keeps JavaScript's optimising tiers; a run does not", () => {
