@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+
 /**
  * The JavaScriptCore options a compiled weir runs with. JSC reads its options from the environment
  * when the process starts, so setting them takes one exec of the binary by itself (same pid, same
@@ -20,12 +22,21 @@ export function engineOptions(command: string | undefined): Record<string, strin
 type Exec = (file: string, args: string[], env: Record<string, string | undefined>) => never;
 
 /**
+ * The file this process runs, to exec again. On Linux the kernel's own link: it reaches the binary
+ * even when an upgrade has replaced it since the start, where `process.execPath` then names a path
+ * with " (deleted)" on it that no exec can open.
+ */
+function selfExecutable(): string {
+  return process.platform === "linux" && existsSync("/proc/self/exe") ? "/proc/self/exe" : process.execPath;
+}
+
+/**
  * Replaces this process with the same binary and `options`, unless they are set already; after the
  * exec they are taken out of `process.env`, so no command weir starts inherits them. Not from source
  * (tests can run the source with their own bun), not on Windows (no exec); a failed exec leaves the
  * run going as it was.
  */
-export function startWithEngineOptions(compiled: boolean, options: Record<string, string>, env: Record<string, string | undefined> = process.env): void {
+export function startWithEngineOptions(compiled: boolean, options: Record<string, string>, env: Record<string, string | undefined> = process.env, self = selfExecutable()): void {
   const names = Object.keys(options);
   if (names.every((n) => env[n] !== undefined)) {
     for (const n of names) delete env[n];
@@ -38,7 +49,7 @@ export function startWithEngineOptions(compiled: boolean, options: Record<string
   const listeners = process.listeners("warning");
   process.removeAllListeners("warning");
   try {
-    execve(process.execPath, [process.argv0, ...process.argv.slice(2)], { ...env, ...options });
+    execve(self, [process.argv0, ...process.argv.slice(2)], { ...env, ...options });
   } catch {
     // The run goes on with the engine's defaults.
   }

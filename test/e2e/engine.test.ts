@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { engineOptions, startWithEngineOptions } from "../../src/cli/engine.ts";
 import { runsCompiled, weirCommand } from "../support/cli.ts";
@@ -56,14 +56,13 @@ describe("startWithEngineOptions", () => {
   });
 
   test("when the exec fails, the run goes on and prints nothing of it; a later warning is still printed", async () => {
-    // A compiled program, as weir is, whose exec cannot succeed: its binary is not where it says.
+    // A compiled program, as weir is, whose exec cannot succeed: the file to exec is not there.
     const entry = join(world.tmp, "exec-fails.ts");
     writeFileSync(
       entry,
       [
         `import { startWithEngineOptions } from ${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "engine.ts"))};`,
-        `process.execPath = ${JSON.stringify(join(world.tmp, "gone"))};`,
-        "startWithEngineOptions(true, { BUN_JSC_useOMGJIT: '0' });",
+        `startWithEngineOptions(true, { BUN_JSC_useOMGJIT: '0' }, process.env, ${JSON.stringify(join(world.tmp, "gone"))});`,
         "await Bun.sleep(50);",
         "process.emitWarning('LATER-WARNING');",
         "await Bun.sleep(50);",
@@ -76,6 +75,30 @@ describe("startWithEngineOptions", () => {
     expect(r.stdout.toString()).toContain("RAN-ON");
     expect(r.stderr.toString()).not.toContain("execve");
     expect(r.stderr.toString()).toContain("LATER-WARNING");
+  });
+
+  test.skipIf(process.platform !== "linux")("a binary an upgrade replaced while it started still execs itself with the options", async () => {
+    // The program waits, so that its file can be replaced before it execs, as an upgrade would.
+    const entry = join(world.tmp, "replaced.ts");
+    writeFileSync(
+      entry,
+      [
+        'import { readFileSync } from "node:fs";',
+        `import { startWithEngineOptions } from ${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "engine.ts"))};`,
+        "if (!process.env.ENGINE_MARK) await Bun.sleep(400);",
+        "startWithEngineOptions(true, { ENGINE_MARK: '1' });",
+        "console.log(readFileSync('/proc/self/environ', 'utf8').includes('ENGINE_MARK=1') ? 'EXECED' : 'NOT-EXECED');",
+      ].join("\n"),
+    );
+    const bin = join(world.tmp, "replaced");
+    expect(Bun.spawnSync([process.execPath, "build", "--compile", entry, "--outfile", bin], { stdout: "ignore", stderr: "pipe" }).exitCode).toBe(0);
+    copyFileSync(bin, `${bin}.new`);
+    const p = Bun.spawn([bin], { stdout: "pipe", stderr: "pipe" });
+    await Bun.sleep(150);
+    renameSync(`${bin}.new`, bin);
+    const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect(out.trim()).toBe("EXECED");
+    expect(err).not.toContain("execve");
   });
 
   test("an eval keeps JavaScript's optimising tiers; a run does not", () => {
