@@ -148,7 +148,7 @@ export class WorkState {
    * Files with uncommitted changes weir did not make: git status as the run's first compile read it
    * (later compiles see weir's own edits, which are not the person's).
    */
-  worktreeChanges(paths: string[], untracked: string[] = []): void {
+  worktreeChanges(paths: string[], untracked: string[]): void {
     this.dirty ??= new Set(paths);
     this.untracked ??= new Set(untracked);
   }

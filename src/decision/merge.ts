@@ -91,15 +91,16 @@ export interface ReminderFacts {
   /** The project has checks `verify` runs; without any, verifying means running what exercises the change. */
   checks: boolean;
   /** Why the worktree is to be reviewed: a target changed on disk since it was read, a target's changes no one made here, or both. */
-  review?: { stale: boolean; unseen: boolean };
+  review: { stale: boolean; unseen: boolean };
 }
 
 /** The one short trusted reminder the model reads each turn. */
-export function reminder(g: Guidance, facts: ReminderFacts = { checks: true }): string {
+export function reminder(g: Guidance, facts: ReminderFacts): string {
   const parts: string[] = [];
-  const why = facts.review ?? { stale: false, unseen: true };
-  if (g.review_worktree && why.stale) parts.push("read again the files that changed on disk since you read them before editing");
-  if (g.review_worktree && (why.unseen || !why.stale)) parts.push("review the worktree changes you did not make (git diff) before editing");
+  const { stale, unseen } = facts.review;
+  if (g.review_worktree && stale) parts.push("read again the files that changed on disk since you read them before editing");
+  // A review the judge asked for with neither reason in the state is one of changes no one made here.
+  if (g.review_worktree && (unseen || !stale)) parts.push("review the worktree changes you did not make (git diff) before editing");
   if (g.retrieve) parts.push("read the missing source, tests or failure locations before editing");
   if (g.semantic_navigation) parts.push("find the callers/implementations (find_references) before changing the symbol");
   if (g.next_action === "answer") parts.push("answer from what you have read; the task asks for no change");

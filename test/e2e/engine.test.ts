@@ -42,6 +42,16 @@ describe("the engine's options", () => {
   });
 });
 
+/** A program compiled as weir is, that can call startWithEngineOptions: its path. */
+function compiled(name: string, lines: string[]): string {
+  const entry = join(world.tmp, `${name}.ts`);
+  const engine = join(import.meta.dir, "..", "..", "src", "cli", "engine.ts");
+  writeFileSync(entry, [`import { startWithEngineOptions } from ${JSON.stringify(engine)};`, ...lines].join("\n"));
+  const bin = join(world.tmp, name);
+  expect(Bun.spawnSync([process.execPath, "build", "--compile", entry, "--outfile", bin], { stdout: "ignore", stderr: "pipe" }).exitCode).toBe(0);
+  return bin;
+}
+
 describe("startWithEngineOptions", () => {
   test("once the options are set it takes them out of the environment and does not exec", () => {
     const env: Record<string, string | undefined> = { PATH: "/bin", BUN_JSC_useOMGJIT: "0", BUN_JSC_useDFGJIT: "0" };
@@ -57,20 +67,13 @@ describe("startWithEngineOptions", () => {
 
   test("when the exec fails, the run goes on and prints nothing of it; a later warning is still printed", async () => {
     // A compiled program, as weir is, whose exec cannot succeed: the file to exec is not there.
-    const entry = join(world.tmp, "exec-fails.ts");
-    writeFileSync(
-      entry,
-      [
-        `import { startWithEngineOptions } from ${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "engine.ts"))};`,
-        `startWithEngineOptions(true, { BUN_JSC_useOMGJIT: '0' }, process.env, ${JSON.stringify(join(world.tmp, "gone"))});`,
-        "await Bun.sleep(50);",
-        "process.emitWarning('LATER-WARNING');",
-        "await Bun.sleep(50);",
-        "console.log('RAN-ON');",
-      ].join("\n"),
-    );
-    const bin = join(world.tmp, "exec-fails");
-    expect(Bun.spawnSync([process.execPath, "build", "--compile", entry, "--outfile", bin], { stdout: "ignore", stderr: "pipe" }).exitCode).toBe(0);
+    const bin = compiled("exec-fails", [
+      `startWithEngineOptions(true, { BUN_JSC_useOMGJIT: '0' }, process.env, ${JSON.stringify(join(world.tmp, "gone"))});`,
+      "await Bun.sleep(50);",
+      "process.emitWarning('LATER-WARNING');",
+      "await Bun.sleep(50);",
+      "console.log('RAN-ON');",
+    ]);
     const r = Bun.spawnSync([bin], { stdout: "pipe", stderr: "pipe" });
     expect(r.stdout.toString()).toContain("RAN-ON");
     expect(r.stderr.toString()).not.toContain("execve");
@@ -79,19 +82,12 @@ describe("startWithEngineOptions", () => {
 
   test.skipIf(process.platform !== "linux")("a binary an upgrade replaced while it started still execs itself with the options", async () => {
     // The program waits, so that its file can be replaced before it execs, as an upgrade would.
-    const entry = join(world.tmp, "replaced.ts");
-    writeFileSync(
-      entry,
-      [
-        'import { readFileSync } from "node:fs";',
-        `import { startWithEngineOptions } from ${JSON.stringify(join(import.meta.dir, "..", "..", "src", "cli", "engine.ts"))};`,
-        "if (!process.env.ENGINE_MARK) await Bun.sleep(400);",
-        "startWithEngineOptions(true, { ENGINE_MARK: '1' });",
-        "console.log(readFileSync('/proc/self/environ', 'utf8').includes('ENGINE_MARK=1') ? 'EXECED' : 'NOT-EXECED');",
-      ].join("\n"),
-    );
-    const bin = join(world.tmp, "replaced");
-    expect(Bun.spawnSync([process.execPath, "build", "--compile", entry, "--outfile", bin], { stdout: "ignore", stderr: "pipe" }).exitCode).toBe(0);
+    const bin = compiled("replaced", [
+      'import { readFileSync } from "node:fs";',
+      "if (!process.env.ENGINE_MARK) await Bun.sleep(400);",
+      "startWithEngineOptions(true, { ENGINE_MARK: '1' });",
+      "console.log(readFileSync('/proc/self/environ', 'utf8').includes('ENGINE_MARK=1') ? 'EXECED' : 'NOT-EXECED');",
+    ]);
     copyFileSync(bin, `${bin}.new`);
     const p = Bun.spawn([bin], { stdout: "pipe", stderr: "pipe" });
     await Bun.sleep(150);
