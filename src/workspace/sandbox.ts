@@ -210,6 +210,31 @@ const q = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 const SERVICE_STATE = ["/opt/homebrew/var", "/usr/local/var", "/opt/local/var"];
 
 /**
+ * The Mach services a command may reach: the user and group lookups behind `getpwuid` and
+ * `getgroups`, the system log, notifications (time zone changes), the per-user temp directory that
+ * `confstr` names, and power assertions. Each other service is a process outside the sandbox that
+ * acts for whoever asks: launchd runs a job a command submits (`launchctl submit`), the pasteboard
+ * hands over what the person copied, the keychain its items, Apple Events drive other applications.
+ */
+const MACH_SERVICES = [
+  "com.apple.system.opendirectoryd.libinfo",
+  "com.apple.system.opendirectoryd.membership",
+  "com.apple.logd",
+  "com.apple.system.logger",
+  "com.apple.system.notification_center",
+  "com.apple.bsd.dirhelper",
+  "com.apple.PowerManagement.control",
+];
+
+/** With the network approved, also: name resolution, certificate trust (Go's and Swift's TLS), the network's configuration. */
+const NETWORK_MACH_SERVICES = ["com.apple.dnssd.service", "com.apple.trustd", "com.apple.trustd.agent", "com.apple.SystemConfiguration.configd"];
+
+/** The resolver's socket, the one Unix socket outside the workspace a command with the network may connect to. */
+const RESOLVER_SOCKET = "/private/var/run/mDNSResponder";
+
+const machLookup = (names: string[]) => `(allow mach-lookup ${names.map((n) => `(global-name ${q(n)})`).join(" ")})`;
+
+/**
  * The macOS sandbox-exec (Seatbelt) profile with the same intent: reads of the system and the
  * workspace, writes only to the workspace, the temp directories and approved directories, never to
  * git's executable config or protected files, and no network unless approved. Pure; run by users
@@ -220,7 +245,9 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     "(version 1)",
     "(deny default)",
     "(allow process-exec process-fork signal (target same-sandbox))",
-    "(allow sysctl-read mach-lookup ipc-posix-shm)",
+    // Host statistics (libuv's os.cpus()), POSIX shared memory and semaphores (Python's multiprocessing).
+    "(allow sysctl-read mach-host* ipc-posix-shm ipc-posix-sem)",
+    machLookup(MACH_SERVICES),
     '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
     // Under those, package managers keep their services' state: databases and logs, never programs.
     `(deny file-read* ${SERVICE_STATE.map((d) => `(subpath ${q(d)})`).join(" ")})`,
@@ -238,8 +265,13 @@ export function seatbeltProfile(p: SandboxPolicy): string {
   for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
   lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
-  // Deny is the default; the network is allowed only when approved.
-  if (p.network) lines.push("(allow network*)");
+  // Deny is the default; the network is allowed only when approved, and then not the Unix sockets
+  // of the person's own services (an ssh-agent, Docker's socket), only the resolver's and the workspace's.
+  if (p.network) {
+    lines.push("(allow network*)", machLookup(NETWORK_MACH_SERVICES));
+    lines.push('(deny network-outbound (remote unix-socket (path-regex #"^/")))');
+    lines.push(`(allow network-outbound (remote unix-socket (path-literal ${q(RESOLVER_SOCKET)})) (remote unix-socket (subpath ${q(p.root)})))`);
+  }
   return lines.join("\n");
 }
 

@@ -455,6 +455,32 @@ describe("sandbox profiles (pure)", () => {
     expect(seatbeltProfile({ ...policy, mode: "read-only" })).not.toContain('(allow file-write* (subpath "/w"))');
   });
 
+  test("sandbox-exec: a command reaches only the Mach services it runs on, never one that acts for it outside (launchd, the pasteboard, the keychain, Apple Events)", () => {
+    const lookups = (profile: string) => profile.split("\n").filter((l) => l.includes("mach-lookup"));
+    const names = (profile: string) => lookups(profile).flatMap((l) => [...l.matchAll(/\(global-name "([^"]+)"\)/g)].map((m) => m[1]));
+    const closed = seatbeltProfile(policy);
+    // Every rule that allows a lookup names its services: none allows them all.
+    for (const l of lookups(closed)) expect(l).toMatch(/^\(allow mach-lookup( \(global-name "[^"]+"\))+\)$/);
+    expect(names(closed)).toContain("com.apple.system.opendirectoryd.libinfo");
+    const outside = ["com.apple.xpc.launchd.domain.user", "com.apple.pasteboard.1", "com.apple.securityd.xpc", "com.apple.SecurityServer", "com.apple.coreservices.appleevents", "com.apple.coreservices.launchservicesd"];
+    for (const p of [closed, seatbeltProfile({ ...policy, network: true })]) for (const n of outside) expect(names(p)).not.toContain(n);
+    // Resolving names is the network's: only an approved command may.
+    expect(names(closed)).not.toContain("com.apple.dnssd.service");
+    expect(names(seatbeltProfile({ ...policy, network: true }))).toContain("com.apple.dnssd.service");
+  });
+
+  test("sandbox-exec: with the network approved, no Unix socket of the person's is reachable (an ssh-agent, Docker), only the resolver's and the workspace's (the last matching rule wins)", () => {
+    const lines = seatbeltProfile({ ...policy, network: true }).split("\n");
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    const network = at("(allow network*)");
+    const sockets = at('(deny network-outbound (remote unix-socket (path-regex #"^/")))');
+    const allowed = at('(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")) (remote unix-socket (subpath "/w")))');
+    expect(network).toBeGreaterThanOrEqual(0);
+    expect(sockets).toBeGreaterThan(network);
+    expect(allowed).toBeGreaterThan(sockets);
+    expect(lines.slice(allowed + 1).some((l) => l.includes("allow") && l.includes("network"))).toBe(false);
+  });
+
   test("where no sandbox exists the sandbox says commands will ask, and wraps nothing", () => {
     const s = createSandbox({ mode: "workspace-write", root: "/w", home: "/h", detected: { kind: "none" } });
     expect(s.active).toBe(false);
