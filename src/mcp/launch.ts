@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "nod
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, networkFilter, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
 import { toolchainsShown } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 
@@ -19,8 +19,8 @@ import type { ServerEntry } from "./config.ts";
  * - inside bubblewrap: the system and your toolchain caches read-only (as for commands), its private
  *   home read-write, the paths its
  *   configuration names (directories read-write, a file's package read-only; for a project server
- *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true`, its own
- *   pid namespace, no capabilities;
+ *   writable only inside the workspace, and never a protected path), no network unless its entry says `"network": true` (and
+ *   then no Unix sockets: `unixSocketFilter`), its own pid namespace, no capabilities;
  * - where those paths show the workspace, the workspace's guards as commands have them (`guardBinds`),
  *   and a sweep of what it made that a command may not leave (`Launch.sweep`, run by the hub).
  */
@@ -102,6 +102,7 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const seen = (p: string) => systemPath(p) || inside(home, p) || paths.some((x) => inside(x, p));
   const { readable: shown, credentials, links, sees } = toolchainsShown({ home: homeDirectory(), own: [userConfigDir(), userDataDir()], path: PATH, seen });
   const network = "network" in c && c.network === true;
+  const seccomp = network ? networkFilter() : undefined;
   const argv = bwrapArgv(
     {
       mode: "workspace-write",
@@ -109,6 +110,7 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
       home: homeDirectory(),
       envHome: home,
       network,
+      ...(seccomp ? { seccomp } : {}),
       writable,
       readable: shown,
       credentials,

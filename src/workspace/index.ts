@@ -12,7 +12,7 @@ export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite, repositoryPrefix } from "./git.ts";
 export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
-export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, runCommandIn, systemPath, widenableDir, workspaceGuards } from "./sandbox.ts";
+export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, networkFilter, runCommandIn, systemPath, widenableDir, workspaceGuards } from "./sandbox.ts";
 export { toolchainsShown } from "./toolchains.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

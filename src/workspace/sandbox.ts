@@ -5,6 +5,7 @@ import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
+import { unixSocketFilter } from "./seccomp.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
 
 /**
@@ -85,6 +86,11 @@ interface SandboxPolicy {
    * there are memory no process limit counts, and the kernel's default is half the machine each.
    */
   tmpBytes?: number;
+  /**
+   * With the network: the file holding the seccomp filter that keeps the command from making Unix
+   * sockets (`unixSocketFilter`), which bubblewrap reads from descriptor 4.
+   */
+  seccomp?: string;
   /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
   disableUserns?: boolean;
   /**
@@ -134,6 +140,7 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   const a: string[] = ["--die-with-parent", "--new-session", "--unshare-user", ...(p.disableUserns === false ? [] : ["--disable-userns"]), "--cap-drop", "ALL"];
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) a.push("--unshare-net");
+  else if (p.seccomp) a.push("--seccomp", String(SECCOMP_FD));
   for (const d of SYSTEM) a.push("--ro-bind-try", d, d);
   const size = p.tmpBytes ? ["--size", String(p.tmpBytes)] : [];
   a.push("--proc", "/proc", "--dev", "/dev", ...size, "--tmpfs", "/tmp", ...size, "--tmpfs", "/var/tmp");
@@ -195,9 +202,17 @@ function limited(p: SandboxPolicy, argv: string[]): string[] {
   return [prlimit, `--nproc=${processes}`, `--data=${memoryBytes}`, "--", ...argv];
 }
 
-/** The bubblewrap argv that runs `argv` in `cwd` under the policy. Pure. */
+/** The descriptor bubblewrap reads the seccomp filter from (after the options' 3). */
+const SECCOMP_FD = 4;
+
+/**
+ * The bubblewrap argv that runs `argv` in `cwd` under the policy. With a seccomp filter, the shell
+ * opens its file on the descriptor bubblewrap reads, for callers that spawn with no descriptors of
+ * their own (an MCP server). Pure.
+ */
 export function bwrapArgv(p: SandboxPolicy, argv: string[], cwd: string, bwrap = "bwrap"): string[] {
-  return [bwrap, ...bwrapOptions(p, cwd), "--", ...limited(p, argv)];
+  const run = [bwrap, ...bwrapOptions(p, cwd), "--", ...limited(p, argv)];
+  return p.network && p.seccomp ? ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, p.seccomp, ...run] : run;
 }
 
 const q = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
@@ -331,6 +346,9 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
   if (!p.network && quietNetwork) return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   if (!p.network && (NO_NETWORK.test(output) || OFFLINE.test(output)))
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
+  // With the network a command makes no Unix socket (unixSocketFilter): the refusal names a socket.
+  if (p.network && /socket/i.test(output) && /EACCES|Permission denied/i.test(output))
+    return "blocked by the sandbox: a command with the network makes no Unix sockets (they would reach the user's own services); run what needs them without widen.network";
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
   if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {
     const outside = absolutePaths(output).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
@@ -823,6 +841,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
+  let seccomp: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
   let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [], caches: [] };
   let scannedAt = -Infinity;
@@ -845,6 +864,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     }
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
     if (!network) mavenSettings ??= offlineMavenSettings();
+    else if (detected.kind === "bwrap") seccomp ??= networkFilter();
     shown ??= showToolchains();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     // A linked worktree's `.git` file only names its git directory, and git must read it.
@@ -869,6 +889,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),
       ...(!network && mavenSettings ? { mavenSettings } : {}),
+      ...(network && seccomp ? { seccomp } : {}),
       ...(limits ? { limits } : {}),
       tmpBytes: o.tmpBytes ?? defaultTmpBytes(),
       ...(disableUserns === false ? { disableUserns } : {}),
@@ -912,7 +933,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
-        spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r")] };
+        const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
+        spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r"), ...filter] };
       } else {
         const [program, ...args] = wrap(argv, rest.cwd, widen);
         spawned = { program: program!, args };
@@ -994,6 +1016,20 @@ function locateOnPath(name: string): string | undefined {
 }
 
 /** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */
+/**
+ * The seccomp filter of commands and servers with the network (`unixSocketFilter`), written once
+ * to a private temp file removed at exit; undefined on an architecture weir is not built for.
+ */
+export function networkFilter(): string | undefined {
+  const program = unixSocketFilter();
+  if (!program) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "weir-seccomp-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, "unix-sockets.bpf");
+  writeFileSync(path, program, { mode: 0o600 });
+  return path;
+}
+
 function offlineMavenSettings(): string {
   const dir = mkdtempSync(join(tmpdir(), "weir-maven-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));

@@ -418,6 +418,15 @@ describe("sandbox profiles (pure)", () => {
     expect(seatbeltProfile(p)).toContain('(deny file-write* (subpath "/w/vendor/lib/.git/hooks"))');
   });
 
+  test("with the network, bubblewrap loads the seccomp filter from descriptor 4, which a shell opens for a caller that passes none; without it, neither", () => {
+    const networked = bwrapArgv({ ...policy, network: true, seccomp: "/t/unix-sockets.bpf" }, ["npm", "install"], "/w");
+    expect(networked.slice(0, 5)).toEqual(["/bin/sh", "-c", 'exec "$@" 4<"$0"', "/t/unix-sockets.bpf", "bwrap"]);
+    expect(networked.join(" ")).toContain("--seccomp 4");
+    const offline = bwrapArgv({ ...policy, seccomp: "/t/unix-sockets.bpf" }, ["npm", "test"], "/w");
+    expect(offline[0]).toBe("bwrap");
+    expect(offline).not.toContain("--seccomp");
+  });
+
   test("installed dependencies are bound read-only, under both sandboxes, only where the command has no network", () => {
     const deps = { ...policy, environments: ["/w/node_modules", "/w/.venv"] };
     const bound = (network: boolean) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { MockServer, type ScriptedToolCall } from "../support/mock-server.ts";
@@ -713,6 +714,65 @@ describe("MCP servers a repository can reach", () => {
       await session(w, [], [], "hello");
       expect(existsSync(w.fired)).toBe(false);
     } finally {
+      w.cleanup();
+    }
+  });
+});
+
+/**
+ * A host process listening on an abstract Unix socket, as the X server (`@/tmp/.X11-unix/X0`) and a
+ * D-Bus session bus started without systemd do, and on loopback TCP; each counts who connects.
+ */
+async function listeners() {
+  const name = `weir-abstract-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const hits = { abstract: 0, tcp: 0 };
+  const abstract = net.createServer((s) => (hits.abstract++, s.destroy()));
+  const tcp = net.createServer((s) => (hits.tcp++, s.destroy()));
+  await new Promise<void>((r) => abstract.listen(`\0${name}`, () => r()));
+  await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", () => r()));
+  const port = (tcp.address() as net.AddressInfo).port;
+  // Makes a pair, connects over TCP, then to the abstract socket, where a refusal ends it with Python's traceback.
+  const probe = `import socket
+a, b = socket.socketpair(); a.sendall(b"pair"); print(b.recv(4).decode(), "works")
+socket.create_connection(("127.0.0.1", ${port})); print("connected over TCP")
+socket.socket(socket.AF_UNIX).connect("\\0${name}"); print("connected to the abstract socket")
+`;
+  return { hits, probe, close: () => (abstract.close(), tcp.close()) };
+}
+
+describe("the network, once approved", () => {
+  const python = Bun.which("python3");
+  test.skipIf(!sandboxed || !python)("a command with the network reaches the network, and no abstract Unix socket of the person's (an X server, a session bus)", async () => {
+    const w = world();
+    const l = await listeners();
+    try {
+      const call: ScriptedToolCall = { id: "a", name: "run_command", input: { program: "python3", args: ["-c", l.probe], widen: { network: true } } };
+      const r = await session(w, [call], ["--yes", "--allow-network"]);
+      expect(r.code).toBe(0);
+      expect(l.hits.tcp).toBe(1);
+      expect(l.hits.abstract).toBe(0);
+      expect(r.sent).toContain("pair works");
+      expect(r.sent).toContain("blocked by the sandbox: a command with the network makes no Unix sockets");
+    } finally {
+      l.close();
+      w.cleanup();
+    }
+  });
+
+  test.skipIf(!sandboxed || !python)("a user's stdio server with the network reaches the network, and no abstract Unix socket of the person's", async () => {
+    const w = world();
+    const l = await listeners();
+    try {
+      writeFileSync(join(w.root, "probe.py"), l.probe);
+      const script = `python3 ${join(w.root, "probe.py")} > "$HOME/seen.txt" 2>&1`;
+      writeFileSync(join(w.home, ".config", "weir", "mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "sh", args: ["-c", script, join(w.root, "probe.py")], network: true } } }));
+      await session(w, [], [], "hello");
+      const seen = readFileSync(join(w.home, ".local", "share", "weir", "mcp", "user-probe", "seen.txt"), "utf8");
+      expect(seen).toContain("connected over TCP");
+      expect(l.hits.tcp).toBe(1);
+      expect(l.hits.abstract).toBe(0);
+    } finally {
+      l.close();
       w.cleanup();
     }
   });
