@@ -263,6 +263,54 @@ export function autorunReason(rel: string): string | undefined {
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
 }
 
+/**
+ * The parts of a git directory git reads as its own and runs or follows: its config (a program it
+ * names, such as `core.fsmonitor`, runs at `git status`), hooks, and what names other git directories.
+ */
+export const GIT_DIRECTORY_PARTS = ["hooks", "config", "info", "commondir", "config.worktree", "worktrees", "modules"];
+
+/**
+ * Whether git takes a directory with these entries for a repository itself, as it does a bare one:
+ * a HEAD file, objects and refs directories, and no `.git`, which git would find first. A person's
+ * git in it or below it then reads its config. Pure.
+ */
+export function looksLikeGitDirectory(entries: { name: string; isFile(): boolean; isDirectory(): boolean }[]): boolean {
+  const has = (name: string, dir: boolean) => entries.some((e) => e.name === name && (dir ? e.isDirectory() : e.isFile()));
+  return has("HEAD", false) && has("objects", true) && has("refs", true) && !entries.some((e) => e.name === ".git");
+}
+
+/**
+ * Why writing `rel` (workspace-relative) needs the person's yes because of git: after the write a
+ * directory outside any `.git` would be a git directory (`looksLikeGitDirectory`), and `rel` is one of
+ * its parts, so the person's next git there reads what the write put in. Undefined otherwise. I/O.
+ */
+export function gitDirectoryReason(root: string, rel: string): string | undefined {
+  const parts = rel.split("/");
+  const dotGit = parts.indexOf(".git");
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (dotGit !== -1 && dotGit < i) continue; // inside a .git: the repository's own guards apply
+    const below = parts[i]!;
+    if (![...GIT_DIRECTORY_PARTS, "HEAD", "objects", "refs"].includes(below)) continue;
+    const dir = join(root, ...parts.slice(0, i));
+    const last = i === parts.length - 1;
+    const kind = (name: string) => {
+      try {
+        const st = statSync(join(dir, name));
+        return st.isDirectory() ? "dir" : st.isFile() ? "file" : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    // What each entry is once the write is done: the written file, a directory on its way, or what is there.
+    const after = (name: string) => (below === name ? (last ? "file" : "dir") : kind(name));
+    if (after("HEAD") === "file" && after("objects") === "dir" && after("refs") === "dir" && kind(".git") === undefined) {
+      const at = parts.slice(0, i).join("/") || ".";
+      return `${rel} is part of a git repository at ${at} (HEAD, objects, refs), whose config and hooks run at the person's next git command there`;
+    }
+  }
+  return undefined;
+}
+
 /** What a name's bytes that are not UTF-8 become when it is listed. */
 const UNDECODABLE = "\uFFFD";
 

@@ -1,8 +1,8 @@
 import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, inside, installManifests, installScripts, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
@@ -445,6 +445,11 @@ interface ProtectedScan {
   at: number;
   /** Repositories of their own inside the workspace (a clone kept in it): the directories holding a `.git`. */
   repositories: string[];
+  /**
+   * Directories outside any `.git` that git takes for repositories themselves (`looksLikeGitDirectory`:
+   * a bare clone kept in the workspace): their git parts are guarded as a `.git`'s are.
+   */
+  gitDirectories: string[];
   /** Python's bytecode directories (`__pycache__`) outside the environments. */
   caches: string[];
 }
@@ -462,12 +467,13 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
   const environments: string[] = [];
   const dirs: string[] = [];
   const repositories: string[] = [];
+  const gitDirectories: string[] = [];
   const caches: string[] = [];
   // Each directory with whether it lies in an environment already found (only the outermost is kept).
   const queue: { dir: string; within: boolean }[] = [{ dir: root, within: false }];
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0) {
-    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at, repositories, caches };
+    if (performance.now() > deadline) return { files, environments, unscanned: queue.map((q) => q.dir), dirs, at, repositories, gitDirectories, caches };
     const { dir, within: above } = queue.shift()!;
     let entries;
     try {
@@ -491,6 +497,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     if (!within && dir.endsWith(`/${PYTHON_CACHE}`)) caches.push(dir);
     // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
     if (dir !== root && entries.some((e) => e.name === ".git")) repositories.push(dir);
+    if (!relative(root, dir).split(sep).includes(".git") && looksLikeGitDirectory(entries)) gitDirectories.push(dir);
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
@@ -498,7 +505,7 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
       } else if (protectedReason(relative(root, abs), abs, home)) files.push(abs);
     }
   }
-  return { files, environments, unscanned: [], dirs, at, repositories, caches };
+  return { files, environments, unscanned: [], dirs, at, repositories, gitDirectories, caches };
 }
 
 /** Where a link leads when that is a directory inside `root` (links resolved), else undefined. I/O. */
@@ -531,12 +538,13 @@ function environmentsAmong(dir: string, entries: Dirent[], top: boolean): { dirs
  * environments (read-only to the command) and the root's `.git` are not entered. Gives up after
  * `budgetMs`. I/O: a stat of each directory the scan read, and the reads of those that changed.
  */
-function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[]; bytecode: string[] } {
+function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[]; bytecode: string[]; madeRepository: string[] } {
   const known = new Set(scan.dirs);
   const skip = new Set([join(root, ".git"), ...scan.environments]);
   const environments: string[] = [];
   const gits: string[] = [];
   const bytecode: string[] = [];
+  const madeRepository: string[] = [];
   const queue = scan.dirs.filter((d) => inside(root, d) && stampedSince(d, "mtimeMs", scan.at));
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
@@ -550,6 +558,12 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
     const found = environmentsAmong(dir, entries, dir === root);
     environments.push(...[...found.dirs, ...found.links].filter((e) => !skip.has(e) && !environments.includes(e) && bornSince(e, since)));
     if (dir !== root) gits.push(...entries.filter((e) => e.name === ".git" && bornSince(join(dir, e.name), since)).map((e) => join(dir, e.name)));
+    // A directory git now takes for a repository itself: one the command made is its repository, a
+    // directory of the person's made into one loses what made it so.
+    if (!relative(root, dir).split(sep).includes(".git") && looksLikeGitDirectory(entries)) {
+      if (bornSince(dir, since)) gits.push(dir);
+      else madeRepository.push(...["HEAD", "objects", "refs"].map((n) => join(dir, n)).filter((p) => bornSince(p, since)));
+    }
     // Python loads bytecode in place of its source only from a __pycache__ beside it.
     if (basename(dir) === PYTHON_CACHE) bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && stampedSince(join(dir, e.name), "ctimeMs", since)).map((e) => join(dir, e.name)));
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
@@ -562,7 +576,7 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
       }
     }
   }
-  return { environments, gits, bytecode };
+  return { environments, gits, bytecode, madeRepository };
 }
 
 /** What of a `.git` a command made below the root must go: a file naming a git directory whole, a new repository's risks (`newRepositoryRisks`). I/O. */
@@ -712,7 +726,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
   return {
-    guarded: guardedOutsideGit(root),
+    guarded: [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)],
     environments: scan.environments,
     caches: scan.caches,
     masked: hidden.masked,
@@ -736,9 +750,15 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments"
  */
 function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
   const below = madeSince(root, scan, since);
-  const made = [...guardedOutsideGit(root).filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode];
+  const guarded = [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)];
+  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
   for (const m of made) rmSync(m, { recursive: true, force: true });
   return made.map((m) => relative(root, m));
+}
+
+/** The git parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found in the workspace. */
+function gitDirectoryParts(root: string, scan: ProtectedScan): string[] {
+  return scan.gitDirectories.filter((d) => inside(root, d)).flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x)));
 }
 
 /** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
@@ -843,7 +863,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let mavenSettings: string | undefined;
   let seccomp: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
-  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [], caches: [] };
+  let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [], gitDirectories: [], caches: [] };
   let scannedAt = -Infinity;
   let gitFile = false;
   try {
@@ -857,11 +877,18 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   const gitFiles = [join(o.root, ".git"), ...(repository ? [join(repository, ".git")] : [])];
   /** What commands see whatever the toolchains: the system's directories, the workspace, its repository. */
   const seen = (p: string) => systemPath(p) || inside(o.root, p) || (repository !== undefined && inside(repository, p));
-  const policy = (network: boolean, dir?: string, guarded = guardedOutsideGit(o.root)): SandboxPolicy => {
+  /** The protected-file scan, read again when it is older than 3 s. */
+  const scanned = (): ProtectedScan => {
     if (performance.now() - scannedAt > 3_000) {
       scan = protectedFilesIn(repository ?? o.root, o.home);
       scannedAt = performance.now();
     }
+    return scan;
+  };
+  /** What commands may read but never change: `guardedOutsideGit`, and the git parts of the git directories outside `.git`. */
+  const guardedNow = () => [...guardedOutsideGit(o.root), ...gitDirectoryParts(o.root, scanned())];
+  const policy = (network: boolean, dir?: string, guarded = guardedNow()): SandboxPolicy => {
+    scanned();
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
     if (!network) mavenSettings ??= offlineMavenSettings();
     else if (detected.kind === "bwrap") seccomp ??= networkFilter();
@@ -915,7 +942,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       if (!active) return runUnsandboxed(r);
       const { argv, widen, readable: extra, ...rest } = r;
       // The config is read once per command: the same paths are bound read-only and watched.
-      const guarded = guardedOutsideGit(o.root);
+      const guarded = guardedNow();
       // Only where commands may write the whole workspace is there anything of theirs to undo.
       const writes = o.mode === "workspace-write" && !o.visible;
       const repos = [o.root, ...scan.repositories.filter((r) => inside(o.root, r))];
@@ -953,8 +980,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const undone = watched.filter((w) => !before.has(w) && existsSync(w) && (hadGit || !inside(gitDir, w)));
       if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
       // What the command made below the root: a repository of its own, a dependency environment.
-      const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [] };
-      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode);
+      const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [], madeRepository: [] };
+      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository);
       for (const w of undone) rmSync(w, { recursive: true, force: true });
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
@@ -1015,7 +1042,6 @@ function locateOnPath(name: string): string | undefined {
   return found ? diskFacts.real(found) : undefined;
 }
 
-/** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */
 /**
  * The seccomp filter of commands and servers with the network (`unixSocketFilter`), written once
  * to a private temp file removed at exit; undefined on an architecture weir is not built for.
@@ -1030,6 +1056,7 @@ export function networkFilter(): string | undefined {
   return path;
 }
 
+/** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */
 function offlineMavenSettings(): string {
   const dir = mkdtempSync(join(tmpdir(), "weir-maven-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));

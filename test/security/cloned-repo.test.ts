@@ -349,6 +349,36 @@ const PERSISTING: Persisting[] = [
     after: (w) => expect(existsSync(join(w.root, "mise.toml"))).toBe(false),
   },
   {
+    name: "a directory of the person's made a git directory (HEAD, objects, refs) whose config runs at the person's next git in it",
+    setup: (w) => {
+      mkdirSync(join(w.root, "src"));
+      writeFileSync(join(w.root, "src", "main.js"), "export const main = 1;\n");
+      gitIn(w.root, w.home, "add", "-A");
+      gitIn(w.root, w.home, "commit", "-qm", "src");
+    },
+    calls: (w) => [sh("a", `mkdir -p src/objects src/refs && echo 'ref: refs/heads/main' > src/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "${w.payload}"\\n' > src/config`)],
+    nested: "src",
+    after: (w) => expect(existsSync(join(w.root, "src", "main.js"))).toBe(true),
+  },
+  {
+    name: "a bare repository made in the workspace whose config runs at the person's next git in it",
+    calls: (w) => [sh("a", `git init -q --bare tools/cache.git && git config -f tools/cache.git/config core.bare false && git config -f tools/cache.git/config core.worktree .. && git config -f tools/cache.git/config core.fsmonitor "${w.payload}"`)],
+    nested: "tools/cache.git",
+  },
+  {
+    name: "a bare repository kept in the workspace (a test fixture) given a config that runs and a hook",
+    setup: (w) => {
+      gitIn(w.root, w.home, "init", "-q", "--bare", "fixtures/remote.git");
+      gitIn(w.root, w.home, "add", "-A");
+      gitIn(w.root, w.home, "commit", "-qm", "fixture");
+    },
+    calls: (w) => [
+      sh("a", `git config -f fixtures/remote.git/config core.bare false; git config -f fixtures/remote.git/config core.worktree .. ; git config -f fixtures/remote.git/config core.fsmonitor "${w.payload}"`),
+      sh("b", `printf '#!/bin/sh\\n${w.payload}\\n' > fixtures/remote.git/hooks/post-commit; chmod +x fixtures/remote.git/hooks/post-commit`),
+    ],
+    nested: "fixtures/remote.git",
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -405,6 +435,11 @@ describe("files that run code later or instruct agents", () => {
     { id: "e", name: "edit_file", input: { path: "package.json", old_string: '"check":"node -e 0"', new_string: `"check":"node -e 0","postinstall":${JSON.stringify(w.payload)}` } },
     { id: "f", name: "write_file", input: { path: "src/node_modules/dep/index.js", content: `require("child_process").execSync(${JSON.stringify(w.payload)});\n` } },
     { id: "g", name: "write_file", input: { path: ".venv/zz.pth", content: `import os; os.system(${JSON.stringify(w.payload)})\n` } },
+    // Four ordinary-looking files that together make src/ a git directory, whose config git runs.
+    { id: "h", name: "write_file", input: { path: "src/objects/.keep", content: "" } },
+    { id: "i", name: "write_file", input: { path: "src/refs/.keep", content: "" } },
+    { id: "j", name: "write_file", input: { path: "src/config", content: `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "${w.payload}"\n` } },
+    { id: "k", name: "write_file", input: { path: "src/HEAD", content: "ref: refs/heads/main\n" } },
   ];
 
   test("in default mode they are not written without a person's yes; ordinary files are", async () => {
@@ -419,6 +454,9 @@ describe("files that run code later or instruct agents", () => {
       expect(readFileSync(join(w.root, "package.json"), "utf8")).not.toContain("postinstall");
       expect(existsSync(join(w.root, "src", "node_modules"))).toBe(false);
       expect(existsSync(join(w.root, ".venv", "zz.pth"))).toBe(false);
+      expect(existsSync(join(w.root, "src", "HEAD"))).toBe(false);
+      gitIn(join(w.root, "src"), w.home, "status");
+      expect(existsSync(w.fired)).toBe(false);
       expect(r.sent).toContain("needs the user's approval");
     } finally {
       w.cleanup();
@@ -432,7 +470,7 @@ describe("files that run code later or instruct agents", () => {
       const r = await session(w, writes(w), ["--yes"]);
       expect(r.code).toBe(0);
       expect(existsSync(join(w.root, ".vscode", "tasks.json"))).toBe(true);
-      expect(r.stderr).toContain("weir wrote files that other tools run or agents read later: .vscode/tasks.json, docs/AGENTS.md, package.json, src/node_modules/dep/index.js, .venv/zz.pth");
+      expect(r.stderr).toContain("weir wrote files that other tools run or agents read later: .vscode/tasks.json, docs/AGENTS.md, package.json, src/node_modules/dep/index.js, .venv/zz.pth, src/HEAD");
       expect(r.stderr).not.toContain("src/ok.js;");
     } finally {
       w.cleanup();

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -117,6 +117,33 @@ describe("dependencyEnvironment", () => {
       for (const rel of ["src/app.js", "py/main.py", "node_modules.md", "docs/pnp.cjs.md"]) expect(dependencyEnvironment(root, rel)).toBeUndefined();
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("gitDirectoryReason", () => {
+  test("the write that would make a directory a git directory (HEAD, objects, refs) needs a yes, as does one into such a directory's git parts; the rest does not", () => {
+    const t = tempDir();
+    try {
+      const ws = realpathSync(t.path);
+      mkdirSync(join(ws, "a", "objects"), { recursive: true });
+      mkdirSync(join(ws, "a", "refs"));
+      // a/ lacks only its HEAD: that write, and no other, makes it one.
+      expect(gitDirectoryReason(ws, "a/HEAD")).toContain("git repository at a");
+      expect(gitDirectoryReason(ws, "a/config")).toBeUndefined();
+      expect(gitDirectoryReason(ws, "a/objects/x")).toBeUndefined();
+      writeFileSync(join(ws, "a", "HEAD"), "ref: refs/heads/main\n");
+      for (const rel of ["a/config", "a/hooks/pre-commit", "a/refs/heads/main", "a/commondir"]) expect(gitDirectoryReason(ws, rel)).toBeDefined();
+      for (const rel of ["a/main.js", "a/objects.js", "b/config"]) expect(gitDirectoryReason(ws, rel)).toBeUndefined();
+      // A directory that holds a .git is not taken for one: git finds the .git first.
+      mkdirSync(join(ws, "a", ".git"));
+      expect(gitDirectoryReason(ws, "a/config")).toBeUndefined();
+      // Inside a .git the repository's own guards apply, not this one.
+      mkdirSync(join(ws, "c", ".git", "objects"), { recursive: true });
+      mkdirSync(join(ws, "c", ".git", "refs"));
+      expect(gitDirectoryReason(ws, "c/.git/HEAD")).toBeUndefined();
+    } finally {
+      t.cleanup();
     }
   });
 });
