@@ -82,7 +82,7 @@ interface SandboxPolicy {
   /** Resource limits, applied by prlimit inside the sandbox. */
   limits?: SandboxLimits;
   /**
-   * The size of each writable in-memory directory (`/tmp`, `/var/tmp`, the emptied home): files
+   * The size of each writable in-memory directory (`/tmp`, `/var/tmp`, the emptied home, `/dev/shm`): files
    * there are memory no process limit counts, and the kernel's default is half the machine each.
    */
   tmpBytes?: number;
@@ -143,7 +143,10 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   else if (p.seccomp) a.push("--seccomp", String(SECCOMP_FD));
   for (const d of SYSTEM) a.push("--ro-bind-try", d, d);
   const size = p.tmpBytes ? ["--size", String(p.tmpBytes)] : [];
-  a.push("--proc", "/proc", "--dev", "/dev", ...size, "--tmpfs", "/tmp", ...size, "--tmpfs", "/var/tmp");
+  // /dev is bubblewrap's own tmpfs, of the kernel's default size: it is made read-only, and shared
+  // memory (/dev/shm) gets a capped tmpfs of its own, as /tmp does.
+  a.push("--proc", "/proc", "--dev", "/dev", ...size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev");
+  a.push(...size, "--tmpfs", "/tmp", ...size, "--tmpfs", "/var/tmp");
   // The home: empty unless the workspace is the home itself (then its dot-directories are protected paths).
   const homeShown = p.home !== "" && !inside(p.root, p.home);
   if (homeShown) {

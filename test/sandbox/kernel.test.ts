@@ -149,11 +149,16 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
     expect(Number(ps.stdout.toString().trim())).toBe(0);
   });
 
-  test("the in-memory directories are capped: /tmp, /var/tmp and the home fill up instead of the machine's memory", async () => {
+  test("the in-memory directories are capped: /tmp, /var/tmp, the home and shared memory fill up instead of the machine's memory, and /dev takes no files", async () => {
     const fill = (dir: string) => `dd if=/dev/zero of=${dir}/fill bs=1M count=16 2>&1; echo "${dir} rc=$?"`;
-    const r = await inside(["sh", "-c", ["/tmp", "/var/tmp", "$HOME"].map(fill).join("; ")], "workspace-write", 8 * 2 ** 20);
-    expect(r.output.split("No space left on device").length - 1).toBeGreaterThanOrEqual(3);
+    const r = await inside(["sh", "-c", ["/tmp", "/var/tmp", "$HOME", "/dev/shm", "/dev"].map(fill).join("; ")], "workspace-write", 8 * 2 ** 20);
+    expect(r.output.split("No space left on device").length - 1).toBeGreaterThanOrEqual(4);
+    expect(r.output).toContain("Read-only file system");
     expect(r.output).not.toMatch(/rc=0/);
+    // What runs on shared memory still does: Python's semaphores live in /dev/shm.
+    const sem = await inside(["python3", "-c", "import multiprocessing as m; l = m.Lock(); l.acquire(); l.release(); print('locked')"]);
+    expect(sem.output).toContain("locked");
+    expect((await inside(["sh", "-c", "echo x > /dev/null && head -c 4 /dev/urandom | wc -c"])).output).toContain("4");
   });
 
   test("a command that writes the workspace's disk full is ended at the floor weir keeps free", async () => {
