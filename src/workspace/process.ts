@@ -43,18 +43,34 @@ export interface ProgramOptions {
   separateStderr?: boolean;
   /** Open descriptors the child gets as fd 3, 4, … (bubblewrap reads its options from one). */
   fds?: number[];
-  /** Ends the program when the file system holding `path` has fewer than `bytes` free (`diskFloor`). */
-  diskFloor?: { path: string; bytes: number };
+  /** Ends the program when the file system holding `path` has fewer than `bytes` free (`diskFloor`), or fewer than `inodes` (`inodeFloor`). */
+  diskFloor?: { path: string; bytes: number; inodes?: number };
 }
 
 /** Bytes free to an unprivileged writer on the file system holding `path`, and its size; undefined when unknown. I/O. */
-export function diskSpace(path: string): { free: number; total: number } | undefined {
+export function diskSpace(path: string): DiskSpace | undefined {
   try {
     const s = statfsSync(path);
-    return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
+    // A file system that counts no inodes (btrfs) reports none in total.
+    return { free: s.bavail * s.bsize, total: s.blocks * s.bsize, ...(s.files > 0 ? { files: { free: s.ffree, total: s.files } } : {}) };
   } catch {
     return undefined;
   }
+}
+
+/** A file system's free and total bytes, and its free and total inodes where it counts them. */
+interface DiskSpace {
+  free: number;
+  total: number;
+  files?: { free: number; total: number };
+}
+
+/**
+ * The free inodes a command may not take a file system below: 5% of them, or half of what is free
+ * when less than that is left already. Empty files take no space but one inode each. Pure.
+ */
+export function inodeFloor(files: { free: number; total: number }): number {
+  return Math.min(files.free / 2, files.total * 0.05);
 }
 
 /**
@@ -151,7 +167,8 @@ export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
   const floor = o.diskFloor;
   const watch = floor
     ? setInterval(() => {
-        if ((diskSpace(floor.path)?.free ?? Infinity) >= floor.bytes) return;
+        const space = diskSpace(floor.path);
+        if ((space?.free ?? Infinity) >= floor.bytes && (space?.files?.free ?? Infinity) >= (floor.inodes ?? 0)) return;
         diskFull = true;
         killTree(pid);
       }, DISK_POLL_MS)

@@ -3,7 +3,7 @@ import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
-import { diskFloor, diskSpace, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
+import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
@@ -692,13 +692,16 @@ interface SandboxOptions {
   tmpBytes?: number;
   /** The free space on the workspace's disk below which a command is ended; `diskFloor` of it when absent. */
   diskFloorBytes?: number;
+  /** The free inodes on the workspace's file system below which a command is ended; `inodeFloor` of them when absent. */
+  diskFloorInodes?: number;
 }
 
-/** The disk floor of a command that writes under `path` (`diskFloor`, or `bytes` when given); none when the disk cannot be read. I/O. */
-function floorAt(path: string, bytes?: number): { diskFloor: { path: string; bytes: number } } | Record<string, never> {
-  const space = bytes === undefined ? diskSpace(path) : undefined;
-  const floor = bytes ?? (space ? diskFloor(space) : undefined);
-  return floor === undefined ? {} : { diskFloor: { path, bytes: floor } };
+/** The disk floor of a command that writes under `path` (`diskFloor` and `inodeFloor`, or `given`); none when the disk cannot be read. I/O. */
+function floorAt(path: string, given: { bytes?: number; inodes?: number } = {}): { diskFloor: { path: string; bytes: number; inodes?: number } } | Record<string, never> {
+  const space = diskSpace(path);
+  const bytes = given.bytes ?? (space ? diskFloor(space) : undefined);
+  const inodes = given.inodes ?? (space?.files ? inodeFloor(space.files) : undefined);
+  return bytes === undefined ? {} : { diskFloor: { path, bytes, ...(inodes !== undefined ? { inodes } : {}) } };
 }
 
 /** An eighth of the machine's memory for each of a command's in-memory directories, three in all. */
@@ -973,7 +976,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const started = Date.now();
       try {
         // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
-        result = await runProgram({ ...rest, env: { ...rest.env, PYTHONDONTWRITEBYTECODE: "1" }, ...spawned, ...floorAt(o.root, o.diskFloorBytes) });
+        result = await runProgram({ ...rest, env: { ...rest.env, PYTHONDONTWRITEBYTECODE: "1" }, ...spawned, ...floorAt(o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
       } finally {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });

@@ -4,7 +4,7 @@ import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
 import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile, widenableDir } from "../../src/workspace/sandbox.ts";
-import { diskFloor, diskSpace } from "../../src/workspace/process.ts";
+import { diskFloor, diskSpace, inodeFloor } from "../../src/workspace/process.ts";
 import { tempDir } from "../support/temp.ts";
 
 /**
@@ -172,6 +172,19 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
       expect(statSync(join(root, "fill.bin")).size).toBeLessThan(200 * 2 ** 20);
     } finally {
       rmSync(join(root, "fill.bin"), { force: true });
+    }
+  });
+
+  test("a command that makes files until the file system's inodes run low is ended at the floor weir keeps, though they take no space", async () => {
+    const files = diskSpace(root)!.files!;
+    const s = createSandbox({ mode: "workspace-write", root, home, readable: [], diskFloorInodes: files.free - 2_000 });
+    const maker = "mkdir many && cd many && for i in $(seq 200); do mkdir d$i && (cd d$i && touch $(seq 100)); sleep 0.02; done; echo finished";
+    try {
+      const r = await s.run({ argv: ["sh", "-c", maker], cwd: root, timeoutMs: 60_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
+      expect(r.diskFull).toBe(true);
+      expect(r.output).not.toContain("finished");
+    } finally {
+      rmSync(join(root, "many"), { recursive: true, force: true });
     }
   });
 
@@ -364,6 +377,13 @@ describe("Maven is told there is no network", () => {
     const maven = "Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact junit:junit:jar:4.13.2 has not been downloaded from it before.";
     const gradle = "No cached version of org.junit:junit-bom:5.10.2 available for offline mode.";
     for (const output of [maven, gradle]) expect(sandbox().explain(output)).toContain("blocked by the sandbox: network");
+  });
+});
+
+describe("the inode floor (pure)", () => {
+  test("5% of the inodes, or half of those free when fewer are left", () => {
+    expect(inodeFloor({ free: 10_000_000, total: 16_000_000 })).toBe(800_000);
+    expect(inodeFloor({ free: 600_000, total: 16_000_000 })).toBe(300_000);
   });
 });
 

@@ -35,7 +35,7 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const status = r.cancelled
     ? `stopped by the user after ${secs}s`
     : r.diskFull
-      ? `stopped after ${secs}s: the disk it was writing to fell below the free space weir keeps (5% of the disk or 1 GiB); remove what it wrote before running it again`
+      ? `stopped after ${secs}s: the disk it was writing to fell below the free space weir keeps (5% of the disk or 1 GiB, and 5% of its inodes, which each file takes); remove what it wrote before running it again`
       : r.timedOut
         ? `timed out after ${secs}s and was killed (raise timeout_ms, up to ${MAX_TIMEOUT}, if it needs longer)`
         : r.exitCode === null
