@@ -552,6 +552,8 @@ function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 
   const deadline = performance.now() + budgetMs;
   while (queue.length > 0 && performance.now() < deadline) {
     const dir = queue.shift()!;
+    // A directory the command replaced by a link (to the person's home, say) is not the workspace's to read or clean.
+    if (linkOnTheWay(root, dir, true)) continue;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -758,8 +760,7 @@ function sweepWorkspace(root: string, since: number, scan: ProtectedScan, networ
   const below = madeSince(root, scan, since);
   const guarded = [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)];
   const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
-  for (const m of made) rmSync(m, { recursive: true, force: true });
-  return made.map((m) => relative(root, m));
+  return removeInside(root, made, since).map((m) => relative(root, m));
 }
 
 /** The git parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found in the workspace. */
@@ -773,8 +774,48 @@ function guardedOutsideGit(root: string): string[] {
   return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
-/** Puts a file back as it was (`text` undefined: it was not there); whether that worked. */
-function putBack(path: string, text: string | undefined): boolean {
+/**
+ * The first link on the way from `root` down to `path` (a directory a command replaced by a link to
+ * somewhere else), `path` itself counted only when `self` is set; undefined when all are real. I/O: lstat.
+ */
+function linkOnTheWay(root: string, path: string, self = false): string | undefined {
+  const parts = relative(root, path).split(sep).filter((x) => x !== "" && x !== ".");
+  let at = root;
+  for (const part of self ? parts : parts.slice(0, -1)) {
+    at = join(at, part);
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Removes what a command left that must go, never through a link: a path with a link on the way is
+ * removed where the link leads inside the workspace, and otherwise the link goes, when the command
+ * made it, while what it leads to stays. Returns what was removed. I/O.
+ */
+function removeInside(root: string, paths: string[], since: number): string[] {
+  const removed = new Set<string>();
+  for (const p of paths) {
+    const link = linkOnTheWay(root, p);
+    let target: string | undefined = p;
+    if (link) {
+      const real = resolvedInside(root, dirname(p));
+      target = real ? join(real, basename(p)) : bornSince(link, since) ? link : undefined;
+    }
+    if (!target || removed.has(target)) continue;
+    rmSync(target, { recursive: true, force: true });
+    removed.add(target);
+  }
+  return [...removed];
+}
+
+/**
+ * Puts a package.json back as it was (`text` undefined: it was not there), inside the workspace only:
+ * where its directory became a link, the link goes if the command made it. Whether that worked.
+ */
+function putBack(root: string, path: string, text: string | undefined, since: number): boolean {
+  const link = linkOnTheWay(root, path);
+  if (link) return removeInside(root, [path], since).length > 0;
   try {
     if (text === undefined) rmSync(path, { recursive: true, force: true });
     else {
@@ -988,19 +1029,18 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // What the command made below the root: a repository of its own, a dependency environment.
       const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [], madeRepository: [] };
       undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository);
-      for (const w of undone) rmSync(w, { recursive: true, force: true });
+      const removed = removeInside(o.root, undone, started);
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
       const now = writes ? installManifests(o.root, globs) : [];
-      const restored = [...new Set([...manifests.keys(), ...now])].filter((m) => installScripts(wholeText(m)) !== installScripts(manifests.get(m)) && putBack(m, manifests.get(m)));
+      const restored = [...new Set([...manifests.keys(), ...now])].filter((m) => installScripts(wholeText(m)) !== installScripts(manifests.get(m)) && putBack(o.root, m, manifests.get(m), started));
       // A dependency environment the command made without the network goes too (an install from a
       // cache, a node_modules planted beside the code to shadow the installed one): git would not
       // show it, and the person's next command would run it.
-      const installed = widen?.network !== true ? made.environments : [];
-      for (const e of installed) rmSync(e, { recursive: true, force: true });
+      const installed = widen?.network !== true ? removeInside(o.root, made.environments, started) : [];
       return {
         ...result,
-        undone: undone.map((w) => relative(o.root, w)),
+        undone: removed.map((w) => relative(o.root, w)),
         ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}),
         ...(installed.length ? { installed: installed.map((e) => relative(o.root, e)) } : {}),
       };
@@ -1028,18 +1068,28 @@ const RUNS_PROGRAMS = /^\s*(?:fsmonitor|hookspath|sshcommand|pager|editor|askpas
 
 /**
  * In a repository a command just created: hooks that are not git's samples, a commondir, and the
- * whole repository when its config names a program to run. I/O: reads the new `.git`.
+ * whole repository when its config names a program to run or is a link, or when the `.git` is a file
+ * or a link. I/O: reads the new `.git`, never through a link.
  */
 function newRepositoryRisks(gitDir: string): string[] {
-  if (!existsSync(gitDir)) return [];
+  const entry = (p: string) => lstatSync(p, { throwIfNoEntry: false });
+  const dir = entry(gitDir);
+  if (!dir) return [];
+  // A .git that is a file or a link names another git directory, whose config git then reads.
+  if (!dir.isDirectory()) return [gitDir];
+  const config = entry(join(gitDir, "config"));
+  // git follows a linked config; weir does not read through it.
+  if (config && !config.isFile()) return [gitDir];
   try {
-    if (RUNS_PROGRAMS.test(readRegularFile(join(gitDir, "config"), "utf8"))) return [gitDir];
+    if (config && RUNS_PROGRAMS.test(readRegularFile(join(gitDir, "config"), "utf8"))) return [gitDir];
   } catch {
-    // no config: nothing in it runs
+    // unreadable: nothing in it git could read either
   }
   const hooks = join(gitDir, "hooks");
-  const planted = existsSync(hooks) ? readdirSync(hooks).filter((h) => !h.endsWith(".sample")).map((h) => join(hooks, h)) : [];
-  return [...planted, ...[join(gitDir, "commondir")].filter((c) => existsSync(c))];
+  const hooksEntry = entry(hooks);
+  // A linked hooks directory goes whole; weir never lists, let alone removes, what it leads to.
+  const planted = !hooksEntry ? [] : hooksEntry.isDirectory() ? readdirSync(hooks).filter((h) => !h.endsWith(".sample")).map((h) => join(hooks, h)) : [hooks];
+  return [...planted, ...[join(gitDir, "commondir")].filter((c) => entry(c) !== undefined)];
 }
 
 /** Where the host's PATH finds a program (a path is taken as it is), links resolved. I/O. */

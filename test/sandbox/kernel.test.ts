@@ -216,6 +216,40 @@ d("generated commands under bubblewrap, the kernel as oracle", () => {
   });
 });
 
+d("what weir removes or puts back after a command, it never reaches through a link", () => {
+  test("a hooks directory, a guarded directory's parent and a workspace package replaced by links to the person's files: the links go, the files stay", async () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const ws = join(base, "ws");
+      const keys = join(base, "outside", "keys");
+      const other = join(base, "outside", "other");
+      for (const dir of [join(ws, "packages", "a"), join(base, "home"), keys, join(other, ".github", "workflows"), join(other, "pkg")]) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(keys, "id_rsa"), KEY);
+      writeFileSync(join(other, ".github", "workflows", "ci.yml"), "on: push\n");
+      const theirs = JSON.stringify({ name: "theirs", scripts: { postinstall: "node setup.js" } });
+      writeFileSync(join(other, "pkg", "package.json"), theirs);
+      writeFileSync(join(ws, "package.json"), JSON.stringify({ name: "app", private: true, workspaces: ["packages/*"] }));
+      writeFileSync(join(ws, "packages", "a", "package.json"), JSON.stringify({ name: "a" }));
+      Bun.spawnSync(["git", "init", "-q"], { cwd: ws });
+      const box = createSandbox({ mode: "workspace-write", root: ws, home: join(base, "home"), readable: [] });
+      const plant = [
+        `mkdir sub && cd sub && git init -q && rm -rf .git/hooks && ln -s ${keys} .git/hooks && cd ..`,
+        `ln -s ${join(other, ".github")} .github`,
+        `rm -rf packages/a && ln -s ${join(other, "pkg")} packages/a`,
+      ].join(" && ");
+      const r = await box.run({ argv: ["sh", "-c", plant], cwd: ws, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
+      expect(r.exitCode).toBe(0);
+      expect(readFileSync(join(keys, "id_rsa"), "utf8")).toBe(KEY);
+      expect(existsSync(join(other, ".github", "workflows", "ci.yml"))).toBe(true);
+      expect(readFileSync(join(other, "pkg", "package.json"), "utf8")).toBe(theirs);
+      for (const link of ["sub/.git/hooks", ".github", "packages/a"]) expect(existsSync(join(ws, link))).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 d("a directory the person adds that holds the workspace", () => {
   test("keeps the workspace's protections: protected files stay hidden, git's config and hooks stay as they are", async () => {
     const t = tempDir();

@@ -478,6 +478,24 @@ describe("files that run code later or instruct agents", () => {
   });
 });
 
+describe.skipIf(!sandboxed)("what weir cleans up after a command", () => {
+  test("it never reaches through a link the command made: a new repository's hooks linked to ~/.ssh, a .github linked to another project", async () => {
+    const w = world();
+    try {
+      const other = join(w.outside, "project", ".github", "workflows");
+      mkdirSync(other, { recursive: true });
+      writeFileSync(join(other, "ci.yml"), "on: push\n");
+      const plant = `mkdir sub && cd sub && git init -q && rm -rf .git/hooks && ln -s ${join(w.home, ".ssh")} .git/hooks && cd .. && ln -s ${join(w.outside, "project", ".github")} .github`;
+      expect((await session(w, [sh("a", plant)], ["--yes"])).code).toBe(0);
+      expect(readFileSync(join(w.home, ".ssh", "id_rsa"), "utf8")).toBe(KEY);
+      expect(existsSync(join(other, "ci.yml"))).toBe(true);
+      expect(existsSync(join(w.root, ".github"))).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!sandboxed)("a repository a command creates", () => {
   const fresh = () => {
     const w = world();
