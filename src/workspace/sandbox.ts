@@ -1,7 +1,7 @@
 import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileInside } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
@@ -820,7 +820,7 @@ function putBack(root: string, path: string, text: string | undefined, since: nu
     if (text === undefined) rmSync(path, { recursive: true, force: true });
     else {
       if (!statSync(path, { throwIfNoEntry: false })?.isFile()) rmSync(path, { recursive: true, force: true });
-      writeFileAtomic(path, text);
+      writeFileInside(root, relative(root, path).split(sep).join("/"), text);
     }
     return true;
   } catch {
