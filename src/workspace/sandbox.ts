@@ -819,7 +819,8 @@ function putBack(root: string, path: string, text: string | undefined, since: nu
   try {
     if (text === undefined) rmSync(path, { recursive: true, force: true });
     else {
-      if (!statSync(path, { throwIfNoEntry: false })?.isFile()) rmSync(path, { recursive: true, force: true });
+      // What stands there now that is not a file (a directory, a link to the person's other project's) goes first.
+      if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) rmSync(path, { recursive: true, force: true });
       writeFileInside(root, relative(root, path).split(sep).join("/"), text);
     }
     return true;

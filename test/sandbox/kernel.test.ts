@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -237,6 +237,7 @@ d("what weir removes or puts back after a command, it never reaches through a li
         `mkdir sub && cd sub && git init -q && rm -rf .git/hooks && ln -s ${keys} .git/hooks && cd ..`,
         `ln -s ${join(other, ".github")} .github`,
         `rm -rf packages/a && ln -s ${join(other, "pkg")} packages/a`,
+        `mv package.json package.json.old && ln -s ${join(other, "pkg", "package.json")} package.json`,
       ].join(" && ");
       const r = await box.run({ argv: ["sh", "-c", plant], cwd: ws, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
       expect(r.exitCode).toBe(0);
@@ -244,6 +245,9 @@ d("what weir removes or puts back after a command, it never reaches through a li
       expect(existsSync(join(other, ".github", "workflows", "ci.yml"))).toBe(true);
       expect(readFileSync(join(other, "pkg", "package.json"), "utf8")).toBe(theirs);
       for (const link of ["sub/.git/hooks", ".github", "packages/a"]) expect(existsSync(join(ws, link))).toBe(false);
+      // The root's package.json, replaced by a link to theirs, is a file again with what it held.
+      expect(lstatSync(join(ws, "package.json")).isFile()).toBe(true);
+      expect(readFileSync(join(ws, "package.json"), "utf8")).toContain('"workspaces"');
     } finally {
       t.cleanup();
     }
