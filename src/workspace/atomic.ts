@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { inside, PathRefused } from "./containment.ts";
 
@@ -84,6 +84,51 @@ export function writeFileInside(root: string, rel: string, data: string | Uint8A
       dir = next;
     }
     writeIn(`/proc/self/fd/${dir}`, name, data, opts);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/**
+ * Removes `rel` inside the workspace `root` (a directory whole), never through a link: on Linux the
+ * path is walked one directory handle at a time, as `writeFileInside` does, so a directory swapped
+ * for a link meanwhile cannot take the removal outside; elsewhere each directory on the way is
+ * checked first. Returns the first link on the way (absolute) when there is one, and removes nothing
+ * then; what is missing is nothing to remove.
+ */
+export function removeInside(root: string, rel: string): { link?: string } {
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  const name = parts.pop();
+  if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a path inside the workspace`, "containment");
+  if (process.platform !== "linux") {
+    let at = root;
+    for (const part of parts) {
+      at = join(at, part);
+      if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return { link: at };
+    }
+    rmSync(join(at, name), { recursive: true, force: true });
+    return {};
+  }
+  let dir = openSync(root, DIR_FLAGS);
+  try {
+    let at = root;
+    for (const part of parts) {
+      at = join(at, part);
+      let next: number;
+      try {
+        next = openSync(`/proc/self/fd/${dir}/${part}`, DIR_FLAGS);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        // A link where a directory was expected (or a file): the caller decides what of a link goes.
+        if (code === "ELOOP" || code === "ENOTDIR") return lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() ? { link: at } : {};
+        if (code === "ENOENT") return {};
+        throw e;
+      }
+      closeSync(dir);
+      dir = next;
+    }
+    rmSync(`/proc/self/fd/${dir}/${name}`, { recursive: true, force: true });
+    return {};
   } finally {
     closeSync(dir);
   }

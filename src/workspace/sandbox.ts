@@ -1,7 +1,7 @@
 import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { writeFileInside } from "./atomic.ts";
+import { removeInside, writeFileInside } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
@@ -760,7 +760,7 @@ function sweepWorkspace(root: string, since: number, scan: ProtectedScan, networ
   const below = madeSince(root, scan, since);
   const guarded = [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)];
   const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
-  return removeInside(root, made, since).map((m) => relative(root, m));
+  return removeAll(root, made, since).map((m) => relative(root, m));
 }
 
 /** The git parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found in the workspace. */
@@ -789,21 +789,23 @@ function linkOnTheWay(root: string, path: string, self = false): string | undefi
 }
 
 /**
- * Removes what a command left that must go, never through a link: a path with a link on the way is
- * removed where the link leads inside the workspace, and otherwise the link goes, when the command
- * made it, while what it leads to stays. Returns what was removed. I/O.
+ * Removes what a command left that must go, never through a link (`removeInside` of atomic.ts): a
+ * path with a link on the way is removed where the link leads inside the workspace, and otherwise
+ * the link goes, when the command made it, while what it leads to stays. Returns what was removed. I/O.
  */
-function removeInside(root: string, paths: string[], since: number): string[] {
+function removeAll(root: string, paths: string[], since: number): string[] {
   const removed = new Set<string>();
+  const rel = (p: string) => relative(root, p).split(sep).join("/");
   for (const p of paths) {
-    const link = linkOnTheWay(root, p);
-    let target: string | undefined = p;
-    if (link) {
-      const real = resolvedInside(root, dirname(p));
-      target = real ? join(real, basename(p)) : bornSince(link, since) ? link : undefined;
+    if (removed.has(p)) continue;
+    const { link } = removeInside(root, rel(p));
+    if (!link) {
+      removed.add(p);
+      continue;
     }
-    if (!target || removed.has(target)) continue;
-    rmSync(target, { recursive: true, force: true });
+    const real = resolvedInside(root, dirname(p));
+    const target = real ? join(real, basename(p)) : bornSince(link, since) ? link : undefined;
+    if (!target || removed.has(target) || removeInside(root, rel(target)).link) continue;
     removed.add(target);
   }
   return [...removed];
@@ -815,7 +817,7 @@ function removeInside(root: string, paths: string[], since: number): string[] {
  */
 function putBack(root: string, path: string, text: string | undefined, since: number): boolean {
   const link = linkOnTheWay(root, path);
-  if (link) return removeInside(root, [path], since).length > 0;
+  if (link) return removeAll(root, [path], since).length > 0;
   try {
     if (text === undefined) rmSync(path, { recursive: true, force: true });
     else {
@@ -1030,7 +1032,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // What the command made below the root: a repository of its own, a dependency environment.
       const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [], madeRepository: [] };
       undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository);
-      const removed = removeInside(o.root, undone, started);
+      const removed = removeAll(o.root, undone, started);
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.
       const now = writes ? installManifests(o.root, globs) : [];
@@ -1038,7 +1040,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // A dependency environment the command made without the network goes too (an install from a
       // cache, a node_modules planted beside the code to shadow the installed one): git would not
       // show it, and the person's next command would run it.
-      const installed = widen?.network !== true ? removeInside(o.root, made.environments, started) : [];
+      const installed = widen?.network !== true ? removeAll(o.root, made.environments, started) : [];
       return {
         ...result,
         undone: removed.map((w) => relative(o.root, w)),

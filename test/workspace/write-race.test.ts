@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileInside } from "../../src/workspace/atomic.ts";
+import { removeInside, writeFileInside } from "../../src/workspace/atomic.ts";
 import { PathRefused, resolveInWorkspace } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -54,6 +54,43 @@ describe.skipIf(process.platform !== "linux" || !python)("writes under a directo
       // The swap really raced the writes: some went through and some were refused mid-walk.
       expect(written).toBeGreaterThan(0);
       expect(written + refused).toBe(1_500);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== "linux" || !python)("removals under a directory swapped with a symlink out", () => {
+  test("1,500 removals while the directory is exchanged with a link to files of the same names: none outside goes", async () => {
+    const tmp = tempDir("weir-race-");
+    try {
+      const base = realpathSync(tmp.path);
+      const root = join(base, "ws");
+      const outside = join(base, "outside");
+      mkdirSync(join(root, "d"), { recursive: true });
+      mkdirSync(outside);
+      for (let i = 0; i < 1_500; i++) {
+        writeFileSync(join(root, "d", `f${i}`), "mine");
+        writeFileSync(join(outside, `f${i}`), "theirs");
+      }
+      symlinkSync(outside, join(root, "l"));
+      const swapper = Bun.spawn([python!, "-c", SWAPPER, root, "60"], { stdout: "ignore", stderr: "inherit" });
+      // Removals are quick: they start once the swapping has.
+      while (!lstatSync(join(root, "d")).isSymbolicLink()) await Bun.sleep(5);
+      let links = 0;
+      try {
+        for (let i = 0; i < 1_500; i++) {
+          if (removeInside(root, `d/f${i}`).link) links++;
+          if (i % 100 === 0) await Bun.sleep(0);
+        }
+      } finally {
+        swapper.kill();
+        await swapper.exited;
+      }
+      expect(readdirSync(outside).length).toBe(1_500);
+      // The swap really raced the removals: some met the link on the way and left their file.
+      const mine = [join(root, "d"), join(root, "l")].find((p) => !lstatSync(p).isSymbolicLink())!;
+      expect(links + readdirSync(mine).length).toBeGreaterThan(0);
     } finally {
       tmp.cleanup();
     }
