@@ -311,7 +311,92 @@ export function gitDirectoryReason(root: string, rel: string): string | undefine
   return undefined;
 }
 
-/** What a name's bytes that are not UTF-8 become when it is listed. */
+/** One setting of a git config file: its section (lower case, with any subsection), key (lower case) and value. */
+interface GitSetting {
+  section: string;
+  key: string;
+  value: string;
+}
+
+/** A config value as git reads it: quotes joined, `\"` and `\\` unescaped, a comment outside quotes cut. Pure. */
+function configValue(raw: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "\\" && i + 1 < raw.length) out += raw[++i];
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "#" || c === ";")) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+/** The settings of a git config file's text, in order (`[section "sub"] key = value`, also on one line). Pure. */
+export function gitSettings(text: string): GitSetting[] {
+  const out: GitSetting[] = [];
+  let section = "";
+  for (const raw of text.split("\n")) {
+    let line = raw.trim();
+    const header = /^\[\s*([\w.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    if (header) {
+      section = header[2] === undefined ? header[1]!.toLowerCase() : `${header[1]!.toLowerCase()} ${header[2]}`;
+      line = header[3]!.trim();
+    }
+    const kv = /^([A-Za-z][\w-]*)\s*(?:=(.*))?$/.exec(line);
+    if (kv) out.push({ section, key: kv[1]!.toLowerCase(), value: configValue(kv[2] ?? "true") });
+  }
+  return out;
+}
+
+/** Keys whose value git runs as a program (or, for `hookspath`, whose directory's programs it runs). */
+const PROGRAM_KEYS = new Set(["fsmonitor", "sshcommand", "pager", "editor", "askpass", "helper", "external", "textconv", "clean", "smudge", "process", "driver", "program", "gitproxy", "hookspath"]);
+
+/** Whether a git config's text has git run a program, or read another file that may (an include). Pure. */
+export function runsPrograms(text: string): boolean {
+  return gitSettings(text).some(({ section, key, value }) => PROGRAM_KEYS.has(key) || (section === "alias" && value.startsWith("!")) || section === "include" || section.startsWith("includeif "));
+}
+
+/** Why writing `rel` needs the person's yes because the repository's git config names it (`gitConfigured`), or undefined. I/O. */
+export function gitConfigReason(root: string, rel: string): string | undefined {
+  const abs = join(root, rel);
+  const named = gitConfigured(root).find((p) => inside(p, abs));
+  return named ? `${rel} is named by the repository's git config (${relative(root, named)}), which git reads or runs at the person's next git command` : undefined;
+}
+
+/**
+ * The paths inside the workspace the repository's git config names for git to read or run at the
+ * person's next git command: files it includes (`include.path`, `includeIf.*.path`, followed in
+ * turn), the hooks directory, and programs (`core.fsmonitor`, a filter, an alias's `!` command, …)
+ * given by a path. A command may not change them, as it may not change `.git/config`. I/O: reads
+ * the config and what it includes, regular files only.
+ */
+export function gitConfigured(root: string, home = homeDirectory()): string[] {
+  const found = new Set<string>();
+  const read = (file: string, depth: number) => {
+    let text: string;
+    try {
+      text = readRegularFile(file, "utf8");
+    } catch {
+      return;
+    }
+    for (const { section, key, value } of gitSettings(text)) {
+      const include = (section === "include" || section.startsWith("includeif ")) && key === "path";
+      const program = PROGRAM_KEYS.has(key) || (section === "alias" && value.startsWith("!"));
+      if (!include && !program) continue;
+      const word = include ? value : (value.replace(/^!\s*/, "").split(/\s+/)[0] ?? "");
+      if (!include && key !== "hookspath" && !word.includes("/")) continue; // a program the PATH finds
+      const path = word.startsWith("~/") ? join(home, word.slice(2)) : isAbsolute(word) ? word : resolve(include ? join(file, "..") : root, word);
+      if (!inside(root, path) || path === root || found.has(path)) continue;
+      found.add(path);
+      if (include && depth < 5) read(path, depth + 1);
+    }
+  };
+  read(join(root, ".git", "config"), 0);
+  return [...found];
+}
+
+/** What a name's bytes that are not UTF-8 become when it is listed. *//** What a name's bytes that are not UTF-8 become when it is listed. */
 const UNDECODABLE = "\uFFFD";
 
 /**

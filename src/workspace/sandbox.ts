@@ -2,7 +2,7 @@ import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, r
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { removeInside, writeFileInside } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, gitConfigured, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, runsPrograms, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
@@ -593,20 +593,6 @@ function madeGitRisks(git: string): string[] {
   }
 }
 
-/** The hooks directory the repository's config names (`core.hooksPath`) when it lies in the workspace. */
-function configuredHooksDir(root: string): string | undefined {
-  let text: string;
-  try {
-    text = readRegularFile(join(root, ".git", "config"), "utf8");
-  } catch {
-    return undefined;
-  }
-  const m = /^\s*hooksPath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(text);
-  if (!m) return undefined;
-  const dir = resolve(root, m[1]!);
-  return inside(root, dir) && dir !== root ? dir : undefined;
-}
-
 /**
  * A git config holding only the person's identity (user.name, user.email), read from their global
  * config, so a commit inside the sandbox works while tokens, credential helpers and aliases stay out.
@@ -768,10 +754,9 @@ function gitDirectoryParts(root: string, scan: ProtectedScan): string[] {
   return scan.gitDirectories.filter((d) => inside(root, d)).flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x)));
 }
 
-/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): the hooks directory the config names, and `AUTORUN_PATHS`. */
+/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the repository's git config names (`gitConfigured`), and `AUTORUN_PATHS`. */
 function guardedOutsideGit(root: string): string[] {
-  const hooks = configuredHooksDir(root);
-  return [...(hooks ? [hooks] : []), ...AUTORUN_PATHS.map((a) => join(root, a))];
+  return [...gitConfigured(root), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
 /**
@@ -1066,9 +1051,6 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   };
 }
 
-/** Keys of a git config that name a program git runs (fsmonitor, hooks path, pager, filters, `!` aliases). */
-const RUNS_PROGRAMS = /^\s*(?:fsmonitor|hookspath|sshcommand|pager|editor|askpass|helper|external|textconv|clean|smudge|process|gitproxy)\s*=|=\s*"?!/im;
-
 /**
  * In a repository a command just created: hooks that are not git's samples, a commondir, and the
  * whole repository when its config names a program to run or is a link, or when the `.git` is a file
@@ -1084,7 +1066,7 @@ function newRepositoryRisks(gitDir: string): string[] {
   // git follows a linked config; weir does not read through it.
   if (config && !config.isFile()) return [gitDir];
   try {
-    if (config && RUNS_PROGRAMS.test(readRegularFile(join(gitDir, "config"), "utf8"))) return [gitDir];
+    if (config && runsPrograms(readRegularFile(join(gitDir, "config"), "utf8"))) return [gitDir];
   } catch {
     // unreadable: nothing in it git could read either
   }

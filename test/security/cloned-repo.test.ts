@@ -379,6 +379,28 @@ const PERSISTING: Persisting[] = [
     nested: "fixtures/remote.git",
   },
   {
+    name: "a tracked file the repository's config includes (include.path), given core.fsmonitor",
+    setup: (w) => {
+      writeFileSync(join(w.root, ".gitconfig"), "[alias]\n\tst = status\n");
+      gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
+      gitIn(w.root, w.home, "add", "-A");
+      gitIn(w.root, w.home, "commit", "-qm", "shared config");
+    },
+    calls: (w) => [sh("a", `printf '[core]\\n\\tfsmonitor = "${w.payload}"\\n' >> .gitconfig`)],
+  },
+  {
+    name: "a script the repository's config runs as a program (core.fsmonitor = tools/watch.sh), rewritten",
+    setup: (w) => {
+      mkdirSync(join(w.root, "tools"));
+      writeFileSync(join(w.root, "tools", "watch.sh"), "#!/bin/sh\nexit 1\n");
+      chmodSync(join(w.root, "tools", "watch.sh"), 0o755);
+      gitIn(w.root, w.home, "config", "core.fsmonitor", "tools/watch.sh");
+      gitIn(w.root, w.home, "add", "-A");
+      gitIn(w.root, w.home, "commit", "-qm", "watcher");
+    },
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexit 1\\n' > tools/watch.sh`)],
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -458,6 +480,21 @@ describe("files that run code later or instruct agents", () => {
       gitIn(join(w.root, "src"), w.home, "status");
       expect(existsSync(w.fired)).toBe(false);
       expect(r.sent).toContain("needs the user's approval");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("a file the repository's git config includes is one: in default mode it is not written without a yes", async () => {
+    const w = world();
+    try {
+      writeFileSync(join(w.root, ".gitconfig"), "[alias]\n\tst = status\n");
+      gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
+      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: ".gitconfig", content: `[core]\n\tfsmonitor = "${w.payload}"\n` } };
+      const r = await session(w, [{ id: "r", name: "read_file", input: { path: ".gitconfig" } }, call]);
+      expect(r.sent).toContain("named by the repository's git config");
+      personGit(w);
+      expect(existsSync(w.fired)).toBe(false);
     } finally {
       w.cleanup();
     }
