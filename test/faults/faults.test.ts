@@ -116,6 +116,27 @@ describe("crashes and disks", () => {
     }
   });
 
+  test.skipIf(!existsSync("/dev/full"))("an answer that cannot be written (stdout on a full disk) ends the run with one line and exit 1; a reader that leaves early is no error", async () => {
+    const cmd = [...weirCommand(), ...wire.map((x) => (x === "" ? `${world.server.url}/v1` : x)), "--cwd", world.ws, "say a lot"];
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home };
+    const answer = { text: "a line of the answer\n".repeat(5_000) };
+    world.server.script({ turns: [answer] });
+    // The mock server answers from this process: the runs are awaited, never run synchronously.
+    const run = async (argv: string[], stdout: "pipe" | ReturnType<typeof Bun.file>) => {
+      const p = Bun.spawn(argv, { env, stdin: "ignore", stdout, stderr: "pipe" });
+      const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+      return { code, err };
+    };
+    const full = await run(cmd, Bun.file("/dev/full"));
+    counts.faults++;
+    expect(full.code).toBe(1);
+    expect(full.err.trim().split("\n")).toEqual(["weir: could not write to standard output: no space left on device; the run stopped, its session kept (weir -c goes on)"]);
+    world.server.script({ turns: [answer] });
+    const early = await run(["sh", "-c", `"$@" | head -c 10 >/dev/null`, "sh", ...cmd], "pipe");
+    expect(early.code).toBe(0);
+    expect(early.err).toBe("");
+  });
+
   test("a corrupt session database is refused with one line and never overwritten", async () => {
     const db = join(world.home, ".local", "share", "weir", "weir.db");
     mkdirSync(join(world.home, ".local", "share", "weir"), { recursive: true });
