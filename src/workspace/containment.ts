@@ -1,6 +1,6 @@
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
 
 /** The user's home directory, found one way everywhere: $HOME, %USERPROFILE%, else the OS's answer. */
@@ -357,11 +357,19 @@ export function runsPrograms(text: string): boolean {
   return gitSettings(text).some(({ section, key, value }) => PROGRAM_KEYS.has(key) || (section === "alias" && value.startsWith("!")) || section === "include" || section.startsWith("includeif "));
 }
 
-/** Why writing `rel` needs the person's yes because the repository's git config names it (`gitConfigured`), or undefined. I/O. */
+/**
+ * Why writing `rel` needs the person's yes because the git config of the repository it lies in
+ * names it (`gitConfigured`: the workspace's, or one kept inside it), or undefined. I/O.
+ */
 export function gitConfigReason(root: string, rel: string): string | undefined {
   const abs = join(root, rel);
-  const named = gitConfigured(root).find((p) => inside(p, abs));
-  return named ? `${rel} is named by the repository's git config (${relative(root, named)}), which git reads or runs at the person's next git command` : undefined;
+  for (let dir = dirname(abs); inside(root, dir); dir = dirname(dir)) {
+    const repository = statSync(join(dir, ".git"), { throwIfNoEntry: false })?.isDirectory();
+    const named = repository ? gitConfigured(dir).find((p) => inside(p, abs)) : undefined;
+    if (named) return `${rel} is named by the git config of the repository at ${relative(root, dir) || "."} (${relative(root, named)}), which git reads or runs at the person's next git command there`;
+    if (dir === root) break;
+  }
+  return undefined;
 }
 
 /**

@@ -720,7 +720,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
   return {
-    guarded: [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)],
+    guarded: guardedOutsideGit(root, scan),
     environments: scan.environments,
     caches: scan.caches,
     masked: hidden.masked,
@@ -744,19 +744,20 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments"
  */
 function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
   const below = madeSince(root, scan, since);
-  const guarded = [...guardedOutsideGit(root), ...gitDirectoryParts(root, scan)];
+  const guarded = guardedOutsideGit(root, scan);
   const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
   return removeAll(root, made, since).map((m) => relative(root, m));
 }
 
-/** The git parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found in the workspace. */
-function gitDirectoryParts(root: string, scan: ProtectedScan): string[] {
-  return scan.gitDirectories.filter((d) => inside(root, d)).flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x)));
-}
-
-/** Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the repository's git config names (`gitConfigured`), and `AUTORUN_PATHS`. */
-function guardedOutsideGit(root: string): string[] {
-  return [...gitConfigured(root), ...AUTORUN_PATHS.map((a) => join(root, a))];
+/**
+ * Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the git config of the
+ * workspace's repository and of each repository kept inside it names (`gitConfigured`), the git
+ * parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, and `AUTORUN_PATHS`.
+ */
+function guardedOutsideGit(root: string, scan: ProtectedScan): string[] {
+  const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
+  const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
+  return [...repositories.flatMap((r) => gitConfigured(r)), ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
 /**
@@ -920,8 +921,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     }
     return scan;
   };
-  /** What commands may read but never change: `guardedOutsideGit`, and the git parts of the git directories outside `.git`. */
-  const guardedNow = () => [...guardedOutsideGit(o.root), ...gitDirectoryParts(o.root, scanned())];
+  /** What commands may read but never change beyond `.git` (`guardedOutsideGit`), by the latest scan. */
+  const guardedNow = () => guardedOutsideGit(o.root, scanned());
   const policy = (network: boolean, dir?: string, guarded = guardedNow()): SandboxPolicy => {
     scanned();
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);

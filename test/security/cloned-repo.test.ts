@@ -401,6 +401,17 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexit 1\\n' > tools/watch.sh`)],
   },
   {
+    name: "a repository kept inside the workspace whose config includes a tracked file, given core.fsmonitor",
+    setup: (w) => {
+      nestedRepository(w);
+      const lib = join(w.root, "tools", "lib");
+      writeFileSync(join(lib, "shared.gitconfig"), "[alias]\n\tst = status\n");
+      gitIn(lib, w.home, "config", "include.path", "../shared.gitconfig");
+    },
+    calls: (w) => [sh("a", `printf '[core]\\n\\tfsmonitor = "${w.payload}"\\n' >> tools/lib/shared.gitconfig`)],
+    nested: "tools/lib",
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -492,7 +503,7 @@ describe("files that run code later or instruct agents", () => {
       gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
       const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: ".gitconfig", content: `[core]\n\tfsmonitor = "${w.payload}"\n` } };
       const r = await session(w, [{ id: "r", name: "read_file", input: { path: ".gitconfig" } }, call]);
-      expect(r.sent).toContain("named by the repository's git config");
+      expect(r.sent).toContain("named by the git config of the repository at . (.gitconfig)");
       personGit(w);
       expect(existsSync(w.fired)).toBe(false);
     } finally {
