@@ -1,6 +1,6 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Approval, ApprovalRequest, Approver } from "../actions/executor.ts";
-import { visible } from "./visible.ts";
+import { reviewable } from "./visible.ts";
 
 const LABEL: Record<Approval, string> = { once: "allowed once", session: "allowed for this session", deny: "denied" };
 
@@ -15,8 +15,9 @@ export function answeredRows(message: string, answer: string, columns: number): 
 
 /** Asks at the terminal what to do with an action that needs approval, showing exactly what would run; once answered, the prompt collapses to one line. */
 export const terminalApprover: Approver = async (asked: ApprovalRequest): Promise<Approval> => {
-  // What would run is shown as it is, escape sequences and all made visible, so the prompt cannot be redrawn by it.
-  const req = { ...asked, summary: visible(asked.summary) };
+  // What would run is shown as it is, escape sequences and all made visible, so the prompt cannot be
+  // redrawn by it, and runs of blanks counted, so no part of it can be pushed off the screen.
+  const req = { ...asked, summary: reviewable(asked.summary) };
   const verb = req.action === "shell" || req.action === "run_command" ? "run" : `use ${req.action}`;
   const message = `weir wants to ${verb}:\n  ${req.summary}\n  (${req.risk}; asked by ${req.rule})`;
   const answer = await select<Approval>({

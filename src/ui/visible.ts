@@ -20,3 +20,20 @@ export function visibleEvent<T>(value: T): T {
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleEvent(v)])) as T;
   return value;
 }
+
+/** Characters that show as nothing, or as a plain space, while being something else. */
+const BLANK_LOOKALIKE = /[\u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]/g;
+
+/**
+ * What an approval prompt shows of a command, so that everything in it can be seen at once: as
+ * `visible`, and also long runs of blanks (which would push what follows off the screen, or what
+ * came before off its top) and empty lines counted instead of shown, and characters that look
+ * like a space or like nothing named. Pure.
+ */
+export function reviewable(text: string): string {
+  return visible(text)
+    .replace(BLANK_LOOKALIKE, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`)
+    .replace(/[ \t]{40,}/g, (run) => ` ⟨${run.length} blanks⟩ `)
+    .replace(/(?:\n[ \t]*){4,}\n/g, (run) => `\n⟨${run.split("\n").length - 2} empty lines⟩\n`);
+}
+
