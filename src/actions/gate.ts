@@ -1,6 +1,7 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
 import { autorunReason, dependencyEnvironment, gitConfigReason, gitDirectoryReason, installScripts, PathRefused, wholeText } from "../workspace/containment.ts";
+import { createPatch } from "diff";
 import { textAfter } from "./edit-match.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -90,6 +91,35 @@ export class PermissionGate {
     }
   }
 
+  /** The workspace-relative file a write action targets, or undefined. */
+  private writeTarget(action: Action, input: unknown): string | undefined {
+    const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
+    if (typeof path !== "string") return undefined;
+    try {
+      return this.ctx.workspace.resolve(path, "write").relative;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * What a write would change, as a unified diff's hunks (at most 40 lines, the rest counted), for the
+   * person asked to approve it: the content is what runs later. Undefined for other actions or when
+   * the change cannot be worked out (the action then reports why it fails).
+   */
+  private changePreview(action: Action, input: unknown): string | undefined {
+    const rel = this.writeTarget(action, input);
+    if (!rel) return undefined;
+    const target = this.ctx.workspace.resolve(rel, "write");
+    const before = target.exists ? wholeText(target.absolute) : undefined;
+    const after = textAfter({ name: action.id, input }, before);
+    // A change too large to read in a prompt is not diffed there (the log shows it once written).
+    if (after === undefined || (before?.length ?? 0) + after.length > 400_000) return undefined;
+    const hunks = createPatch(rel, before ?? "", after, "", "", { context: 2 }).split("\n").slice(4).filter((l) => l !== "\\ No newline at end of file");
+    while (hunks.at(-1) === "") hunks.pop();
+    return hunks.length > 40 ? [...hunks.slice(0, 40), `⟨${hunks.length - 40} more lines of the change⟩`].join("\n") : hunks.join("\n");
+  }
+
   /** Why a write to a package.json needs a yes: it changes the scripts (or the workspaces) the next install runs. */
   private installScriptsChange(action: Action, input: unknown, target: { relative: string; absolute: string; exists: boolean }): string | undefined {
     if (target.relative.split("/").pop() !== "package.json") return undefined;
@@ -153,7 +183,8 @@ export class PermissionGate {
     if (verdict.decision === "deny") {
       return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
     }
-    const key = `${action.id}\u0000${command?.line ?? ""}`;
+    // "For this session" is for this command line, or for writes to this one file, never for the action whole.
+    const key = `${action.id}\u0000${command?.line ?? this.writeTarget(action, input) ?? ""}`;
     const subject = command?.line ?? action.id;
     if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
     if (!this.opts.approver || this.opts.worker) {
@@ -161,7 +192,9 @@ export class PermissionGate {
       return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
     }
     this.opts.tracker?.awaiting(call.id, true);
-    const answer = await this.opts.approver({ action: action.id, summary, risk: action.risk, rule: verdict.rule }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+    const change = this.changePreview(action, input);
+    const asked = { action: action.id, summary: change ? `${summary}\n${change}` : summary, risk: action.risk, rule: verdict.rule };
+    const answer = await this.opts.approver(asked).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {
       return { rule: "user", message: `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.` };
     }

@@ -19,7 +19,7 @@ export const terminalApprover: Approver = async (asked: ApprovalRequest): Promis
   // redrawn by it, and runs of blanks counted, so no part of it can be pushed off the screen.
   const req = { ...asked, summary: reviewable(asked.summary) };
   const verb = req.action === "shell" || req.action === "run_command" ? "run" : `use ${req.action}`;
-  const message = `weir wants to ${verb}:\n  ${req.summary}\n  (${req.risk}; asked by ${req.rule})`;
+  const message = `weir wants to ${verb}:\n${req.summary.replace(/^/gm, "  ")}\n  (${req.risk}; asked by ${req.rule})`;
   const answer = await select<Approval>({
     message,
     options: [
