@@ -91,6 +91,13 @@ interface SandboxPolicy {
    * sockets (`unixSocketFilter`), which bubblewrap reads from descriptor 4.
    */
   seccomp?: string;
+  /**
+   * Under sandbox-exec, which cannot give a command a /tmp of its own: the person's temporary
+   * directory (`$TMPDIR`, under /private/var/folders), where their tools keep caches they load
+   * again (Jest's transformed modules), not writable; `command` is the command's own, given as its
+   * `$TMPDIR` and removed after it.
+   */
+  temp?: { person: string; command: string };
   /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
   disableUserns?: boolean;
   /**
@@ -275,6 +282,7 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     ...(p.credentials ?? []).map((c) => `(deny file-read* (subpath ${q(c.path)}))`),
     '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))',
   ];
+  if (p.temp) lines.push(`(deny file-write* (subpath ${q(p.temp.person)}))`, `(allow file-write* (subpath ${q(p.temp.command)}))`);
   if (p.mode === "workspace-write") {
     lines.push(`(allow file-write* (subpath ${q(p.root)}))`);
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
@@ -991,6 +999,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const hadGit = existsSync(gitDir);
       let spawned: { program: string; args: string[]; fds?: number[] };
       let optionsFile: string | undefined;
+      let commandTemp: string | undefined;
       if (detected.kind === "bwrap") {
         const p = policy(widen?.network === true, widen?.dir, guarded);
         if (extra?.length) p.readable = [...p.readable, ...extra];
@@ -999,17 +1008,22 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
         spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r"), ...filter] };
       } else {
-        const [program, ...args] = wrap(argv, rest.cwd, widen);
-        spawned = { program: program!, args };
+        // sandbox-exec: the command gets a temporary directory of its own (SandboxPolicy.temp).
+        const person = realpathSync(tmpdir());
+        commandTemp = mkdtempSync(join(person, "weir-command-"));
+        const p = { ...policy(widen?.network === true, widen?.dir, guarded), temp: { person, command: commandTemp } };
+        spawned = { program: detected.program ?? "/usr/bin/sandbox-exec", args: ["-p", seatbeltProfile(p), "--", ...argv] };
       }
       let result: ProgramRun;
       const started = Date.now();
       try {
         // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
-        result = await runProgram({ ...rest, env: { ...rest.env, PYTHONDONTWRITEBYTECODE: "1" }, ...spawned, ...floorAt(o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
+        const env = { ...rest.env, PYTHONDONTWRITEBYTECODE: "1", ...(commandTemp ? { TMPDIR: commandTemp } : {}) };
+        result = await runProgram({ ...rest, env, ...spawned, ...floorAt(o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
       } finally {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
+        if (commandTemp) rmSync(commandTemp, { recursive: true, force: true });
       }
       // Whatever the command created among the guarded paths goes: it would run or instruct later. A
       // repository the command made (git init) is its own, less what would run at the person's next git.

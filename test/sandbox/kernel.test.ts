@@ -516,6 +516,19 @@ describe("sandbox profiles (pure)", () => {
     expect(shown.findIndex((l) => l.includes('(allow file-read* (subpath "/opt/homebrew/var/postgresql@16"))'))).toBeGreaterThan(state);
   });
 
+  test("sandbox-exec: the person's temporary directory, where their tools keep caches they load again, is not writable; the command's own is (the last matching rule wins)", () => {
+    const temp = { person: "/private/var/folders/ab/xyz/T", command: "/private/var/folders/ab/xyz/T/weir-command-1" };
+    const lines = seatbeltProfile({ ...policy, temp }).split("\n");
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    const folders = at('(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders")');
+    const person = at(`(deny file-write* (subpath "${temp.person}"))`);
+    const own = at(`(allow file-write* (subpath "${temp.command}"))`);
+    expect(folders).toBeGreaterThanOrEqual(0);
+    expect(person).toBeGreaterThan(folders);
+    expect(own).toBeGreaterThan(person);
+    expect(lines.slice(own + 1).some((l) => l.includes(temp.person) && l.startsWith("(allow"))).toBe(false);
+  });
+
   test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {
     const p = seatbeltProfile(policy);
     expect(p).toContain("(deny default)");
