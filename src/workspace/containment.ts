@@ -349,12 +349,18 @@ export function gitSettings(text: string): GitSetting[] {
   return out;
 }
 
-/** Keys whose value git runs as a program (or, for `hookspath`, whose directory's programs it runs). */
-const PROGRAM_KEYS = new Set(["fsmonitor", "sshcommand", "pager", "editor", "askpass", "helper", "external", "textconv", "clean", "smudge", "process", "driver", "program", "gitproxy", "hookspath"]);
+/**
+ * Keys whose value git runs as a program (or, for `hookspath`, whose directory's programs it runs):
+ * core's and a diff, merge, filter or credential driver's, `remote.*.uploadpack` for a local remote.
+ */
+const PROGRAM_KEYS = new Set(["fsmonitor", "sshcommand", "pager", "editor", "askpass", "helper", "external", "textconv", "command", "cmd", "clean", "smudge", "process", "driver", "program", "gitproxy", "uploadpack", "receivepack", "hookspath"]);
+
+/** Whether a setting has git run a program: a program key, any `pager.<command>`, or an alias starting with `!`. Pure. */
+const runsProgram = ({ section, key, value }: GitSetting) => PROGRAM_KEYS.has(key) || section === "pager" || (section === "alias" && value.startsWith("!"));
 
 /** Whether a git config's text has git run a program, or read another file that may (an include). Pure. */
 export function runsPrograms(text: string): boolean {
-  return gitSettings(text).some(({ section, key, value }) => PROGRAM_KEYS.has(key) || (section === "alias" && value.startsWith("!")) || section === "include" || section.startsWith("includeif "));
+  return gitSettings(text).some((s) => runsProgram(s) || s.section === "include" || s.section.startsWith("includeif "));
 }
 
 /**
@@ -388,10 +394,10 @@ export function gitConfigured(root: string, home = homeDirectory()): string[] {
     } catch {
       return;
     }
-    for (const { section, key, value } of gitSettings(text)) {
+    for (const setting of gitSettings(text)) {
+      const { section, key, value } = setting;
       const include = (section === "include" || section.startsWith("includeif ")) && key === "path";
-      const program = PROGRAM_KEYS.has(key) || (section === "alias" && value.startsWith("!"));
-      if (!include && !program) continue;
+      if (!include && !runsProgram(setting)) continue;
       const word = include ? value : (value.replace(/^!\s*/, "").split(/\s+/)[0] ?? "");
       if (!include && key !== "hookspath" && !word.includes("/")) continue; // a program the PATH finds
       const path = word.startsWith("~/") ? join(home, word.slice(2)) : isAbsolute(word) ? word : resolve(include ? join(file, "..") : root, word);

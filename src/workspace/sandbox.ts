@@ -810,15 +810,12 @@ function removeAll(root: string, paths: string[], since: number): string[] {
  * where its directory became a link, the link goes if the command made it. Whether that worked.
  */
 function putBack(root: string, path: string, text: string | undefined, since: number): boolean {
-  const link = linkOnTheWay(root, path);
-  if (link) return removeAll(root, [path], since).length > 0;
+  if (linkOnTheWay(root, path)) return removeAll(root, [path], since).length > 0;
+  const rel = relative(root, path).split(sep).join("/");
   try {
-    if (text === undefined) rmSync(path, { recursive: true, force: true });
-    else {
-      // What stands there now that is not a file (a directory, a link to the person's other project's) goes first.
-      if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) rmSync(path, { recursive: true, force: true });
-      writeFileInside(root, relative(root, path).split(sep).join("/"), text);
-    }
+    // What stands there now that is not a file (a directory, a link to the person's other project's) goes first.
+    if (text === undefined || !lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeInside(root, rel);
+    if (text !== undefined) writeFileInside(root, rel, text);
     return true;
   } catch {
     return false;

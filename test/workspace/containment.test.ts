@@ -130,7 +130,8 @@ describe("what a repository's git config names", () => {
       { section: "alias", key: "st", value: "!scripts/st.sh" },
     ]);
     expect(runsPrograms("[user]\n\tname = a\n[alias]\n\tst = status\n")).toBe(false);
-    for (const running of ["[core]\n\tpager = less\n", "[alias]\n\tx = !rm -rf /\n", "[include]\n\tpath = ../x\n", "[filter \"a\"]\n\tclean = cat\n"]) expect(runsPrograms(running)).toBe(true);
+    const running = ["[core]\n\tpager = less\n", "[alias]\n\tx = !rm -rf /\n", "[include]\n\tpath = ../x\n", '[filter "a"]\n\tclean = cat\n', "[pager]\n\tlog = x\n", '[diff "a"]\n\tcommand = x\n', '[remote "o"]\n\tuploadpack = x\n'];
+    for (const text of running) expect({ text, runs: runsPrograms(text) }).toEqual({ text, runs: true });
   });
 
   test("included files (and what they include), the hooks directory and programs given by a path inside the workspace; never a program the PATH finds or a path outside", () => {
