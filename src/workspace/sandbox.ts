@@ -508,7 +508,8 @@ function protectedFilesIn(root: string, home: string, budgetMs = 3_000): Protect
     if (!within && dir.endsWith(`/${PYTHON_CACHE}`)) caches.push(dir);
     // git's own files of a repository kept inside the workspace run at the person's git there, as the workspace's do.
     if (dir !== root && entries.some((e) => e.name === ".git")) repositories.push(dir);
-    if (!relative(root, dir).split(sep).includes(".git") && looksLikeGitDirectory(entries)) gitDirectories.push(dir);
+    // Installed dependencies are their own (an install rewrites them whole); what git takes for a repository elsewhere is guarded.
+    if (!within && !relative(root, dir).split(sep).includes(".git") && looksLikeGitDirectory(entries)) gitDirectories.push(dir);
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {

@@ -312,12 +312,16 @@ d("a workspace inside a repository", () => {
 });
 
 d("installed dependencies change only with the network", () => {
-  /** A workspace of its own with node_modules/dep, a package's nested node_modules, and a virtualenv. */
+  /** A workspace of its own with node_modules/dep (and a fixture repository in it), a package's nested node_modules, and a virtualenv. */
   function project() {
     const base = realpathSync(tmp.path);
     const ws = join(base, `deps-${Math.random().toString(36).slice(2)}`);
     mkdirSync(join(ws, "node_modules", "dep"), { recursive: true });
     writeFileSync(join(ws, "node_modules", "dep", "index.js"), "module.exports = 42;\n");
+    // The package ships a bare repository as a test fixture.
+    for (const d of ["objects", "refs"]) mkdirSync(join(ws, "node_modules", "dep", "fixtures", "r.git", d), { recursive: true });
+    writeFileSync(join(ws, "node_modules", "dep", "fixtures", "r.git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(ws, "node_modules", "dep", "fixtures", "r.git", "config"), "[core]\n\tbare = true\n");
     mkdirSync(join(ws, "packages", "a", "node_modules"), { recursive: true });
     mkdirSync(join(ws, "env", "lib"), { recursive: true });
     writeFileSync(join(ws, "env", "pyvenv.cfg"), "home = /usr/bin\n");
@@ -386,6 +390,8 @@ d("installed dependencies change only with the network", () => {
     expect(install.installed).toBeUndefined();
     expect(readFileSync(join(ws, "node_modules", "dep", "index.js"), "utf8")).toContain("installed");
     expect(existsSync(join(ws, "packages", "b", "node_modules", "x"))).toBe(true);
+    // A package that ships a repository as a fixture is the install's to rewrite, as the rest of it is.
+    expect((await run("echo '# reinstalled' >> node_modules/dep/fixtures/r.git/config", { network: true })).exitCode).toBe(0);
     // Made before the command, by someone else: never removed.
     mkdirSync(join(ws, "web", "node_modules"), { recursive: true });
     Bun.sleepSync(50);
