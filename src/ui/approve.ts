@@ -48,15 +48,21 @@ async function confirmCollapsed(message: string, said: (yes: boolean) => string)
   return yes;
 }
 
-/** Asks once per workspace before a project's MCP server (from a cloned repository) may start a program. */
+/**
+ * Asks once per workspace before a project's MCP server (from a cloned repository) may start a
+ * program. Everything shown comes from the repository, so all of it is `reviewable`.
+ */
 export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string } }): Promise<boolean> {
-  const what = entry.config.command ? [entry.config.command, ...(entry.config.args ?? [])].join(" ") : entry.config.url;
-  return confirmCollapsed(`${entry.path} wants to start the MCP server "${entry.name}":\n  ${what}\nAllow it for this workspace?`, (yes) => `MCP server ${entry.name} ${yes ? "allowed for this workspace" : "not allowed"}`);
+  const what = reviewable(entry.config.command ? [entry.config.command, ...(entry.config.args ?? [])].join(" ") : (entry.config.url ?? ""));
+  const name = reviewable(entry.name);
+  return confirmCollapsed(`${reviewable(entry.path)} wants to start the MCP server "${name}":\n${what.replace(/^/gm, "  ")}\nAllow it for this workspace?`, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
 }
 
-/** Asks once per workspace (and again whenever they change) before a project's hooks may run. */
+/**
+ * Asks once per workspace (and again whenever they change) before a project's hooks may run: every
+ * command whole, as `reviewable` shows it, since the repository wrote them.
+ */
 export async function confirmProjectHooks(file: string, commands: string[]): Promise<boolean> {
-  const shown = commands.slice(0, 12).map((c) => `  ${c.length > 160 ? `${c.slice(0, 157)}...` : c}`);
-  if (commands.length > 12) shown.push(`  … and ${commands.length - 12} more`);
-  return confirmCollapsed(`${file} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, (yes) => `${file} hooks ${yes ? "allowed for this workspace" : "not run"}`);
+  const shown = commands.map((c) => reviewable(c).replace(/^/gm, "  "));
+  return confirmCollapsed(`${reviewable(file)} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, (yes) => `${reviewable(file)} hooks ${yes ? "allowed for this workspace" : "not run"}`);
 }
