@@ -903,7 +903,6 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   let disableUserns: boolean | undefined;
   let gitconfig: string | undefined | null = null;
   let mavenSettings: string | undefined;
-  let seccomp: string | undefined;
   // Protected files are found again at most every few seconds: a command may create new ones.
   let scan: ProtectedScan = { files: [], environments: [], unscanned: [], dirs: [], at: 0, repositories: [], gitDirectories: [], caches: [] };
   let scannedAt = -Infinity;
@@ -933,7 +932,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     scanned();
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);
     if (!network) mavenSettings ??= offlineMavenSettings();
-    else if (detected.kind === "bwrap") seccomp ??= networkFilter();
+    const seccomp = network && detected.kind === "bwrap" ? networkFilter() : undefined;
     shown ??= showToolchains();
     if (detected.kind === "bwrap") disableUserns ??= bwrapDisablesUserns(detected.program ?? "bwrap");
     // A linked worktree's `.git` file only names its git directory, and git must read it.
@@ -958,7 +957,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),
       ...(!network && mavenSettings ? { mavenSettings } : {}),
-      ...(network && seccomp ? { seccomp } : {}),
+      ...(seccomp ? { seccomp } : {}),
       ...(limits ? { limits } : {}),
       tmpBytes: o.tmpBytes ?? defaultTmpBytes(),
       ...(disableUserns === false ? { disableUserns } : {}),
@@ -1096,18 +1095,21 @@ function locateOnPath(name: string): string | undefined {
   return found ? diskFacts.real(found) : undefined;
 }
 
+let filterFile: string | undefined;
+
 /**
  * The seccomp filter of commands and servers with the network (`unixSocketFilter`), written once
- * to a private temp file removed at exit; undefined on an architecture weir is not built for.
+ * per process to a private temp file removed at exit; undefined on an architecture weir is not built for.
  */
 export function networkFilter(): string | undefined {
+  if (filterFile) return filterFile;
   const program = unixSocketFilter();
   if (!program) return undefined;
   const dir = mkdtempSync(join(tmpdir(), "weir-seccomp-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const path = join(dir, "unix-sockets.bpf");
-  writeFileSync(path, program, { mode: 0o600 });
-  return path;
+  filterFile = join(dir, "unix-sockets.bpf");
+  writeFileSync(filterFile, program, { mode: 0o600 });
+  return filterFile;
 }
 
 /** Maven settings that say only that there is no network, in a file of this process's, removed when it exits. I/O. */
