@@ -78,6 +78,12 @@ async function session(w: World, calls: ScriptedToolCall[], extra: string[] = []
   return { ...r, sent: JSON.stringify(server.requests.slice(first).map((q) => q.body.messages)) };
 }
 
+/** Commits everything in the workspace, as the clone's history has it. */
+function commitAll(w: World, message: string): void {
+  gitIn(w.root, w.home, "add", "-A");
+  gitIn(w.root, w.home, "commit", "-qm", message);
+}
+
 /** The person's own git afterwards, outside any sandbox: what it runs is what fires. */
 function personGit(w: World): void {
   gitIn(w.root, w.home, "status");
@@ -108,8 +114,7 @@ function monorepo(w: World): void {
   writeFileSync(join(w.root, "packages", "a", "package.json"), JSON.stringify({ name: "a", version: "1.0.0" }));
   mkdirSync(join(w.root, "tools", "t"), { recursive: true });
   writeFileSync(join(w.root, "tools", "t", "package.json"), JSON.stringify({ name: "t", version: "1.0.0", scripts: { postinstall: w.payload } }));
-  gitIn(w.root, w.home, "add", "-A");
-  gitIn(w.root, w.home, "commit", "-qm", "monorepo");
+  commitAll(w, "monorepo");
 }
 
 /**
@@ -124,8 +129,7 @@ function installed(w: World): void {
   writeFileSync(join(w.root, "src", "main.cjs"), 'require("dep");\n');
   writeFileSync(join(w.root, ".gitignore"), "node_modules/\n.venv/\n");
   expect(Bun.spawnSync(["python3", "-m", "venv", "--without-pip", join(w.root, ".venv")]).exitCode).toBe(0);
-  gitIn(w.root, w.home, "add", "-A");
-  gitIn(w.root, w.home, "commit", "-qm", "deps");
+  commitAll(w, "deps");
 }
 
 /** A Python module the project's entry point imports, committed, and git told to ignore bytecode. */
@@ -134,8 +138,7 @@ function compiledModule(w: World): void {
   writeFileSync(join(w.root, "src", "mod.py"), "VALUE = 1\n");
   writeFileSync(join(w.root, "src", "main.py"), "import mod\n");
   writeFileSync(join(w.root, ".gitignore"), "node_modules/\n.venv/\n__pycache__/\n");
-  gitIn(w.root, w.home, "add", "-A");
-  gitIn(w.root, w.home, "commit", "-qm", "python");
+  commitAll(w, "python");
 }
 
 /**
@@ -174,8 +177,7 @@ function nestedRepository(w: World): void {
   gitIn(lib, w.home, "add", "-A");
   gitIn(lib, w.home, "commit", "-qm", "lib");
   writeFileSync(join(w.root, ".gitignore"), "tools/lib/\n");
-  gitIn(w.root, w.home, "add", "-A");
-  gitIn(w.root, w.home, "commit", "-qm", "ignore the nested clone");
+  commitAll(w, "ignore the nested clone");
 }
 
 interface Persisting {
@@ -222,8 +224,7 @@ const PERSISTING: Persisting[] = [
       writeFileSync(join(w.root, ".husky", "pre-commit"), "#!/bin/sh\nexit 0\n");
       chmodSync(join(w.root, ".husky", "pre-commit"), 0o755);
       gitIn(w.root, w.home, "config", "core.hooksPath", ".husky");
-      gitIn(w.root, w.home, "add", "-A");
-      gitIn(w.root, w.home, "commit", "-qm", "husky");
+      commitAll(w, "husky");
     },
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > .husky/pre-commit`)],
   },
@@ -353,8 +354,7 @@ const PERSISTING: Persisting[] = [
     setup: (w) => {
       mkdirSync(join(w.root, "src"));
       writeFileSync(join(w.root, "src", "main.js"), "export const main = 1;\n");
-      gitIn(w.root, w.home, "add", "-A");
-      gitIn(w.root, w.home, "commit", "-qm", "src");
+      commitAll(w, "src");
     },
     calls: (w) => [sh("a", `mkdir -p src/objects src/refs && echo 'ref: refs/heads/main' > src/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "${w.payload}"\\n' > src/config`)],
     nested: "src",
@@ -369,8 +369,7 @@ const PERSISTING: Persisting[] = [
     name: "a bare repository kept in the workspace (a test fixture) given a config that runs and a hook",
     setup: (w) => {
       gitIn(w.root, w.home, "init", "-q", "--bare", "fixtures/remote.git");
-      gitIn(w.root, w.home, "add", "-A");
-      gitIn(w.root, w.home, "commit", "-qm", "fixture");
+      commitAll(w, "fixture");
     },
     calls: (w) => [
       sh("a", `git config -f fixtures/remote.git/config core.bare false; git config -f fixtures/remote.git/config core.worktree .. ; git config -f fixtures/remote.git/config core.fsmonitor "${w.payload}"`),
@@ -383,8 +382,7 @@ const PERSISTING: Persisting[] = [
     setup: (w) => {
       writeFileSync(join(w.root, ".gitconfig"), "[alias]\n\tst = status\n");
       gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
-      gitIn(w.root, w.home, "add", "-A");
-      gitIn(w.root, w.home, "commit", "-qm", "shared config");
+      commitAll(w, "shared config");
     },
     calls: (w) => [sh("a", `printf '[core]\\n\\tfsmonitor = "${w.payload}"\\n' >> .gitconfig`)],
   },
@@ -395,8 +393,7 @@ const PERSISTING: Persisting[] = [
       writeFileSync(join(w.root, "tools", "watch.sh"), "#!/bin/sh\nexit 1\n");
       chmodSync(join(w.root, "tools", "watch.sh"), 0o755);
       gitIn(w.root, w.home, "config", "core.fsmonitor", "tools/watch.sh");
-      gitIn(w.root, w.home, "add", "-A");
-      gitIn(w.root, w.home, "commit", "-qm", "watcher");
+      commitAll(w, "watcher");
     },
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexit 1\\n' > tools/watch.sh`)],
   },
