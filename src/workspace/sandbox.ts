@@ -1,4 +1,4 @@
-import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { removeInside, writeFileInside } from "./atomic.ts";
@@ -69,6 +69,12 @@ interface SandboxPolicy {
   guarded?: string[];
   /** The workspace's dependency environments (`node_modules`, virtualenvs), absolute: read-only without the network. */
   environments?: string[];
+  /**
+   * Guarded paths that are links leading out of the workspace, or nowhere (an `AGENTS.md` linked from
+   * the person's dotfiles): bubblewrap cannot bind onto them, so they are not bound, and the link is
+   * put back after the command if it changed (`relink`).
+   */
+  linked?: string[];
   /** Repositories kept inside the workspace (a clone in `vendor/`), absolute: their git metadata is guarded as the workspace's. */
   nested?: string[];
   /** Python's bytecode directories (`__pycache__`), absolute: read-only, since python loads them in place of the source. */
@@ -132,9 +138,9 @@ const GIT_GUARDED = [".git/hooks", ".git/config", ".git/info", ".git/commondir",
  * installed dependencies read-only without the network, protected files hidden, unscanned
  * directories emptied. Pure.
  */
-export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "caches" | "masked" | "unscanned" | "network">, repositories: string[]): string[] {
+export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "caches" | "masked" | "unscanned" | "network" | "linked">, repositories: string[]): string[] {
   const a: string[] = [];
-  for (const g of [...repositories.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? [])]) a.push("--ro-bind-try", g, g);
+  for (const g of [...repositories.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? [])]) if (!p.linked?.includes(g)) a.push("--ro-bind-try", g, g);
   // Installed dependencies change only with an install, and an install needs the network.
   if (!p.network) for (const e of p.environments ?? []) a.push("--ro-bind-try", e, e);
   for (const m of p.masked) a.push("--ro-bind-try", "/dev/null", m);
@@ -647,7 +653,7 @@ type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
  * without the network, `restored` the package.json files it put back because the command changed what the
  * next install runs (install scripts, workspaces, a new workspace package with install scripts).
  */
-type SandboxRun = ProgramRun & { undone: string[]; restored?: string[]; installed?: string[] };
+type SandboxRun = ProgramRun & { undone: string[]; restored?: string[]; installed?: string[]; relinked?: string[] };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -728,8 +734,10 @@ function hiddenPaths(files: string[], sees: (p: string) => boolean): { masked: s
 export function workspaceGuards(root: string, home: string, sees: (p: string) => boolean): WorkspaceGuards {
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
+  const guarded = guardedOutsideGit(root, scan);
   return {
-    guarded: guardedOutsideGit(root, scan),
+    guarded,
+    linked: [...GIT_GUARDED.map((g) => join(root, g)), ...guarded].filter((g) => linkOut(root, g)),
     environments: scan.environments,
     caches: scan.caches,
     masked: hidden.masked,
@@ -739,7 +747,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
 }
 
 /** A workspace's guards for a process that is not a command (`workspaceGuards`). */
-interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "environments" | "caches" | "masked" | "unscanned"> {
+interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "linked" | "environments" | "caches" | "masked" | "unscanned"> {
   /** Removes what the process made since `since` (ms) that no command may leave behind (`sweepWorkspace`); returns it. */
   sweep(since: number, network: boolean): string[];
 }
@@ -804,6 +812,24 @@ function removeAll(root: string, paths: string[], since: number): string[] {
     removed.add(target);
   }
   return [...removed];
+}
+
+/** Whether `path` is a link leading out of `root`, or nowhere: bubblewrap cannot bind onto it. I/O. */
+function linkOut(root: string, path: string): boolean {
+  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+  try {
+    return !inside(root, realpathSync(path));
+  } catch {
+    return true;
+  }
+}
+
+/** Puts the link `path` back, naming `target`, when a command replaced or changed it; whether it did. I/O. */
+function relink(root: string, path: string, target: string): boolean {
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() && readlinkSync(path) === target) return false;
+  if (linkOnTheWay(root, path) || removeInside(root, relative(root, path).split(sep).join("/")).link) return false;
+  symlinkSync(target, path);
+  return true;
 }
 
 /**
@@ -989,6 +1015,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const repos = [o.root, ...scan.repositories.filter((r) => inside(o.root, r))];
       const watched = writes ? [...repos.flatMap((r) => GIT_GUARDED.map((g) => join(r, g))), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
+      const links = new Map(watched.filter((w) => linkOut(o.root, w)).map((w) => [w, readlinkSync(w)]));
       // The package.json files the next install runs scripts from, as they were: the root's and its workspace packages'.
       const globs = writes ? workspaceGlobs(wholeText(join(o.root, "package.json")), wholeText(join(o.root, "pnpm-workspace.yaml"))) : [];
       const manifests = new Map(writes ? installManifests(o.root, globs).map((m) => [m, wholeText(m)] as const) : []);
@@ -998,7 +1025,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       let optionsFile: string | undefined;
       let commandTemp: string | undefined;
       if (detected.kind === "bwrap") {
-        const p = policy(widen?.network === true, widen?.dir, guarded);
+        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()] };
         if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
@@ -1038,11 +1065,14 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // cache, a node_modules planted beside the code to shadow the installed one): git would not
       // show it, and the person's next command would run it.
       const installed = widen?.network !== true ? removeAll(o.root, made.environments, started) : [];
+      // A guarded link the command replaced or changed (not bound: SandboxPolicy.linked) is put back.
+      const relinked = [...links].filter(([w, target]) => relink(o.root, w, target)).map(([w]) => w);
       return {
         ...result,
         undone: removed.map((w) => relative(o.root, w)),
         ...(restored.length ? { restored: restored.map((m) => relative(o.root, m)) } : {}),
         ...(installed.length ? { installed: installed.map((e) => relative(o.root, e)) } : {}),
+        ...(relinked.length ? { relinked: relinked.map((w) => relative(o.root, w)) } : {}),
       };
     },
     hides: (program) => (active ? explainHidden("", program) : undefined),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -248,6 +248,37 @@ d("what weir removes or puts back after a command, it never reaches through a li
       // The root's package.json, replaced by a link to theirs, is a file again with what it held.
       expect(lstatSync(join(ws, "package.json")).isFile()).toBe(true);
       expect(readFileSync(join(ws, "package.json"), "utf8")).toContain('"workspaces"');
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+d("guarded paths that are links out of the workspace (an AGENTS.md from the person's dotfiles)", () => {
+  test("commands still run, the links' targets stay unseen, and a link a command replaces is put back", async () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const ws = join(base, "ws");
+      const dotfiles = join(base, "dotfiles");
+      for (const dir of [ws, join(base, "home"), join(dotfiles, "vscode"), join(dotfiles, "hooks")]) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dotfiles, "AGENTS.md"), `${KEY}-instructions\n`);
+      Bun.spawnSync(["git", "init", "-q"], { cwd: ws });
+      rmSync(join(ws, ".git", "hooks"), { recursive: true, force: true });
+      symlinkSync(join(dotfiles, "AGENTS.md"), join(ws, "AGENTS.md"));
+      symlinkSync(join(dotfiles, "vscode"), join(ws, ".vscode"));
+      symlinkSync(join(dotfiles, "hooks"), join(ws, ".git", "hooks"));
+      const box = createSandbox({ mode: "workspace-write", root: ws, home: join(base, "home"), readable: [] });
+      const run = (command: string) => box.run({ argv: ["sh", "-c", command], cwd: ws, timeoutMs: 20_000, outputCap: 10_000, env: { PATH: process.env.PATH ?? "" } });
+      const read = await run("echo RAN; cat AGENTS.md");
+      expect(read.output).toContain("RAN");
+      expect(read.output).not.toContain(KEY);
+      const replaced = await run("rm AGENTS.md .git/hooks && echo planted > AGENTS.md && mkdir .git/hooks && echo planted > .git/hooks/pre-commit");
+      expect(replaced.exitCode).toBe(0);
+      expect(replaced.relinked?.sort()).toEqual([".git/hooks", "AGENTS.md"]);
+      expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toBe(`${KEY}-instructions\n`);
+      expect(lstatSync(join(ws, ".git", "hooks")).isSymbolicLink()).toBe(true);
+      expect(readdirSync(join(dotfiles, "hooks"))).toEqual([]);
     } finally {
       t.cleanup();
     }

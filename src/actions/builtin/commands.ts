@@ -47,7 +47,8 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const undone = r.undone.length ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or instruct agents are written with write_file, which asks the user]` : "";
   const restored = r.restored ? `\n[weir put ${r.restored.join(", ")} back as ${r.restored.length > 1 ? "they were" : "it was"}: the command changed install scripts or workspaces, which the next npm install would run outside the sandbox; change them with edit_file, which asks the user]` : "";
   const installed = r.installed ? `\n[weir removed ${r.installed.join(", ")}, which the command made without the network: installed dependencies run at the user's next command and git does not show them; install with the network (widen.network, which the user approves)]` : "";
-  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}`;
+  const relinked = r.relinked ? `\n[weir put the link${r.relinked.length > 1 ? "s" : ""} ${r.relinked.join(", ")} back: the command replaced or changed what git, agents or other tools read there later; change it with write_file, which asks the user]` : "";
+  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}${relinked}`;
   const details: ToolDetails = {
     kind: "command",
     line: display,
