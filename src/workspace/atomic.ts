@@ -89,6 +89,15 @@ export function writeFileInside(root: string, rel: string, data: string | Uint8A
   }
 }
 
+/** Whether `path` itself is a link; false when nothing is there or a file stands on the way. */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Removes `rel` inside the workspace `root` (a directory whole), never through a link: on Linux the
  * path is walked one directory handle at a time, as `writeFileInside` does, so a directory swapped
@@ -104,7 +113,7 @@ export function removeInside(root: string, rel: string): { link?: string } {
     let at = root;
     for (const part of parts) {
       at = join(at, part);
-      if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return { link: at };
+      if (isLink(at)) return { link: at };
     }
     rmSync(join(at, name), { recursive: true, force: true });
     return {};
@@ -120,7 +129,7 @@ export function removeInside(root: string, rel: string): { link?: string } {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         // A link where a directory was expected (or a file): the caller decides what of a link goes.
-        if (code === "ELOOP" || code === "ENOTDIR") return lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() ? { link: at } : {};
+        if (code === "ELOOP" || code === "ENOTDIR") return isLink(at) ? { link: at } : {};
         if (code === "ENOENT") return {};
         throw e;
       }

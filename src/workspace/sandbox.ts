@@ -777,6 +777,15 @@ function guardedOutsideGit(root: string, scan: ProtectedScan): string[] {
   return [...repositories.flatMap((r) => gitConfigured(r)), ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
+/** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */
+function entryAt(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The first link on the way from `root` down to `path` (a directory a command replaced by a link to
  * somewhere else), `path` itself counted only when `self` is set; undefined when all are real. I/O: lstat.
@@ -786,7 +795,7 @@ function linkOnTheWay(root: string, path: string, self = false): string | undefi
   let at = root;
   for (const part of self ? parts : parts.slice(0, -1)) {
     at = join(at, part);
-    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return at;
+    if (entryAt(at)?.isSymbolicLink()) return at;
   }
   return undefined;
 }
@@ -816,7 +825,7 @@ function removeAll(root: string, paths: string[], since: number): string[] {
 
 /** Whether `path` is a link leading out of `root`, or nowhere: bubblewrap cannot bind onto it. I/O. */
 function linkOut(root: string, path: string): boolean {
-  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+  if (!entryAt(path)?.isSymbolicLink()) return false;
   try {
     return !inside(root, realpathSync(path));
   } catch {
@@ -826,7 +835,7 @@ function linkOut(root: string, path: string): boolean {
 
 /** Puts the link `path` back, naming `target`, when a command replaced or changed it; whether it did. I/O. */
 function relink(root: string, path: string, target: string): boolean {
-  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() && readlinkSync(path) === target) return false;
+  if (entryAt(path)?.isSymbolicLink() && readlinkSync(path) === target) return false;
   if (linkOnTheWay(root, path) || removeInside(root, relative(root, path).split(sep).join("/")).link) return false;
   symlinkSync(target, path);
   return true;
@@ -841,7 +850,7 @@ function putBack(root: string, path: string, text: string | undefined, since: nu
   const rel = relative(root, path).split(sep).join("/");
   try {
     // What stands there now that is not a file (a directory, a link to the person's other project's) goes first.
-    if (text === undefined || !lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeInside(root, rel);
+    if (text === undefined || !entryAt(path)?.isFile()) removeInside(root, rel);
     if (text !== undefined) writeFileInside(root, rel, text);
     return true;
   } catch {
@@ -1099,7 +1108,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
  * or a link. I/O: reads the new `.git`, never through a link.
  */
 function newRepositoryRisks(gitDir: string): string[] {
-  const entry = (p: string) => lstatSync(p, { throwIfNoEntry: false });
+  const entry = entryAt;
   const dir = entry(gitDir);
   if (!dir) return [];
   // A .git that is a file or a link names another git directory, whose config git then reads.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
@@ -535,6 +535,24 @@ describe.skipIf(!sandboxed)("what weir cleans up after a command", () => {
       expect(readFileSync(join(w.home, ".ssh", "id_rsa"), "utf8")).toBe(KEY);
       expect(existsSync(join(other, "ci.yml"))).toBe(true);
       expect(existsSync(join(w.root, ".github"))).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!sandboxed)("guarded paths that are links out of the workspace", () => {
+  test("an AGENTS.md linked from the person's dotfiles: commands run, the file stays unread, and a command's replacement is undone", async () => {
+    const w = world();
+    try {
+      writeFileSync(join(w.outside, "AGENTS.md"), `${KEY}-instructions\n`);
+      symlinkSync(join(w.outside, "AGENTS.md"), join(w.root, "AGENTS.md"));
+      const r = await session(w, [sh("a", "echo COMMAND-RAN; cat AGENTS.md; rm AGENTS.md && echo planted > AGENTS.md")], ["--yes"]);
+      expect(r.code).toBe(0);
+      expect(r.sent).toContain("COMMAND-RAN");
+      expect(r.sent).toContain("weir put the link AGENTS.md back");
+      expect(r.sent).not.toContain(KEY);
+      expect(readFileSync(join(w.root, "AGENTS.md"), "utf8")).toBe(`${KEY}-instructions\n`);
     } finally {
       w.cleanup();
     }
