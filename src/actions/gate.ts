@@ -1,6 +1,6 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, dependencyEnvironment, gitConfigReason, gitDirectoryReason, installScripts, PathRefused, wholeText } from "../workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitConfigReason, gitDirectoryReason, installScripts, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
 import { createPatch } from "diff";
 import { textAfter } from "./edit-match.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";
@@ -91,12 +91,12 @@ export class PermissionGate {
     }
   }
 
-  /** The workspace-relative file a write action targets, or undefined. */
-  private writeTarget(action: Action, input: unknown): string | undefined {
+  /** The workspace file a write action targets, resolved, or undefined. */
+  private writeTarget(action: Action, input: unknown): ResolvedPath | undefined {
     const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
     if (typeof path !== "string") return undefined;
     try {
-      return this.ctx.workspace.resolve(path, "write").relative;
+      return this.ctx.workspace.resolve(path, "write");
     } catch {
       return undefined;
     }
@@ -107,10 +107,9 @@ export class PermissionGate {
    * person asked to approve it: the content is what runs later. Undefined for other actions or when
    * the change cannot be worked out (the action then reports why it fails).
    */
-  private changePreview(action: Action, input: unknown): string | undefined {
-    const rel = this.writeTarget(action, input);
-    if (!rel) return undefined;
-    const target = this.ctx.workspace.resolve(rel, "write");
+  private changePreview(action: Action, input: unknown, target: ResolvedPath | undefined): string | undefined {
+    if (!target) return undefined;
+    const rel = target.relative;
     const before = target.exists ? wholeText(target.absolute) : undefined;
     const after = textAfter({ name: action.id, input }, before);
     // A change too large to read in a prompt is not diffed there (the log shows it once written).
@@ -184,7 +183,8 @@ export class PermissionGate {
       return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
     }
     // "For this session" is for this command line, or for writes to this one file, never for the action whole.
-    const key = `${action.id}\u0000${command?.line ?? this.writeTarget(action, input) ?? ""}`;
+    const target = command ? undefined : this.writeTarget(action, input);
+    const key = `${action.id}\u0000${command?.line ?? target?.relative ?? ""}`;
     const subject = command?.line ?? action.id;
     if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
     if (!this.opts.approver || this.opts.worker) {
@@ -192,7 +192,7 @@ export class PermissionGate {
       return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
     }
     this.opts.tracker?.awaiting(call.id, true);
-    const change = this.changePreview(action, input);
+    const change = this.changePreview(action, input, target);
     const asked = { action: action.id, summary: change ? `${summary}\n${change}` : summary, risk: action.risk, rule: verdict.rule };
     const answer = await this.opts.approver(asked).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {

@@ -1,5 +1,5 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { inside, PathRefused } from "./containment.ts";
 
 /**
@@ -99,6 +99,20 @@ function isLink(path: string): boolean {
 }
 
 /**
+ * The first link on the way from `root` down to `path` (a directory a command replaced by a link to
+ * somewhere else), `path` itself counted only when `self` is set; undefined when all are real. I/O: lstat.
+ */
+export function linkOnTheWay(root: string, path: string, self = false): string | undefined {
+  const parts = relative(root, path).split(sep).filter((x) => x !== "" && x !== ".");
+  let at = root;
+  for (const part of self ? parts : parts.slice(0, -1)) {
+    at = join(at, part);
+    if (isLink(at)) return at;
+  }
+  return undefined;
+}
+
+/**
  * Removes `rel` inside the workspace `root` (a directory whole), never through a link: on Linux the
  * path is walked one directory handle at a time, as `writeFileInside` does, so a directory swapped
  * for a link meanwhile cannot take the removal outside; elsewhere each directory on the way is
@@ -110,13 +124,9 @@ export function removeInside(root: string, rel: string): { link?: string } {
   const name = parts.pop();
   if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a path inside the workspace`, "containment");
   if (process.platform !== "linux") {
-    let at = root;
-    for (const part of parts) {
-      at = join(at, part);
-      if (isLink(at)) return { link: at };
-    }
-    rmSync(join(at, name), { recursive: true, force: true });
-    return {};
+    const link = linkOnTheWay(root, join(root, ...parts, name));
+    if (!link) rmSync(join(root, ...parts, name), { recursive: true, force: true });
+    return link ? { link } : {};
   }
   let dir = openSync(root, DIR_FLAGS);
   try {

@@ -1,7 +1,7 @@
 import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { removeInside, writeFileInside } from "./atomic.ts";
+import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, gitConfigured, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, runsPrograms, wholeText, workspaceGlobs } from "./containment.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
@@ -787,20 +787,6 @@ function entryAt(path: string) {
 }
 
 /**
- * The first link on the way from `root` down to `path` (a directory a command replaced by a link to
- * somewhere else), `path` itself counted only when `self` is set; undefined when all are real. I/O: lstat.
- */
-function linkOnTheWay(root: string, path: string, self = false): string | undefined {
-  const parts = relative(root, path).split(sep).filter((x) => x !== "" && x !== ".");
-  let at = root;
-  for (const part of self ? parts : parts.slice(0, -1)) {
-    at = join(at, part);
-    if (entryAt(at)?.isSymbolicLink()) return at;
-  }
-  return undefined;
-}
-
-/**
  * Removes what a command left that must go, never through a link (`removeInside` of atomic.ts): a
  * path with a link on the way is removed where the link leads inside the workspace, and otherwise
  * the link goes, when the command made it, while what it leads to stays. Returns what was removed. I/O.
@@ -1045,7 +1031,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         const person = realpathSync(tmpdir());
         commandTemp = mkdtempSync(join(person, "weir-command-"));
         const p = { ...policy(widen?.network === true, widen?.dir, guarded), temp: { person, command: commandTemp } };
-        spawned = { program: detected.program ?? "/usr/bin/sandbox-exec", args: ["-p", seatbeltProfile(p), "--", ...argv] };
+        const [program, ...args] = wrapArgv(detected.kind, p, argv, rest.cwd, detected.program);
+        spawned = { program: program!, args };
       }
       let result: ProgramRun;
       const started = Date.now();
