@@ -23,9 +23,10 @@ while time.time() < end:
 
 /**
  * A workspace with `d/` and a link `l` to a directory outside, `prepare` run on both, then `race`
- * run while a swapper exchanges the two names; the swapper is stopped and the directories removed after.
+ * run while a swapper exchanges the two names; the swapper is stopped, what `race` returned is run
+ * (checks that need the names to stay put), and the directories are removed.
  */
-async function whileSwapping(prepare: (root: string, outside: string) => void, race: (root: string, outside: string) => Promise<void>): Promise<void> {
+async function whileSwapping(prepare: (root: string, outside: string) => void, race: (root: string, outside: string) => Promise<(() => void) | void>): Promise<void> {
   const tmp = tempDir("weir-race-");
   try {
     const base = realpathSync(tmp.path);
@@ -38,12 +39,14 @@ async function whileSwapping(prepare: (root: string, outside: string) => void, r
     const swapper = Bun.spawn([python!, "-c", SWAPPER, root, "60"], { stdout: "ignore", stderr: "inherit" });
     // The race starts once the swapping has.
     while (!lstatSync(join(root, "d")).isSymbolicLink()) await Bun.sleep(5);
+    let after: (() => void) | void;
     try {
-      await race(root, outside);
+      after = await race(root, outside);
     } finally {
       swapper.kill();
       await swapper.exited;
     }
+    after?.();
   } finally {
     tmp.cleanup();
   }
@@ -93,8 +96,11 @@ describe.skipIf(process.platform !== "linux" || !python)("removals under a direc
         }
         expect(readdirSync(outside).length).toBe(1_500);
         // The swap really raced the removals: some met the link on the way and left their file.
-        const mine = [join(root, "d"), join(root, "l")].find((p) => !lstatSync(p).isSymbolicLink())!;
-        expect(links + readdirSync(mine).length).toBeGreaterThan(0);
+        // Which name is the directory is asked once the swapping has stopped.
+        return () => {
+          const mine = [join(root, "d"), join(root, "l")].find((p) => !lstatSync(p).isSymbolicLink())!;
+          expect(links + readdirSync(mine).length).toBeGreaterThan(0);
+        };
       },
     );
   });
