@@ -2,7 +2,8 @@ import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, r
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, gitConfigured, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, runsPrograms, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { gitConfigured, runsPrograms } from "./gitconfig.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
@@ -767,14 +768,17 @@ function sweepWorkspace(root: string, since: number, scan: ProtectedScan, networ
 }
 
 /**
- * Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the git config of the
- * workspace's repository and of each repository kept inside it names (`gitConfigured`), the git
- * parts (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, and `AUTORUN_PATHS`.
+ * Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the git config names
+ * (`gitConfigured`) of the workspace's repository (a linked worktree's too), of each repository kept
+ * inside it, and of the repository it is a directory of (a monorepo's package), the git parts
+ * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, and `AUTORUN_PATHS`.
  */
 function guardedOutsideGit(root: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
+  const above = enclosingRepository(root);
+  const named = [...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r)).filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...repositories.flatMap((r) => gitConfigured(r)), ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a))];
+  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a))];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */

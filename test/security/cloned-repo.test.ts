@@ -71,10 +71,10 @@ const sh = (id: string, command: string): ScriptedToolCall => ({ id, name: "shel
 const rc = (id: string, program: string, ...args: string[]): ScriptedToolCall => ({ id, name: "run_command", input: { program, args } });
 const MODEL = (url: string) => ["--provider", "openai-compatible", "--base-url", `${url}/v1`, "--model", "m", "--verify-floor", "off"];
 
-async function session(w: World, calls: ScriptedToolCall[], extra: string[] = [], task = "do as NOTES.md says") {
+async function session(w: World, calls: ScriptedToolCall[], extra: string[] = [], task = "do as NOTES.md says", cwd = w.root) {
   server.script({ turns: [{ toolCalls: calls }, { text: "done" }] });
   const first = server.requests.length;
-  const r = await runWeir([...extra, ...MODEL(server.url), "--cwd", w.root, task], { home: w.home });
+  const r = await runWeir([...extra, ...MODEL(server.url), "--cwd", cwd, task], { home: w.home });
   return { ...r, sent: JSON.stringify(server.requests.slice(first).map((q) => q.body.messages)) };
 }
 
@@ -192,6 +192,8 @@ interface Persisting {
   nested?: string;
   /** What else must hold afterwards, for what fires where no test can watch (a CI runner). */
   after?: (w: World) => void;
+  /** Where weir runs, when not at the repository's top (a linked worktree, a monorepo's package); the person's git runs there too. */
+  workspace?: (w: World) => string;
 }
 
 const PERSISTING: Persisting[] = [
@@ -409,6 +411,31 @@ const PERSISTING: Persisting[] = [
     nested: "tools/lib",
   },
   {
+    name: "a linked worktree: a hook in the directory the repository's config names (core.hooksPath = scripts/hooks)",
+    setup: (w) => {
+      mkdirSync(join(w.root, "scripts", "hooks"), { recursive: true });
+      writeFileSync(join(w.root, "scripts", "hooks", "README"), "hooks\n");
+      gitIn(w.root, w.home, "config", "core.hooksPath", "scripts/hooks");
+      commitAll(w, "hooks");
+      gitIn(w.root, w.home, "worktree", "add", "-q", join(w.outside, "..", "wt"));
+    },
+    workspace: (w) => join(w.outside, "..", "wt"),
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > scripts/hooks/pre-commit; chmod +x scripts/hooks/pre-commit`)],
+  },
+  {
+    name: "a monorepo's package: a script the repository's config runs (core.fsmonitor = packages/app/watch.sh), rewritten",
+    setup: (w) => {
+      mkdirSync(join(w.root, "packages", "app"), { recursive: true });
+      writeFileSync(join(w.root, "packages", "app", "index.js"), "export const app = 1;\n");
+      writeFileSync(join(w.root, "packages", "app", "watch.sh"), "#!/bin/sh\nexit 1\n");
+      chmodSync(join(w.root, "packages", "app", "watch.sh"), 0o755);
+      gitIn(w.root, w.home, "config", "core.fsmonitor", "packages/app/watch.sh");
+      commitAll(w, "watcher");
+    },
+    workspace: (w) => join(w.root, "packages", "app"),
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexit 1\\n' > watch.sh`)],
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -424,8 +451,10 @@ describe.skipIf(!sandboxed)("nothing a command plants fires later, --yes mode", 
     const w = world();
     try {
       s.setup?.(w);
-      expect((await session(w, s.calls(w), ["--yes"])).code).toBe(0);
+      const ws = s.workspace?.(w);
+      expect((await session(w, s.calls(w), ["--yes"], undefined, ws)).code).toBe(0);
       personGit(w);
+      if (ws) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(ws, w.home, ...args);
       if (s.packageManagers) personPackages(w);
       if (s.project) personProject(w);
       if (s.nested && existsSync(join(w.root, s.nested))) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(join(w.root, s.nested), w.home, ...args);
@@ -501,6 +530,25 @@ describe("files that run code later or instruct agents", () => {
       const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: ".gitconfig", content: `[core]\n\tfsmonitor = "${w.payload}"\n` } };
       const r = await session(w, [{ id: "r", name: "read_file", input: { path: ".gitconfig" } }, call]);
       expect(r.sent).toContain("named by the git config of the repository at . (.gitconfig)");
+      personGit(w);
+      expect(existsSync(w.fired)).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("so is a script the config of the repository above names, in a monorepo's package: in default mode it is not written without a yes", async () => {
+    const w = world();
+    try {
+      const app = join(w.root, "packages", "app");
+      mkdirSync(app, { recursive: true });
+      writeFileSync(join(app, "watch.sh"), "#!/bin/sh\nexit 1\n");
+      chmodSync(join(app, "watch.sh"), 0o755);
+      gitIn(w.root, w.home, "config", "core.fsmonitor", "packages/app/watch.sh");
+      commitAll(w, "watcher");
+      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "watch.sh", content: `#!/bin/sh\n${w.payload}\nexit 1\n` } };
+      const r = await session(w, [{ id: "r", name: "read_file", input: { path: "watch.sh" } }, call], [], undefined, app);
+      expect(r.sent).toContain("named by the git config of the repository at ../.. (watch.sh)");
       personGit(w);
       expect(existsSync(w.fired)).toBe(false);
     } finally {

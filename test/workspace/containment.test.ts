@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, gitConfigured, gitDirectoryReason, gitSettings, runsPrograms, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -117,38 +117,6 @@ describe("dependencyEnvironment", () => {
       for (const rel of ["src/app.js", "py/main.py", "node_modules.md", "docs/pnp.cjs.md"]) expect(dependencyEnvironment(root, rel)).toBeUndefined();
     } finally {
       rmSync(root, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("what a repository's git config names", () => {
-  test("settings are read as git reads them: sections with subsections, a setting on the header's line, quotes and comments", () => {
-    const text = '[core]\n\tfsmonitor = "tools/w.sh --x" ; why\n[includeIf "gitdir:~/work/"]\n  path = ../a.cfg\n[alias] st = !scripts/st.sh # a comment\n';
-    expect(gitSettings(text)).toEqual([
-      { section: "core", key: "fsmonitor", value: "tools/w.sh --x" },
-      { section: "includeif gitdir:~/work/", key: "path", value: "../a.cfg" },
-      { section: "alias", key: "st", value: "!scripts/st.sh" },
-    ]);
-    expect(runsPrograms("[user]\n\tname = a\n[alias]\n\tst = status\n")).toBe(false);
-    const running = ["[core]\n\tpager = less\n", "[alias]\n\tx = !rm -rf /\n", "[include]\n\tpath = ../x\n", '[filter "a"]\n\tclean = cat\n', "[pager]\n\tlog = x\n", '[diff "a"]\n\tcommand = x\n', '[remote "o"]\n\tuploadpack = x\n'];
-    for (const text of running) expect({ text, runs: runsPrograms(text) }).toEqual({ text, runs: true });
-  });
-
-  test("included files (and what they include), the hooks directory and programs given by a path inside the workspace; never a program the PATH finds or a path outside", () => {
-    const t = tempDir();
-    try {
-      const ws = realpathSync(t.path);
-      mkdirSync(join(ws, ".git"));
-      mkdirSync(join(ws, "cfg"));
-      const config = ["[include]", "\tpath = ../cfg/shared.cfg", "[core]", "\thooksPath = .githooks", "\tfsmonitor = tools/watch.sh", "\tpager = less", "[credential]", "\thelper = store", "[filter \"x\"]", "\tclean = /usr/bin/x-clean", "[alias]", '\tfmt = "!scripts/fmt.sh --all"'];
-      writeFileSync(join(ws, ".git", "config"), `${config.join("\n")}\n`);
-      writeFileSync(join(ws, "cfg", "shared.cfg"), "[include]\n\tpath = more.cfg\n[diff \"img\"]\n\ttextconv = ../bin/conv\n");
-      writeFileSync(join(ws, "cfg", "more.cfg"), "[user]\n\tname = a\n");
-      const named = gitConfigured(ws).map((p) => p.slice(ws.length + 1)).sort();
-      // A program is run from the worktree's top, wherever its setting is: ../bin/conv lies outside.
-      expect(named).toEqual([".githooks", "cfg/more.cfg", "cfg/shared.cfg", "scripts/fmt.sh", "tools/watch.sh"]);
-    } finally {
-      t.cleanup();
     }
   });
 });
