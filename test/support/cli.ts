@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { compileArgv, hostTarget } from "../../build.ts";
 
@@ -16,23 +16,54 @@ export const runsCompiled = process.env.WEIR_FROM_SOURCE !== "1";
 
 let built: string | undefined;
 
-/** Where the tests' binary is kept: beside the transpiler cache, replaced by each test process's build. */
+/** Where the tests' binaries are kept, one per state of what the build reads (`buildKey`). */
 const TEST_BIN = join(ROOT, "node_modules", ".cache", "weir-test-bin");
 
+/** What the build reads: the source, the policies it embeds, the build script and the dependency set. */
+const BUILD_INPUTS = ["src", "policies", "build.ts", "package.json", "bun.lock", "tsconfig.json", "bunfig.toml"];
+
+/** A digest of every build input's path and bytes, and of the bun that compiles them. */
+function buildKey(): string {
+  const hash = new Bun.CryptoHasher("sha256").update(`${Bun.version} ${Bun.revision}\n`);
+  const add = (rel: string) => {
+    const abs = join(ROOT, rel);
+    if (!existsSync(abs)) return;
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) add(join(rel, name));
+      return;
+    }
+    hash.update(`${rel}\0${statSync(abs).size}\0`).update(readFileSync(abs));
+  };
+  for (const input of BUILD_INPUTS) add(input);
+  return hash.digest("hex").slice(0, 16);
+}
+
 /**
- * The binary of the source under test, compiled once per test process with the release flags
- * (build.ts `compileArgv`, without the recorded bytecode order). It is built under a name of its
- * own and renamed into place, so a run that started another test process's binary keeps it.
+ * The binary of the source under test, compiled with the release flags (build.ts `compileArgv`,
+ * without the recorded bytecode order). Every test file runs in a process of its own, so the binary
+ * is kept by what the build read (`buildKey`) and built only when no test process has built it
+ * from the same source: a file's first test then starts at once, not after a compile. It is built
+ * under a name of its own and renamed into place, so processes building at once each finish with a
+ * whole binary; binaries of other sources are removed once an hour old.
  */
 function testBinary(): string {
   if (built) return built;
-  mkdirSync(TEST_BIN, { recursive: true });
+  const key = buildKey();
   const name = process.platform === "win32" ? "weir.exe" : "weir";
-  const fresh = join(TEST_BIN, `${process.pid}-${name}`);
-  const r = Bun.spawnSync(compileArgv(hostTarget(), fresh, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`building the test binary failed:\n${r.stderr.toString()}`);
-  renameSync(fresh, join(TEST_BIN, name));
-  built = join(TEST_BIN, name);
+  const dir = join(TEST_BIN, key);
+  const target = join(dir, name);
+  if (!existsSync(target)) {
+    mkdirSync(dir, { recursive: true });
+    const fresh = join(dir, `${process.pid}-${name}`);
+    const r = Bun.spawnSync(compileArgv(hostTarget(), fresh, "test"), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`building the test binary failed:\n${r.stderr.toString()}`);
+    renameSync(fresh, target);
+    for (const other of readdirSync(TEST_BIN)) {
+      const at = join(TEST_BIN, other);
+      if (other !== key && Date.now() - statSync(at).mtimeMs > 3_600_000) rmSync(at, { recursive: true, force: true });
+    }
+  }
+  built = target;
   return built;
 }
 
