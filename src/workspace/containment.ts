@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, type Dirent, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
@@ -261,6 +261,63 @@ export function autorunReason(rel: string): string | undefined {
   if (INSTRUCTION_FILES.has(name) || OTHER_AGENTS_FILES.has(name)) return `${rel} instructs the next agent session`;
   const hit = AUTORUN_PATHS.find((p) => rel === p || rel.startsWith(`${p}/`));
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
+}
+
+/** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */
+const HOME_ENTRIES_READ = 5_000;
+
+const homeLinks = new Map<string, Map<string, string>>();
+
+/**
+ * The paths inside the workspace the person's home links to, each with the link (a dotfiles
+ * repository kept by stow or by hand: `~/.gitconfig`, `~/.bashrc`, `~/.config/nvim`, a script in
+ * `~/.local/bin`). Their shell, git, editor and ssh read and run these at their next start, from
+ * outside any sandbox, so a command may not change them and `write_file` asks. Read are the home's
+ * entries, those of its dot-directories, and those of the directories in `.config` and `.local`;
+ * a link to the workspace itself or to a directory holding it names nothing in particular. Kept
+ * for the process (a command cannot change the home). I/O.
+ */
+export function linkedFromHome(root: string, home: string): Map<string, string> {
+  const key = `${root}\0${home}`;
+  const known = homeLinks.get(key);
+  if (known) return known;
+  const found = new Map<string, string>();
+  let read = 0;
+  const visit = (dir: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++read > HOME_ENTRIES_READ) return;
+      const path = join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(path);
+        } catch {
+          continue; // dangling
+        }
+        if (inside(root, target) && target !== root && !found.has(target)) found.set(target, path);
+      } else if (e.isDirectory() && (depth === 0 ? e.name.startsWith(".") : depth === 1 && [".config", ".local"].includes(basename(dir)))) {
+        visit(path, depth + 1);
+      }
+    }
+  };
+  visit(home, 0);
+  homeLinks.set(key, found);
+  return found;
+}
+
+/** Why writing `rel` needs the person's yes because their home links to it (`linkedFromHome`), or undefined. I/O. */
+export function homeLinkReason(root: string, rel: string, home: string): string | undefined {
+  const abs = join(root, rel);
+  for (const [target, link] of linkedFromHome(root, home)) {
+    if (inside(target, abs)) return `${rel} is what ~/${relative(home, link)} in your home links to: what reads it there (your shell, git, editor, ssh) runs it at its next start`;
+  }
+  return undefined;
 }
 
 /**

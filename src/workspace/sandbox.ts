@@ -2,7 +2,7 @@ import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, r
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, linkedFromHome, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { gitConfigured, runsPrograms } from "./gitconfig.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
@@ -391,7 +391,7 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
-      : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), to a file other tools run later (.vscode, .husky, AGENTS.md …: write it with write_file, which asks the user) or to a protected file; an extra directory needs --add-dir DIR";
+      : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), to a file other tools run later (.vscode, .husky, AGENTS.md, a dotfile your home links to …: write it with write_file, which asks the user) or to a protected file; an extra directory needs --add-dir DIR";
   }
   return undefined;
 }
@@ -735,7 +735,7 @@ function hiddenPaths(files: string[], sees: (p: string) => boolean): { masked: s
 export function workspaceGuards(root: string, home: string, sees: (p: string) => boolean): WorkspaceGuards {
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
-  const guarded = guardedOutsideGit(root, scan);
+  const guarded = guardedOutsideGit(root, home, scan);
   return {
     guarded,
     linked: [...GIT_GUARDED.map((g) => join(root, g)), ...guarded].filter((g) => linkOut(root, g)),
@@ -743,7 +743,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
     caches: scan.caches,
     masked: hidden.masked,
     unscanned: [...scan.unscanned, ...hidden.emptied],
-    sweep: (since, network) => sweepWorkspace(root, since, scan, network),
+    sweep: (since, network) => sweepWorkspace(root, home, since, scan, network),
   };
 }
 
@@ -760,9 +760,9 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "linked" | "en
  * told by birth time. They are removed; returns them,
  * workspace-relative. I/O.
  */
-function sweepWorkspace(root: string, since: number, scan: ProtectedScan, network: boolean): string[] {
+function sweepWorkspace(root: string, home: string, since: number, scan: ProtectedScan, network: boolean): string[] {
   const below = madeSince(root, scan, since);
-  const guarded = guardedOutsideGit(root, scan);
+  const guarded = guardedOutsideGit(root, home, scan);
   const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
   return removeAll(root, made, since).map((m) => relative(root, m));
 }
@@ -771,14 +771,15 @@ function sweepWorkspace(root: string, since: number, scan: ProtectedScan, networ
  * Guarded workspace paths beyond `.git` (bound by `bwrapOptions` itself): what the git config names
  * (`gitConfigured`) of the workspace's repository (a linked worktree's too), of each repository kept
  * inside it, and of the repository it is a directory of (a monorepo's package), the git parts
- * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, and `AUTORUN_PATHS`.
+ * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
+ * what the person's home links to (`linkedFromHome`: dotfiles kept in the workspace).
  */
-function guardedOutsideGit(root: string, scan: ProtectedScan): string[] {
+function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
   const above = enclosingRepository(root);
   const named = [...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r)).filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a))];
+  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...linkedFromHome(root, home).keys()];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */
@@ -952,7 +953,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     return scan;
   };
   /** What commands may read but never change beyond `.git` (`guardedOutsideGit`), by the latest scan. */
-  const guardedNow = () => guardedOutsideGit(o.root, scanned());
+  const guardedNow = () => guardedOutsideGit(o.root, o.home, scanned());
   const policy = (network: boolean, dir?: string, guarded = guardedNow()): SandboxPolicy => {
     scanned();
     if (gitconfig === null) gitconfig = identityGitconfig(o.home);

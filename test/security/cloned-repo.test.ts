@@ -436,6 +436,29 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexit 1\\n' > watch.sh`)],
   },
   {
+    name: "a dotfiles repository: the git config your home links to it, given core.fsmonitor",
+    setup: (w) => {
+      mkdirSync(join(w.root, "git"));
+      writeFileSync(join(w.root, "git", "gitconfig"), "[user]\n\tname = t\n");
+      symlinkSync(join(w.root, "git", "gitconfig"), join(w.home, ".gitconfig"));
+      commitAll(w, "dotfiles");
+    },
+    calls: (w) => [sh("a", `printf '[core]\\n\\tfsmonitor = "${w.payload}"\\n' >> git/gitconfig`)],
+  },
+  {
+    name: "a dotfiles repository: the shell startup file your home links to it",
+    setup: (w) => {
+      writeFileSync(join(w.root, "bashrc"), "alias ll='ls -l'\n");
+      symlinkSync(join(w.root, "bashrc"), join(w.home, ".bashrc"));
+      commitAll(w, "dotfiles");
+    },
+    calls: (w) => [sh("a", `printf '${w.payload}\\n' >> bashrc`)],
+    after: (w) => {
+      Bun.spawnSync(["bash", "-i", "-c", "true"], { cwd: w.home, env: { PATH: process.env.PATH ?? "", HOME: w.home }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      expect(existsSync(w.fired)).toBe(false);
+    },
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -551,6 +574,21 @@ describe("files that run code later or instruct agents", () => {
       expect(r.sent).toContain("named by the git config of the repository at ../.. (watch.sh)");
       personGit(w);
       expect(existsSync(w.fired)).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("so is a dotfile the person's home links to: in default mode it is not written without a yes", async () => {
+    const w = world();
+    try {
+      writeFileSync(join(w.root, "bashrc"), "alias ll='ls -l'\n");
+      symlinkSync(join(w.root, "bashrc"), join(w.home, ".bashrc"));
+      commitAll(w, "dotfiles");
+      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "bashrc", content: `${w.payload}\n` } };
+      const r = await session(w, [{ id: "r", name: "read_file", input: { path: "bashrc" } }, call]);
+      expect(r.sent).toContain("bashrc is what ~/.bashrc in your home links to");
+      expect(readFileSync(join(w.root, "bashrc"), "utf8")).toBe("alias ll='ls -l'\n");
     } finally {
       w.cleanup();
     }

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeLinkReason, linkedFromHome, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -142,6 +142,38 @@ describe("gitDirectoryReason", () => {
       mkdirSync(join(ws, "c", ".git", "objects"), { recursive: true });
       mkdirSync(join(ws, "c", ".git", "refs"));
       expect(gitDirectoryReason(ws, "c/.git/HEAD")).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("what the person's home links to (a dotfiles repository)", () => {
+  test("links in the home, its dot-directories and those of .config and .local that lead into the workspace; nothing else", () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, home] = [join(base, "dotfiles"), join(base, "home")];
+      for (const d of ["git", "nvim/lua", "ssh", "bin", "x", "notes"]) mkdirSync(join(ws, d), { recursive: true });
+      for (const d of [".config/git", ".local/bin", ".ssh", "projects", "outside"]) mkdirSync(join(home, d), { recursive: true });
+      for (const f of ["git/gitconfig", "bashrc", "nvim/lua/init.lua", "ssh/config", "bin/tool", "x/y", "git/ignore"]) writeFileSync(join(ws, f), "x\n");
+      const link = (target: string, at: string) => symlinkSync(target, join(home, at));
+      link(join(ws, "git", "gitconfig"), ".gitconfig");
+      link(join(ws, "bashrc"), ".bashrc");
+      link(join(ws, "ssh", "config"), ".ssh/config");
+      link(join(ws, "nvim"), ".config/nvim");
+      link(join(ws, "git", "ignore"), ".config/git/ignore");
+      link(join(ws, "bin", "tool"), ".local/bin/tool");
+      // Not read: a directory of the home that is no dot-directory; nothing particular: the workspace itself, a link out, a dangling one.
+      link(join(ws, "x", "y"), "projects/y");
+      link(ws, ".dotfiles");
+      link(join(base, "home", "outside"), ".elsewhere");
+      link(join(ws, "gone"), ".gone");
+      const found = [...linkedFromHome(ws, home)].map(([target, at]) => `${target.slice(ws.length + 1)} <- ${at.slice(home.length + 1)}`).sort();
+      expect(found).toEqual(["bashrc <- .bashrc", "bin/tool <- .local/bin/tool", "git/gitconfig <- .gitconfig", "git/ignore <- .config/git/ignore", "nvim <- .config/nvim", "ssh/config <- .ssh/config"]);
+      expect(homeLinkReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
+      expect(homeLinkReason(ws, "bashrc", home)).toContain("~/.bashrc");
+      for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeLinkReason(ws, rel, home)).toBeUndefined();
     } finally {
       t.cleanup();
     }
