@@ -83,6 +83,32 @@ export function gitConfigFiles(top: string): string[] {
  * what it includes, regular files only.
  */
 export function gitConfigured(top: string, home = homeDirectory()): string[] {
+  return namedBy(gitConfigFiles(top), top, home);
+}
+
+/**
+ * The config files every git command of the person's reads, whatever the repository: the global one
+ * (`~/.gitconfig`, or `GIT_CONFIG_GLOBAL`), the XDG one and the system's.
+ */
+function personalConfigFiles(home: string, env: Record<string, string | undefined>): string[] {
+  return [env.GIT_CONFIG_GLOBAL ?? join(home, ".gitconfig"), join(env.XDG_CONFIG_HOME ?? join(home, ".config"), "git", "config"), "/etc/gitconfig"];
+}
+
+/**
+ * What the person's own git config (`personalConfigFiles`) names by an absolute or `~/` path: files
+ * it includes, a shared hooks directory (`core.hooksPath = ~/src/team-hooks`), programs. Every git
+ * command of theirs, in any repository, reads or runs these. I/O.
+ */
+export function personalGitConfigured(home = homeDirectory(), env: Record<string, string | undefined> = process.env): string[] {
+  return namedBy(personalConfigFiles(home, env), undefined, home);
+}
+
+/**
+ * The paths config `files` name, and what the files they include name in turn (up to five deep).
+ * A program or hooks directory given by a relative path is taken from `top`; without a top (the
+ * person's own config, read in every repository) it names no one path and is left out. I/O.
+ */
+function namedBy(files: string[], top: string | undefined, home: string): string[] {
   const found = new Set<string>();
   const read = (file: string, depth: number) => {
     let text: string;
@@ -97,20 +123,21 @@ export function gitConfigured(top: string, home = homeDirectory()): string[] {
       if (!include && !runsProgram(setting)) continue;
       const word = include ? value : (value.replace(/^!\s*/, "").split(/\s+/)[0] ?? "");
       if (!include && key !== "hookspath" && !word.includes("/")) continue; // a program the PATH finds
-      const path = word.startsWith("~/") ? join(home, word.slice(2)) : isAbsolute(word) ? word : resolve(include ? join(file, "..") : top, word);
-      if (found.has(path) || path === top) continue;
+      const relativeTo = include ? dirname(file) : top;
+      const path = word.startsWith("~/") ? join(home, word.slice(2)) : isAbsolute(word) ? word : relativeTo === undefined ? undefined : resolve(relativeTo, word);
+      if (path === undefined || found.has(path) || path === top) continue;
       found.add(path);
       if (include && depth < 5) read(path, depth + 1);
     }
   };
-  for (const file of gitConfigFiles(top)) read(file, 0);
+  for (const file of files) read(file, 0);
   return [...found];
 }
 
 /**
  * Why writing `rel` needs the person's yes because the git config of a repository it lies in names it
  * (`gitConfigured`): the workspace's, one kept inside it, or the one the workspace is a directory of
- * (a monorepo's package). Undefined otherwise. I/O.
+ * (a monorepo's package); or the person's own does (`personalGitConfigured`). Undefined otherwise. I/O.
  */
 export function gitConfigReason(root: string, rel: string, home = homeDirectory()): string | undefined {
   const abs = join(root, rel);
@@ -124,5 +151,7 @@ export function gitConfigReason(root: string, rel: string, home = homeDirectory(
     const named = gitConfigured(top, home).find((p) => inside(p, abs));
     if (named) return `${rel} is named by the git config of the repository at ${relative(root, top) || "."} (${relative(root, named)}), which git reads or runs at the person's next git command there`;
   }
+  const personal = personalGitConfigured(home).find((p) => inside(p, abs));
+  if (personal) return `${rel} is named by your own git config (${relative(root, personal)}), which every git command of yours reads or runs, in any repository`;
   return undefined;
 }

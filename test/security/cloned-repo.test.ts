@@ -459,6 +459,16 @@ const PERSISTING: Persisting[] = [
     },
   },
   {
+    name: "a repository of shared hooks your own git config names (core.hooksPath in ~/.gitconfig), given a pre-commit hook",
+    setup: (w) => {
+      mkdirSync(join(w.root, "hooks"));
+      writeFileSync(join(w.root, "hooks", "README"), "shared hooks\n");
+      commitAll(w, "hooks");
+      writeFileSync(join(w.home, ".gitconfig"), `[core]\n\thooksPath = ${join(w.root, "hooks")}\n`);
+    },
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > hooks/pre-commit; chmod +x hooks/pre-commit`)],
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },

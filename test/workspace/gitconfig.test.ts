@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { inside } from "../../src/workspace/containment.ts";
-import { gitConfigFiles, gitConfigReason, gitConfigured, gitSettings, runsPrograms } from "../../src/workspace/gitconfig.ts";
+import { gitConfigFiles, gitConfigReason, gitConfigured, gitSettings, personalGitConfigured, runsPrograms } from "../../src/workspace/gitconfig.ts";
 import { tempDir } from "../support/temp.ts";
 
 /** git as the person runs it, in a directory, with no config of theirs. */
@@ -87,6 +87,22 @@ describe("what a repository's git config names", () => {
       // Only the repositories a write lies in are asked: what one names outside itself is the sandbox's (its scan finds every repository).
       git(join(app, "vendor"), "config", "core.pager", "../pager.sh");
       expect(gitConfigReason(app, "pager.sh", home)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("the person's own git config: what it names by an absolute or ~/ path, included files followed; a relative program names no one path", () => {
+    const t = tempDir();
+    try {
+      const home = realpathSync(t.path);
+      mkdirSync(join(home, ".config", "git"), { recursive: true });
+      writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = ~/src/team/hooks\n\tfsmonitor = tools/watch.sh\n[include]\n\tpath = .gitconfig-work\n");
+      writeFileSync(join(home, ".gitconfig-work"), `[alias]\n\tsync = !${join(home, "src", "team", "sync.sh")} --all\n`);
+      writeFileSync(join(home, ".config", "git", "config"), "[credential]\n\thelper = /opt/helper\n");
+      const named = personalGitConfigured(home, { XDG_CONFIG_HOME: join(home, ".config") }).map((p) => (inside(home, p) ? relative(home, p) : p)).sort();
+      expect(named).toEqual([".gitconfig-work", "/opt/helper", "src/team/hooks", "src/team/sync.sh"].sort());
+      expect(personalGitConfigured(home, { GIT_CONFIG_GLOBAL: join(home, "none"), XDG_CONFIG_HOME: join(home, "none") }).filter((p) => inside(home, p))).toEqual([]);
     } finally {
       t.cleanup();
     }
