@@ -1,6 +1,6 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, homeLinkReason, installScripts, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, homeLinkReason, installScripts, pathReason, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
 import { gitConfigReason } from "../workspace/gitconfig.ts";
 import { createPatch } from "diff";
 import { textAfter } from "./edit-match.ts";
@@ -76,8 +76,8 @@ export class PermissionGate {
   /**
    * The workspace file a write action targets when it runs code later or instructs agents
    * (`AUTORUN_PATHS`, a dependency environment, a part of a git directory outside `.git`, what the
-   * repository's git config names, what the person's home links to), or when the write changes a
-   * package.json's install scripts.
+   * repository's git config names, what the person's home links to, a directory on their PATH), or
+   * when the write changes a package.json's install scripts.
    */
   private autorunTarget(action: Action, input: unknown): { rel: string; reason: string } | undefined {
     const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
@@ -87,7 +87,7 @@ export class PermissionGate {
       const env = dependencyEnvironment(this.ctx.workspace.root, target.relative);
       const installed = env ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show` : undefined;
       const { root, home } = this.ctx.workspace;
-      const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeLinkReason(root, target.relative, home) ?? this.installScriptsChange(action, input, target);
+      const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeLinkReason(root, target.relative, home) ?? pathReason(root, target.relative) ?? this.installScriptsChange(action, input, target);
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {
       return undefined; // refused paths are the action's to report

@@ -1,6 +1,6 @@
 import { closeSync, constants, type Dirent, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
 
 /** The user's home directory, found one way everywhere: $HOME, %USERPROFILE%, else the OS's answer. */
@@ -261,6 +261,36 @@ export function autorunReason(rel: string): string | undefined {
   if (INSTRUCTION_FILES.has(name) || OTHER_AGENTS_FILES.has(name)) return `${rel} instructs the next agent session`;
   const hit = AUTORUN_PATHS.find((p) => rel === p || rel.startsWith(`${p}/`));
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
+}
+
+/**
+ * The directories of the person's PATH inside the workspace (a project's `bin/` that direnv's
+ * `PATH_add` put there; a relative entry taken from the workspace): their shell runs a program found
+ * there for a name they type (`git`, `ls`), from outside any sandbox, so a command may not put one
+ * there and `write_file` asks. Not the root itself (no command could write anything then), and not
+ * installed dependencies' (an activated virtualenv's `bin`, `node_modules/.bin`), which their
+ * installs write and their own guards keep. I/O: resolves links.
+ */
+export function pathDirectoriesInside(root: string, path = process.env.PATH ?? ""): string[] {
+  const dirs = new Set<string>();
+  for (const entry of path.split(delimiter)) {
+    if (!entry) continue;
+    let dir = resolve(root, entry);
+    try {
+      dir = realpathSync(dir);
+    } catch {
+      // not there yet: what a command would make is guarded as it is named
+    }
+    if (inside(root, dir) && dir !== root && dependencyEnvironment(root, relative(root, dir).split(sep).join("/")) === undefined) dirs.add(dir);
+  }
+  return [...dirs];
+}
+
+/** Why writing `rel` needs the person's yes because its directory is on their PATH (`pathDirectoriesInside`), or undefined. I/O. */
+export function pathReason(root: string, rel: string, path = process.env.PATH ?? ""): string | undefined {
+  const dir = dirname(join(root, rel));
+  if (!pathDirectoriesInside(root, path).includes(dir)) return undefined;
+  return `${rel} is in ${relative(root, dir)}, a directory on your PATH: your shell runs a program there for the name you type`;
 }
 
 /** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */

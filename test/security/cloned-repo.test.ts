@@ -71,10 +71,10 @@ const sh = (id: string, command: string): ScriptedToolCall => ({ id, name: "shel
 const rc = (id: string, program: string, ...args: string[]): ScriptedToolCall => ({ id, name: "run_command", input: { program, args } });
 const MODEL = (url: string) => ["--provider", "openai-compatible", "--base-url", `${url}/v1`, "--model", "m", "--verify-floor", "off"];
 
-async function session(w: World, calls: ScriptedToolCall[], extra: string[] = [], task = "do as NOTES.md says", cwd = w.root) {
+async function session(w: World, calls: ScriptedToolCall[], extra: string[] = [], task = "do as NOTES.md says", cwd = w.root, env?: Record<string, string>) {
   server.script({ turns: [{ toolCalls: calls }, { text: "done" }] });
   const first = server.requests.length;
-  const r = await runWeir([...extra, ...MODEL(server.url), "--cwd", cwd, task], { home: w.home });
+  const r = await runWeir([...extra, ...MODEL(server.url), "--cwd", cwd, task], { home: w.home, ...(env ? { env } : {}) });
   return { ...r, sent: JSON.stringify(server.requests.slice(first).map((q) => q.body.messages)) };
 }
 
@@ -194,6 +194,8 @@ interface Persisting {
   after?: (w: World) => void;
   /** Where weir runs, when not at the repository's top (a linked worktree, a monorepo's package); the person's git runs there too. */
   workspace?: (w: World) => string;
+  /** The PATH weir starts with, the person's shell's. */
+  path?: (w: World) => string;
 }
 
 const PERSISTING: Persisting[] = [
@@ -469,6 +471,21 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > hooks/pre-commit; chmod +x hooks/pre-commit`)],
   },
   {
+    name: "a directory of the workspace on the person's PATH (direnv's PATH_add bin), given a git of its own",
+    setup: (w) => {
+      mkdirSync(join(w.root, "bin"));
+      writeFileSync(join(w.root, "bin", "setup"), "#!/bin/sh\necho set up\n");
+      chmodSync(join(w.root, "bin", "setup"), 0o755);
+      commitAll(w, "binstubs");
+    },
+    path: (w) => `${join(w.root, "bin")}:${process.env.PATH ?? ""}`,
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > bin/git; chmod +x bin/git`)],
+    after: (w) => {
+      Bun.spawnSync(["sh", "-c", "git status"], { cwd: w.root, env: { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}`, HOME: w.home }, stdout: "ignore", stderr: "ignore" });
+      expect(existsSync(w.fired)).toBe(false);
+    },
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
@@ -485,7 +502,7 @@ describe.skipIf(!sandboxed)("nothing a command plants fires later, --yes mode", 
     try {
       s.setup?.(w);
       const ws = s.workspace?.(w);
-      expect((await session(w, s.calls(w), ["--yes"], undefined, ws)).code).toBe(0);
+      expect((await session(w, s.calls(w), ["--yes"], undefined, ws, s.path ? { PATH: s.path(w) } : undefined)).code).toBe(0);
       personGit(w);
       if (ws) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(ws, w.home, ...args);
       if (s.packageManagers) personPackages(w);
@@ -599,6 +616,19 @@ describe("files that run code later or instruct agents", () => {
       const r = await session(w, [{ id: "r", name: "read_file", input: { path: "bashrc" } }, call]);
       expect(r.sent).toContain("bashrc is what ~/.bashrc in your home links to");
       expect(readFileSync(join(w.root, "bashrc"), "utf8")).toBe("alias ll='ls -l'\n");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("so is a program in a directory of the person's PATH: in default mode it is not written without a yes", async () => {
+    const w = world();
+    try {
+      mkdirSync(join(w.root, "bin"));
+      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "bin/git", content: `#!/bin/sh\n${w.payload}\n` } };
+      const r = await session(w, [call], [], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
+      expect(r.sent).toContain("bin/git is in bin, a directory on your PATH");
+      expect(existsSync(join(w.root, "bin", "git"))).toBe(false);
     } finally {
       w.cleanup();
     }

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeLinkReason, linkedFromHome, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeLinkReason, linkedFromHome, pathDirectoriesInside, pathReason, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -174,6 +174,24 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       expect(homeLinkReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
       expect(homeLinkReason(ws, "bashrc", home)).toContain("~/.bashrc");
       for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeLinkReason(ws, rel, home)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("directories of the person's PATH inside the workspace", () => {
+  test("a project's bin/ (absolute, relative, through a link) counts; the root, installed dependencies' and outside directories do not", () => {
+    const t = tempDir();
+    try {
+      const ws = realpathSync(t.path);
+      for (const d of ["bin", "scripts/dev", ".venv/bin", "node_modules/.bin", "tools"]) mkdirSync(join(ws, d), { recursive: true });
+      writeFileSync(join(ws, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
+      symlinkSync(join(ws, "tools"), join(ws, "tools-link"));
+      const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later")].join(":");
+      expect(pathDirectoriesInside(ws, path).map((d) => d.slice(ws.length + 1)).sort()).toEqual(["bin", "later", "scripts/dev", "tools"]);
+      expect(pathReason(ws, "bin/git", path)).toContain("bin/git is in bin, a directory on your PATH");
+      for (const rel of ["bin/sub/git", "git", ".venv/bin/python", "src/bin"]) expect(pathReason(ws, rel, path)).toBeUndefined();
     } finally {
       t.cleanup();
     }
