@@ -1,6 +1,6 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, homeLinkReason, installScripts, pathReason, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, homeReadReason, installScripts, pathReason, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
 import { gitConfigReason } from "../workspace/gitconfig.ts";
 import { createPatch } from "diff";
 import { textAfter } from "./edit-match.ts";
@@ -87,7 +87,7 @@ export class PermissionGate {
       const env = dependencyEnvironment(this.ctx.workspace.root, target.relative);
       const installed = env ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show` : undefined;
       const { root, home } = this.ctx.workspace;
-      const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeLinkReason(root, target.relative, home) ?? pathReason(root, target.relative) ?? this.installScriptsChange(action, input, target);
+      const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeReadReason(root, target.relative, home) ?? pathReason(root, target.relative) ?? this.installScriptsChange(action, input, target);
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {
       return undefined; // refused paths are the action's to report

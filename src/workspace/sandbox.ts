@@ -2,7 +2,7 @@ import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, r
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, linkedFromHome, looksLikeGitDirectory, pathDirectoriesInside, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, homeReads, inside, installManifests, installScripts, looksLikeGitDirectory, pathDirectoriesInside, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { gitConfigured, personalGitConfigured, runsPrograms } from "./gitconfig.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
@@ -772,9 +772,9 @@ function sweepWorkspace(root: string, home: string, since: number, scan: Protect
  * (`gitConfigured`) of the workspace's repository (a linked worktree's too), of each repository kept
  * inside it, and of the repository it is a directory of (a monorepo's package), the git parts
  * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
- * what the person's own git config names, their home links to and their PATH holds
- * (`personalGitConfigured`, `linkedFromHome`, `pathDirectoriesInside`: shared hooks, dotfiles kept in
- * the workspace, a project's `bin/` on the PATH).
+ * what the person's own git config names, their home links to or sources and their PATH holds
+ * (`personalGitConfigured`, `homeReads`, `pathDirectoriesInside`: shared hooks, dotfiles kept in
+ * the workspace or sourced by a shell, a project's `bin/` on the PATH).
  */
 function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
@@ -782,7 +782,7 @@ function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): str
   const configured = [...[...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r, home)), ...personalGitConfigured(home)];
   const named = configured.filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...linkedFromHome(root, home).keys(), ...pathDirectoriesInside(root)];
+  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys(), ...pathDirectoriesInside(root)];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */

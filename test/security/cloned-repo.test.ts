@@ -471,6 +471,20 @@ const PERSISTING: Persisting[] = [
     calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\n' > hooks/pre-commit; chmod +x hooks/pre-commit`)],
   },
   {
+    name: "a dotfiles repository: a script the person's own ~/.bashrc sources",
+    setup: (w) => {
+      mkdirSync(join(w.root, "bash"));
+      writeFileSync(join(w.root, "bash", "aliases.sh"), "alias ll='ls -l'\n");
+      commitAll(w, "dotfiles");
+      writeFileSync(join(w.home, ".bashrc"), `# the person's own\n[ -f ${join(w.root, "bash", "aliases.sh")} ] && source ${join(w.root, "bash", "aliases.sh")}\n`);
+    },
+    calls: (w) => [sh("a", `printf '${w.payload}\\n' >> bash/aliases.sh`)],
+    after: (w) => {
+      Bun.spawnSync(["bash", "-i", "-c", "true"], { cwd: w.home, env: { PATH: process.env.PATH ?? "", HOME: w.home }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      expect(existsSync(w.fired)).toBe(false);
+    },
+  },
+  {
     name: "a directory of the workspace on the person's PATH (direnv's PATH_add bin), given a git of its own",
     setup: (w) => {
       mkdirSync(join(w.root, "bin"));

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeLinkReason, linkedFromHome, pathDirectoriesInside, pathReason, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeReadReason, homeReads, pathDirectoriesInside, sourcedPaths, pathReason, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -169,11 +169,40 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       link(ws, ".dotfiles");
       link(join(base, "home", "outside"), ".elsewhere");
       link(join(ws, "gone"), ".gone");
-      const found = [...linkedFromHome(ws, home)].map(([target, at]) => `${target.slice(ws.length + 1)} <- ${at.slice(home.length + 1)}`).sort();
+      const found = [...homeReads(ws, home)].map(([target, why]) => `${target.slice(ws.length + 1)} <- ${/~\/(\S+)/.exec(why)![1]}`).sort();
       expect(found).toEqual(["bashrc <- .bashrc", "bin/tool <- .local/bin/tool", "git/gitconfig <- .gitconfig", "git/ignore <- .config/git/ignore", "nvim <- .config/nvim", "ssh/config <- .ssh/config"]);
-      expect(homeLinkReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
-      expect(homeLinkReason(ws, "bashrc", home)).toContain("~/.bashrc");
-      for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeLinkReason(ws, rel, home)).toBeUndefined();
+      expect(homeReadReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
+      expect(homeReadReason(ws, "bashrc", home)).toContain("~/.bashrc");
+      for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeReadReason(ws, rel, home)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("what the shells' startup files source, by a plain path, followed through a file outside; nothing a variable or a loop builds", () => {
+    const home = "/home/p";
+    const text = [
+      "source ~/dotfiles/a.sh",
+      '[ -f "$HOME/dotfiles/b.sh" ] && . "$HOME/dotfiles/b.sh"',
+      "if [ -f ${HOME}/c.sh ]; then . ${HOME}/c.sh; fi",
+      ". /opt/d.sh # a comment",
+      "source rel/e.sh",
+      "source $ZSH/oh-my-zsh.sh",
+      "for f in ~/dotfiles/*.sh; do source $f; done",
+      "echo source ~/not-a-command.sh",
+      "alias x='. ~/quoted.sh'",
+    ].join("\n");
+    expect(sourcedPaths(text, home)).toEqual(["/home/p/dotfiles/a.sh", "/home/p/dotfiles/b.sh", "/home/p/c.sh", "/opt/d.sh", "/home/p/rel/e.sh"]);
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, home2] = [join(base, "dotfiles"), join(base, "home")];
+      mkdirSync(join(ws, "zsh"), { recursive: true });
+      mkdirSync(home2);
+      writeFileSync(join(ws, "zsh", "init.zsh"), "export EDITOR=vi\n");
+      writeFileSync(join(home2, ".zsh_local"), `source ${join(ws, "zsh", "init.zsh")}\n`);
+      writeFileSync(join(home2, ".zshrc"), "[ -f ~/.zsh_local ] && source ~/.zsh_local\n");
+      expect(homeReadReason(ws, "zsh/init.zsh", home2)).toBe("zsh/init.zsh is sourced by ~/.zshrc in your home: your shell runs it at its next start");
     } finally {
       t.cleanup();
     }
