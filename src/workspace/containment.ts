@@ -279,7 +279,8 @@ export function pathDirectoriesInside(root: string, path = process.env.PATH ?? "
     try {
       dir = realpathSync(dir);
     } catch {
-      // not there yet: what a command would make is guarded as it is named
+      // Not there yet: guarded as named if its parent is (a bin/ to come), else left to what makes it (a virtualenv to come).
+      if (!existsSync(dirname(dir))) continue;
     }
     if (inside(root, dir) && dir !== root && dependencyEnvironment(root, relative(root, dir).split(sep).join("/")) === undefined) dirs.add(dir);
   }

@@ -210,14 +210,14 @@ describe("what the person's home links to (a dotfiles repository)", () => {
 });
 
 describe("directories of the person's PATH inside the workspace", () => {
-  test("a project's bin/ (absolute, relative, through a link) counts; the root, installed dependencies' and outside directories do not", () => {
+  test("a project's bin/ (absolute, relative, through a link, still to come) counts; the root, installed dependencies', one whose parent is still to come and outside directories do not", () => {
     const t = tempDir();
     try {
       const ws = realpathSync(t.path);
       for (const d of ["bin", "scripts/dev", ".venv/bin", "node_modules/.bin", "tools"]) mkdirSync(join(ws, d), { recursive: true });
       writeFileSync(join(ws, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
       symlinkSync(join(ws, "tools"), join(ws, "tools-link"));
-      const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later")].join(":");
+      const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later"), join(ws, ".venv2", "bin")].join(":");
       expect(pathDirectoriesInside(ws, path).map((d) => d.slice(ws.length + 1)).sort()).toEqual(["bin", "later", "scripts/dev", "tools"]);
       expect(pathReason(ws, "bin/git", path)).toContain("bin/git is in bin, a directory on your PATH");
       for (const rel of ["bin/sub/git", "git", ".venv/bin/python", "src/bin"]) expect(pathReason(ws, rel, path)).toBeUndefined();
