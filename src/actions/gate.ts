@@ -1,7 +1,8 @@
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, homeReadReason, installScripts, pathReason, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
+import { autorunReason, dependencyEnvironment, gitDirectoryReason, installScripts, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
 import { gitConfigReason } from "../workspace/gitconfig.ts";
+import { homeReadReason, pathReason } from "../workspace/home-reads.ts";
 import { createPatch } from "diff";
 import { textAfter } from "./edit-match.ts";
 import { type CommandSandbox, widenableDir } from "../workspace/sandbox.ts";

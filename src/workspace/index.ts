@@ -5,10 +5,11 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
-export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, homeReadReason, pathReason } from "./containment.ts";
+export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial } from "./containment.ts";
 export { homeDirectory, inside, installScripts, openRegularFile, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace, wholeText } from "./containment.ts";
 export type { ResolvedPath } from "./containment.ts";
 export { gitConfigReason } from "./gitconfig.ts";
+export { homeReadReason, pathReason } from "./home-reads.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite, repositoryPrefix } from "./git.ts";

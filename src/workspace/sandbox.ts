@@ -2,8 +2,9 @@ import { closeSync, type Dirent, existsSync, lstatSync, mkdtempSync, openSync, r
 import { tmpdir, totalmem } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, homeReads, inside, installManifests, installScripts, looksLikeGitDirectory, pathDirectoriesInside, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
+import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { gitConfigured, personalGitConfigured, runsPrograms } from "./gitconfig.ts";
+import { homeReads, pathDirectoriesInside } from "./home-reads.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";

@@ -1,0 +1,154 @@
+/**
+ * What of the workspace the person's own environment reads and runs at its next start, from outside
+ * any sandbox: files their home links to (a dotfiles repository), scripts their shells source, and
+ * directories on their PATH. A command may not change these, and `write_file` asks, as for the files
+ * other tools run later (`AUTORUN_PATHS` of containment.ts).
+ */
+import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
+import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
+import { dependencyEnvironment, inside, readRegularFile } from "./containment.ts";
+
+/**
+ * The directories of the person's PATH inside the workspace (a project's `bin/` that direnv's
+ * `PATH_add` put there; a relative entry taken from the workspace): their shell runs a program found
+ * there for a name they type (`git`, `ls`), from outside any sandbox, so a command may not put one
+ * there and `write_file` asks. Not the root itself (no command could write anything then), and not
+ * installed dependencies' (an activated virtualenv's `bin`, `node_modules/.bin`), which their
+ * installs write and their own guards keep. I/O: resolves links.
+ */
+export function pathDirectoriesInside(root: string, path = process.env.PATH ?? ""): string[] {
+  const dirs = new Set<string>();
+  for (const entry of path.split(delimiter)) {
+    if (!entry) continue;
+    let dir = resolve(root, entry);
+    try {
+      dir = realpathSync(dir);
+    } catch {
+      // Not there yet: guarded as named if its parent is (a bin/ to come), else left to what makes it (a virtualenv to come).
+      if (!existsSync(dirname(dir))) continue;
+    }
+    if (inside(root, dir) && dir !== root && dependencyEnvironment(root, relative(root, dir).split(sep).join("/")) === undefined) dirs.add(dir);
+  }
+  return [...dirs];
+}
+
+/** Why writing `rel` needs the person's yes because its directory is on their PATH (`pathDirectoriesInside`), or undefined. I/O. */
+export function pathReason(root: string, rel: string, path = process.env.PATH ?? ""): string | undefined {
+  const dir = dirname(join(root, rel));
+  if (!pathDirectoriesInside(root, path).includes(dir)) return undefined;
+  return `${rel} is in ${relative(root, dir)}, a directory on your PATH: your shell runs a program there for the name you type`;
+}
+
+/** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */
+const HOME_ENTRIES_READ = 5_000;
+
+const homeReadsKept = new Map<string, Map<string, string>>();
+
+/**
+ * The paths inside the workspace the person's home links to, each with the link (a dotfiles
+ * repository kept by stow or by hand: `~/.gitconfig`, `~/.bashrc`, `~/.config/nvim`, a script in
+ * `~/.local/bin`). Read are the home's entries, those of its dot-directories, and those of the
+ * directories in `.config` and `.local`; a link to the workspace itself or to a directory holding it
+ * names nothing in particular. I/O.
+ */
+function linkedFromHome(root: string, home: string): Map<string, string> {
+  const found = new Map<string, string>();
+  let read = 0;
+  const visit = (dir: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++read > HOME_ENTRIES_READ) return;
+      const path = join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(path);
+        } catch {
+          continue; // dangling
+        }
+        if (inside(root, target) && target !== root && !found.has(target)) found.set(target, path);
+      } else if (e.isDirectory() && (depth === 0 ? e.name.startsWith(".") : depth === 1 && [".config", ".local"].includes(basename(dir)))) {
+        visit(path, depth + 1);
+      }
+    }
+  };
+  visit(home, 0);
+  return found;
+}
+
+/** The shells' startup files in a home, which a new shell of the person's runs. */
+const SHELL_STARTUP = [".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_aliases", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".config/fish/config.fish"];
+
+/** A `source FILE` or `. FILE` command: at a line's start or after `;`, `&&`, `||`, `then`, `do`, `{`. */
+const SOURCE_COMMAND = /(?:^|[;&|{(]|\bthen|\bdo)\s*(?:source|\.)\s+(["']?)([^\s"';&|)]+)\1/gm;
+
+/**
+ * The files a shell script's text sources by a path it names plainly: absolute, `~/`, `$HOME/` or
+ * `${HOME}/`, or relative (taken from the home, where a login shell starts). A path built from other
+ * variables, or by a loop, is not followed. Pure.
+ */
+export function sourcedPaths(text: string, home: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(SOURCE_COMMAND)) {
+    const word = m[2]!;
+    const fromHome = /^(?:~|\$HOME|\$\{HOME\})\//.exec(word);
+    if (fromHome) out.push(join(home, word.slice(fromHome[0].length)));
+    else if (!word.includes("$")) out.push(resolve(home, word));
+  }
+  return out;
+}
+
+/**
+ * The paths inside the workspace the person's shells source at their start (`sourcedPaths` of each
+ * startup file, followed three deep), each with the startup file that leads there. I/O.
+ */
+function sourcedByShell(root: string, home: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const seen = new Set<string>();
+  const read = (file: string, from: string, depth: number) => {
+    let path: string;
+    let text: string;
+    try {
+      path = realpathSync(file);
+      text = readRegularFile(path, "utf8");
+    } catch {
+      return;
+    }
+    if (seen.has(path)) return;
+    seen.add(path);
+    if (inside(root, path) && path !== root && !found.has(path)) found.set(path, from);
+    if (depth < 3) for (const next of sourcedPaths(text, home)) read(next, from, depth + 1);
+  };
+  for (const name of SHELL_STARTUP) read(join(home, name), join(home, name), 0);
+  return found;
+}
+
+/**
+ * What of the workspace the person's home reads at their next start of a shell, git, an editor or
+ * ssh, from outside any sandbox: files and directories it links to (`linkedFromHome`: a dotfiles
+ * repository) and scripts their shells source (`sourcedByShell`), each with why. A command may not
+ * change them and `write_file` asks. Kept for the process (a command cannot change the home). I/O.
+ */
+export function homeReads(root: string, home: string): Map<string, string> {
+  const key = `${root}\0${home}`;
+  const known = homeReadsKept.get(key);
+  if (known) return known;
+  const tilde = (p: string) => `~/${relative(home, p)}`;
+  const found = new Map<string, string>();
+  for (const [target, link] of linkedFromHome(root, home)) found.set(target, `what ${tilde(link)} in your home links to: what reads it there (your shell, git, editor, ssh) runs it at its next start`);
+  for (const [target, startup] of sourcedByShell(root, home)) if (!found.has(target)) found.set(target, `sourced by ${tilde(startup)} in your home: your shell runs it at its next start`);
+  homeReadsKept.set(key, found);
+  return found;
+}
+
+/** Why writing `rel` needs the person's yes because their home reads it (`homeReads`), or undefined. I/O. */
+export function homeReadReason(root: string, rel: string, home: string): string | undefined {
+  const abs = join(root, rel);
+  for (const [target, why] of homeReads(root, home)) if (inside(target, abs)) return `${rel} is ${why}`;
+  return undefined;
+}

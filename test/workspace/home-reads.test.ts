@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, sourcedPaths } from "../../src/workspace/home-reads.ts";
+import { tempDir } from "../support/temp.ts";
+
+describe("what the person's home links to (a dotfiles repository)", () => {
+  test("links in the home, its dot-directories and those of .config and .local that lead into the workspace; nothing else", () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, home] = [join(base, "dotfiles"), join(base, "home")];
+      for (const d of ["git", "nvim/lua", "ssh", "bin", "x", "notes"]) mkdirSync(join(ws, d), { recursive: true });
+      for (const d of [".config/git", ".local/bin", ".ssh", "projects", "outside"]) mkdirSync(join(home, d), { recursive: true });
+      for (const f of ["git/gitconfig", "bashrc", "nvim/lua/init.lua", "ssh/config", "bin/tool", "x/y", "git/ignore"]) writeFileSync(join(ws, f), "x\n");
+      const link = (target: string, at: string) => symlinkSync(target, join(home, at));
+      link(join(ws, "git", "gitconfig"), ".gitconfig");
+      link(join(ws, "bashrc"), ".bashrc");
+      link(join(ws, "ssh", "config"), ".ssh/config");
+      link(join(ws, "nvim"), ".config/nvim");
+      link(join(ws, "git", "ignore"), ".config/git/ignore");
+      link(join(ws, "bin", "tool"), ".local/bin/tool");
+      // Not read: a directory of the home that is no dot-directory; nothing particular: the workspace itself, a link out, a dangling one.
+      link(join(ws, "x", "y"), "projects/y");
+      link(ws, ".dotfiles");
+      link(join(base, "home", "outside"), ".elsewhere");
+      link(join(ws, "gone"), ".gone");
+      const found = [...homeReads(ws, home)].map(([target, why]) => `${target.slice(ws.length + 1)} <- ${/~\/(\S+)/.exec(why)![1]}`).sort();
+      expect(found).toEqual(["bashrc <- .bashrc", "bin/tool <- .local/bin/tool", "git/gitconfig <- .gitconfig", "git/ignore <- .config/git/ignore", "nvim <- .config/nvim", "ssh/config <- .ssh/config"]);
+      expect(homeReadReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
+      expect(homeReadReason(ws, "bashrc", home)).toContain("~/.bashrc");
+      for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeReadReason(ws, rel, home)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("what the shells' startup files source, by a plain path, followed through a file outside; nothing a variable or a loop builds", () => {
+    const home = "/home/p";
+    const text = [
+      "source ~/dotfiles/a.sh",
+      '[ -f "$HOME/dotfiles/b.sh" ] && . "$HOME/dotfiles/b.sh"',
+      "if [ -f ${HOME}/c.sh ]; then . ${HOME}/c.sh; fi",
+      ". /opt/d.sh # a comment",
+      "source rel/e.sh",
+      "source $ZSH/oh-my-zsh.sh",
+      "for f in ~/dotfiles/*.sh; do source $f; done",
+      "echo source ~/not-a-command.sh",
+      "alias x='. ~/quoted.sh'",
+    ].join("\n");
+    expect(sourcedPaths(text, home)).toEqual(["/home/p/dotfiles/a.sh", "/home/p/dotfiles/b.sh", "/home/p/c.sh", "/opt/d.sh", "/home/p/rel/e.sh"]);
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, home2] = [join(base, "dotfiles"), join(base, "home")];
+      mkdirSync(join(ws, "zsh"), { recursive: true });
+      mkdirSync(home2);
+      writeFileSync(join(ws, "zsh", "init.zsh"), "export EDITOR=vi\n");
+      writeFileSync(join(home2, ".zsh_local"), `source ${join(ws, "zsh", "init.zsh")}\n`);
+      writeFileSync(join(home2, ".zshrc"), "[ -f ~/.zsh_local ] && source ~/.zsh_local\n");
+      expect(homeReadReason(ws, "zsh/init.zsh", home2)).toBe("zsh/init.zsh is sourced by ~/.zshrc in your home: your shell runs it at its next start");
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("directories of the person's PATH inside the workspace", () => {
+  test("a project's bin/ (absolute, relative, through a link, still to come) counts; the root, installed dependencies', one whose parent is still to come and outside directories do not", () => {
+    const t = tempDir();
+    try {
+      const ws = realpathSync(t.path);
+      for (const d of ["bin", "scripts/dev", ".venv/bin", "node_modules/.bin", "tools"]) mkdirSync(join(ws, d), { recursive: true });
+      writeFileSync(join(ws, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
+      symlinkSync(join(ws, "tools"), join(ws, "tools-link"));
+      const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later"), join(ws, ".venv2", "bin")].join(":");
+      expect(pathDirectoriesInside(ws, path).map((d) => d.slice(ws.length + 1)).sort()).toEqual(["bin", "later", "scripts/dev", "tools"]);
+      expect(pathReason(ws, "bin/git", path)).toContain("bin/git is in bin, a directory on your PATH");
+      for (const rel of ["bin/sub/git", "git", ".venv/bin/python", "src/bin"]) expect(pathReason(ws, rel, path)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
