@@ -7,6 +7,7 @@
 import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import { dependencyEnvironment, inside, readRegularFile } from "./containment.ts";
+import { personalGitConfigured } from "./gitconfig.ts";
 
 /**
  * The directories of the person's PATH inside the workspace (a project's `bin/` that direnv's
@@ -42,7 +43,13 @@ export function pathReason(root: string, rel: string, path = process.env.PATH ??
 /** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */
 const HOME_ENTRIES_READ = 5_000;
 
-const homeReadsKept = new Map<string, Map<string, string>>();
+/** How the person's home comes to read a path of the workspace, and what then runs it. */
+interface HomeRead {
+  via: string;
+  runs: string;
+}
+
+const homeReadsKept = new Map<string, Map<string, HomeRead>>();
 
 /**
  * The paths inside the workspace the person's home links to, each with the link (a dotfiles
@@ -134,14 +141,14 @@ function sourcedByShell(root: string, home: string): Map<string, string> {
  * repository) and scripts their shells source (`sourcedByShell`), each with why. A command may not
  * change them and `write_file` asks. Kept for the process (a command cannot change the home). I/O.
  */
-export function homeReads(root: string, home: string): Map<string, string> {
+export function homeReads(root: string, home: string): Map<string, HomeRead> {
   const key = `${root}\0${home}`;
   const known = homeReadsKept.get(key);
   if (known) return known;
   const tilde = (p: string) => `~/${relative(home, p)}`;
-  const found = new Map<string, string>();
-  for (const [target, link] of linkedFromHome(root, home)) found.set(target, `what ${tilde(link)} in your home links to: what reads it there (your shell, git, editor, ssh) runs it at its next start`);
-  for (const [target, startup] of sourcedByShell(root, home)) if (!found.has(target)) found.set(target, `sourced by ${tilde(startup)} in your home: your shell runs it at its next start`);
+  const found = new Map<string, HomeRead>();
+  for (const [target, link] of linkedFromHome(root, home)) found.set(target, { via: `what ${tilde(link)} in your home links to`, runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start" });
+  for (const [target, startup] of sourcedByShell(root, home)) if (!found.has(target)) found.set(target, { via: `sourced by ${tilde(startup)} in your home`, runs: "your shell runs it at its next start" });
   homeReadsKept.set(key, found);
   return found;
 }
@@ -149,6 +156,21 @@ export function homeReads(root: string, home: string): Map<string, string> {
 /** Why writing `rel` needs the person's yes because their home reads it (`homeReads`), or undefined. I/O. */
 export function homeReadReason(root: string, rel: string, home: string): string | undefined {
   const abs = join(root, rel);
-  for (const [target, why] of homeReads(root, home)) if (inside(target, abs)) return `${rel} is ${why}`;
+  for (const [target, { via, runs }] of homeReads(root, home)) if (inside(target, abs)) return `${rel} is ${via}: ${runs}`;
   return undefined;
+}
+
+/**
+ * Everything of the workspace the person's own environment reads or runs at its next start, with
+ * how, workspace-relative: what their home links to or sources (`homeReads`), what their own git
+ * config names (`personalGitConfigured`), the directories of their PATH (`pathDirectoriesInside`).
+ * For `weir doctor`, which says what commands may not change and why. I/O.
+ */
+export function personalReads(root: string, home: string): { path: string; why: string }[] {
+  const rel = (p: string) => relative(root, p).split(sep).join("/");
+  return [
+    ...[...homeReads(root, home)].map(([p, r]) => ({ path: rel(p), why: r.via })),
+    ...personalGitConfigured(home).filter((p) => inside(root, p) && p !== root).map((p) => ({ path: rel(p), why: "named by your own git config" })),
+    ...pathDirectoriesInside(root).map((p) => ({ path: rel(p), why: "a directory on your PATH" })),
+  ];
 }

@@ -9,7 +9,7 @@ export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason
 export { homeDirectory, inside, installScripts, openRegularFile, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace, wholeText } from "./containment.ts";
 export type { ResolvedPath } from "./containment.ts";
 export { gitConfigReason } from "./gitconfig.ts";
-export { homeReadReason, pathReason } from "./home-reads.ts";
+export { homeReadReason, pathReason, personalReads } from "./home-reads.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
 export { gitOutput, gitWrite, repositoryPrefix } from "./git.ts";

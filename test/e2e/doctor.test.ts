@@ -22,6 +22,24 @@ describe("weir doctor", () => {
     expect(r.code).toBe(report.ok ? 0 : 1);
   });
 
+  test("in a dotfiles repository, what the person's home, git config and PATH read from it is a line: commands cannot change it", async () => {
+    const line = async (env: Record<string, string> = {}) => {
+      world.server.script({ turns: [{ text: "ok" }] });
+      const r = await weir(["doctor", "--json", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m"], env);
+      return JSON.parse(r.stdout).checks.find((c: any) => c.name === "your environment");
+    };
+    expect(await line()).toBeUndefined();
+    for (const d of ["bin", "hooks", "zsh"]) mkdirSync(join(world.ws, d));
+    writeFileSync(join(world.ws, "bashrc"), "alias ll='ls -l'\n");
+    writeFileSync(join(world.ws, "zsh", "init.zsh"), "export EDITOR=vi\n");
+    symlinkSync(join(world.ws, "bashrc"), join(world.home, ".bashrc"));
+    writeFileSync(join(world.home, ".zshrc"), `source ${join(world.ws, "zsh", "init.zsh")}\n`);
+    writeFileSync(join(world.home, ".gitconfig"), `[core]\n\thooksPath = ${join(world.ws, "hooks")}\n`);
+    const found = await line({ PATH: `${join(world.ws, "bin")}:${process.env.PATH ?? ""}` });
+    expect(found.ok).toBe(true);
+    for (const part of ["bashrc (what ~/.bashrc in your home links to)", "zsh/init.zsh (sourced by ~/.zshrc in your home)", "hooks (named by your own git config)", "bin (a directory on your PATH)"]) expect(found.detail).toContain(part);
+  });
+
   test("a missing key and a deprecated model are lines with their fix, and exit 1", async () => {
     const none = await weir(["doctor", "--provider", "anthropic"]);
     expect(none.code).toBe(1);

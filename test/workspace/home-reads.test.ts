@@ -25,7 +25,7 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       link(ws, ".dotfiles");
       link(join(base, "home", "outside"), ".elsewhere");
       link(join(ws, "gone"), ".gone");
-      const found = [...homeReads(ws, home)].map(([target, why]) => `${target.slice(ws.length + 1)} <- ${/~\/(\S+)/.exec(why)![1]}`).sort();
+      const found = [...homeReads(ws, home)].map(([target, r]) => `${target.slice(ws.length + 1)} <- ${/~\/(\S+)/.exec(r.via)![1]}`).sort();
       expect(found).toEqual(["bashrc <- .bashrc", "bin/tool <- .local/bin/tool", "git/gitconfig <- .gitconfig", "git/ignore <- .config/git/ignore", "nvim <- .config/nvim", "ssh/config <- .ssh/config"]);
       expect(homeReadReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
       expect(homeReadReason(ws, "bashrc", home)).toContain("~/.bashrc");

@@ -8,6 +8,7 @@ import { createProvider } from "../../providers/create.ts";
 import { detectChecks } from "../../workspace/checks.ts";
 import { type CommandSandbox, createSandbox } from "../../workspace/sandbox.ts";
 import { homeDirectory } from "../../workspace/containment.ts";
+import { personalReads } from "../../workspace/home-reads.ts";
 import { HOOK_EVENTS, hookStartProblem } from "../../actions/hooks.ts";
 import type { ParsedArgs } from "../args.ts";
 
@@ -46,6 +47,9 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   }
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
+  // What of this workspace the person's shell, git or PATH reads at their next start: commands cannot change it.
+  const reads = personalReads(workspace, homeDirectory());
+  if (reads.length) checks.push({ name: "your environment", ok: true, detail: `read from here at your next shell, git or editor, so commands cannot change it and write_file asks: ${reads.map((r) => `${r.path} (${r.why})`).join(", ")}` });
   try {
     const dir = userDataDir();
     mkdirSync(dir, { recursive: true });
