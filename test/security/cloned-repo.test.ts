@@ -586,63 +586,74 @@ describe("files that run code later or instruct agents", () => {
     }
   });
 
-  test("a file the repository's git config includes is one: in default mode it is not written without a yes", async () => {
+  /**
+   * Writes that reach what runs later by another way than their path: what git configs name, what the
+   * person's home reads, a directory on their PATH. In default mode each asks, and with no one to ask
+   * it is refused: the reason reaches the model, and nothing fires or lands.
+   */
+  const ASKING: { name: string; setup: (w: World) => { cwd?: string; env?: Record<string, string> } | void; path: string; content: (w: World) => string; reason: string; after: (w: World) => void }[] = [
+    {
+      name: "a file the repository's git config includes",
+      setup: (w) => {
+        writeFileSync(join(w.root, ".gitconfig"), "[alias]\n\tst = status\n");
+        gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
+      },
+      path: ".gitconfig",
+      content: (w) => `[core]\n\tfsmonitor = "${w.payload}"\n`,
+      reason: "named by the git config of the repository at . (.gitconfig)",
+      after: (w) => personGit(w),
+    },
+    {
+      name: "a script the config of the repository above names, in a monorepo's package",
+      setup: (w) => {
+        const app = join(w.root, "packages", "app");
+        mkdirSync(app, { recursive: true });
+        writeFileSync(join(app, "watch.sh"), "#!/bin/sh\nexit 1\n");
+        chmodSync(join(app, "watch.sh"), 0o755);
+        gitIn(w.root, w.home, "config", "core.fsmonitor", "packages/app/watch.sh");
+        commitAll(w, "watcher");
+        return { cwd: app };
+      },
+      path: "watch.sh",
+      content: (w) => `#!/bin/sh\n${w.payload}\nexit 1\n`,
+      reason: "named by the git config of the repository at ../.. (watch.sh)",
+      after: (w) => personGit(w),
+    },
+    {
+      name: "a dotfile the person's home links to",
+      setup: (w) => {
+        writeFileSync(join(w.root, "bashrc"), "alias ll='ls -l'\n");
+        symlinkSync(join(w.root, "bashrc"), join(w.home, ".bashrc"));
+        commitAll(w, "dotfiles");
+      },
+      path: "bashrc",
+      content: (w) => `${w.payload}\n`,
+      reason: "bashrc is what ~/.bashrc in your home links to",
+      after: (w) => expect(readFileSync(join(w.root, "bashrc"), "utf8")).toBe("alias ll='ls -l'\n"),
+    },
+    {
+      name: "a program in a directory of the person's PATH",
+      setup: (w) => {
+        mkdirSync(join(w.root, "bin"));
+        return { env: { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` } };
+      },
+      path: "bin/git",
+      content: (w) => `#!/bin/sh\n${w.payload}\n`,
+      reason: "bin/git is in bin, a directory on your PATH",
+      after: (w) => expect(existsSync(join(w.root, "bin", "git"))).toBe(false),
+    },
+  ];
+
+  test.each(ASKING.map((c) => [c.name, c] as const))("so is %s: in default mode it is not written without a yes", async (_n, c) => {
     const w = world();
     try {
-      writeFileSync(join(w.root, ".gitconfig"), "[alias]\n\tst = status\n");
-      gitIn(w.root, w.home, "config", "include.path", "../.gitconfig");
-      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: ".gitconfig", content: `[core]\n\tfsmonitor = "${w.payload}"\n` } };
-      const r = await session(w, [{ id: "r", name: "read_file", input: { path: ".gitconfig" } }, call]);
-      expect(r.sent).toContain("named by the git config of the repository at . (.gitconfig)");
-      personGit(w);
+      const at = c.setup(w) ?? {};
+      const read: ScriptedToolCall = { id: "r", name: "read_file", input: { path: c.path } };
+      const write: ScriptedToolCall = { id: "a", name: "write_file", input: { path: c.path, content: c.content(w) } };
+      const r = await session(w, [read, write], [], undefined, at.cwd, at.env);
+      expect(r.sent).toContain(c.reason);
+      c.after(w);
       expect(existsSync(w.fired)).toBe(false);
-    } finally {
-      w.cleanup();
-    }
-  });
-
-  test("so is a script the config of the repository above names, in a monorepo's package: in default mode it is not written without a yes", async () => {
-    const w = world();
-    try {
-      const app = join(w.root, "packages", "app");
-      mkdirSync(app, { recursive: true });
-      writeFileSync(join(app, "watch.sh"), "#!/bin/sh\nexit 1\n");
-      chmodSync(join(app, "watch.sh"), 0o755);
-      gitIn(w.root, w.home, "config", "core.fsmonitor", "packages/app/watch.sh");
-      commitAll(w, "watcher");
-      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "watch.sh", content: `#!/bin/sh\n${w.payload}\nexit 1\n` } };
-      const r = await session(w, [{ id: "r", name: "read_file", input: { path: "watch.sh" } }, call], [], undefined, app);
-      expect(r.sent).toContain("named by the git config of the repository at ../.. (watch.sh)");
-      personGit(w);
-      expect(existsSync(w.fired)).toBe(false);
-    } finally {
-      w.cleanup();
-    }
-  });
-
-  test("so is a dotfile the person's home links to: in default mode it is not written without a yes", async () => {
-    const w = world();
-    try {
-      writeFileSync(join(w.root, "bashrc"), "alias ll='ls -l'\n");
-      symlinkSync(join(w.root, "bashrc"), join(w.home, ".bashrc"));
-      commitAll(w, "dotfiles");
-      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "bashrc", content: `${w.payload}\n` } };
-      const r = await session(w, [{ id: "r", name: "read_file", input: { path: "bashrc" } }, call]);
-      expect(r.sent).toContain("bashrc is what ~/.bashrc in your home links to");
-      expect(readFileSync(join(w.root, "bashrc"), "utf8")).toBe("alias ll='ls -l'\n");
-    } finally {
-      w.cleanup();
-    }
-  });
-
-  test("so is a program in a directory of the person's PATH: in default mode it is not written without a yes", async () => {
-    const w = world();
-    try {
-      mkdirSync(join(w.root, "bin"));
-      const call: ScriptedToolCall = { id: "a", name: "write_file", input: { path: "bin/git", content: `#!/bin/sh\n${w.payload}\n` } };
-      const r = await session(w, [call], [], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
-      expect(r.sent).toContain("bin/git is in bin, a directory on your PATH");
-      expect(existsSync(join(w.root, "bin", "git"))).toBe(false);
     } finally {
       w.cleanup();
     }
