@@ -1,8 +1,9 @@
 /**
  * What of the workspace the person's own environment reads and runs at its next start, from outside
  * any sandbox: files their home links to (a dotfiles repository), scripts their shells source, and
- * directories on their PATH. A command may not change these, and `write_file` asks, as for the files
- * other tools run later (`AUTORUN_PATHS` of containment.ts).
+ * programs in directories on their PATH. A command may not change the first two, nor leave a program
+ * there that shadows one of theirs, and `write_file` asks, as for the files other tools run later
+ * (`AUTORUN_PATHS` of containment.ts).
  */
 import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
@@ -11,33 +12,66 @@ import { personalGitConfigured } from "./gitconfig.ts";
 
 /**
  * The directories of the person's PATH inside the workspace (a project's `bin/` that direnv's
- * `PATH_add` put there; a relative entry taken from the workspace): their shell runs a program found
- * there for a name they type (`git`, `ls`), from outside any sandbox, so a command may not put one
- * there and `write_file` asks. Not the root itself (no command could write anything then), and not
- * installed dependencies' (an activated virtualenv's `bin`, `node_modules/.bin`), which their
- * installs write and their own guards keep. I/O: resolves links.
+ * `PATH_add` put there; a relative entry taken from the workspace), in the PATH's order. Not the
+ * root itself, and not installed dependencies' (an activated virtualenv's `bin`,
+ * `node_modules/.bin`), which their installs write and their own guards keep; one not there yet
+ * counts when its parent is (a `bin/` to come), not otherwise (a virtualenv to come). I/O.
  */
 export function pathDirectoriesInside(root: string, path = process.env.PATH ?? ""): string[] {
-  const dirs = new Set<string>();
+  return pathDirectories(root, path).filter((d) => inside(root, d) && d !== root && dependencyEnvironment(root, relative(root, d).split(sep).join("/")) === undefined);
+}
+
+/** The PATH's directories in order, relative entries taken from the workspace, links resolved where they lead somewhere. I/O. */
+function pathDirectories(root: string, path: string): string[] {
+  const dirs: string[] = [];
   for (const entry of path.split(delimiter)) {
     if (!entry) continue;
     let dir = resolve(root, entry);
     try {
       dir = realpathSync(dir);
     } catch {
-      // Not there yet: guarded as named if its parent is (a bin/ to come), else left to what makes it (a virtualenv to come).
       if (!existsSync(dirname(dir))) continue;
     }
-    if (inside(root, dir) && dir !== root && dependencyEnvironment(root, relative(root, dir).split(sep).join("/")) === undefined) dirs.add(dir);
+    if (!dirs.includes(dir)) dirs.push(dir);
   }
-  return [...dirs];
+  return dirs;
 }
 
-/** Why writing `rel` needs the person's yes because its directory is on their PATH (`pathDirectoriesInside`), or undefined. I/O. */
+/**
+ * Where a program named `name` in `dir`, a directory of the PATH, would run instead of one the PATH
+ * finds further on (a `bin/git` before `/usr/bin/git`): the one it shadows, or undefined. I/O.
+ */
+function shadows(dirs: string[], dir: string, name: string): string | undefined {
+  return dirs.slice(dirs.indexOf(dir) + 1).map((d) => join(d, name)).find((p) => existsSync(p));
+}
+
+/**
+ * Programs in the workspace's PATH directories (`pathDirectoriesInside`) that `made` says a command
+ * made and that shadow one the person's PATH finds further on: when the person types `git`, theirs
+ * would run, outside any sandbox. A build's own output (`bin/app`) shadows nothing and stays. I/O.
+ */
+export function shadowingPrograms(root: string, made: (path: string) => boolean, path = process.env.PATH ?? ""): string[] {
+  const dirs = pathDirectories(root, path);
+  const out: string[] = [];
+  for (const dir of pathDirectoriesInside(root, path)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (made(join(dir, name)) && shadows(dirs, dir, name)) out.push(join(dir, name));
+  }
+  return out;
+}
+
+/** Why writing `rel` needs the person's yes because it would shadow a program their PATH finds (`shadowingPrograms`), or undefined. I/O. */
 export function pathReason(root: string, rel: string, path = process.env.PATH ?? ""): string | undefined {
-  const dir = dirname(join(root, rel));
+  const abs = join(root, rel);
+  const dir = dirname(abs);
   if (!pathDirectoriesInside(root, path).includes(dir)) return undefined;
-  return `${rel} is in ${relative(root, dir)}, a directory on your PATH: your shell runs a program there for the name you type`;
+  const shadowed = shadows(pathDirectories(root, path), dir, basename(abs));
+  return shadowed ? `${rel} is in ${relative(root, dir)}, a directory on your PATH, and would run instead of ${shadowed} when you type ${basename(abs)}` : undefined;
 }
 
 /** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */
@@ -171,6 +205,6 @@ export function personalReads(root: string, home: string): { path: string; why: 
   return [
     ...[...homeReads(root, home)].map(([p, r]) => ({ path: rel(p), why: r.via })),
     ...personalGitConfigured(home).filter((p) => inside(root, p) && p !== root).map((p) => ({ path: rel(p), why: "named by your own git config" })),
-    ...pathDirectoriesInside(root).map((p) => ({ path: rel(p), why: "a directory on your PATH" })),
+    ...pathDirectoriesInside(root).map((p) => ({ path: rel(p), why: "a directory on your PATH: a program a command adds there that shadows one of yours is removed" })),
   ];
 }

@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { gitConfigured, personalGitConfigured, runsPrograms } from "./gitconfig.ts";
-import { homeReads, pathDirectoriesInside } from "./home-reads.ts";
+import { homeReads, shadowingPrograms } from "./home-reads.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
@@ -757,14 +757,14 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "linked" | "en
 /**
  * What a process shown the workspace for longer than a command (an MCP server) made since `since`
  * that no command may leave behind: files other tools run later (`AUTORUN_PATHS`, the hooks
- * directory), a repository of its own's risks and, without the network, dependency environments,
- * told by birth time. They are removed; returns them,
- * workspace-relative. I/O.
+ * directory), a repository of its own's risks, programs that shadow the person's on their PATH
+ * (`shadowingPrograms`) and, without the network, dependency environments, told by birth time.
+ * They are removed; returns them, workspace-relative. I/O.
  */
 function sweepWorkspace(root: string, home: string, since: number, scan: ProtectedScan, network: boolean): string[] {
   const below = madeSince(root, scan, since);
   const guarded = guardedOutsideGit(root, home, scan);
-  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository];
+  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository, ...shadowingPrograms(root, (p) => bornSince(p, since))];
   return removeAll(root, made, since).map((m) => relative(root, m));
 }
 
@@ -773,9 +773,9 @@ function sweepWorkspace(root: string, home: string, since: number, scan: Protect
  * (`gitConfigured`) of the workspace's repository (a linked worktree's too), of each repository kept
  * inside it, and of the repository it is a directory of (a monorepo's package), the git parts
  * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
- * what the person's own git config names, their home links to or sources and their PATH holds
- * (`personalGitConfigured`, `homeReads`, `pathDirectoriesInside`: shared hooks, dotfiles kept in
- * the workspace or sourced by a shell, a project's `bin/` on the PATH).
+ * what the person's own git config names and their home links to or sources
+ * (`personalGitConfigured`, `homeReads`: shared hooks, dotfiles kept in the workspace or sourced by
+ * a shell).
  */
 function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
@@ -783,7 +783,7 @@ function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): str
   const configured = [...[...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r, home)), ...personalGitConfigured(home)];
   const named = configured.filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys(), ...pathDirectoriesInside(root)];
+  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys()];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */
@@ -1060,7 +1060,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       if (!hadGit && writes) undone.push(...newRepositoryRisks(gitDir));
       // What the command made below the root: a repository of its own, a dependency environment.
       const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [], madeRepository: [] };
-      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository);
+      // A program it put in a directory of the person's PATH that shadows one of theirs (a bin/git) goes too.
+      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository, ...(writes ? shadowingPrograms(o.root, (p) => bornSince(p, started)) : []));
       const removed = removeAll(o.root, undone, started);
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.

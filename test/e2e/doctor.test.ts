@@ -37,7 +37,7 @@ describe("weir doctor", () => {
     writeFileSync(join(world.home, ".gitconfig"), `[core]\n\thooksPath = ${join(world.ws, "hooks")}\n`);
     const found = await line({ PATH: `${join(world.ws, "bin")}:${process.env.PATH ?? ""}` });
     expect(found.ok).toBe(true);
-    for (const part of ["bashrc (what ~/.bashrc in your home links to)", "zsh/init.zsh (sourced by ~/.zshrc in your home)", "hooks (named by your own git config)", "bin (a directory on your PATH)"]) expect(found.detail).toContain(part);
+    for (const part of ["bashrc (what ~/.bashrc in your home links to)", "zsh/init.zsh (sourced by ~/.zshrc in your home)", "hooks (named by your own git config)", "bin (a directory on your PATH: a program a command adds there that shadows one of yours is removed)"]) expect(found.detail).toContain(part);
   });
 
   test("a missing key and a deprecated model are lines with their fix, and exit 1", async () => {

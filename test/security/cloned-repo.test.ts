@@ -659,6 +659,21 @@ describe("files that run code later or instruct agents", () => {
     }
   });
 
+  test.skipIf(!sandboxed)("a build into a directory of the person's PATH keeps its output; a git it adds there, which would run when the person types git, is removed and the result says so", async () => {
+    const w = world();
+    try {
+      mkdirSync(join(w.root, "bin"));
+      const make = sh("a", "printf '#!/bin/sh\\necho app\\n' > bin/app && printf '#!/bin/sh\\necho mine\\n' > bin/git && chmod +x bin/app bin/git");
+      const r = await session(w, [make], ["--yes"], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
+      expect(r.code).toBe(0);
+      expect(existsSync(join(w.root, "bin", "app"))).toBe(true);
+      expect(existsSync(join(w.root, "bin", "git"))).toBe(false);
+      expect(r.sent).toContain("bin/git");
+    } finally {
+      w.cleanup();
+    }
+  });
+
   test("--yes writes them and the run's summary names each", async () => {
     const w = world();
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, sourcedPaths } from "../../src/workspace/home-reads.ts";
+import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, shadowingPrograms, sourcedPaths } from "../../src/workspace/home-reads.ts";
 import { tempDir } from "../support/temp.ts";
 
 describe("what the person's home links to (a dotfiles repository)", () => {
@@ -75,8 +75,25 @@ describe("directories of the person's PATH inside the workspace", () => {
       symlinkSync(join(ws, "tools"), join(ws, "tools-link"));
       const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later"), join(ws, ".venv2", "bin")].join(":");
       expect(pathDirectoriesInside(ws, path).map((d) => d.slice(ws.length + 1)).sort()).toEqual(["bin", "later", "scripts/dev", "tools"]);
-      expect(pathReason(ws, "bin/git", path)).toContain("bin/git is in bin, a directory on your PATH");
-      for (const rel of ["bin/sub/git", "git", ".venv/bin/python", "src/bin"]) expect(pathReason(ws, rel, path)).toBeUndefined();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("a program made there that shadows one the PATH finds further on is named; a build's own output, one further on itself, or one not made, is not", () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, sys] = [join(base, "ws"), join(base, "sys")];
+      for (const d of [join(ws, "bin"), join(ws, "late"), sys]) mkdirSync(d, { recursive: true });
+      for (const name of ["git", "ls", "app"]) writeFileSync(join(sys, name), "");
+      // bin/ comes before sys/ on the PATH, late/ after it.
+      const path = [join(ws, "bin"), sys, join(ws, "late")].join(":");
+      for (const f of ["bin/git", "bin/app-build", "bin/ls", "late/git"]) writeFileSync(join(ws, f), "");
+      const made = (p: string) => !p.endsWith("/ls");
+      expect(shadowingPrograms(ws, made, path).map((p) => p.slice(ws.length + 1))).toEqual(["bin/git"]);
+      expect(pathReason(ws, "bin/git", path)).toBe(`bin/git is in bin, a directory on your PATH, and would run instead of ${join(sys, "git")} when you type git`);
+      for (const rel of ["bin/app-build", "late/git", "bin/sub/git", "git"]) expect(pathReason(ws, rel, path)).toBeUndefined();
     } finally {
       t.cleanup();
     }
