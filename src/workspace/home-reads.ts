@@ -45,24 +45,28 @@ function shadows(dirs: string[], dir: string, name: string): string | undefined 
   return dirs.slice(dirs.indexOf(dir) + 1).map((d) => join(d, name)).find((p) => existsSync(p));
 }
 
-/**
- * Programs in the workspace's PATH directories (`pathDirectoriesInside`) that `made` says a command
- * made and that shadow one the person's PATH finds further on: when the person types `git`, theirs
- * would run, outside any sandbox. A build's own output (`bin/app`) shadows nothing and stays. I/O.
- */
-export function shadowingPrograms(root: string, made: (path: string) => boolean, path = process.env.PATH ?? ""): string[] {
-  const dirs = pathDirectories(root, path);
-  const out: string[] = [];
+/** What is in the workspace's PATH directories now (`pathDirectoriesInside`), to tell later what a command added. I/O. */
+export function programsOnPath(root: string, path = process.env.PATH ?? ""): Set<string> {
+  const out = new Set<string>();
   for (const dir of pathDirectoriesInside(root, path)) {
-    let names: string[];
     try {
-      names = readdirSync(dir);
+      for (const name of readdirSync(dir)) out.add(join(dir, name));
     } catch {
-      continue;
+      // not there (yet)
     }
-    for (const name of names) if (made(join(dir, name)) && shadows(dirs, dir, name)) out.push(join(dir, name));
   }
   return out;
+}
+
+/**
+ * Programs in the workspace's PATH directories that were not there `before` (`programsOnPath`:
+ * made, renamed or linked there since) and shadow one the person's PATH finds further on: when the
+ * person types `git`, this one would run, outside any sandbox. A build's own output (`bin/app`)
+ * shadows nothing and stays; what was there before is the person's. I/O.
+ */
+export function shadowingPrograms(root: string, before: Set<string>, path = process.env.PATH ?? ""): string[] {
+  const dirs = pathDirectories(root, path);
+  return [...programsOnPath(root, path)].filter((p) => !before.has(p) && shadows(dirs, dirname(p), basename(p)) !== undefined);
 }
 
 /** Why writing `rel` needs the person's yes because it would shadow a program their PATH finds (`shadowingPrograms`), or undefined. I/O. */

@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
 import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, installManifests, installScripts, looksLikeGitDirectory, protectedReason, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { gitConfigured, personalGitConfigured, runsPrograms } from "./gitconfig.ts";
-import { homeReads, shadowingPrograms } from "./home-reads.ts";
+import { homeReads, programsOnPath, shadowingPrograms } from "./home-reads.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
@@ -737,6 +737,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
   const scan = protectedFilesIn(root, home);
   const hidden = hiddenPaths(scan.files, sees);
   const guarded = guardedOutsideGit(root, home, scan);
+  const onPath = programsOnPath(root);
   return {
     guarded,
     linked: [...GIT_GUARDED.map((g) => join(root, g)), ...guarded].filter((g) => linkOut(root, g)),
@@ -744,7 +745,7 @@ export function workspaceGuards(root: string, home: string, sees: (p: string) =>
     caches: scan.caches,
     masked: hidden.masked,
     unscanned: [...scan.unscanned, ...hidden.emptied],
-    sweep: (since, network) => sweepWorkspace(root, home, since, scan, network),
+    sweep: (since, network) => sweepWorkspace(root, home, since, scan, network, onPath),
   };
 }
 
@@ -758,13 +759,14 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "linked" | "en
  * What a process shown the workspace for longer than a command (an MCP server) made since `since`
  * that no command may leave behind: files other tools run later (`AUTORUN_PATHS`, the hooks
  * directory), a repository of its own's risks, programs that shadow the person's on their PATH
- * (`shadowingPrograms`) and, without the network, dependency environments, told by birth time.
- * They are removed; returns them, workspace-relative. I/O.
+ * and were not there when it started (`shadowingPrograms` against `onPath`) and, without the
+ * network, dependency environments, told by birth time. They are removed; returns them,
+ * workspace-relative. I/O.
  */
-function sweepWorkspace(root: string, home: string, since: number, scan: ProtectedScan, network: boolean): string[] {
+function sweepWorkspace(root: string, home: string, since: number, scan: ProtectedScan, network: boolean, onPath: Set<string>): string[] {
   const below = madeSince(root, scan, since);
   const guarded = guardedOutsideGit(root, home, scan);
-  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository, ...shadowingPrograms(root, (p) => bornSince(p, since))];
+  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository, ...shadowingPrograms(root, onPath)];
   return removeAll(root, made, since).map((m) => relative(root, m));
 }
 
@@ -1019,6 +1021,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const repos = [o.root, ...scan.repositories.filter((r) => inside(o.root, r))];
       const watched = writes ? [...repos.flatMap((r) => GIT_GUARDED.map((g) => join(r, g))), ...guarded] : [];
       const before = new Set(watched.filter((w) => existsSync(w)));
+      const onPath = writes ? programsOnPath(o.root) : new Set<string>();
       const links = new Map(watched.filter((w) => linkOut(o.root, w)).map((w) => [w, readlinkSync(w)]));
       // The package.json files the next install runs scripts from, as they were: the root's and its workspace packages'.
       const globs = writes ? workspaceGlobs(wholeText(join(o.root, "package.json")), wholeText(join(o.root, "pnpm-workspace.yaml"))) : [];
@@ -1061,7 +1064,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // What the command made below the root: a repository of its own, a dependency environment.
       const made = writes ? madeSince(o.root, scan, started) : { environments: [], gits: [], bytecode: [], madeRepository: [] };
       // A program it put in a directory of the person's PATH that shadows one of theirs (a bin/git) goes too.
-      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository, ...(writes ? shadowingPrograms(o.root, (p) => bornSince(p, started)) : []));
+      undone.push(...made.gits.flatMap(madeGitRisks), ...made.bytecode, ...made.madeRepository, ...(writes ? shadowingPrograms(o.root, onPath) : []));
       const removed = removeAll(o.root, undone, started);
       // A package.json whose install scripts or workspaces the command changed (or a new package with
       // install scripts) is put back as it was: the next npm install would run them outside any sandbox.

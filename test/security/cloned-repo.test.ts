@@ -664,11 +664,16 @@ describe("files that run code later or instruct agents", () => {
     try {
       mkdirSync(join(w.root, "bin"));
       const make = sh("a", "printf '#!/bin/sh\\necho app\\n' > bin/app && printf '#!/bin/sh\\necho mine\\n' > bin/git && chmod +x bin/app bin/git");
-      const r = await session(w, [make], ["--yes"], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
+      // One made earlier under another name and moved there later is as new there.
+      const early = sh("b", "mkdir -p tools && printf '#!/bin/sh\\necho mine\\n' > tools/ls && chmod +x tools/ls");
+      const moved = sh("c", "mv tools/ls bin/ls");
+      const r = await session(w, [make, early, moved], ["--yes"], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
       expect(r.code).toBe(0);
       expect(existsSync(join(w.root, "bin", "app"))).toBe(true);
       expect(existsSync(join(w.root, "bin", "git"))).toBe(false);
-      expect(r.sent).toContain("bin/git");
+      expect(existsSync(join(w.root, "bin", "ls"))).toBe(false);
+      expect(r.sent).toContain("weir removed bin/git");
+      expect(r.sent).toContain("weir removed bin/ls");
     } finally {
       w.cleanup();
     }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, shadowingPrograms, sourcedPaths } from "../../src/workspace/home-reads.ts";
+import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, programsOnPath, shadowingPrograms, sourcedPaths } from "../../src/workspace/home-reads.ts";
 import { tempDir } from "../support/temp.ts";
 
 describe("what the person's home links to (a dotfiles repository)", () => {
@@ -80,7 +80,7 @@ describe("directories of the person's PATH inside the workspace", () => {
     }
   });
 
-  test("a program made there that shadows one the PATH finds further on is named; a build's own output, one further on itself, or one not made, is not", () => {
+  test("a program added there that shadows one the PATH finds further on is named; a build's own output, one further on itself, or one there before, is not", () => {
     const t = tempDir();
     try {
       const base = realpathSync(t.path);
@@ -89,9 +89,10 @@ describe("directories of the person's PATH inside the workspace", () => {
       for (const name of ["git", "ls", "app"]) writeFileSync(join(sys, name), "");
       // bin/ comes before sys/ on the PATH, late/ after it.
       const path = [join(ws, "bin"), sys, join(ws, "late")].join(":");
-      for (const f of ["bin/git", "bin/app-build", "bin/ls", "late/git"]) writeFileSync(join(ws, f), "");
-      const made = (p: string) => !p.endsWith("/ls");
-      expect(shadowingPrograms(ws, made, path).map((p) => p.slice(ws.length + 1))).toEqual(["bin/git"]);
+      writeFileSync(join(ws, "bin", "ls"), "");
+      const before = programsOnPath(ws, path);
+      for (const f of ["bin/git", "bin/app-build", "late/git"]) writeFileSync(join(ws, f), "");
+      expect(shadowingPrograms(ws, before, path).map((p) => p.slice(ws.length + 1))).toEqual(["bin/git"]);
       expect(pathReason(ws, "bin/git", path)).toBe(`bin/git is in bin, a directory on your PATH, and would run instead of ${join(sys, "git")} when you type git`);
       for (const rel of ["bin/app-build", "late/git", "bin/sub/git", "git"]) expect(pathReason(ws, rel, path)).toBeUndefined();
     } finally {
