@@ -96,7 +96,8 @@ describe("the MCP hub with real servers", () => {
   test("a server that never starts costs nothing but its own tools; the others work", async () => {
     const hang = join(tmp.path, "hang.ts");
     writeFileSync(hang, "await Bun.sleep(60_000);\n");
-    const { hub, registry } = makeHub(undefined, { startTimeoutMs: 800 });
+    // Long enough for a real server to start on a loaded machine (two test files and a build at once); the hung one waits a minute.
+    const { hub, registry } = makeHub(undefined, { startTimeoutMs: 2_500 });
     await hub.start([entry("missing", { command: "definitely-not-a-real-mcp-server", args: [], env: {} }), stdio("hangs", hang, []), stdio("good")]);
     const byName = Object.fromEntries(hub.status().map((s) => [s.name, s]));
     expect(byName.missing!.state).toBe("failed");
