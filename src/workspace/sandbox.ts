@@ -777,7 +777,8 @@ function sweepWorkspace(root: string, home: string, since: number, scan: Protect
  * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
  * what the person's own git config names and their home links to or sources
  * (`personalGitConfigured`, `homeReads`: shared hooks, dotfiles kept in the workspace or sourced by
- * a shell).
+ * a shell), and the programs in the workspace's PATH directories that run instead of others of the
+ * person's (`shadowingPrograms` of all there: a `bin/git` wrapper of theirs).
  */
 function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
@@ -785,7 +786,7 @@ function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): str
   const configured = [...[...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r, home)), ...personalGitConfigured(home)];
   const named = configured.filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys()];
+  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys(), ...shadowingPrograms(root, new Set())];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */

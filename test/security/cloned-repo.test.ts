@@ -500,6 +500,21 @@ const PERSISTING: Persisting[] = [
     },
   },
   {
+    name: "a git wrapper of the person's in a directory of the workspace on their PATH, rewritten",
+    setup: (w) => {
+      mkdirSync(join(w.root, "bin"));
+      writeFileSync(join(w.root, "bin", "git"), `#!/bin/sh\nexec /usr/bin/git "$@"\n`);
+      chmodSync(join(w.root, "bin", "git"), 0o755);
+      commitAll(w, "wrapper");
+    },
+    path: (w) => `${join(w.root, "bin")}:${process.env.PATH ?? ""}`,
+    calls: (w) => [sh("a", `printf '#!/bin/sh\\n${w.payload}\\nexec /usr/bin/git "$@"\\n' > bin/git`)],
+    after: (w) => {
+      Bun.spawnSync(["sh", "-c", "git status"], { cwd: w.root, env: { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}`, HOME: w.home }, stdout: "ignore", stderr: "ignore" });
+      expect(existsSync(w.fired)).toBe(false);
+    },
+  },
+  {
     name: "a program writes an editor task that runs on folder open",
     calls: () => [rc("a", "node", "-e", `require("fs").mkdirSync(".vscode",{recursive:true});require("fs").writeFileSync(".vscode/tasks.json",'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}')`)],
   },
