@@ -1,7 +1,7 @@
 /**
  * What of the workspace the person's own environment reads and runs at its next start, from outside
- * any sandbox: files their home links to (a dotfiles repository), scripts their shells source, and
- * programs in directories on their PATH. A command may not change the first two, nor leave a program
+ * any sandbox: files their home links to (a dotfiles repository), what their startup files source or
+ * include, and programs in directories on their PATH. A command may not change the first two, nor leave a program
  * there that shadows one of theirs, and `write_file` asks, as for the files other tools run later
  * (`AUTORUN_PATHS` of containment.ts).
  */
@@ -126,11 +126,26 @@ function linkedFromHome(root: string, home: string): Map<string, string> {
   return found;
 }
 
-/** The shells' startup files in a home, which a new shell of the person's runs. */
-const SHELL_STARTUP = [".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_aliases", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".config/fish/config.fish"];
-
 /** A `source FILE` or `. FILE` command: at a line's start or after `;`, `&&`, `||`, `then`, `do`, `{`. */
 const SOURCE_COMMAND = /(?:^|[;&|{(]|\bthen|\bdo)\s*(?:source|\.)\s+(["']?)([^\s"';&|)]+)\1/gm;
+
+/** ssh's `Include` (its paths, space-separated), tmux's `source-file` (after its flags), vim's `source`. */
+const SSH_INCLUDE = /^\s*Include\s+(.+)$/gim;
+const TMUX_SOURCE = /^\s*source(?:-file)?(?:\s+-[a-zA-Z]+)*\s+(["']?)(\S+?)\1\s*$/gm;
+const VIM_SOURCE = /^\s*so(?:urce)?\s+(\S+)\s*$/gm;
+
+/**
+ * A path as a startup file names it, or undefined: `~/`, `$HOME/` and `${HOME}/` taken from the
+ * home, another variable left out, a relative one taken from `base`; a glob stands for the
+ * directory above its first wildcard. Pure.
+ */
+function namedPath(word: string, home: string, base: string): string | undefined {
+  const fromHome = /^(?:~|\$HOME|\$\{HOME\})\//.exec(word);
+  if (!fromHome && word.includes("$")) return undefined;
+  const path = fromHome ? join(home, word.slice(fromHome[0].length)) : resolve(base, word);
+  const wild = path.search(/[*?[]/);
+  return wild === -1 ? path : dirname(path.slice(0, wild + 1));
+}
 
 /**
  * The files a shell script's text sources by a path it names plainly: absolute, `~/`, `$HOME/` or
@@ -138,46 +153,78 @@ const SOURCE_COMMAND = /(?:^|[;&|{(]|\bthen|\bdo)\s*(?:source|\.)\s+(["']?)([^\s
  * variables, or by a loop, is not followed. Pure.
  */
 export function sourcedPaths(text: string, home: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(SOURCE_COMMAND)) {
-    const word = m[2]!;
-    const fromHome = /^(?:~|\$HOME|\$\{HOME\})\//.exec(word);
-    if (fromHome) out.push(join(home, word.slice(fromHome[0].length)));
-    else if (!word.includes("$")) out.push(resolve(home, word));
-  }
-  return out;
+  return [...text.matchAll(SOURCE_COMMAND)].flatMap((m) => namedPath(m[2]!, home, home) ?? []);
 }
 
 /**
- * The paths inside the workspace the person's shells source at their start (`sourcedPaths` of each
- * startup file, followed three deep), each with the startup file that leads there. I/O.
+ * The startup files of programs a person runs all day, in their home, and the files each reads in
+ * turn (`reads`) and what then runs them: shells' rc files (`source`), ssh's config (`Include`: its
+ * `ProxyCommand` and `Match exec` run), tmux's (`source-file`: its `run-shell` runs), vim's (`source`).
  */
-function sourcedByShell(root: string, home: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const seen = new Set<string>();
-  const read = (file: string, from: string, depth: number) => {
-    let path: string;
-    let text: string;
-    try {
-      path = realpathSync(file);
-      text = readRegularFile(path, "utf8");
-    } catch {
-      return;
-    }
-    if (seen.has(path)) return;
-    seen.add(path);
-    if (inside(root, path) && path !== root && !found.has(path)) found.set(path, from);
-    if (depth < 3) for (const next of sourcedPaths(text, home)) read(next, from, depth + 1);
-  };
-  for (const name of SHELL_STARTUP) read(join(home, name), join(home, name), 0);
+const STARTUP: { files: string[]; reads: (text: string, home: string) => string[]; verb: string; runs: string }[] = [
+  {
+    files: [".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_aliases", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".config/fish/config.fish"],
+    reads: sourcedPaths,
+    verb: "sourced by",
+    runs: "your shell runs it at its next start",
+  },
+  {
+    files: [".ssh/config"],
+    reads: (text, home) => [...text.matchAll(SSH_INCLUDE)].flatMap((m) => m[1]!.trim().split(/\s+/).flatMap((w) => namedPath(w, home, join(home, ".ssh")) ?? [])),
+    verb: "included by",
+    runs: "ssh runs the commands it names (ProxyCommand, Match exec) at its next start",
+  },
+  {
+    files: [".tmux.conf", ".config/tmux/tmux.conf"],
+    reads: (text, home) => [...text.matchAll(TMUX_SOURCE)].flatMap((m) => namedPath(m[2]!, home, home) ?? []),
+    verb: "sourced by",
+    runs: "tmux runs the commands it names at its next start",
+  },
+  {
+    files: [".vimrc", ".vim/vimrc", ".config/nvim/init.vim"],
+    reads: (text, home) => [...text.matchAll(VIM_SOURCE)].flatMap((m) => namedPath(m[1]!, home, home) ?? []),
+    verb: "sourced by",
+    runs: "vim runs it at its next start",
+  },
+];
+
+/**
+ * The paths inside the workspace the person's startup files read (`STARTUP`, followed three deep),
+ * each with the startup file that leads there and what runs it. I/O.
+ */
+function readAtStart(root: string, home: string): Map<string, { from: string; verb: string; runs: string }> {
+  const found = new Map<string, { from: string; verb: string; runs: string }>();
+  for (const startup of STARTUP) {
+    const seen = new Set<string>();
+    const read = (file: string, from: string, depth: number) => {
+      let path: string;
+      try {
+        path = realpathSync(file);
+      } catch {
+        return;
+      }
+      if (seen.has(path)) return;
+      seen.add(path);
+      if (inside(root, path) && path !== root && !found.has(path)) found.set(path, { from, verb: startup.verb, runs: startup.runs });
+      let text: string;
+      try {
+        text = readRegularFile(path, "utf8");
+      } catch {
+        return; // a directory an Include's glob names, or no file
+      }
+      if (depth < 3) for (const next of startup.reads(text, home)) read(next, from, depth + 1);
+    };
+    for (const name of startup.files) read(join(home, name), join(home, name), 0);
+  }
   return found;
 }
 
 /**
  * What of the workspace the person's home reads at their next start of a shell, git, an editor or
  * ssh, from outside any sandbox: files and directories it links to (`linkedFromHome`: a dotfiles
- * repository) and scripts their shells source (`sourcedByShell`), each with why. A command may not
- * change them and `write_file` asks. Kept for the process (a command cannot change the home). I/O.
+ * repository) and what their shells, ssh, tmux and vim read at their start (`readAtStart`), each
+ * with why. A command may not change them and `write_file` asks. Kept for the process (a command
+ * cannot change the home). I/O.
  */
 export function homeReads(root: string, home: string): Map<string, HomeRead> {
   const key = `${root}\0${home}`;
@@ -186,7 +233,7 @@ export function homeReads(root: string, home: string): Map<string, HomeRead> {
   const tilde = (p: string) => `~/${relative(home, p)}`;
   const found = new Map<string, HomeRead>();
   for (const [target, link] of linkedFromHome(root, home)) found.set(target, { via: `what ${tilde(link)} in your home links to`, runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start" });
-  for (const [target, startup] of sourcedByShell(root, home)) if (!found.has(target)) found.set(target, { via: `sourced by ${tilde(startup)} in your home`, runs: "your shell runs it at its next start" });
+  for (const [target, r] of readAtStart(root, home)) if (!found.has(target)) found.set(target, { via: `${r.verb} ${tilde(r.from)} in your home`, runs: r.runs });
   homeReadsKept.set(key, found);
   return found;
 }
@@ -200,9 +247,9 @@ export function homeReadReason(root: string, rel: string, home: string): string 
 
 /**
  * Everything of the workspace the person's own environment reads or runs at its next start, with
- * how, workspace-relative: what their home links to or sources (`homeReads`), what their own git
- * config names (`personalGitConfigured`), the directories of their PATH (`pathDirectoriesInside`).
- * For `weir doctor`, which says what commands may not change and why. I/O.
+ * how, workspace-relative: what their home links to or their startup files read (`homeReads`),
+ * what their own git config names (`personalGitConfigured`), the directories of their PATH
+ * (`pathDirectoriesInside`). For `weir doctor`, which says what commands may not change and why. I/O.
  */
 export function personalReads(root: string, home: string): { path: string; why: string }[] {
   const rel = (p: string) => relative(root, p).split(sep).join("/");

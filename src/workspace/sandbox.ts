@@ -775,9 +775,9 @@ function sweepWorkspace(root: string, home: string, since: number, scan: Protect
  * (`gitConfigured`) of the workspace's repository (a linked worktree's too), of each repository kept
  * inside it, and of the repository it is a directory of (a monorepo's package), the git parts
  * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
- * what the person's own git config names and their home links to or sources
- * (`personalGitConfigured`, `homeReads`: shared hooks, dotfiles kept in the workspace or sourced by
- * a shell), and the programs in the workspace's PATH directories that run instead of others of the
+ * what the person's own git config names and their home links to or their startup files read
+ * (`personalGitConfigured`, `homeReads`: shared hooks, dotfiles kept in the workspace or sourced,
+ * included by a startup file), and the programs in the workspace's PATH directories that run instead of others of the
  * person's (`shadowingPrograms` of all there: a `bin/git` wrapper of theirs).
  */
 function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {

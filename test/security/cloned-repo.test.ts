@@ -484,6 +484,26 @@ const PERSISTING: Persisting[] = [
       expect(existsSync(w.fired)).toBe(false);
     },
   },
+  ...(Bun.which("ssh")
+    ? [
+        {
+          name: "a dotfiles repository: the file the person's ~/.ssh/config includes, given a Match exec",
+          setup: (w: World) => {
+            mkdirSync(join(w.root, "ssh"));
+            writeFileSync(join(w.root, "ssh", "hosts"), "Host box\n  HostName 192.0.2.9\n");
+            commitAll(w, "dotfiles");
+            mkdirSync(join(w.home, ".ssh"), { recursive: true });
+            writeFileSync(join(w.home, ".ssh", "config"), `Include ${join(w.root, "ssh", "hosts")}\n`);
+          },
+          calls: (w: World) => [sh("a", `printf 'Match exec "${w.payload}"\\n  User x\\n' >> ssh/hosts`)],
+          // ssh reads the passwd entry's home, not $HOME: the person's config is named.
+          after: (w: World) => {
+            Bun.spawnSync(["ssh", "-F", join(w.home, ".ssh", "config"), "-G", "box"], { env: { PATH: process.env.PATH ?? "", HOME: w.home }, stdout: "ignore", stderr: "ignore" });
+            expect(existsSync(w.fired)).toBe(false);
+          },
+        },
+      ]
+    : []),
   {
     name: "a directory of the workspace on the person's PATH (direnv's PATH_add bin), given a git of its own",
     setup: (w) => {

@@ -63,6 +63,32 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       t.cleanup();
     }
   });
+
+  test("what ssh's config includes (a glob standing for its directory), tmux's sources and vim's sources", () => {
+    const t = tempDir();
+    try {
+      const base = realpathSync(t.path);
+      const [ws, home] = [join(base, "dotfiles"), join(base, "home")];
+      for (const d of ["ssh/conf.d", "tmux", "vim"]) mkdirSync(join(ws, d), { recursive: true });
+      mkdirSync(join(home, ".ssh"), { recursive: true });
+      writeFileSync(join(ws, "ssh", "hosts"), "Host x\n");
+      writeFileSync(join(ws, "tmux", "theme.conf"), "set -g status on\n");
+      writeFileSync(join(ws, "vim", "keys.vim"), "nnoremap x y\n");
+      writeFileSync(join(home, ".ssh", "config"), `Include ${join(ws, "ssh", "hosts")} ${join(ws, "ssh", "conf.d")}/*.conf\nHost *\n  ServerAliveInterval 30\n`);
+      writeFileSync(join(home, ".tmux.conf"), `source-file -q ${join(ws, "tmux", "theme.conf")}\n`);
+      writeFileSync(join(home, ".vimrc"), `set nu\nsource ${join(ws, "vim", "keys.vim")}\n`);
+      const found = [...homeReads(ws, home)].map(([target, r]) => `${target.slice(ws.length + 1)} <- ${r.via}`).sort();
+      expect(found).toEqual([
+        "ssh/conf.d <- included by ~/.ssh/config in your home",
+        "ssh/hosts <- included by ~/.ssh/config in your home",
+        "tmux/theme.conf <- sourced by ~/.tmux.conf in your home",
+        "vim/keys.vim <- sourced by ~/.vimrc in your home",
+      ]);
+      expect(homeReadReason(ws, "ssh/conf.d/work.conf", home)).toContain("ssh runs the commands it names (ProxyCommand, Match exec)");
+    } finally {
+      t.cleanup();
+    }
+  });
 });
 
 describe("directories of the person's PATH inside the workspace", () => {
