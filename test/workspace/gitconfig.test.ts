@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { inside } from "../../src/workspace/containment.ts";
 import { gitConfigFiles, gitConfigReason, gitConfigured, gitSettings, personalGitConfigured, runsPrograms } from "../../src/workspace/gitconfig.ts";
-import { tempDir } from "../support/temp.ts";
+import { inTempDir } from "../support/temp.ts";
 
 /** git as the person runs it, in a directory, with no config of theirs. */
 function git(cwd: string, ...args: string[]): void {
@@ -25,9 +25,7 @@ describe("what a repository's git config names", () => {
   });
 
   test("included files (and what they include), the hooks directory and programs given by a path inside the workspace; never a program the PATH finds or a path outside", () => {
-    const t = tempDir();
-    try {
-      const ws = realpathSync(t.path);
+    inTempDir((ws) => {
       mkdirSync(join(ws, ".git"));
       mkdirSync(join(ws, "cfg"));
       const config = ["[include]", "\tpath = ../cfg/shared.cfg", "[core]", "\thooksPath = .githooks", "\tfsmonitor = tools/watch.sh", "\tpager = less", "[credential]", "\thelper = store", "[filter \"x\"]", "\tclean = /usr/bin/x-clean", "[alias]", '\tfmt = "!scripts/fmt.sh --all"'];
@@ -37,15 +35,11 @@ describe("what a repository's git config names", () => {
       const named = gitConfigured(ws).map((p) => (inside(ws, p) ? relative(ws, p) : p)).sort();
       // A program is run from the worktree's top, wherever its setting is: ../bin/conv lies outside.
       expect(named).toEqual([".githooks", "/usr/bin/x-clean", "cfg/more.cfg", "cfg/shared.cfg", join(dirname(ws), "bin", "conv"), "scripts/fmt.sh", "tools/watch.sh"].sort());
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("a linked worktree's config is its repository's common config and its own config.worktree; programs are taken from the worktree's top", () => {
-    const t = tempDir();
-    try {
-      const base = realpathSync(t.path);
+    inTempDir((base) => {
       const [main, wt] = [join(base, "main"), join(base, "wt")];
       git(base, "init", "-q", main);
       git(main, "config", "core.hooksPath", "scripts/hooks");
@@ -62,15 +56,11 @@ describe("what a repository's git config names", () => {
       // The include lies in the main worktree (outside), but what it names runs from this one's top.
       expect(named).toEqual(["../main/shared.cfg", "bin/diff.sh", "scripts/hooks", "tools/watch.sh"]);
       expect(gitConfigured(main).map((p) => relative(main, p)).sort()).toEqual(["scripts/hooks", "shared.cfg", "tools/watch.sh"]);
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("a write the config of the repository above names needs a yes in a monorepo's package; one it does not name, or outside the package, does not", () => {
-    const t = tempDir();
-    try {
-      const top = realpathSync(t.path);
+    inTempDir((top) => {
       const app = join(top, "packages", "app");
       mkdirSync(app, { recursive: true });
       git(top, "init", "-q");
@@ -87,15 +77,11 @@ describe("what a repository's git config names", () => {
       // Only the repositories a write lies in are asked: what one names outside itself is the sandbox's (its scan finds every repository).
       git(join(app, "vendor"), "config", "core.pager", "../pager.sh");
       expect(gitConfigReason(app, "pager.sh", home)).toBeUndefined();
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("the person's own git config: what it names by an absolute or ~/ path, included files followed; a relative program names no one path", () => {
-    const t = tempDir();
-    try {
-      const home = realpathSync(t.path);
+    inTempDir((home) => {
       mkdirSync(join(home, ".config", "git"), { recursive: true });
       writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = ~/src/team/hooks\n\tfsmonitor = tools/watch.sh\n[include]\n\tpath = .gitconfig-work\n");
       writeFileSync(join(home, ".gitconfig-work"), `[alias]\n\tsync = !${join(home, "src", "team", "sync.sh")} --all\n`);
@@ -103,8 +89,6 @@ describe("what a repository's git config names", () => {
       const named = personalGitConfigured(home, { XDG_CONFIG_HOME: join(home, ".config") }).map((p) => (inside(home, p) ? relative(home, p) : p)).sort();
       expect(named).toEqual([".gitconfig-work", "/opt/helper", "src/team/hooks", "src/team/sync.sh"].sort());
       expect(personalGitConfigured(home, { GIT_CONFIG_GLOBAL: join(home, "none"), XDG_CONFIG_HOME: join(home, "none") }).filter((p) => inside(home, p))).toEqual([]);
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });

@@ -1,14 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { homeReadReason, homeReads, pathDirectoriesInside, pathReason, programsOnPath, shadowingPrograms, sourcedPaths } from "../../src/workspace/home-reads.ts";
-import { tempDir } from "../support/temp.ts";
+import { inTempDir } from "../support/temp.ts";
 
 describe("what the person's home links to (a dotfiles repository)", () => {
   test("links in the home, its dot-directories and those of .config and .local that lead into the workspace; nothing else", () => {
-    const t = tempDir();
-    try {
-      const base = realpathSync(t.path);
+    inTempDir((base) => {
       const [ws, home] = [join(base, "dotfiles"), join(base, "home")];
       for (const d of ["git", "nvim/lua", "ssh", "bin", "x", "notes"]) mkdirSync(join(ws, d), { recursive: true });
       for (const d of [".config/git", ".local/bin", ".ssh", "projects", "outside"]) mkdirSync(join(home, d), { recursive: true });
@@ -30,9 +28,7 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       expect(homeReadReason(ws, "nvim/lua/init.lua", home)).toContain("nvim/lua/init.lua is what ~/.config/nvim in your home links to");
       expect(homeReadReason(ws, "bashrc", home)).toContain("~/.bashrc");
       for (const rel of ["x/y", "notes/a.md", "git/other"]) expect(homeReadReason(ws, rel, home)).toBeUndefined();
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("what the shells' startup files source, by a plain path, followed through a file outside; nothing a variable or a loop builds", () => {
@@ -49,9 +45,7 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       "alias x='. ~/quoted.sh'",
     ].join("\n");
     expect(sourcedPaths(text, home)).toEqual(["/home/p/dotfiles/a.sh", "/home/p/dotfiles/b.sh", "/home/p/c.sh", "/opt/d.sh", "/home/p/rel/e.sh"]);
-    const t = tempDir();
-    try {
-      const base = realpathSync(t.path);
+    inTempDir((base) => {
       const [ws, home2] = [join(base, "dotfiles"), join(base, "home")];
       mkdirSync(join(ws, "zsh"), { recursive: true });
       mkdirSync(home2);
@@ -59,15 +53,11 @@ describe("what the person's home links to (a dotfiles repository)", () => {
       writeFileSync(join(home2, ".zsh_local"), `source ${join(ws, "zsh", "init.zsh")}\n`);
       writeFileSync(join(home2, ".zshrc"), "[ -f ~/.zsh_local ] && source ~/.zsh_local\n");
       expect(homeReadReason(ws, "zsh/init.zsh", home2)).toBe("zsh/init.zsh is sourced by ~/.zshrc in your home: your shell runs it at its next start");
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("what ssh's config includes (a glob standing for its directory), tmux's sources and vim's sources", () => {
-    const t = tempDir();
-    try {
-      const base = realpathSync(t.path);
+    inTempDir((base) => {
       const [ws, home] = [join(base, "dotfiles"), join(base, "home")];
       for (const d of ["ssh/conf.d", "tmux", "vim"]) mkdirSync(join(ws, d), { recursive: true });
       mkdirSync(join(home, ".ssh"), { recursive: true });
@@ -85,31 +75,23 @@ describe("what the person's home links to (a dotfiles repository)", () => {
         "vim/keys.vim <- sourced by ~/.vimrc in your home",
       ]);
       expect(homeReadReason(ws, "ssh/conf.d/work.conf", home)).toContain("ssh runs the commands it names (ProxyCommand, Match exec)");
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });
 
 describe("directories of the person's PATH inside the workspace", () => {
   test("a project's bin/ (absolute, relative, through a link, still to come) counts; the root, installed dependencies', one whose parent is still to come and outside directories do not", () => {
-    const t = tempDir();
-    try {
-      const ws = realpathSync(t.path);
+    inTempDir((ws) => {
       for (const d of ["bin", "scripts/dev", ".venv/bin", "node_modules/.bin", "tools"]) mkdirSync(join(ws, d), { recursive: true });
       writeFileSync(join(ws, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
       symlinkSync(join(ws, "tools"), join(ws, "tools-link"));
       const path = [join(ws, "bin"), "scripts/dev", join(ws, "tools-link"), ws, ".", join(ws, ".venv", "bin"), join(ws, "node_modules", ".bin"), "/usr/bin", "", join(ws, "later"), join(ws, ".venv2", "bin")].join(":");
       expect(pathDirectoriesInside(ws, path).map((d) => d.slice(ws.length + 1)).sort()).toEqual(["bin", "later", "scripts/dev", "tools"]);
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 
   test("a program added there that shadows one the PATH finds further on is named; a build's own output, one further on itself, or one there before, is not", () => {
-    const t = tempDir();
-    try {
-      const base = realpathSync(t.path);
+    inTempDir((base) => {
       const [ws, sys] = [join(base, "ws"), join(base, "sys")];
       for (const d of [join(ws, "bin"), join(ws, "late"), sys]) mkdirSync(d, { recursive: true });
       for (const name of ["git", "ls", "app"]) writeFileSync(join(sys, name), "");
@@ -121,8 +103,6 @@ describe("directories of the person's PATH inside the workspace", () => {
       expect(shadowingPrograms(ws, before, path).map((p) => p.slice(ws.length + 1))).toEqual(["bin/git"]);
       expect(pathReason(ws, "bin/git", path)).toBe(`bin/git is in bin, a directory on your PATH, and would run instead of ${join(sys, "git")} when you type git`);
       for (const rel of ["bin/app-build", "late/git", "bin/sub/git", "git"]) expect(pathReason(ws, rel, path)).toBeUndefined();
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });
