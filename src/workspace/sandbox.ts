@@ -777,12 +777,12 @@ function sweepWorkspace(root: string, home: string, since: number, scan: Protect
  * (`GIT_DIRECTORY_PARTS`) of the git directories outside `.git` the scan found, `AUTORUN_PATHS`, and
  * what the person's own git config names and their home links to or their startup files read
  * (`personalGitConfigured`, `homeReads`: shared hooks, dotfiles kept in the workspace or sourced,
- * included by a startup file), and the programs in the workspace's PATH directories that run instead of others of the
- * person's (`shadowingPrograms` of all there: a `bin/git` wrapper of theirs).
+ * included by a startup file), and the programs in the workspace's PATH directories that run
+ * instead of others of the person's (`shadowingPrograms` of all there: a `bin/git` wrapper of theirs).
  */
 function guardedOutsideGit(root: string, home: string, scan: ProtectedScan): string[] {
   const repositories = [root, ...scan.repositories.filter((r) => inside(root, r))];
-  const above = enclosingRepository(root);
+  const above = enclosingRepository(root, home);
   const configured = [...[...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r, home)), ...personalGitConfigured(home)];
   const named = configured.filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
