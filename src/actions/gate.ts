@@ -84,10 +84,10 @@ export class PermissionGate {
     const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
     if (typeof path !== "string") return undefined;
     try {
-      const target = this.ctx.workspace.resolve(path, "write");
-      const env = dependencyEnvironment(this.ctx.workspace.root, target.relative);
-      const installed = env ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show` : undefined;
       const { root, home } = this.ctx.workspace;
+      const target = this.ctx.workspace.resolve(path, "write");
+      const env = dependencyEnvironment(root, target.relative);
+      const installed = env ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show` : undefined;
       const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeReadReason(root, target.relative, home) ?? pathReason(root, target.relative) ?? this.installScriptsChange(action, input, target);
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {

@@ -18,7 +18,12 @@ import { personalGitConfigured } from "./gitconfig.ts";
  * counts when its parent is (a `bin/` to come), not otherwise (a virtualenv to come). I/O.
  */
 export function pathDirectoriesInside(root: string, path = process.env.PATH ?? ""): string[] {
-  return pathDirectories(root, path).filter((d) => inside(root, d) && d !== root && dependencyEnvironment(root, relative(root, d).split(sep).join("/")) === undefined);
+  return ofWorkspace(root, pathDirectories(root, path));
+}
+
+/** Of the PATH's directories, those `pathDirectoriesInside` keeps. I/O: looks for environment markers. */
+function ofWorkspace(root: string, dirs: string[]): string[] {
+  return dirs.filter((d) => inside(root, d) && d !== root && dependencyEnvironment(root, relative(root, d).split(sep).join("/")) === undefined);
 }
 
 /** The PATH's directories in order, relative entries taken from the workspace, links resolved where they lead somewhere. I/O. */
@@ -47,8 +52,13 @@ function shadows(dirs: string[], dir: string, name: string): string | undefined 
 
 /** What is in the workspace's PATH directories now (`pathDirectoriesInside`), to tell later what a command added. I/O. */
 export function programsOnPath(root: string, path = process.env.PATH ?? ""): Set<string> {
+  return entriesOf(pathDirectoriesInside(root, path));
+}
+
+/** The entries of `dirs`, as paths. I/O. */
+function entriesOf(dirs: string[]): Set<string> {
   const out = new Set<string>();
-  for (const dir of pathDirectoriesInside(root, path)) {
+  for (const dir of dirs) {
     try {
       for (const name of readdirSync(dir)) out.add(join(dir, name));
     } catch {
@@ -66,15 +76,16 @@ export function programsOnPath(root: string, path = process.env.PATH ?? ""): Set
  */
 export function shadowingPrograms(root: string, before: Set<string>, path = process.env.PATH ?? ""): string[] {
   const dirs = pathDirectories(root, path);
-  return [...programsOnPath(root, path)].filter((p) => !before.has(p) && shadows(dirs, dirname(p), basename(p)) !== undefined);
+  return [...entriesOf(ofWorkspace(root, dirs))].filter((p) => !before.has(p) && shadows(dirs, dirname(p), basename(p)) !== undefined);
 }
 
 /** Why writing `rel` needs the person's yes because it would shadow a program their PATH finds (`shadowingPrograms`), or undefined. I/O. */
 export function pathReason(root: string, rel: string, path = process.env.PATH ?? ""): string | undefined {
   const abs = join(root, rel);
   const dir = dirname(abs);
-  if (!pathDirectoriesInside(root, path).includes(dir)) return undefined;
-  const shadowed = shadows(pathDirectories(root, path), dir, basename(abs));
+  const dirs = pathDirectories(root, path);
+  if (!ofWorkspace(root, dirs).includes(dir)) return undefined;
+  const shadowed = shadows(dirs, dir, basename(abs));
   return shadowed ? `${rel} is in ${relative(root, dir)}, a directory on your PATH, and would run instead of ${shadowed} when you type ${basename(abs)}` : undefined;
 }
 
@@ -192,8 +203,8 @@ const STARTUP: { files: string[]; reads: (text: string, home: string) => string[
  * The paths inside the workspace the person's startup files read (`STARTUP`, followed three deep),
  * each with the startup file that leads there and what runs it. I/O.
  */
-function readAtStart(root: string, home: string): Map<string, { from: string; verb: string; runs: string }> {
-  const found = new Map<string, { from: string; verb: string; runs: string }>();
+function readAtStart(root: string, home: string): Map<string, HomeRead> {
+  const found = new Map<string, HomeRead>();
   for (const startup of STARTUP) {
     const seen = new Set<string>();
     const read = (file: string, from: string, depth: number) => {
@@ -205,7 +216,7 @@ function readAtStart(root: string, home: string): Map<string, { from: string; ve
       }
       if (seen.has(path)) return;
       seen.add(path);
-      if (inside(root, path) && path !== root && !found.has(path)) found.set(path, { from, verb: startup.verb, runs: startup.runs });
+      if (inside(root, path) && path !== root && !found.has(path)) found.set(path, { via: `${startup.verb} ~/${relative(home, from)} in your home`, runs: startup.runs });
       let text: string;
       try {
         text = readRegularFile(path, "utf8");
@@ -230,10 +241,9 @@ export function homeReads(root: string, home: string): Map<string, HomeRead> {
   const key = `${root}\0${home}`;
   const known = homeReadsKept.get(key);
   if (known) return known;
-  const tilde = (p: string) => `~/${relative(home, p)}`;
   const found = new Map<string, HomeRead>();
-  for (const [target, link] of linkedFromHome(root, home)) found.set(target, { via: `what ${tilde(link)} in your home links to`, runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start" });
-  for (const [target, r] of readAtStart(root, home)) if (!found.has(target)) found.set(target, { via: `${r.verb} ${tilde(r.from)} in your home`, runs: r.runs });
+  for (const [target, link] of linkedFromHome(root, home)) found.set(target, { via: `what ~/${relative(home, link)} in your home links to`, runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start" });
+  for (const [target, r] of readAtStart(root, home)) if (!found.has(target)) found.set(target, r);
   homeReadsKept.set(key, found);
   return found;
 }

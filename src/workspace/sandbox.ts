@@ -392,7 +392,9 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"
       ? "blocked by the sandbox: the workspace is read-only in --sandbox read-only"
-      : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), to a file other tools run later (.vscode, .husky, AGENTS.md, a dotfile your home links to …: write it with write_file, which asks the user) or to a protected file; an extra directory needs --add-dir DIR";
+      : "blocked by the sandbox: write outside the workspace, to git's metadata (.git/hooks, config, info, modules), " +
+        "to a file other tools run later (.vscode, .husky, AGENTS.md, a dotfile your home links to …: write it with write_file, which asks the user) " +
+        "or to a protected file; an extra directory needs --add-dir DIR";
   }
   return undefined;
 }
