@@ -22,6 +22,8 @@ interface GateOptions {
   allow?: string[];
   /** --allow-network: a command that asks for the network gets it without asking. */
   allowNetwork?: boolean;
+  /** `--sandbox read-only`: the workspace is read-only to the file actions too, whatever answers an ask. */
+  readOnly?: boolean;
   /** A worker's gate: it can ask no one, and runs commands only inside an active OS sandbox. */
   worker?: string;
   /** Told while a call waits for a person (the supervisor's awaiting_approval verdict). */
@@ -152,6 +154,8 @@ export class PermissionGate {
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);
+    if (this.opts.readOnly && action.risk === "write")
+      return { rule: "sandbox", message: `refused: the workspace is read-only in this run (--sandbox read-only), so ${action.id} ${summary} was not run. Report the change you would make instead.` };
     const sandbox = this.ctx.sandbox;
     // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
     if (this.opts.worker && action.risk === "execute" && !sandbox?.active)

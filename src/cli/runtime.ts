@@ -119,7 +119,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
-  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, hooks, locks, autorunWrites };
+  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly: s.sandbox.mode === "read-only", hooks, locks, autorunWrites };
   const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());

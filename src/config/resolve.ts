@@ -1,6 +1,7 @@
 import { usageError, UserError } from "../core/errors.ts";
 import type { Price } from "../core/usage.ts";
 import type { ProviderSettings } from "../providers/port.ts";
+import { bindKey, hostOf, type KeyOffer, variableHost } from "../providers/credential.ts";
 import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
 import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
@@ -116,6 +117,39 @@ function pick<K extends keyof ConfigFile>(layers: Layers, envConfig: ConfigFile,
 }
 
 /**
+ * `key` from the highest layer whose provider is `provider`: a layer's provider is the one it sets,
+ * else the one of the layers below it (a project config sets none: its model is for the user's
+ * provider), else the default.
+ */
+function ownedPick<K extends "baseUrl" | "model">(layers: Layers, envConfig: ConfigFile, key: K, provider: string): [ConfigFile[K], Source] | undefined {
+  const order: [ConfigFile, Source][] = [
+    [layers.flags, "flag"],
+    [envConfig, "env"],
+    [layers.project, "project"],
+    [layers.user, "user"],
+  ];
+  return order
+    .map(([layer, source], i) => ({ value: layer[key], source, owner: order.slice(i).find(([l]) => l.provider)?.[0].provider ?? DEFAULTS.provider }))
+    .filter((c) => c.value !== undefined && c.owner === provider)
+    .map((c): [ConfigFile[K], Source] => [c.value, c.source])[0];
+}
+
+/**
+ * Where the key may come from, in order, each with the host it belongs to: `--api-key` and
+ * `WEIR_API_KEY` are the person's key for whatever endpoint they chose; a vendor's variable belongs
+ * to the vendor's host; a stored key to the endpoint it was stored for (the user config's own).
+ */
+function keyOffers(layers: Layers, preset: Preset): KeyOffer[] {
+  const storedFor = layers.user.baseUrl ?? findPreset(layers.user.provider ?? DEFAULTS.provider)?.baseUrl;
+  return [
+    { key: layers.flags.apiKey, source: "flag", name: "--api-key", belongsTo: "endpoint" },
+    ...preset.keyEnv.map((name) => ({ key: layers.env[name], source: `env (${name})`, name, belongsTo: variableHost(name) ?? "endpoint" })),
+    { key: layers.env.WEIR_API_KEY, source: "env (WEIR_API_KEY)", name: "WEIR_API_KEY", belongsTo: "endpoint" },
+    { key: layers.user.apiKey, source: "user", name: "the stored key", belongsTo: storedFor ? hostOf(storedFor) : "another endpoint" },
+  ];
+}
+
+/**
  * Merges flags > env > project > user > preset > defaults into one settings object, recording the
  * source of each value. Pure: all I/O happened before.
  */
@@ -135,29 +169,22 @@ export function resolveSettings(layers: Layers): Resolved {
     throw usageError(`unknown provider "${provider}"${from}; use one of ${PRESET_IDS.join(", ")}`);
   }
 
-  const baseUrl = get("baseUrl", preset.baseUrl, "preset");
+  // A base URL or model belongs to the provider of its layer: one the person's config set for its
+  // own provider is not carried over to a provider chosen above it (`--provider openai` goes to
+  // OpenAI, not to the compatible endpoint in the config).
+  const own = <K extends "baseUrl" | "model">(key: K, fallback: ConfigFile[K]): ConfigFile[K] => {
+    const hit = ownedPick(layers, envConfig, key, provider);
+    sources[key] = hit ? hit[1] : "preset";
+    return hit ? hit[0] : fallback;
+  };
+  const baseUrl = own("baseUrl", preset.baseUrl);
   if (!baseUrl) throw usageError(`--provider ${provider} needs --base-url (${preset.hint})`);
-  const model = get("model", preset.model, "preset");
+  const model = own("model", preset.model);
   if (!model) throw usageError(`--provider ${provider} needs --model (${preset.hint})`);
 
-  let apiKey: string | undefined;
-  if (layers.flags.apiKey) {
-    apiKey = layers.flags.apiKey;
-    sources.apiKey = "flag";
-  } else {
-    const name = [...preset.keyEnv, "WEIR_API_KEY"].find((n) => layers.env[n]);
-    if (name) {
-      apiKey = layers.env[name];
-      sources.apiKey = `env (${name})`;
-    } else if (layers.user.apiKey) {
-      // A stored key goes only to the host it was stored for: the user config's endpoint or provider.
-      const storedFor = layers.user.baseUrl ?? findPreset(layers.user.provider ?? DEFAULTS.provider)?.baseUrl;
-      if (storedFor && hostOf(storedFor) === hostOf(baseUrl)) {
-        apiKey = layers.user.apiKey;
-        sources.apiKey = "user";
-      } else sources.apiKey = `unset (the stored key is for ${storedFor ? hostOf(storedFor) : "another endpoint"}, not ${hostOf(baseUrl)})`;
-    } else sources.apiKey = "unset";
-  }
+  const { credential, withheld } = bindKey(baseUrl, keyOffers(layers, preset));
+  sources.apiKey = credential ? credential.source : withheld.length ? `unset (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : "unset";
+  const apiKey = credential?.key;
 
   const retryLayers = [layers.flags.retry, envConfig.retry, layers.project.retry, layers.user.retry];
   const retry = { ...DEFAULTS.retry };
@@ -189,15 +216,6 @@ export function resolveSettings(layers: Layers): Resolved {
     ...(Object.keys(layers.project.hooks ?? {}).length > 0 ? { projectHooks: layers.project.hooks } : {}),
   };
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
-}
-
-/** The host (and port) a URL points at; the whole string when it is no URL. */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -238,7 +256,7 @@ export function providerSettings(r: Resolved): ProviderSettings {
     preset: s.provider,
     wire: r.preset.wire,
     baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
+    credential: s.apiKey ? { key: s.apiKey, host: hostOf(s.baseUrl), source: r.sources.apiKey } : undefined,
     model: s.model,
     effort: s.effort,
     thinking: s.thinking,

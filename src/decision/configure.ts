@@ -1,6 +1,7 @@
 import { providerSettings, type Resolved } from "../config/resolve.ts";
 import { createProvider } from "../providers/create.ts";
-import { findPreset } from "../providers/presets.ts";
+import { bindKey, hostOf, type KeyOffer, variableHost } from "../providers/credential.ts";
+import { findPreset, type Preset } from "../providers/presets.ts";
 import type { JudgmentProvider } from "./judges.ts";
 
 /**
@@ -24,9 +25,9 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
     const baseUrl = j.baseUrl ?? preset.baseUrl;
     const model = j.model ?? preset.model;
     if (!baseUrl || !model) throw new Error("judgment needs baseUrl and model for this preset");
-    const apiKey = j.apiKey ?? [...preset.keyEnv, "WEIR_JUDGMENT_API_KEY", "WEIR_API_KEY"].map((n) => process.env[n]).find(Boolean);
-    if (preset.keyRequired && !apiKey) throw new Error(`no key for the judgment provider: set judgment.apiKey or ${preset.keyEnv.join(" or ")}`);
-    const settings = { ...providerSettings(resolved), preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, apiKey, effort: undefined, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 } };
+    const { credential, withheld } = bindKey(baseUrl, judgeKeyOffers(j, preset, resolved));
+    if (preset.keyRequired && !credential) throw new Error(`no key for the judgment provider${withheld.length ? ` (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : ""}: set judgment.apiKey or WEIR_JUDGMENT_API_KEY`);
+    const settings = { ...providerSettings(resolved), preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, credential, effort: undefined, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 } };
     if (j.provider === "logprobs") {
       if (preset.wire !== "chat") throw new Error("the logprobs provider needs an OpenAI-compatible (chat) endpoint");
       return logprobsJudge(settings);
@@ -38,6 +39,20 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
   }
 }
 
+/**
+ * The judge's keys, each bound where it belongs: `judgment.apiKey` and `WEIR_JUDGMENT_API_KEY` to the
+ * judge's endpoint (the person configured both for it), a vendor's variable to the vendor's host, and
+ * the main run's key to the main endpoint's host only.
+ */
+function judgeKeyOffers(j: NonNullable<Resolved["settings"]["judgment"]>, preset: Preset, resolved: Resolved): KeyOffer[] {
+  const main = resolved.settings;
+  return [
+    { key: j.apiKey, source: "judgment.apiKey", name: "judgment.apiKey", belongsTo: "endpoint" },
+    { key: process.env.WEIR_JUDGMENT_API_KEY, source: "env (WEIR_JUDGMENT_API_KEY)", name: "WEIR_JUDGMENT_API_KEY", belongsTo: "endpoint" },
+    ...preset.keyEnv.map((name) => ({ key: process.env[name], source: `env (${name})`, name, belongsTo: variableHost(name) ?? hostOf(main.baseUrl) })),
+    { key: main.apiKey, source: `the run's key (${resolved.sources.apiKey})`, name: "the run's key", belongsTo: hostOf(main.baseUrl) },
+  ];
+}
 
 /** The configured judgment provider for `weir eval run --provider judgment`; notices go to stderr. */
 export async function judgmentFor(resolved: Resolved): Promise<{ provider: JudgmentProvider } | undefined> {

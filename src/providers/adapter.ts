@@ -19,7 +19,7 @@ interface WireParts {
  */
 export function adapter(settings: ProviderSettings, keyHint: string, wire: WireParts): ModelProvider {
   const label = `the model endpoint (${settings.preset} at ${settings.baseUrl})`;
-  const authHint = keyAdvice(settings.apiKey !== undefined, keyHint);
+  const authHint = keyAdvice(settings.credential !== undefined, keyHint);
   const classify = (e: unknown) => classifyError(e, label, authHint);
   let outputCap: number | undefined;
   return {

@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { keyFor } from "./credential.ts";
 import type { Message, ToolSpec } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
 import { adapter } from "./adapter.ts";
@@ -182,7 +183,7 @@ const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-5-5";
 export function createAnthropicProvider(settings: ProviderSettings, keyHint: string): ModelProvider {
   const said = new Set<string>();
   const client = new Anthropic({
-    apiKey: settings.apiKey ?? "not-needed",
+    apiKey: keyFor(settings) ?? "not-needed",
     authToken: null,
     baseURL: settings.baseUrl,
     maxRetries: 0, // weir retries itself, including mid-stream failures the SDK cannot see

@@ -5,6 +5,8 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { createProvider } from "./create.ts";
+export { bindKey, hostOf, keyFor, variableHost } from "./credential.ts";
+export type { Credential, KeyOffer } from "./credential.ts";
 export { CancelledError, ContextOverflowError, ProviderError } from "./errors.ts";
 export { logprobCompleter } from "./logprobs.ts";
 export type { TokenLogprob } from "./logprobs.ts";

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { keyFor } from "./credential.ts";
 import type { Message } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
 import type { Usage } from "../core/usage.ts";
@@ -138,7 +139,7 @@ async function* fromChatStream(stream: AsyncIterable<Chunk>, label = "the model 
 
 export function createChatProvider(settings: ProviderSettings, keyHint: string): ModelProvider {
   const client = new OpenAI({
-    apiKey: settings.apiKey ?? "not-needed",
+    apiKey: keyFor(settings) ?? "not-needed",
     baseURL: settings.baseUrl,
     organization: null,
     project: null,

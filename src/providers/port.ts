@@ -1,5 +1,6 @@
 import type { Message, ToolSpec } from "../core/messages.ts";
 import type { StreamEvent } from "../core/stream.ts";
+import type { Credential } from "./credential.ts";
 
 export type Wire = "messages" | "chat";
 export type Effort = "low" | "medium" | "high" | "max";
@@ -18,7 +19,8 @@ export interface ProviderSettings {
   preset: string;
   wire: Wire;
   baseUrl: string;
-  apiKey: string | undefined;
+  /** The key, bound to `baseUrl`'s host; adapters read it through `keyFor`. */
+  credential: Credential | undefined;
   model: string;
   effort: Effort | undefined;
   thinking: ThinkingMode;

@@ -45,7 +45,9 @@ describe("weir doctor", () => {
     expect(none.code).toBe(1);
     expect(none.stdout).toMatch(/FIX +api key +missing: set ANTHROPIC_API_KEY/);
     world.server.script({ turns: [{ text: "ok" }] });
-    const old = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url, "--model", "claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "sk-ant-test-0000" });
+    const elsewhere = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url], { ANTHROPIC_API_KEY: "sk-ant-test-0000" });
+    expect(elsewhere.stdout).toMatch(/FIX +api key +missing \(ANTHROPIC_API_KEY is for api\.anthropic\.com, not 127\.0\.0\.1:\d+\): set/);
+    const old = await weir(["doctor", "--provider", "anthropic", "--base-url", world.server.url, "--model", "claude-sonnet-4-5"], { WEIR_API_KEY: "sk-ant-test-0000" });
     expect(old.code).toBe(1);
     expect(old.stdout).toContain("the model claude-sonnet-4-5 is deprecated");
   });

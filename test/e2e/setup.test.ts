@@ -85,8 +85,11 @@ describe("weir auth", () => {
     const status = await runWeir(["auth", "status"], { home: world.home, cwd: world.ws });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain("key ****1111 from the user config");
-    const fromEnv = await runWeir(["auth", "status"], { home: world.home, cwd: world.ws, env: { OPENAI_API_KEY: "sk-env-key-2222222222222" } });
-    expect(fromEnv.stdout).toContain("key ****2222 from the environment (OPENAI_API_KEY)");
+    const fromEnv = await runWeir(["auth", "status"], { home: world.home, cwd: world.ws, env: { WEIR_API_KEY: "sk-env-key-2222222222222" } });
+    expect(fromEnv.stdout).toContain("key ****2222 from the environment (WEIR_API_KEY)");
+    // OpenAI's own variable is OpenAI's: the compatible endpoint keeps the key stored for it.
+    const vendor = await runWeir(["auth", "status"], { home: world.home, cwd: world.ws, env: { OPENAI_API_KEY: "sk-env-key-3333333333333" } });
+    expect(vendor.stdout).toContain("key ****1111 from the user config");
 
     const out = await runWeir(["auth", "logout"], { home: world.home, cwd: world.ws });
     expect(out.code).toBe(0);

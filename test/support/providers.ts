@@ -1,16 +1,18 @@
 import type { Message, ToolSpec } from "../../src/core/messages.ts";
 import { TurnAccumulator } from "../../src/core/stream.ts";
 import { createProvider } from "../../src/providers/create.ts";
+import { hostOf } from "../../src/providers/credential.ts";
 import type { ModelProvider, ProviderSettings, Wire } from "../../src/providers/port.ts";
 
 export const WIRES: Wire[] = ["messages", "chat"];
 
 export function settingsFor(wire: Wire, baseUrl: string, over: Partial<ProviderSettings> = {}): ProviderSettings {
+  const url = over.baseUrl ?? (wire === "messages" ? baseUrl : `${baseUrl}/v1`);
   return {
     preset: wire === "messages" ? "anthropic-compatible" : "openai-compatible",
     wire,
-    baseUrl: wire === "messages" ? baseUrl : `${baseUrl}/v1`,
-    apiKey: "test-key-0123456789",
+    baseUrl: url,
+    credential: { key: "test-key-0123456789", host: hostOf(url), source: "test" },
     model: "mock-model",
     effort: undefined,
     thinking: "preserve",

@@ -28,7 +28,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   const s = resolved.settings;
   const checks: Check[] = [];
   const keyed = !resolved.preset.keyRequired || !!s.apiKey;
-  checks.push({ name: "api key", ok: keyed, detail: keyed ? (s.apiKey ? `set (${resolved.sources.apiKey})` : "not needed for this endpoint") : `missing: set ${[...resolved.preset.keyEnv, "WEIR_API_KEY"].join(" or ")}, or pass --api-key` });
+  checks.push({ name: "api key", ok: keyed, detail: keyed ? (s.apiKey ? `set (${resolved.sources.apiKey})` : "not needed for this endpoint") : `missing${resolved.sources.apiKey.startsWith("unset (") ? ` ${resolved.sources.apiKey.slice(6)}` : ""}: set ${[...resolved.preset.keyEnv, "WEIR_API_KEY"].join(" or ")}, or pass --api-key` });
   if (keyed) {
     const started = performance.now();
     try {
