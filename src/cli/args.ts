@@ -98,7 +98,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph"] as const;
+const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph", "changes"] as const;
 
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
@@ -287,6 +287,7 @@ function helpRun(rows: string[]): string {
     "  weir init              set up: provider, key, model (from the endpoint's list), one test request",
     "  weir auth login|logout|status  store a checked key (stdin or prompt), remove it, say where it comes from",
     "  weir config show       print the resolved configuration and where each value came from",
+    "  weir changes [show|apply|drop ID]  what commands changed that weir held from the workspace, and why; its diff; apply or discard it",
     "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir actions forget    clear the tool memory (the tools earlier tasks called, by their words)",

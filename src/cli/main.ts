@@ -50,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
     const { clackPrompts } = await import("../ui/setup.ts");
     return authCommand(args, workspace, resolved, { out, ui: clackPrompts, interactive: io.interactive, stdin: () => Bun.stdin.text() });
   }
+  if (args.command[0] === "changes") {
+    const { changesCommand } = await import("./commands/changes.ts");
+    return changesCommand(args.command, workspace, out, args.json);
+  }
   if (args.command[0] === "doctor") {
     const { doctorCommand } = await import("./commands/doctor.ts");
     return doctorCommand(args, workspace, resolved, out);

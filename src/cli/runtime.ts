@@ -37,6 +37,7 @@ import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
 import { scrubEnv } from "../workspace/process.ts";
 import { borrowsObjects, createSandbox } from "../workspace/sandbox.ts";
+import { changesDir, Transactions } from "../workspace/transaction.ts";
 import { walkFiles } from "../workspace/walker.ts";
 import { homeDirectory } from "../workspace/containment.ts";
 import type { PathScope } from "../workspace/scope.ts";
@@ -111,7 +112,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
   const own = [userConfigDir(opts.env), userDataDir(opts.env)];
-  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs });
+  const transactions = new Transactions(workspace, changesDir(userDataDir(opts.env), workspace));
+  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs, transactions });
   const env = scrubEnv(opts.env);
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.

@@ -9,6 +9,7 @@ export { claudeStreamDisplay, jsonDisplay, streamJsonDisplay } from "./json.ts";
 export type { RunMeta } from "./json.ts";
 export { plainDisplay } from "./plain.ts";
 export { withSpinner } from "./spinner.ts";
+export { reviewable, visible } from "./visible.ts";
 export type { Sink } from "./plain.ts";
 export { replApprover, runRepl } from "./repl.ts";
 export { formatAgents, formatCalls, formatSessions, resumeNotices } from "./sessions.ts";

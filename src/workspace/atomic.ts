@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { inside, PathRefused } from "./containment.ts";
 
@@ -172,4 +172,83 @@ function writeChecked(root: string, parts: string[], name: string, data: string 
     }
     throw e;
   }
+}
+
+/**
+ * Runs `fn` with the parent directory of `rel` inside `root` as a path that names the open directory
+ * itself (`/proc/self/fd/N`), walked one handle at a time and never through a link; missing
+ * directories are made. Linux only (the change-set writer runs only there).
+ */
+function inParent<T>(root: string, rel: string, fn: (dir: string, name: string) => T): T {
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  const name = parts.pop();
+  if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a path inside the workspace`, "containment");
+  let dir = openSync(root, DIR_FLAGS);
+  try {
+    for (const part of parts) {
+      const at = `/proc/self/fd/${dir}/${part}`;
+      let next: number;
+      try {
+        next = openSync(at, DIR_FLAGS);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
+        if (code !== "ENOENT") throw e;
+        mkdirSync(at);
+        next = openSync(at, DIR_FLAGS);
+      }
+      closeSync(dir);
+      dir = next;
+    }
+    return fn(`/proc/self/fd/${dir}`, name);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/** What is at `path` without following a link: a directory, anything else, or nothing. */
+function standing(path: string): "dir" | "other" | undefined {
+  try {
+    return lstatSync(path).isDirectory() ? "dir" : "other";
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts the file `from` (a command's finished write) at `rel` inside `root`: renamed into place on
+ * the same file system, else copied atomically. Whatever stood there goes first when it is not a
+ * file; a file is replaced by the rename, so another hard link to it keeps its old bytes.
+ */
+export function placeInside(root: string, rel: string, from: string, mode: number): void {
+  inParent(root, rel, (dir, name) => {
+    const at = join(dir, name);
+    if (standing(at) === "dir") rmSync(at, { recursive: true, force: true });
+    try {
+      renameSync(from, at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
+      writeIn(dir, name, readFileSync(from), { mode });
+    }
+  });
+}
+
+/** Makes the directory `rel` inside `root` (and its parents); a file or link standing there goes first. */
+export function mkdirInside(root: string, rel: string, mode: number): void {
+  inParent(root, rel, (dir, name) => {
+    const at = join(dir, name);
+    const was = standing(at);
+    if (was === "dir") return;
+    if (was) rmSync(at, { force: true });
+    mkdirSync(at, { mode });
+  });
+}
+
+/** Makes `rel` inside `root` a symbolic link to `target`, in place of whatever stood there. */
+export function symlinkInside(root: string, rel: string, target: string): void {
+  inParent(root, rel, (dir, name) => {
+    const at = join(dir, name);
+    if (standing(at)) rmSync(at, { recursive: true, force: true });
+    symlinkSync(target, at);
+  });
 }

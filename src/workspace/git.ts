@@ -58,12 +58,22 @@ export async function gitWrite(root: string, args: string[], timeoutMs = 60_000)
   return run(["git", ...SAFE_GIT, ...args], root, { ...who, ...named }, timeoutMs);
 }
 
+/**
+ * A read-only git query outside the sandbox, with the same hardening (no hooks, no fsmonitor, no
+ * global or system config), for what weir must ask of files the sandbox hides from git (an index a
+ * command wrote, named by GIT_INDEX_FILE) or of many paths at once (`stdin`). Its output when git
+ * exited 0, else undefined.
+ */
+export async function gitQuery(root: string, args: string[], o: { env?: Record<string, string>; stdin?: string } = {}, timeoutMs = 30_000): Promise<string | undefined> {
+  return run(["git", ...SAFE_GIT, ...args], root, o.env ?? {}, timeoutMs, o.stdin);
+}
+
 /** Runs a git command line with the hardened environment; its output when it exited 0. */
-async function run(cmd: string[], root: string, env: Record<string, string>, timeoutMs: number): Promise<string | undefined> {
+async function run(cmd: string[], root: string, env: Record<string, string>, timeoutMs: number, stdin?: string): Promise<string | undefined> {
   const p = Bun.spawn(cmd, {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", HOME: homeDirectory(), ...SAFE_ENV, ...env },
-    stdin: "ignore",
+    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
     stdout: "pipe",
     stderr: "ignore",
     timeout: timeoutMs,

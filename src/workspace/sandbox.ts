@@ -9,6 +9,8 @@ import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun,
 import { diskFacts, type HiddenPath, maskable, type PathLink, type ToolchainsShown, toolchainsShown } from "./toolchains.ts";
 import { unixSocketFilter } from "./seccomp.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
+import type { Settled, Transactions } from "./transaction.ts";
+import { viewArgv, viewTools } from "./view.ts";
 
 /**
  * The OS sandbox every process weir starts runs in (run_command, shell, verify, weir's own git).
@@ -109,6 +111,11 @@ interface SandboxPolicy {
   /** False for a bubblewrap older than 0.8, which cannot forbid user namespaces inside. */
   disableUserns?: boolean;
   /**
+   * Started inside the namespace of a copy-on-write view (`view.ts`), where the person is root: the
+   * ids the command runs as, so it is the person inside as without a view.
+   */
+  ids?: { uid: number; gid: number };
+  /**
    * A worker whose reads are scoped: only these workspace files (absolute) exist inside, read-only;
    * the rest of the workspace is an empty directory. Absent: the whole workspace, by `mode`.
    */
@@ -153,6 +160,8 @@ export function guardBinds(p: Pick<SandboxPolicy, "guarded" | "environments" | "
 /** The bubblewrap options (everything before `--`) that run a command in `cwd` under the policy. Pure. */
 function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
   const a: string[] = ["--die-with-parent", "--new-session", "--unshare-user", ...(p.disableUserns === false ? [] : ["--disable-userns"]), "--cap-drop", "ALL"];
+  // The view is a file system of its own: git in a package of a larger repository looks past it.
+  if (p.ids) a.push("--uid", String(p.ids.uid), "--gid", String(p.ids.gid), "--setenv", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "1");
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!p.network) a.push("--unshare-net");
   else if (p.seccomp) a.push("--seccomp", String(SECCOMP_FD));
@@ -657,7 +666,7 @@ type SandboxedRun = Omit<ProgramOptions, "program" | "args" | "fds"> & {
  * without the network, `restored` the package.json files it put back because the command changed what the
  * next install runs (install scripts, workspaces, a new workspace package with install scripts).
  */
-type SandboxRun = ProgramRun & { undone: string[]; restored?: string[]; installed?: string[]; relinked?: string[] };
+type SandboxRun = ProgramRun & { undone: string[]; restored?: string[]; installed?: string[]; relinked?: string[]; held?: Settled };
 
 /** The sandbox the actions use: wraps each command and explains its failures. */
 export interface CommandSandbox {
@@ -701,6 +710,11 @@ interface SandboxOptions {
   diskFloorBytes?: number;
   /** The free inodes on the workspace's file system below which a command is ended; `inodeFloor` of them when absent. */
   diskFloorInodes?: number;
+  /**
+   * The workspace's transactions: where the kernel gives an unprivileged overlay (`viewTools`), each
+   * command that may write runs on a copy-on-write view, and its change set is settled there.
+   */
+  transactions?: Transactions;
 }
 
 /** The disk floor of a command that writes under `path` (`diskFloor` and `inodeFloor`, or `given`); none when the disk cannot be read. I/O. */
@@ -1034,13 +1048,18 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       let spawned: { program: string; args: string[]; fds?: number[] };
       let optionsFile: string | undefined;
       let commandTemp: string | undefined;
+      // The command as a transaction: it writes a view, whose change set is settled after it.
+      const tools = writes && detected.kind === "bwrap" && o.transactions ? viewTools(o.transactions.dir) : null;
+      const view = tools ? o.transactions!.open() : undefined;
       if (detected.kind === "bwrap") {
-        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()] };
+        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()], ...(view ? { ids: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}) };
         if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
         const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
-        spawned = { program: detected.program ?? "bwrap", args: ["--args", "3", "--", ...limited(p, argv)], fds: [openSync(optionsFile, "r"), ...filter] };
+        const inner = [detected.program ?? "bwrap", "--args", "3", "--", ...limited(p, argv)];
+        const [program, ...args] = view && tools ? viewArgv(tools, o.root, view, o.transactions!.lowers(), inner) : inner;
+        spawned = { program: program!, args, fds: [openSync(optionsFile, "r"), ...filter] };
       } else {
         // sandbox-exec: the command gets a temporary directory of its own (SandboxPolicy.temp).
         const person = realpathSync(tmpdir());
@@ -1054,11 +1073,16 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       try {
         // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
         const env = { ...rest.env, PYTHONDONTWRITEBYTECODE: "1", ...(commandTemp ? { TMPDIR: commandTemp } : {}) };
-        result = await runProgram({ ...rest, env, ...spawned, ...floorAt(o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
+        result = await runProgram({ ...rest, env, ...spawned, ...floorAt(view?.upper ?? o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
       } finally {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
         if (commandTemp) rmSync(commandTemp, { recursive: true, force: true });
+      }
+      // Every process of the command is gone: its view's upper layer is the exact change set.
+      if (view) {
+        const settled = await o.transactions!.settle(view, { network: widen?.network === true, command: argv.join(" ") });
+        return { ...result, undone: [], ...(settled.held.length ? { held: settled } : {}) };
       }
       // Whatever the command created among the guarded paths goes: it would run or instruct later. A
       // repository the command made (git init) is its own, less what would run at the person's next git.

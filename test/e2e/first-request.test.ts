@@ -406,10 +406,12 @@ describe.skipIf(!haveMaven)("verify with a real Maven and the local repository, 
     expect(shown).not.toContain("blocked by the sandbox");
   });
 
-  test("a passing test: verify passes, and Maven built into the workspace", async () => {
+  test("a passing test: verify passes, and what Maven built is held from the workspace (bytecode), listed by weir changes", async () => {
     mavenProject("a + b");
     const shown = await verifyResult(javaHome());
     expect(shown).toContain("all checks passed");
-    expect(existsSync(join(world.ws, "target", "test-classes", "com", "example", "CalcTest.class"))).toBe(true);
+    expect(existsSync(join(world.ws, "target", "test-classes", "com", "example", "CalcTest.class"))).toBe(false);
+    const held = await runWeir(["changes", "--json"], { home: world.home, cwd: world.ws });
+    expect(held.stdout).toContain("target/test-classes/com/example/CalcTest.class");
   });
 });

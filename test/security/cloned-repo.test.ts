@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
@@ -299,8 +299,8 @@ const PERSISTING: Persisting[] = [
     ],
     after: (w) => {
       expect(existsSync(join(w.root, "tools", "new2", ".git", "hooks", "pre-commit"))).toBe(false);
-      // A repository a command made is its own: what does not run stays (where the command ran).
-      if (existsSync(join(w.root, "tools", "new2"))) expect(existsSync(join(w.root, "tools", "new2", ".git", "HEAD"))).toBe(true);
+      // A repository a command made inside the workspace is held whole: none of it reaches the workspace.
+      expect(existsSync(join(w.root, "tools", "new2", ".git"))).toBe(false);
     },
   },
   {
@@ -694,21 +694,21 @@ describe("files that run code later or instruct agents", () => {
     }
   });
 
-  test.skipIf(!sandboxed)("a build into a directory of the person's PATH keeps its output; a git it adds there, which would run when the person types git, is removed and the result says so", async () => {
+  test.skipIf(!sandboxed)("a build into a directory of the person's PATH: what it makes executable there is held from the workspace (a bin/git too, and a bin/ls moved there later), later commands of the run still run it, and the result says so", async () => {
     const w = world();
     try {
       mkdirSync(join(w.root, "bin"));
-      const make = sh("a", "printf '#!/bin/sh\\necho app\\n' > bin/app && printf '#!/bin/sh\\necho mine\\n' > bin/git && chmod +x bin/app bin/git");
+      const make = sh("a", "printf '#!/bin/sh\\necho app-ran\\n' > bin/app && printf '#!/bin/sh\\necho mine\\n' > bin/git && chmod +x bin/app bin/git");
       // One made earlier under another name and moved there later is as new there.
       const early = sh("b", "mkdir -p tools && printf '#!/bin/sh\\necho mine\\n' > tools/ls && chmod +x tools/ls");
       const moved = sh("c", "mv tools/ls bin/ls");
-      const r = await session(w, [make, early, moved], ["--yes"], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
+      const ran = sh("d", "bin/app");
+      const r = await session(w, [make, early, moved, ran], ["--yes"], undefined, w.root, { PATH: `${join(w.root, "bin")}:${process.env.PATH ?? ""}` });
       expect(r.code).toBe(0);
-      expect(existsSync(join(w.root, "bin", "app"))).toBe(true);
-      expect(existsSync(join(w.root, "bin", "git"))).toBe(false);
-      expect(existsSync(join(w.root, "bin", "ls"))).toBe(false);
-      expect(r.sent).toContain("weir removed bin/git");
-      expect(r.sent).toContain("weir removed bin/ls");
+      for (const name of ["app", "git", "ls"]) expect(existsSync(join(w.root, "bin", name))).toBe(false);
+      expect(r.sent).toContain("bin/git: made executable");
+      expect(r.sent).toContain("bin/ls: made executable");
+      expect(r.sent).toContain("app-ran");
     } finally {
       w.cleanup();
     }
@@ -756,7 +756,8 @@ describe.skipIf(!sandboxed)("guarded paths that are links out of the workspace",
       const r = await session(w, [sh("a", "echo COMMAND-RAN; cat AGENTS.md; rm AGENTS.md && echo planted > AGENTS.md")], ["--yes"]);
       expect(r.code).toBe(0);
       expect(r.sent).toContain("COMMAND-RAN");
-      expect(r.sent).toContain("weir put the link AGENTS.md back");
+      expect(r.sent).toContain("AGENTS.md: AGENTS.md is configuration a tool or agent acts on later");
+      expect(lstatSync(join(w.root, "AGENTS.md")).isSymbolicLink()).toBe(true);
       expect(r.sent).not.toContain(KEY);
       expect(readFileSync(join(w.root, "AGENTS.md"), "utf8")).toBe(`${KEY}-instructions\n`);
     } finally {

@@ -1,0 +1,303 @@
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
+import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
+import { type ChangeFacts, classifyChange } from "./classify.ts";
+import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
+import { gitQuery } from "./git.ts";
+import { runsPrograms } from "./gitconfig.ts";
+import { openView, removeLayer, type View } from "./view.ts";
+import { removeXattr } from "./xattr.ts";
+
+/** A change a command made that was not applied, and why. */
+export interface HeldChange {
+  rel: string;
+  kind: Change["kind"];
+  reason: string;
+}
+
+/** What one command's change set came to. */
+export interface Settled {
+  /** Workspace-relative paths written, made or removed in the workspace. */
+  applied: string[];
+  held: HeldChange[];
+  /** The id of the layer that keeps the held changes, when any were held. */
+  id?: string;
+}
+
+/** A layer of held changes as `weir changes` lists it. */
+export interface HeldLayer {
+  id: string;
+  /** The directory whose `upper/` holds the changes. */
+  dir: string;
+  command: string;
+  at: string;
+  held: HeldChange[];
+}
+
+/** The file beside a layer's `upper/` that says what it holds. */
+const MANIFEST = "held.json";
+
+/** Where the layers of the workspace `root` live under weir's data directory `dataDir`. Pure. */
+export function changesDir(dataDir: string, root: string): string {
+  return join(dataDir, "changes", createHash("sha256").update(root).digest("hex").slice(0, 16));
+}
+
+/**
+ * The transactions of one workspace: each command runs on a view of its own (`view.ts`), and when
+ * it is over its change set is settled here: classified (`classify.ts`), what applies written
+ * through the guarded writer (`atomic.ts`), what is held kept as a layer that later commands of
+ * the same run still see (a build's outputs stay in view) and the person lists with `weir changes`.
+ */
+export class Transactions {
+  /** This run's layers of held changes, newest first: the lower layers of its next command's view. */
+  private held: string[] = [];
+
+  constructor(
+    readonly root: string,
+    readonly dir: string,
+  ) {}
+
+  /** A fresh view for one command. */
+  open(): View {
+    return openView(this.dir);
+  }
+
+  /** The upper layers this run holds, topmost first, for the next command's view. */
+  lowers(): string[] {
+    return this.held.map((d) => join(d, "upper")).filter((u) => existsSync(u));
+  }
+
+  /**
+   * Settles the change set a finished command left in `view` (every process of it is gone):
+   * applies what may apply, keeps the rest as a held layer. `network`: the command had it (an
+   * install the person approved). I/O.
+   */
+  async settle(view: View, o: { network: boolean; command: string }): Promise<Settled> {
+    const set = readChangeSet(view.upper);
+    if (set.changes.length === 0) {
+      removeLayer(view.dir);
+      return { applied: [], held: [] };
+    }
+    const facts = await this.facts(set.changes, view.upper, o.network);
+    const heldDirs: string[] = [];
+    const parents = new Set(set.changes.map((c) => c.rel.split("/").slice(0, -1).join("/")));
+    const applied: string[] = [];
+    const held: HeldChange[] = [];
+    for (const c of set.changes) {
+      const parent = heldDirs.find((d) => c.rel.startsWith(`${d}/`));
+      const verdict = set.truncated
+        ? { apply: false as const, reason: "the command changed more than 250,000 paths; nothing of it was applied" }
+        : parent
+          ? { apply: false as const, reason: `inside ${parent}, which is held` }
+          : classifyChange(c, facts.get(c.rel)!);
+      if (!verdict.apply) {
+        held.push({ rel: c.rel, kind: c.kind, reason: verdict.reason });
+        if (c.kind === "dir") heldDirs.push(c.rel);
+        continue;
+      }
+      // A directory is made where something applied lands in it, or when it is all the command made there.
+      if (c.kind === "dir" && !c.opaque && parents.has(c.rel)) continue;
+      this.write(c, view.upper);
+      applied.push(c.rel);
+    }
+    this.prune(view.upper, set.changes, new Set(held.map((h) => h.rel)));
+    if (held.length === 0) {
+      removeLayer(view.dir);
+      return { applied, held };
+    }
+    const id = view.dir.split("/").pop()!.replace(/^tx-/, "");
+    const manifest = { id, command: o.command, at: new Date().toISOString(), held };
+    writeFileAtomic(join(view.dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
+    this.held.unshift(view.dir);
+    return { applied, held, id };
+  }
+
+  /** Writes one change of the layer `upper` into the workspace through the guarded writer. */
+  write(c: Change, upper: string): void {
+    const from = join(upper, c.rel);
+    if (c.kind === "file") placeInside(this.root, c.rel, from, c.mode);
+    else if (c.kind === "link") symlinkInside(this.root, c.rel, c.target);
+    else if (c.kind === "deleted") removeInside(this.root, c.rel);
+    else if (c.kind === "dir") {
+      mkdirInside(this.root, c.rel, c.mode);
+      // A directory that replaced one: what the old one held and the new one does not is gone.
+      if (c.opaque) {
+        const kept = new Set(readdirSync(from));
+        for (const name of readdirSync(join(this.root, c.rel))) if (!kept.has(name)) removeInside(this.root, `${c.rel}/${name}`);
+      }
+    }
+  }
+
+  /**
+   * Leaves in the upper layer only what was held: applied files were moved out already; applied
+   * removals and directories go unless a held layer below still has the path (then the removal
+   * must keep hiding it) or they hold held entries (then the directory stays, no longer opaque:
+   * the workspace below now has what it replaced).
+   */
+  private prune(upper: string, changes: Change[], held: Set<string>): void {
+    const below = this.lowers();
+    for (const c of [...changes].reverse()) {
+      if (held.has(c.rel)) continue;
+      const at = join(upper, c.rel);
+      if (c.kind === "dir") {
+        try {
+          rmdirSync(at); // empty once what it held was applied
+        } catch {
+          if (c.opaque) removeXattr(at, OPAQUE);
+        }
+        continue;
+      }
+      if (c.kind === "deleted" && below.some((l) => existsSync(join(l, c.rel)))) continue;
+      rmSync(at, { force: true });
+    }
+  }
+
+  /** What each changed path needs besides the change: git's view, the mode before, the environment, the file-specific checks. */
+  private async facts(changes: Change[], upper: string, network: boolean): Promise<Map<string, ChangeFacts>> {
+    const freshRepository = !existsSync(join(this.root, ".git"));
+    const outsideGit = changes.filter((c) => !c.rel.split("/").includes(".git"));
+    const git = await gitViews(this.root, outsideGit);
+    const hidesChanges = changes.some((c) => c.rel === ".git/index" && c.kind === "file") ? await indexHides(this.root, join(upper, ".git", "index")) : false;
+    const out = new Map<string, ChangeFacts>();
+    const gitDirectory = gitDirectories(this.root, upper);
+    for (const c of changes) {
+      const name = c.rel.split("/").pop();
+      const before = modeOf(join(this.root, c.rel));
+      const upperText = () => wholeText(join(upper, c.rel));
+      out.set(c.rel, {
+        git: git.get(c.rel) ?? "none",
+        ...(before !== undefined ? { modeBefore: before } : {}),
+        ...withEnvironment(this.root, upper, c.rel),
+        ...gitDirectory(c),
+        network,
+        freshRepository,
+        ...(c.kind === "file" && c.rel === ".git/config" ? { runsPrograms: runsPrograms(upperText() ?? "") } : {}),
+        ...(c.rel === ".git/index" ? { hidesChanges } : {}),
+        ...(c.kind === "file" && name === "package.json" ? { installChanged: installScripts(upperText()) !== installScripts(wholeText(join(this.root, c.rel))) } : {}),
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * The git directory a change lies in or makes, as the workspace will be after the command (its
+ * entries and the layer's, less what the layer removed): a directory outside any `.git` that git
+ * takes for a repository itself (`looksLikeGitDirectory`). Each directory is looked at once.
+ */
+function gitDirectories(root: string, upper: string): (c: Change) => { gitDirectory?: string } {
+  const known = new Map<string, boolean>();
+  const entriesOf = (dir: string) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  const isGitDirectory = (rel: string): boolean => {
+    const hit = known.get(rel);
+    if (hit !== undefined) return hit;
+    const mine = entriesOf(join(upper, rel));
+    const gone = new Set(mine.filter((e) => e.isCharacterDevice()).map((e) => e.name));
+    const merged = [...mine.filter((e) => !gone.has(e.name)), ...entriesOf(join(root, rel)).filter((e) => !gone.has(e.name) && !mine.some((m) => m.name === e.name))];
+    const is = looksLikeGitDirectory(merged);
+    known.set(rel, is);
+    return is;
+  };
+  return (c) => {
+    const parts = c.rel.split("/");
+    const upTo = c.kind === "dir" ? parts.length : parts.length - 1;
+    for (let i = 1; i <= upTo; i++) {
+      const rel = parts.slice(0, i).join("/");
+      if (parts[i - 1] === ".git") return {};
+      if (isGitDirectory(rel)) return { gitDirectory: rel };
+    }
+    return {};
+  };
+}
+
+/** The permission bits of the regular file at `path`, or undefined. */
+function modeOf(path: string): number | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? st.mode & 0o7777 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The dependency environment `rel` lies in, by a directory's name or a marker in the workspace or the command's layer. */
+function withEnvironment(root: string, upper: string, rel: string): { environment?: string } {
+  const parts = rel.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const at = parts.slice(0, i).join("/");
+    if (ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, at, m)) || existsSync(join(upper, at, m)))) return { environment: at };
+  }
+  return {};
+}
+
+/**
+ * How git's review sees each path before the command: tracked, ignored, or untracked and shown;
+ * nothing when the workspace is in no repository. Two git queries for all paths at once.
+ */
+async function gitViews(root: string, changes: Change[]): Promise<Map<string, ChangeFacts["git"]>> {
+  const views = new Map<string, ChangeFacts["git"]>();
+  if (changes.length === 0) return views;
+  const inRepository = await gitQuery(root, ["rev-parse", "--is-inside-work-tree"]);
+  if (inRepository?.trim() !== "true") return views;
+  const asked = changes.map((c) => (c.kind === "dir" ? `${c.rel}/` : c.rel));
+  const tracked = new Set((await gitQuery(root, ["ls-files", "-z", "--", ...changes.map((c) => c.rel)]))?.split("\0") ?? []);
+  const ignored = new Set((await gitQuery(root, ["check-ignore", "-z", "--stdin"], { stdin: `${asked.join("\0")}\0` }))?.split("\0") ?? []);
+  changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) ? "ignored" : "shown"));
+  return views;
+}
+
+/** Whether the index at `index` flags an entry the workspace's own index does not (assume-unchanged, skip-worktree). */
+async function indexHides(root: string, index: string): Promise<boolean> {
+  const flagged = async (file?: string) => {
+    const out = await gitQuery(root, ["ls-files", "-v", "-z"], file ? { env: { GIT_INDEX_FILE: file } } : {});
+    // ls-files -v: a lowercase tag is assume-unchanged, S is skip-worktree.
+    return new Set((out ?? "").split("\0").filter((l) => /^[a-z]|^S/.test(l)).map((l) => l.slice(2)));
+  };
+  const before = await flagged();
+  const after = await flagged(index);
+  return [...after].some((p) => !before.has(p));
+}
+
+/** The layers of held changes kept for the workspace, newest first. I/O. */
+export function heldLayers(dir: string): HeldLayer[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const layers: HeldLayer[] = [];
+  for (const name of names) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, name, MANIFEST), "utf8")) as Omit<HeldLayer, "dir">;
+      layers.push({ ...manifest, dir: join(dir, name) });
+    } catch {
+      // a layer still being settled, or one whose command is still running
+    }
+  }
+  return layers.sort((a, b) => (a.at < b.at ? 1 : -1));
+}
+
+/**
+ * Applies a held layer whole (the person read it and said so: `weir changes apply ID`), through the
+ * same guarded writer, and removes the layer. What it applied, workspace-relative. I/O.
+ */
+export function applyHeld(root: string, layer: HeldLayer): string[] {
+  const t = new Transactions(root, layer.dir);
+  const upper = join(layer.dir, "upper");
+  const applied: string[] = [];
+  for (const c of readChangeSet(upper).changes) {
+    t.write(c, upper);
+    applied.push(c.rel);
+  }
+  removeLayer(layer.dir);
+  return applied;
+}

@@ -1,0 +1,93 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * A command's copy-on-write view of the workspace (Linux): the kernel's overlayfs mounted over the
+ * workspace root in a user and mount namespace of the command's own, before bubblewrap starts inside
+ * it. The workspace is the lowest layer and is never written; what the command changes lands in the
+ * upper layer, which, once every process of the command is gone, is the exact change set. Layers
+ * held from earlier commands of the run sit between (`lowers`), so a build's outputs stay in view.
+ */
+export interface View {
+  /** The directory that holds the layer (`upper/`, `work/`). */
+  dir: string;
+  /** The command's writes. */
+  upper: string;
+  work: string;
+}
+
+/** Unshare and mount, from util-linux; each found where Debian and most distributions keep it. */
+const UNSHARE = ["/usr/bin/unshare", "/bin/unshare"];
+const MOUNT = ["/usr/bin/mount", "/bin/mount"];
+
+const found = (candidates: string[]) => candidates.find((p) => existsSync(p));
+
+/**
+ * The script run as the namespace's root: mount the view over the workspace, then become bubblewrap.
+ * `$1` is the workspace, `$2` the lower layers (colon-separated, topmost first), `$3`/`$4` the upper
+ * and work directories, `$5` mount; the rest is bubblewrap's argv. user xattrs mark whiteouts and
+ * opaque directories, as an unprivileged mount needs.
+ */
+const MOUNT_SCRIPT = 'root=$1 lower=$2 upper=$3 work=$4 mount=$5; shift 5; "$mount" -t overlay weir -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || exit 125; exec "$@"';
+
+/**
+ * The argv that runs `inner` (bubblewrap's) with the view mounted over `root`, the held layers
+ * `lowers` (topmost first) above the workspace. Pure.
+ */
+export function viewArgv(tools: { unshare: string; mount: string }, root: string, view: View, lowers: readonly string[], inner: string[]): string[] {
+  const lower = [...lowers, root].join(":");
+  return [tools.unshare, "--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, ...inner];
+}
+
+let probed: { unshare: string; mount: string } | null | undefined;
+
+/**
+ * Unshare and mount where an unprivileged overlay mount works on this machine (asked once per
+ * process, by mounting one in a scratch directory under `scratch`), else null. I/O.
+ */
+export function viewTools(scratch: string): { unshare: string; mount: string } | null {
+  if (probed !== undefined) return probed;
+  const unshare = found(UNSHARE);
+  const mount = found(MOUNT);
+  probed = null;
+  if (process.platform !== "linux" || !unshare || !mount) return probed;
+  let dir: string | undefined;
+  try {
+    mkdirSync(scratch, { recursive: true });
+    dir = mkdtempSync(join(scratch, "probe-"));
+    for (const d of ["lower", "upper", "work"]) mkdirSync(join(dir, d));
+    const view = { dir, upper: join(dir, "upper"), work: join(dir, "work") };
+    // The cwd is taken after the mount, as bubblewrap's --chdir is: the view, not the directory under it.
+    const inner = ["/bin/sh", "-c", 'cd "$0" && echo x > probe', join(dir, "lower")];
+    const r = Bun.spawnSync(viewArgv({ unshare, mount }, join(dir, "lower"), view, [], inner), { cwd: dir, stdout: "ignore", stderr: "ignore" });
+    if (r.exitCode === 0 && existsSync(join(dir, "upper", "probe")) && !existsSync(join(dir, "lower", "probe"))) probed = { unshare, mount };
+  } catch {
+    probed = null;
+  } finally {
+    if (dir) removeLayer(dir);
+  }
+  return probed;
+}
+
+/** A fresh layer for one command under `dir` (the run's transactions). I/O. */
+export function openView(dir: string): View {
+  mkdirSync(dir, { recursive: true });
+  const at = mkdtempSync(join(dir, "tx-"));
+  const view = { dir: at, upper: join(at, "upper"), work: join(at, "work") };
+  mkdirSync(view.upper);
+  mkdirSync(view.work);
+  return view;
+}
+
+/**
+ * Removes a layer's directory. The kernel leaves its scratch directory (`work/work`) with no
+ * permissions at all, which only root could remove as it is. I/O.
+ */
+export function removeLayer(dir: string): void {
+  try {
+    chmodSync(join(dir, "work", "work"), 0o700);
+  } catch {
+    // never mounted, or already gone
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
