@@ -2,8 +2,8 @@
  * What a command as a transaction costs (workspace/view.ts, transaction.ts), in one run:
  * - a sandboxed `true` through `sandbox.run`, with the copy-on-write view and without it, 30 runs
  *   each, interleaved (target: at most +10 ms a command);
- * - settling an install-sized change set, 20,000 new files in 200 directories, applied through the
- *   guarded writer (target: at most 1 s), against copying the same files with `cp -r`.
+ * - settling an install-sized change set, 20,000 new files in 200 directories, classified and
+ *   applied through the guarded writer (target: at most 1 s), against copying them with `cp -r`.
  *   bun run bench transaction
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -51,23 +51,28 @@ try {
   const v = median(view);
   console.log(`sandboxed true      without the view ${b.toFixed(1)} ms, with it ${v.toFixed(1)} ms: +${(v - b).toFixed(1)} ms (${(v / b).toFixed(2)}x; target +10 ms)`);
 
-  // 20,000 files made by one command: the settle is the run less the same command without a view.
-  const make = ["sh", "-c", "mkdir -p gen && cd gen && for d in $(seq 1 200); do mkdir d$d; (cd d$d && seq 1 100 | xargs touch); done"];
+  // 20,000 files made by one command, then settled: the settle is timed on its own.
+  const settle = transactions.settle.bind(transactions);
   const settled: number[] = [];
+  transactions.settle = async (view, o) => {
+    const t0 = performance.now();
+    const r = await settle(view, o);
+    settled.push(performance.now() - t0);
+    return r;
+  };
+  const make = ["sh", "-c", "mkdir -p gen && cd gen && for d in $(seq 1 200); do mkdir d$d; (cd d$d && seq 1 100 | xargs touch); done"];
   const copied: number[] = [];
   for (let i = 0; i < 3; i++) {
     rmSync(join(root, "gen"), { recursive: true, force: true });
-    const withView = await time(viewed, make);
-    rmSync(join(root, "gen"), { recursive: true, force: true });
-    const without = await time(plain, make);
-    settled.push(withView - without);
+    settled.length = i;
+    await time(viewed, make);
     const t0 = performance.now();
     Bun.spawnSync(["cp", "-r", join(root, "gen"), join(dir, `copy${i}`)]);
     copied.push(performance.now() - t0);
   }
   const s = median(settled);
   const c = median(copied);
-  console.log(`20,000-file change set applied in ${s.toFixed(0)} ms (cp -r of the same files: ${c.toFixed(0)} ms, ${(s / c).toFixed(2)}x; target 1,000 ms)`);
+  console.log(`20,000-file change set settled (classified and applied) in ${s.toFixed(0)} ms (cp -r of the same files: ${c.toFixed(0)} ms, ${(s / c).toFixed(2)}x; target 1,000 ms)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

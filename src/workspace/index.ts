@@ -18,7 +18,7 @@ export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, networkFilter, runCommandIn, systemPath, widenableDir, workspaceGuards } from "./sandbox.ts";
 export { toolchainsShown } from "./toolchains.ts";
 export { applyHeld, changesDir, heldLayers, Transactions } from "./transaction.ts";
-export { removeLayer } from "./view.ts";
+export { removeLayer, viewTools } from "./view.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

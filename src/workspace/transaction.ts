@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
@@ -81,20 +81,35 @@ export class Transactions {
       return { applied: [], held: [] };
     }
     const facts = await this.facts(set.changes, view.upper, o.network);
-    const heldDirs: string[] = [];
-    const parents = new Set(set.changes.map((c) => c.rel.split("/").slice(0, -1).join("/")));
-    const applied: string[] = [];
     const held: HeldChange[] = [];
+    const heldAt = new Set<string>();
     for (const c of set.changes) {
-      const parent = heldDirs.find((d) => c.rel.startsWith(`${d}/`));
+      const parent = ancestors(c.rel).find((a) => heldAt.has(a));
       const verdict = set.truncated
         ? { apply: false as const, reason: "the command changed more than 250,000 paths; nothing of it was applied" }
         : parent
           ? { apply: false as const, reason: `inside ${parent}, which is held` }
           : classifyChange(c, facts.get(c.rel)!);
-      if (!verdict.apply) {
-        held.push({ rel: c.rel, kind: c.kind, reason: verdict.reason });
-        if (c.kind === "dir") heldDirs.push(c.rel);
+      if (verdict.apply) continue;
+      held.push({ rel: c.rel, kind: c.kind, reason: verdict.reason });
+      heldAt.add(c.rel);
+    }
+    // A new directory none of whose entries is held moves into place whole, in one rename (an install's tree).
+    const partial = new Set(held.flatMap((h) => ancestors(h.rel)));
+    const parents = new Set(set.changes.map((c) => ancestors(c.rel).at(-1) ?? ""));
+    const applied: string[] = [];
+    const renames = statSync(view.upper).dev === statSync(this.root).dev;
+    let moved: string | undefined;
+    for (const c of set.changes) {
+      if (heldAt.has(c.rel)) continue;
+      if (moved && c.rel.startsWith(`${moved}/`)) {
+        applied.push(c.rel);
+        continue;
+      }
+      if (renames && c.kind === "dir" && !c.opaque && !partial.has(c.rel) && !existsSync(join(this.root, c.rel))) {
+        placeInside(this.root, c.rel, join(view.upper, c.rel), c.mode);
+        moved = c.rel;
+        applied.push(c.rel);
         continue;
       }
       // A directory is made where something applied lands in it, or when it is all the command made there.
@@ -162,6 +177,7 @@ export class Transactions {
     const hidesChanges = changes.some((c) => c.rel === ".git/index" && c.kind === "file") ? await indexHides(this.root, join(upper, ".git", "index")) : false;
     const out = new Map<string, ChangeFacts>();
     const gitDirectory = gitDirectories(this.root, upper);
+    const environment = environments(this.root, upper);
     for (const c of changes) {
       const name = c.rel.split("/").pop();
       const before = modeOf(join(this.root, c.rel));
@@ -169,7 +185,7 @@ export class Transactions {
       out.set(c.rel, {
         git: git.get(c.rel) ?? "none",
         ...(before !== undefined ? { modeBefore: before } : {}),
-        ...withEnvironment(this.root, upper, c.rel),
+        ...environment(c.rel),
         ...gitDirectory(c),
         network,
         freshRepository,
@@ -218,6 +234,12 @@ function gitDirectories(root: string, upper: string): (c: Change) => { gitDirect
   };
 }
 
+/** The directories on the way to `rel`, outermost first (`a`, `a/b` for `a/b/c`). Pure. */
+function ancestors(rel: string): string[] {
+  const parts = rel.split("/");
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
 /** The permission bits of the regular file at `path`, or undefined. */
 function modeOf(path: string): number | undefined {
   try {
@@ -228,14 +250,21 @@ function modeOf(path: string): number | undefined {
   }
 }
 
-/** The dependency environment `rel` lies in, by a directory's name or a marker in the workspace or the command's layer. */
-function withEnvironment(root: string, upper: string, rel: string): { environment?: string } {
-  const parts = rel.split("/");
-  for (let i = 1; i < parts.length; i++) {
-    const at = parts.slice(0, i).join("/");
-    if (ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, at, m)) || existsSync(join(upper, at, m)))) return { environment: at };
-  }
-  return {};
+/**
+ * The dependency environment a change lies in, by a marker (`pyvenv.cfg`) in a directory on its way,
+ * in the workspace or the command's layer; each directory is looked at once.
+ */
+function environments(root: string, upper: string): (rel: string) => { environment?: string } {
+  const known = new Map<string, boolean>();
+  const marked = (at: string) => {
+    let is = known.get(at);
+    if (is === undefined) known.set(at, (is = ENVIRONMENT_MARKERS.some((m) => existsSync(join(root, at, m)) || existsSync(join(upper, at, m)))));
+    return is;
+  };
+  return (rel) => {
+    const at = ancestors(rel).find(marked);
+    return at ? { environment: at } : {};
+  };
 }
 
 /**
@@ -248,7 +277,9 @@ async function gitViews(root: string, changes: Change[]): Promise<Map<string, Ch
   const inRepository = await gitQuery(root, ["rev-parse", "--is-inside-work-tree"]);
   if (inRepository?.trim() !== "true") return views;
   const asked = changes.map((c) => (c.kind === "dir" ? `${c.rel}/` : c.rel));
-  const tracked = new Set((await gitQuery(root, ["ls-files", "-z", "--", ...changes.map((c) => c.rel)]))?.split("\0") ?? []);
+  // The whole index, not a pathspec per change: an install's thousands of paths would outgrow a command line.
+  const prefix = (await gitQuery(root, ["rev-parse", "--show-prefix"]))?.trim() ?? "";
+  const tracked = new Set(((await gitQuery(root, ["ls-files", "-z", "--full-name"])) ?? "").split("\0").filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
   const ignored = new Set((await gitQuery(root, ["check-ignore", "-z", "--stdin"], { stdin: `${asked.join("\0")}\0` }))?.split("\0") ?? []);
   changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) ? "ignored" : "shown"));
   return views;

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
+import { changesDir } from "../../workspace/transaction.ts";
+import { viewTools } from "../../workspace/view.ts";
 import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
@@ -47,6 +49,16 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   }
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
+  if (sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write") {
+    const viewed = viewTools(changesDir(userDataDir(), workspace)) !== null;
+    checks.push({
+      name: "transactions",
+      ok: viewed,
+      detail: viewed
+        ? "each command runs on a copy-on-write view; what review cannot show is held (weir changes)"
+        : "no unprivileged overlay mount here (util-linux's unshare and mount, and user namespaces, are needed): commands write the workspace directly, and guarded paths they create are removed after them",
+    });
+  }
   // What of this workspace the person's shell, git or PATH reads at their next start: commands cannot change it.
   const reads = personalReads(workspace, homeDirectory());
   if (reads.length) checks.push({ name: "your environment", ok: true, detail: `read from here at your next shell, git or editor, so commands cannot change it and write_file asks: ${reads.map((r) => `${r.path} (${r.why})`).join(", ")}` });
