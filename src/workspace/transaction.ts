@@ -7,7 +7,7 @@ import { type ChangeFacts, classifyChange } from "./classify.ts";
 import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
 import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
-import { openView, removeLayer, type View } from "./view.ts";
+import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
 
 /** A change a command made that was not applied, and why. */
@@ -75,6 +75,7 @@ export class Transactions {
    * install the person approved). I/O.
    */
   async settle(view: View, o: { network: boolean; command: string }): Promise<Settled> {
+    removeWork(view.dir);
     const set = readChangeSet(view.upper);
     if (set.changes.length === 0) {
       removeLayer(view.dir);

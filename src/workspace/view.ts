@@ -84,10 +84,16 @@ export function openView(dir: string): View {
  * permissions at all, which only root could remove as it is. I/O.
  */
 export function removeLayer(dir: string): void {
+  removeWork(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Removes the kernel's scratch directory of a layer whose command is over (a held layer keeps only `upper/`). */
+export function removeWork(dir: string): void {
   try {
     chmodSync(join(dir, "work", "work"), 0o700);
   } catch {
     // never mounted, or already gone
   }
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(join(dir, "work"), { recursive: true, force: true });
 }
