@@ -3,8 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { weirInPty } from "../support/pty.ts";
 import { e2eWorld } from "../support/world.ts";
+import { tempDir } from "../support/temp.ts";
+import { detectSandbox } from "../../src/workspace/sandbox.ts";
+import { viewTools } from "../../src/workspace/view.ts";
 
 const world = e2eWorld();
+const scratch = tempDir("weir-repl-probe-");
+/** Whether commands run as transactions here (bubblewrap and an unprivileged overlay). */
+const transactions = detectSandbox().kind === "bwrap" && viewTools(scratch.path) !== null;
+scratch.cleanup();
 
 const args = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock-model"];
 
@@ -37,6 +44,25 @@ describe("the REPL", () => {
     await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("Wrote AGENTS.md."));
     expect(JSON.stringify(world.server.requests.at(-2)!.body.messages)).toContain("Write an AGENTS.md at the root of this repository");
     expect(readFileSync(join(world.ws, "AGENTS.md"), "utf8")).toBe("# Agents\nRun bun test.\n");
+    t.write("/exit\r");
+    await t.exits(0);
+  });
+
+  test.skipIf(!transactions)("/changes lists what a command's change set held and applies it on the person's word", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "c1", name: "run_command", input: { program: "sh", args: ["-c", "printf 'save-exact=true\\n' > .npmrc"] } }] }, { text: "Set it." }] });
+    const t = weirInPty([...args(), "--yes"], { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("set npm to save exact versions\r");
+    await t.waitFor("Set it.");
+    await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("Set it."));
+    expect(existsSync(join(world.ws, ".npmrc"))).toBe(false);
+    t.write("/changes\r");
+    await t.waitFor("weir changes apply ID writes it to the workspace");
+    expect(t.text()).toContain(".npmrc: .npmrc is configuration a tool or agent acts on later");
+    const id = /(?:^|\s)([A-Za-z0-9]{6}) {2}\d{4}-\d\d-\d\d /.exec(t.text())![1]!;
+    t.write(`/changes apply ${id}\r`);
+    await t.waitFor(`applied change set ${id}`);
+    expect(readFileSync(join(world.ws, ".npmrc"), "utf8")).toBe("save-exact=true\n");
     t.write("/exit\r");
     await t.exits(0);
   });

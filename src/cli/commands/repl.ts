@@ -13,6 +13,8 @@ import type { ParsedArgs } from "../args.ts";
 import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
 import { mcpCommandLine } from "./mcp.ts";
+import { changesCommand } from "./changes.ts";
+import { UserError } from "../../core/errors.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
 /** `weir` with no task on a terminal: the REPL over one conversation. */
@@ -88,6 +90,16 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)${offered ? "" : "; the endpoint has no model list to check it against"}`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
+        changes: (words) => {
+          let text = "";
+          try {
+            changesCommand(["changes", ...words], workspace, (s) => (text += s));
+          } catch (e) {
+            if (!(e instanceof UserError)) throw e;
+            text = e.message;
+          }
+          return text.trimEnd();
+        },
         compact: () => {
           const n = runtime.compact();
           return n ? `${n} tool result${n === 1 ? "" : "s"} will reach the model as summaries from now on (the full text stays in the session)` : "nothing to compact yet";
