@@ -66,27 +66,7 @@ export function writeFileInside(root: string, rel: string, data: string | Uint8A
   const name = parts.pop();
   if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a file path inside the workspace`, "containment");
   if (process.platform !== "linux") return writeChecked(root, parts, name, data, opts);
-  let dir = openSync(root, DIR_FLAGS);
-  try {
-    for (const part of parts) {
-      const at = `/proc/self/fd/${dir}/${part}`;
-      let next: number;
-      try {
-        next = openSync(at, DIR_FLAGS);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
-        if (code !== "ENOENT") throw e;
-        mkdirSync(at);
-        next = openSync(at, DIR_FLAGS);
-      }
-      closeSync(dir);
-      dir = next;
-    }
-    writeIn(`/proc/self/fd/${dir}`, name, data, opts);
-  } finally {
-    closeSync(dir);
-  }
+  inParent(root, rel, (dir, file) => writeIn(dir, file, data, opts));
 }
 
 /** Whether `path` itself is a link; false when nothing is there or a file stands on the way. */

@@ -1,5 +1,6 @@
-import { type Dirent, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { sortedEntries } from "./walker.ts";
 import { readXattr } from "./xattr.ts";
 
 /**
@@ -31,14 +32,7 @@ export function readChangeSet(upper: string, limit = 250_000): ChangeSet {
   const changes: Change[] = [];
   let truncated = false;
   const visit = (dir: string, rel: string): void => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
+    for (const e of sortedEntries(dir) ?? []) {
       if (changes.length >= limit) {
         truncated = true;
         return;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { homeDirectory, inside, readRegularFile } from "./containment.ts";
 import ignore, { type Ignore } from "ignore";
@@ -241,13 +241,8 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
     if (!entry || entry.mtime !== mtime || entry.sig !== sig) {
       const files: string[] = [];
       const subdirs: string[] = [];
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries = sortedEntries(dir);
+      if (!entries) return;
       for (const e of entries) {
         const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
         if (e.isDirectory()) {
@@ -263,4 +258,13 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
   };
   visit(root, "", above.layers, above.sig);
   return out;
+}
+
+/** A directory's entries in name order, or undefined when it cannot be read. I/O. */
+export function sortedEntries(dir: string): Dirent[] | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
 }
