@@ -1058,7 +1058,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
         const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
         const inner = [detected.program ?? "bwrap", "--args", "3", "--", ...limited(p, argv)];
-        const [program, ...args] = view && tools ? viewArgv(tools, o.root, view, o.transactions!.lowers(), inner) : inner;
+        const [program, ...args] = view && tools ? viewArgv(tools, o.root, view, o.transactions!.lowerNames(), inner, o.transactions!.dir) : inner;
         spawned = { program: program!, args, fds: [openSync(optionsFile, "r"), ...filter] };
       } else {
         // sandbox-exec: the command gets a temporary directory of its own (SandboxPolicy.temp).

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
 import { type ChangeFacts, classifyChange } from "./classify.ts";
@@ -67,6 +67,11 @@ export class Transactions {
   /** The upper layers this run holds, topmost first, for the next command's view. */
   lowers(): string[] {
     return this.held.map((d) => join(d, "upper")).filter((u) => existsSync(u));
+  }
+
+  /** The same, named from `dir` (`tx-ab12/upper`), as the view's mount takes them. */
+  lowerNames(): string[] {
+    return this.lowers().map((u) => relative(this.dir, u));
   }
 
   /**

@@ -25,18 +25,22 @@ const found = (candidates: string[]) => candidates.find((p) => existsSync(p));
 /**
  * The script run as the namespace's root: mount the view over the workspace, then become bubblewrap.
  * `$1` is the workspace, `$2` the lower layers (colon-separated, topmost first), `$3`/`$4` the upper
- * and work directories, `$5` mount; the rest is bubblewrap's argv. user xattrs mark whiteouts and
- * opaque directories, as an unprivileged mount needs.
+ * and work directories, `$5` mount, `$6` the directory the held layers are named from (the mount's
+ * options fit in one page, so they are named relative to it); the rest is bubblewrap's argv. user
+ * xattrs mark whiteouts and opaque directories, as an unprivileged mount needs.
  */
-const MOUNT_SCRIPT = 'root=$1 lower=$2 upper=$3 work=$4 mount=$5; shift 5; "$mount" -t overlay weir -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || exit 125; exec "$@"';
+const MOUNT_SCRIPT = 'root=$1 lower=$2 upper=$3 work=$4 mount=$5; cd "$6" || exit 125; shift 6; "$mount" -t overlay weir -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || exit 125; exec "$@"';
+
+/** The most held layers a view stacks (newest first); older ones stay listed by `weir changes`. */
+export const MAX_HELD_LAYERS = 64;
 
 /**
  * The argv that runs `inner` (bubblewrap's) with the view mounted over `root`, the held layers
- * `lowers` (topmost first) above the workspace. Pure.
+ * `lowers` (upper directories relative to `base`, topmost first) above the workspace. Pure.
  */
-export function viewArgv(tools: { unshare: string; mount: string }, root: string, view: View, lowers: readonly string[], inner: string[]): string[] {
-  const lower = [...lowers, root].join(":");
-  return [tools.unshare, "--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, ...inner];
+export function viewArgv(tools: { unshare: string; mount: string }, root: string, view: View, lowers: readonly string[], inner: string[], base = view.dir): string[] {
+  const lower = [...lowers.slice(0, MAX_HELD_LAYERS), root].join(":");
+  return [tools.unshare, "--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, base, ...inner];
 }
 
 let probed: { unshare: string; mount: string } | null | undefined;
