@@ -100,6 +100,29 @@ export interface ParsedArgs {
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
 const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph", "changes"] as const;
 
+/** Levenshtein distance between two short words. Pure. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The command a lone lowercase word is a typo of (`doctr`, `changs`): one letter off, or two where
+ * both are six letters or longer, so a short task word (`hello`, `test`) is never taken for one. Pure.
+ */
+export function nearCommand(word: string): string | undefined {
+  if (!/^[a-z]{3,}$/.test(word)) return undefined;
+  return COMMANDS.find((c) => {
+    const d = distance(word, c);
+    return d === 1 || (d === 2 && word.length >= 6 && c.length >= 6);
+  });
+}
+
 function describe(spec: FlagSpec): string {
   return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
 }
@@ -204,6 +227,9 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   const dashDash = argv.indexOf("--");
   const firstWordIsCommand =
     positionals.length > 0 && (COMMANDS as readonly string[]).includes(positionals[0]!) && (dashDash === -1 || parsed.firstPositional < dashDash);
+  // A lone word a letter or two from a command is a typo of it, not a task for the model.
+  const near = !firstWordIsCommand && positionals.length === 1 && dashDash === -1 ? nearCommand(positionals[0]!) : undefined;
+  if (near) throw usageError(`unknown command "${positionals[0]}"; did you mean weir ${near}? To give it to the model as a task: weir -- ${positionals[0]}`);
   // `weir exec "task"` (Codex's word for a one-shot run) is the task itself.
   const exec = firstWordIsCommand && positionals[0] === "exec";
   const written = exec ? positionals.slice(1).join(" ") : firstWordIsCommand ? "" : positionals.join(" ");

@@ -55,3 +55,18 @@ describe("parseArgv", () => {
     expect(parseArgv(["--", "help"]).task).toBe("help");
   });
 });
+
+describe("a lone word a letter or two from a command", () => {
+  test("is refused with the command it is a typo of, and the way to send it as a task", () => {
+    expect(usage(["doctr"])).toBe('unknown command "doctr"; did you mean weir doctor? To give it to the model as a task: weir -- doctr');
+    expect(usage(["changs"])).toContain("did you mean weir changes?");
+    expect(usage(["contexts"])).toContain("did you mean weir context?");
+  });
+
+  test("short task words, sentences and words after -- are tasks", () => {
+    for (const task of ["hello", "test", "fix", "docs", "lint", "build", "review"]) expect(parseArgv([task]).task).toBe(task);
+    expect(parseArgv(["doctr", "the", "config"]).task).toBe("doctr the config");
+    expect(parseArgv(["--", "doctr"]).task).toBe("doctr");
+  });
+});
+

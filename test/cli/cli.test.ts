@@ -258,3 +258,13 @@ describe("weir without a model", () => {
     expect(unknown.stderr).toContain("unknown command /nosuch");
   });
 });
+
+describe("a typo of a command", () => {
+  test("weir doctr says what it meant, exits 2 and sends nothing to the model", async () => {
+    const before = server.requests.length;
+    const r = await runWeir([...wireArgs("chat"), "doctr"], { home: home.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('weir: unknown command "doctr"; did you mean weir doctor? To give it to the model as a task: weir -- doctr');
+    expect(server.requests.length).toBe(before);
+  });
+});
