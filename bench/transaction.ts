@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSandbox, detectSandbox } from "../src/workspace/sandbox.ts";
 import { changesDir, Transactions } from "../src/workspace/transaction.ts";
+import { UndoLog, undoDir } from "../src/workspace/undo.ts";
 import { viewTools } from "../src/workspace/view.ts";
 import { median } from "./lib/measure.ts";
 
@@ -27,7 +28,10 @@ Bun.spawnSync(["git", "init", "-q"], { cwd: root });
 const home = join(dir, "home");
 mkdirSync(home);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
-const transactions = new Transactions(root, changesDir(data, root));
+// As in a run: each applied change records what it replaced for weir undo.
+const undo = new UndoLog(undoDir(data, root), root);
+undo.begin("bench", "bench");
+const transactions = new Transactions(root, changesDir(data, root), undo);
 const viewed = createSandbox({ mode: "workspace-write", root, home, transactions });
 const plain = createSandbox({ mode: "workspace-write", root, home });
 
@@ -60,12 +64,17 @@ try {
     settled.push(performance.now() - t0);
     return r;
   };
-  const make = ["sh", "-c", "mkdir -p gen && cd gen && for d in $(seq 1 200); do mkdir d$d; (cd d$d && seq 1 100 | xargs touch); done"];
+  const make = ["sh", "-c", "mkdir -p gen && cd gen && for d in $(seq 1 200); do mkdir -p d$d; (cd d$d && seq 1 100 | xargs -n 100 sh -c 'for f; do echo $f > $f; done' _); done"];
   const copied: number[] = [];
+  const into: number[] = [];
   for (let i = 0; i < 3; i++) {
     rmSync(join(root, "gen"), { recursive: true, force: true });
     settled.length = i;
     await time(viewed, make);
+    // The same files again into directories that exist: each is applied (and recorded) on its own.
+    const before = settled.length;
+    await time(viewed, ["sh", "-c", "cd gen && for d in d*; do (cd $d && for f in *; do echo again > $f; done); done"]);
+    into.push(settled.splice(before, 1)[0]!);
     const t0 = performance.now();
     Bun.spawnSync(["cp", "-r", join(root, "gen"), join(dir, `copy${i}`)]);
     copied.push(performance.now() - t0);
@@ -73,6 +82,8 @@ try {
   const s = median(settled);
   const c = median(copied);
   console.log(`20,000-file change set settled (classified and applied) in ${s.toFixed(0)} ms (cp -r of the same files: ${c.toFixed(0)} ms, ${(s / c).toFixed(2)}x; target 1,000 ms)`);
+  const e = median(into);
+  console.log(`the same 20,000 files rewritten in place, each applied and recorded for undo: ${e.toFixed(0)} ms (${(e / c).toFixed(2)}x cp -r)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToolDetails } from "../core/messages.ts";
 import type { Ledger } from "../workspace/ledger.ts";
 import type { CommandSandbox } from "../workspace/sandbox.ts";
+import type { UndoLog } from "../workspace/undo.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { CommandRequest } from "./permissions.ts";
 
@@ -16,6 +17,8 @@ export interface ActionContext {
   env: Record<string, string>;
   /** The OS sandbox every command runs in; absent only in tests of actions alone. */
   sandbox?: CommandSandbox;
+  /** Where each write records what it replaced, for `weir undo`; absent where nothing is undone (a worker, a test). */
+  undo?: UndoLog;
   /** The model's id for this call (set by the executor): a worker started by it is attributed to it. */
   callId?: string;
   /** Called with a subprocess id when a command starts, so the supervisor can stop its tree (set by the executor per call). */

@@ -50,6 +50,11 @@ async function main(argv: string[]): Promise<number> {
     const { clackPrompts } = await import("../ui/setup.ts");
     return authCommand(args, workspace, resolved, { out, ui: clackPrompts, interactive: io.interactive, stdin: () => Bun.stdin.text() });
   }
+  if (args.command[0] === "undo") {
+    const { undoLines } = await import("./commands/undo.ts");
+    out(`${undoLines(args.command.slice(1), workspace, args.session).join("\n")}\n`);
+    return 0;
+  }
   if (args.command[0] === "changes") {
     const { changesCommand } = await import("./commands/changes.ts");
     return changesCommand(args.command, workspace, out, args.json);

@@ -38,6 +38,7 @@ import { Ledger } from "../workspace/ledger.ts";
 import { scrubEnv } from "../workspace/process.ts";
 import { borrowsObjects, createSandbox } from "../workspace/sandbox.ts";
 import { changesDir, Transactions } from "../workspace/transaction.ts";
+import { UndoLog, undoDir } from "../workspace/undo.ts";
 import { walkFiles } from "../workspace/walker.ts";
 import { homeDirectory } from "../workspace/containment.ts";
 import type { PathScope } from "../workspace/scope.ts";
@@ -65,6 +66,8 @@ export interface Actions {
   disclosure: Disclosure;
   executor: ActionExecutor;
   hub: Hub;
+  /** What each turn's writes replaced, for `weir undo` and `/undo`. */
+  undo: UndoLog;
   /** Lines to show the user about the session start (skipped MCP servers, ...). */
   notices: string[];
   /** Files that run code later or instruct agents that this process let an action write (the run's summary). */
@@ -112,7 +115,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
   const own = [userConfigDir(opts.env), userDataDir(opts.env)];
-  const transactions = new Transactions(workspace, changesDir(userDataDir(opts.env), workspace));
+  const undo = new UndoLog(undoDir(userDataDir(opts.env), workspace), workspace);
+  const transactions = new Transactions(workspace, changesDir(userDataDir(opts.env), workspace), undo);
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs, transactions });
   const env = scrubEnv(opts.env);
   const notices: string[] = [];
@@ -122,7 +126,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
   const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly: s.sandbox.mode === "read-only", hooks, locks, autorunWrites };
-  const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
+  const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);
@@ -136,7 +140,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${token ? " (token required)" : ""}`);
   return {
-    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, notices, autorunWrites,
+    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, undo, notices, autorunWrites,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },
@@ -244,8 +248,9 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       tools: [],
       execute: actions.executor.execute,
       onTask: (t) => {
-        // Call records of this run (the first call included) belong to the session.
+        // Call records of this run (the first call included) belong to the session; so do its writes' undo records.
         actions.setSession(conversation.sessionId);
+        actions.undo.begin(conversation.sessionId ?? "none", t);
         seams.onTask(t);
       },
     },

@@ -29,6 +29,8 @@ interface ReplHost {
   sessions(): string;
   /** `/changes [show|apply|drop ID]`: what weir held of commands' changes; returns the text to show. */
   changes(words: string[]): string;
+  /** `/undo [N]`: the last N tasks of this workspace undone; returns what was restored. */
+  undo(words: string[]): string;
   /** `/mcp [list|enable|disable|reconnect|disconnect NAME]`; returns the text to show. */
   mcp(words: string[]): Promise<string>;
   /** `/calls`: in-flight calls with their verdicts. */
@@ -102,6 +104,7 @@ const REPL_HELP = [
   "/clear             start a new session",
   "/sessions          this workspace's sessions",
   "/changes           what weir held of commands' changes, and why (show, apply or drop ID)",
+  "/undo [N]          put the workspace back as it was before the last N tasks, and say what came back",
   "/status            model, context used, cache hit rate, session, spend",
   "/cost              this session's tokens by kind, and dollars where the model's price is configured",
   "/compact           show the model the tool output so far as summaries from now on (no model call)",
@@ -120,7 +123,7 @@ const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/changes", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/changes", "/undo", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit"]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {
@@ -406,6 +409,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       } else if (cmd === "/model") say(`${await host.setModel(rest.join(" "))}\n`);
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
       else if (cmd === "/changes") say(`${host.changes(rest)}\n`);
+      else if (cmd === "/undo") say(`${host.undo(rest)}\n`);
       else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
       else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);
       else if (cmd === "/compact") say(`${host.compact()}\n`);

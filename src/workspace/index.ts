@@ -19,6 +19,7 @@ export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultL
 export { toolchainsShown } from "./toolchains.ts";
 export { applyHeld, changesDir, heldLayers, Transactions } from "./transaction.ts";
 export { removeLayer, viewTools } from "./view.ts";
+export { UndoLog, undoDir, undoTurns } from "./undo.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

@@ -7,6 +7,7 @@ import { type ChangeFacts, classifyChange } from "./classify.ts";
 import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
 import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
+import type { UndoLog } from "./undo.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
 
@@ -57,6 +58,8 @@ export class Transactions {
   constructor(
     readonly root: string,
     readonly dir: string,
+    /** Where what each applied change replaced is recorded, so `weir undo` can put it back. */
+    private undo?: UndoLog,
   ) {}
 
   /** A fresh view for one command. */
@@ -113,7 +116,9 @@ export class Transactions {
         continue;
       }
       if (renames && c.kind === "dir" && !c.opaque && !partial.has(c.rel) && !existsSync(join(this.root, c.rel))) {
+        this.undo?.before(c.rel);
         placeInside(this.root, c.rel, join(view.upper, c.rel), c.mode);
+        this.undo?.after(c.rel);
         moved = c.rel;
         applied.push(c.rel);
         continue;
@@ -123,6 +128,7 @@ export class Transactions {
       this.write(c, view.upper);
       applied.push(c.rel);
     }
+    this.undo?.flush();
     this.prune(view.upper, set.changes, new Set(held.map((h) => h.rel)));
     if (held.length === 0) {
       removeLayer(view.dir);
@@ -138,6 +144,8 @@ export class Transactions {
   /** Writes one change of the layer `upper` into the workspace through the guarded writer. */
   write(c: Change, upper: string): void {
     const from = join(upper, c.rel);
+    // What goes whole: a removed directory, or one a file or link replaces.
+    this.undo?.before(c.rel, "link", c.kind !== "dir");
     if (c.kind === "file") placeInside(this.root, c.rel, from, c.mode);
     else if (c.kind === "link") symlinkInside(this.root, c.rel, c.target);
     else if (c.kind === "deleted") removeInside(this.root, c.rel);
@@ -146,9 +154,15 @@ export class Transactions {
       // A directory that replaced one: what the old one held and the new one does not is gone.
       if (c.opaque) {
         const kept = new Set(readdirSync(from));
-        for (const name of readdirSync(join(this.root, c.rel))) if (!kept.has(name)) removeInside(this.root, `${c.rel}/${name}`);
+        for (const name of readdirSync(join(this.root, c.rel)))
+          if (!kept.has(name)) {
+            this.undo?.before(`${c.rel}/${name}`, "link", true);
+            removeInside(this.root, `${c.rel}/${name}`);
+            this.undo?.after(`${c.rel}/${name}`);
+          }
       }
     }
+    this.undo?.after(c.rel);
   }
 
   /**

@@ -67,6 +67,21 @@ describe("the REPL", () => {
     await t.exits(0);
   });
 
+  test("/undo puts back the last task's writes and says what came back", async () => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "w1", name: "write_file", input: { path: "notes.txt", content: "made\n" } }] }, { text: "Wrote it." }] });
+    const t = weirInPty([...args(), "--tools", "all"], { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("write the notes\r");
+    await t.waitFor("Wrote it.");
+    await t.waitFor(/tokens · cache \d+%/, 8000, t.text().indexOf("Wrote it."));
+    expect(existsSync(join(world.ws, "notes.txt"))).toBe(true);
+    t.write("/undo\r");
+    await t.waitFor("notes.txt: removed (weir made it)");
+    expect(existsSync(join(world.ws, "notes.txt"))).toBe(false);
+    t.write("/exit\r");
+    await t.exits(0);
+  });
+
   test("a multi-line paste is one prompt: the terminal's bracketed paste keeps its lines together", async () => {
     world.server.script({ turns: [{ text: "one message" }, { text: "unused" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });

@@ -176,8 +176,12 @@ function diffOf(rel: string, before: string, after: string): string {
 }
 
 function writeFileWithLedger(absolute: string, content: string, ctx: ActionContext) {
+  const rel = relative(ctx.workspace.root, absolute).split(sep).join("/");
+  ctx.undo?.before(rel);
   try {
-    writeFileInside(ctx.workspace.root, relative(ctx.workspace.root, absolute).split(sep).join("/"), content);
+    writeFileInside(ctx.workspace.root, rel, content);
+    ctx.undo?.after(rel);
+    ctx.undo?.flush();
   } catch (e) {
     if (e instanceof PathRefused) throw e;
     const code = (e as NodeJS.ErrnoException).code;

@@ -14,6 +14,7 @@ import { runOptions } from "../run-options.ts";
 import { buildRuntime } from "../runtime.ts";
 import { mcpCommandLine } from "./mcp.ts";
 import { changesCommand } from "./changes.ts";
+import { undoLines } from "./undo.ts";
 import { UserError } from "../../core/errors.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
@@ -90,6 +91,14 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)${offered ? "" : "; the endpoint has no model list to check it against"}`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false),
+        undo: (words) => {
+          try {
+            return undoLines(words, workspace).join("\n");
+          } catch (e) {
+            if (!(e instanceof UserError)) throw e;
+            return e.message;
+          }
+        },
         changes: (words) => {
           let text = "";
           try {

@@ -1,0 +1,17 @@
+import { userDataDir } from "../../config/paths.ts";
+import { usageError } from "../../core/errors.ts";
+import { reviewable } from "../../ui/visible.ts";
+import { undoDir, undoTurns } from "../../workspace/undo.ts";
+
+/**
+ * `weir undo [N] [--session ID]` (and `/undo [N]`): the workspace put back as it was before the
+ * last N tasks weir worked on (1 by default), what commands and file actions changed alike; one
+ * path the person changed since refuses it all. Returns the lines to show.
+ */
+export function undoLines(words: string[], workspace: string, session?: string): string[] {
+  const raw = words[0] ?? "1";
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1) throw usageError(`weir undo ${raw}: give how many tasks to undo, a whole number from 1`);
+  const restored = undoTurns(undoDir(userDataDir(), workspace), workspace, n, session);
+  return [`undid the last ${n === 1 ? "task" : `${n} tasks`}: ${restored.length === 1 ? "1 path" : `${restored.length} paths`} as they were`, ...restored.map((l) => `  ${reviewable(l)}`)];
+}

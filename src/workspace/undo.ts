@@ -1,0 +1,176 @@
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { mkdirInside, removeInside, symlinkInside, writeFileAtomic, writeFileInside } from "./atomic.ts";
+import { sha256 } from "./ledger.ts";
+
+/** What stood at a path: a file (its bytes' SHA and mode), a link, a directory, or nothing. */
+export type Snapshot = { kind: "file"; sha: string; mode: number } | { kind: "link"; target: string } | { kind: "dir" } | { kind: "absent" };
+
+/** One path a turn changed: what was there before its first change (`blob` holds a file's bytes) and after its last. */
+interface Entry {
+  rel: string;
+  before: Snapshot;
+  blob?: string;
+  after?: Snapshot;
+}
+
+/** A turn as the log keeps it: one task the person gave, and every path weir changed for it. */
+interface Turn {
+  id: string;
+  session: string;
+  task: string;
+  at: string;
+  entries: Entry[];
+}
+
+/** Where the undo log of the workspace `root` lives under weir's data directory `dataDir`. Pure. */
+export function undoDir(dataDir: string, root: string): string {
+  return join(dataDir, "undo", createHash("sha256").update(root).digest("hex").slice(0, 16));
+}
+
+/** What stands at `path` now, never followed through a link; a file's SHA only when `hash`. I/O. */
+export function snapshotOf(path: string, hash = true): Snapshot {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return { kind: "link", target: readlinkSync(path) };
+    if (st.isDirectory()) return { kind: "dir" };
+    if (st.isFile()) return { kind: "file", sha: hash ? sha256(readFileSync(path)) : "", mode: st.mode & 0o777 };
+    return { kind: "absent" };
+  } catch {
+    return { kind: "absent" };
+  }
+}
+
+const same = (a: Snapshot, b: Snapshot): boolean =>
+  a.kind === b.kind && (a.kind !== "file" || (b.kind === "file" && a.sha === b.sha && a.mode === b.mode)) && (a.kind !== "link" || (b.kind === "link" && a.target === b.target));
+
+/**
+ * The workspace's undo log: for each task the person gave (a turn), what every path weir changed
+ * was before (a file's bytes kept) and what weir left there, recorded as each change is applied (a
+ * command's change set, a file action), so that `weir undo` can put the workspace back exactly, and
+ * refuses a path the person changed since. Kept under weir's data directory, one folder a turn.
+ */
+export class UndoLog {
+  private turn: Turn | undefined;
+  private recorded = new Map<string, Entry>();
+
+  constructor(
+    readonly dir: string,
+    readonly root: string,
+  ) {}
+
+  /** A new turn: the changes from now on are undone together. */
+  begin(session: string, task: string): void {
+    const id = `${Date.now().toString(36).padStart(9, "0")}-${Math.random().toString(36).slice(2, 8)}`;
+    this.turn = { id, session, task: task.split("\n")[0]!.slice(0, 120), at: new Date().toISOString(), entries: [] };
+    this.recorded = new Map();
+  }
+
+  /**
+   * Records what stands at `rel` before weir changes it, the first time in this turn; a directory
+   * with everything in it when `whole` (it is about to be removed). A file's bytes are copied, or with `link` (a change set, whose writer replaces files by
+   * rename and removes them by unlink) kept by a hard link at no cost: the workspace's name goes,
+   * the bytes stay with the log. A link across file systems falls back to a copy.
+   */
+  before(rel: string, keep: "copy" | "link" = "copy", whole = false): void {
+    if (!this.turn || this.recorded.has(rel)) return;
+    const at = join(this.root, rel);
+    // A file's bytes are kept, not hashed: its SHA is needed only if an older task is undone past it.
+    const snap = snapshotOf(at, false);
+    const entry: Entry = { rel, before: snap };
+    if (snap.kind === "file") {
+      entry.blob = String(this.turn.entries.length);
+      const blobs = join(this.dir, this.turn.id, "blobs");
+      mkdirSync(blobs, { recursive: true });
+      try {
+        if (keep !== "link") throw new Error("copy");
+        linkSync(at, join(blobs, entry.blob));
+      } catch {
+        copyFileSync(at, join(blobs, entry.blob));
+      }
+    }
+    this.turn.entries.push(entry);
+    this.recorded.set(rel, entry);
+    // A directory about to go goes with all it holds; one that stays is only itself.
+    if (snap.kind === "dir" && whole) for (const name of readdirSync(at)) this.before(`${rel}/${name}`, keep, true);
+  }
+
+  /** Records what weir left at `rel`. */
+  after(rel: string): void {
+    const entry = this.recorded.get(rel);
+    if (entry) entry.after = snapshotOf(join(this.root, rel));
+  }
+
+  /** Writes the turn's record; called after each batch of changes (a change set, a file action). */
+  flush(): void {
+    if (this.turn?.entries.length) writeFileAtomic(join(this.dir, this.turn.id, "turn.json"), JSON.stringify(this.turn));
+  }
+}
+
+/** The turns kept for the workspace, newest first; `session` keeps only that session's (an id prefix will do). I/O. */
+function turnsIn(dir: string, session?: string): Turn[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const turns: Turn[] = [];
+  for (const name of names.sort().reverse()) {
+    try {
+      const t = JSON.parse(readFileSync(join(dir, name, "turn.json"), "utf8")) as Turn;
+      if (t.entries.length && (!session || t.session.startsWith(session))) turns.push(t);
+    } catch {
+      // a turn folder without its record: nothing of it to undo
+    }
+  }
+  return turns;
+}
+
+/**
+ * Puts the workspace back as it was before the last `n` turns (of `session`, when given): contents,
+ * removals, links and modes, newest turn first. Every path is checked before anything is written:
+ * one the person changed since weir left it refuses the whole undo in one line. Returns what was
+ * restored, one line a path. I/O.
+ */
+export function undoTurns(dir: string, root: string, n: number, session?: string): string[] {
+  const turns = turnsIn(dir, session).slice(0, n);
+  if (turns.length === 0) throw new UserError(`nothing to undo in this workspace${session ? ` for session ${session}` : ""}`, 2);
+  // What each path would be once the newer turns are undone: the disk, then each turn's before.
+  const state = new Map<string, Snapshot>();
+  const now = (rel: string) => state.get(rel) ?? snapshotOf(join(root, rel));
+  for (const t of turns) {
+    for (const e of t.entries) {
+      const expected = e.after ?? e.before;
+      if (!same(now(e.rel), expected)) throw new UserError(`${e.rel} changed since weir left it (task "${t.task}"); nothing was undone`, 1);
+    }
+    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: sha256(readFileSync(join(dir, t.id, "blobs", e.blob!))) } : e.before);
+  }
+  const restored = new Map<string, string>();
+  for (const t of turns) {
+    for (const e of [...t.entries].reverse()) {
+      restore(root, e, join(dir, t.id, "blobs"));
+      restored.set(e.rel, describe(e.before));
+    }
+    rmSync(join(dir, t.id), { recursive: true, force: true });
+  }
+  return [...restored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, what]) => `${rel}: ${what}`);
+}
+
+const describe = (s: Snapshot): string => (s.kind === "absent" ? "removed (weir made it)" : s.kind === "file" ? "restored" : s.kind === "link" ? `a link to ${s.target} again` : "a directory again");
+
+/** Writes one path back as it was, through the guarded writer. */
+function restore(root: string, e: Entry, blobs: string): void {
+  const b = e.before;
+  const there = snapshotOf(join(root, e.rel));
+  if (b.kind === "absent") {
+    if (there.kind !== "absent") removeInside(root, e.rel);
+    return;
+  }
+  if (there.kind !== "absent" && there.kind !== b.kind) removeInside(root, e.rel);
+  if (b.kind === "dir") mkdirInside(root, e.rel, 0o755);
+  else if (b.kind === "link") symlinkInside(root, e.rel, b.target);
+  else writeFileInside(root, e.rel, readFileSync(join(blobs, e.blob!)), { mode: b.mode });
+}
