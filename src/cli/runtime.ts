@@ -35,7 +35,8 @@ import { SessionStore } from "../store/sessions.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
-import { scrubEnv } from "../workspace/process.ts";
+import { commandEnv, knownSecretValues } from "../workspace/environment.ts";
+import { useKnownSecrets } from "../core/credentials.ts";
 import { borrowsObjects, createSandbox } from "../workspace/sandbox.ts";
 import { changesDir, Transactions } from "../workspace/transaction.ts";
 import { UndoLog, undoDir } from "../workspace/undo.ts";
@@ -118,7 +119,9 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const undo = new UndoLog(undoDir(userDataDir(opts.env), workspace), workspace);
   const transactions = new Transactions(workspace, changesDir(userDataDir(opts.env), workspace), undo);
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs, transactions });
-  const env = scrubEnv(opts.env);
+  // Commands get an allowlist of the environment; the secrets weir knows are removed from all the model reads.
+  const env = commandEnv(opts.env, s.sandbox.env);
+  useKnownSecrets(knownSecretValues(opts.env, workspace));
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.
   const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords, onProblem: (l) => process.stderr.write(`weir: ${l}\n`) });

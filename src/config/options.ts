@@ -35,7 +35,7 @@ export interface ConfigValues {
   /** Dollars per million tokens, by model id: where a model's price is here, weir shows what a session cost. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
   /** The command sandbox; a project config may tighten it (read-only) but never turn it off. */
-  sandbox?: { mode?: (typeof SANDBOX_MODES)[number]; readable?: string[] };
+  sandbox?: { mode?: (typeof SANDBOX_MODES)[number]; readable?: string[]; env?: string[] };
   judgment?: {
     provider: (typeof JUDGMENT_PROVIDERS)[number];
     mode?: (typeof JUDGMENT_MODES)[number];

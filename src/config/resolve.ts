@@ -35,7 +35,8 @@ export interface Settings {
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
-  sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[] };
+  /** `env`: variables commands get beyond the allowlist (workspace/environment.ts), the user's config only. */
+  sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[]; env: string[] };
   /** Model prices from the config files (the user's over the project's), by model id. */
   prices: Record<string, Price>;
   /** The user's hooks. */
@@ -225,7 +226,7 @@ export function resolveSettings(layers: Layers): Resolved {
 function sandboxSettings(layers: Layers): Settings["sandbox"] {
   if (layers.project.sandbox?.mode === "off") throw usageError("the project config (.weir/config.json) may not set sandbox.mode off; only your own flag or user config can");
   const mode = layers.flags.sandbox?.mode ?? layers.user.sandbox?.mode ?? layers.project.sandbox?.mode ?? "workspace-write";
-  return { mode, readable: [...(layers.user.sandbox?.readable ?? [])] };
+  return { mode, readable: [...(layers.user.sandbox?.readable ?? [])], env: [...(layers.user.sandbox?.env ?? [])] };
 }
 
 /** The variables a provider's key may come from, in the order they are read. */

@@ -14,12 +14,37 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----
  * along (`token = getToken()`, `password: process.env.DB_PASSWORD`) is left as it is. Pure.
  */
 export function redactCredentials(text: string): string {
+  const known = redactKnown(text);
   // A native search first: a URL's password needs "://", and most texts have none.
-  const unurled = text.includes("://") ? text.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : text;
+  const unurled = known.includes("://") ? known.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : known;
   return unurled
     .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]")
     .replace(PRIVATE_KEY_BLOCK, "[redacted private key]")
     .replace(SECRET_ASSIGNMENT, (m, lead: string, q: string, value: string) =>
       !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value)) ? m : `${lead}${q}[redacted]${q}`,
     );
+}
+
+/** The forms a known secret value is removed in: as it is, base64 (padded or not, and URL-safe) and URL-encoded. */
+function encodings(value: string): string[] {
+  const b64 = Buffer.from(value, "utf8").toString("base64");
+  const forms = [value, b64, b64.replace(/=+$/, ""), Buffer.from(value, "utf8").toString("base64url"), encodeURIComponent(value)];
+  return [...new Set(forms)].filter((f) => f.length >= 8).sort((a, b) => b.length - a.length);
+}
+
+let knownForms: string[] = [];
+
+/**
+ * The secret values weir knows this run (`knownSecretValues` of workspace/environment.ts: the
+ * person's secret-named variables, the workspace's `.env` values, key bodies): from then on each is
+ * removed wherever it appears, whatever its shape. Set once by the runtime; empty in tests.
+ */
+export function useKnownSecrets(values: readonly string[]): void {
+  knownForms = [...new Set(values.flatMap(encodings))].sort((a, b) => b.length - a.length);
+}
+
+function redactKnown(text: string): string {
+  let out = text;
+  for (const form of knownForms) if (out.includes(form)) out = out.split(form).join("[redacted secret]");
+  return out;
 }

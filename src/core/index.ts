@@ -5,7 +5,7 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { ContextChunk, FloorReason, RenderLevel, tokensOf } from "./chunk.ts";
-export { redactCredentials } from "./credentials.ts";
+export { redactCredentials, useKnownSecrets } from "./credentials.ts";
 export { UserError, isUserError, machineRefusal, refusalReason, usageError } from "./errors.ts";
 export type { AgentEvent, Display, RunStop } from "./events.ts";
 export { textOf, toolCallsOf, userText } from "./messages.ts";

@@ -20,6 +20,7 @@ export { toolchainsShown } from "./toolchains.ts";
 export { applyHeld, changesDir, heldLayers, Transactions } from "./transaction.ts";
 export { removeLayer, viewTools } from "./view.ts";
 export { UndoLog, undoDir, undoTurns } from "./undo.ts";
+export { commandEnv, knownSecretValues } from "./environment.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

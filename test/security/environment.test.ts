@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * Secrets with no known shape, through the binary with the request bodies as the oracle: the
+ * person's variables a command never gets (an allowlist, not a list of bad names), and the values
+ * weir knows (secret-named variables, the workspace's .env) removed wherever a command prints them,
+ * base64-encoded too.
+ */
+const world = e2eWorld();
+
+const SECRETS = {
+  PGPASSWORD: "pgQ7wLx2Vb9Tz",
+  MYSQL_PWD: "myZ3kP8sWq1Rn",
+  RAILS_MASTER_KEY: "3f9a1c77d2e84b0aa51c",
+  SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T01/B02/Xq9LmZ",
+  CI_JOB_JWT: "eyJraWQiOi.Jzb21lIjoidGhpbmcifQ.c2lnbmF0dXJl",
+};
+const DOTENV = "Qm9vb2sh7Yx1Wq";
+const UNLISTED = { BUILD_FLAVOUR: "ordinary-value-77" };
+
+describe("secrets with no known shape never reach the model", () => {
+  test("a command's env has none of the person's other variables, and values printed from files are removed, base64 too", async () => {
+    writeFileSync(join(world.ws, ".env"), `PAYMENTS=${DOTENV}\n`);
+    writeFileSync(join(world.ws, "compose.yml"), `db:\n  pw_hint: ${SECRETS.PGPASSWORD}\nnotify: ${SECRETS.SLACK_WEBHOOK_URL}\n`);
+    writeFileSync(join(world.ws, "blob.txt"), `${Buffer.from(DOTENV).toString("base64")}\n${SECRETS.CI_JOB_JWT}\n`);
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "e", name: "run_command", input: { program: "env", args: [] } }] },
+        { toolCalls: [{ id: "c", name: "run_command", input: { program: "cat", args: ["compose.yml", "blob.txt"] } }] },
+        { text: "done" },
+      ],
+    });
+    const first = world.server.requests.length;
+    const r = await runWeir(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes", "show the settings"], {
+      home: world.home,
+      env: { ...SECRETS, ...UNLISTED },
+    });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
+    // The plant is real: the files hold the values.
+    expect(readFileSync(join(world.ws, "compose.yml"), "utf8")).toContain(SECRETS.PGPASSWORD);
+    for (const value of [...Object.values(SECRETS), DOTENV, Buffer.from(DOTENV).toString("base64"), UNLISTED.BUILD_FLAVOUR]) expect(sent).not.toContain(value);
+    expect(sent).toContain("[redacted secret]");
+    // The env ran: the allowlisted variables are there.
+    expect(sent).toContain(`HOME=${world.home}`);
+  });
+});
