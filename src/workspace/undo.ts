@@ -2,8 +2,8 @@ import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
-import { mkdirInside, removeInside, symlinkInside, writeFileAtomic, writeFileInside } from "./atomic.ts";
-import { sha256 } from "./ledger.ts";
+import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
+import { hashWithHead } from "./ledger.ts";
 
 /** What stood at a path: a file (its bytes' SHA and mode), a link, a directory, or nothing. */
 export type Snapshot = { kind: "file"; sha: string; mode: number } | { kind: "link"; target: string } | { kind: "dir" } | { kind: "absent" };
@@ -36,7 +36,8 @@ export function snapshotOf(path: string, hash = true): Snapshot {
     const st = lstatSync(path);
     if (st.isSymbolicLink()) return { kind: "link", target: readlinkSync(path) };
     if (st.isDirectory()) return { kind: "dir" };
-    if (st.isFile()) return { kind: "file", sha: hash ? sha256(readFileSync(path)) : "", mode: st.mode & 0o777 };
+    // Hashed in 1 MB reads: a file of gigabytes a command wrote costs no more memory than a small one.
+    if (st.isFile()) return { kind: "file", sha: hash ? hashWithHead(path, 0).sha : "", mode: st.mode & 0o777 };
     return { kind: "absent" };
   } catch {
     return { kind: "absent" };
@@ -146,7 +147,7 @@ export function undoTurns(dir: string, root: string, n: number, session?: string
       const expected = e.after ?? e.before;
       if (!same(now(e.rel), expected)) throw new UserError(`${e.rel} changed since weir left it (task "${t.task}"); nothing was undone`, 1);
     }
-    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: sha256(readFileSync(join(dir, t.id, "blobs", e.blob!))) } : e.before);
+    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: hashWithHead(join(dir, t.id, "blobs", e.blob!), 0).sha } : e.before);
   }
   const restored = new Map<string, string>();
   for (const t of turns) {
@@ -172,5 +173,6 @@ function restore(root: string, e: Entry, blobs: string): void {
   if (there.kind !== "absent" && there.kind !== b.kind) removeInside(root, e.rel);
   if (b.kind === "dir") mkdirInside(root, e.rel, 0o755);
   else if (b.kind === "link") symlinkInside(root, e.rel, b.target);
-  else writeFileInside(root, e.rel, readFileSync(join(blobs, e.blob!)), { mode: b.mode });
+  // The kept bytes move back into place (the turn's record goes after the undo): no read, whatever the size.
+  else placeInside(root, e.rel, join(blobs, e.blob!), b.mode);
 }
