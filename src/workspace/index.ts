@@ -21,6 +21,7 @@ export { applyHeld, changesDir, heldLayers, Transactions } from "./transaction.t
 export { removeLayer, viewTools } from "./view.ts";
 export { UndoLog, undoDir, undoTurns } from "./undo.ts";
 export { commandEnv, knownSecretValues } from "./environment.ts";
+export { cgroupsAvailable } from "./limits.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

@@ -11,6 +11,7 @@ import { unixSocketFilter } from "./seccomp.ts";
 import { enclosingRepository, gitFileTarget } from "./walker.ts";
 import type { Settled, Transactions } from "./transaction.ts";
 import { viewArgv, viewTools } from "./view.ts";
+import { inCgroup, processCgroup, releaseCgroup } from "./limits.ts";
 
 /**
  * The OS sandbox every process weir starts runs in (run_command, shell, verify, weir's own git).
@@ -715,6 +716,8 @@ interface SandboxOptions {
    * command that may write runs on a copy-on-write view, and its change set is settled there.
    */
   transactions?: Transactions;
+  /** The most processes a command has at once, held by a pids cgroup where weir can make one (`limits.ts`); `defaultLimits` when absent. */
+  processes?: number;
 }
 
 /** The disk floor of a command that writes under `path` (`diskFloor` and `inodeFloor`, or `given`); none when the disk cannot be read. I/O. */
@@ -1068,6 +1071,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         const [program, ...args] = wrapArgv(detected.kind, p, argv, rest.cwd, detected.program);
         spawned = { program: program!, args };
       }
+      // A pids cgroup holds the process limit for root too, which prlimit cannot; the command joins it before it starts.
+      const cgroup = detected.kind === "bwrap" ? processCgroup(o.processes ?? limits?.processes ?? 4_096) : undefined;
+      if (cgroup) {
+        const [program, ...args] = inCgroup(cgroup, [spawned.program, ...spawned.args]);
+        spawned = { ...spawned, program: program!, args };
+      }
       let result: ProgramRun;
       const started = Date.now();
       try {
@@ -1078,6 +1087,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
         for (const fd of spawned.fds ?? []) closeSync(fd);
         if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
         if (commandTemp) rmSync(commandTemp, { recursive: true, force: true });
+        if (cgroup) releaseCgroup(cgroup);
       }
       // Every process of the command is gone: its view's upper layer is the exact change set.
       if (view) {

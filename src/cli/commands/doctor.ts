@@ -4,6 +4,7 @@ import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { changesDir } from "../../workspace/transaction.ts";
 import { viewTools } from "../../workspace/view.ts";
+import { cgroupsAvailable } from "../../workspace/limits.ts";
 import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
@@ -57,6 +58,19 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       detail: viewed
         ? "each command runs on a copy-on-write view; what review cannot show is held (weir changes)"
         : "no unprivileged overlay mount here (util-linux's unshare and mount, and user namespaces, are needed): commands write the workspace directly, and guarded paths they create are removed after them",
+    });
+  }
+  if (sandbox.kind === "bwrap") {
+    const held = cgroupsAvailable();
+    const root = process.getuid?.() === 0;
+    checks.push({
+      name: "process limit",
+      ok: held || !root,
+      detail: held
+        ? "each command gets a pids cgroup: at most 4,096 processes at once, for root too"
+        : root
+          ? "weir runs as root and can make no pids cgroup here, and prlimit's process limit does not bind root: run weir as an ordinary user, or give it a cgroup with the pids controller"
+          : "prlimit limits each command to 4,096 processes (no pids cgroup is delegated to you; as an ordinary user that limit holds)",
     });
   }
   // What of this workspace the person's shell, git or PATH reads at their next start: commands cannot change it.
