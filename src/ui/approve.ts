@@ -1,5 +1,8 @@
 import { confirm, isCancel, select } from "@clack/prompts";
 import type { Approval, ApprovalRequest, Approver } from "../actions/executor.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { reviewable } from "./visible.ts";
 
 const LABEL: Record<Approval, string> = { once: "allowed once", session: "allowed for this session", deny: "denied" };
@@ -19,12 +22,17 @@ export const terminalApprover: Approver = async (asked: ApprovalRequest): Promis
   // redrawn by it, and runs of blanks counted, so no part of it can be pushed off the screen.
   const req = { ...asked, summary: reviewable(asked.summary) };
   const verb = req.action === "shell" || req.action === "run_command" ? "run" : `use ${req.action}`;
-  const message = `weir wants to ${verb}:\n${req.summary.replace(/^/gm, "  ")}\n  (${req.risk}; asked by ${req.rule})`;
+  const whole = `weir wants to ${verb}:\n${req.summary.replace(/^/gm, "  ")}\n  (${req.risk}; asked by ${req.rule})`;
+  // Everything or nothing: what does not fit the screen is not shown in part (its start would scroll
+  // off the top); a summary that fits says so and where the whole of it is, and only "once" is offered.
+  const out0 = process.stdout;
+  const tooLong = out0.isTTY === true && answeredRows(whole, "allow for this session", out0.columns ?? 80) + 6 > (out0.rows ?? 24);
+  const message = tooLong ? summaryOf(req, verb, out0.columns ?? 80) : whole;
   const answer = await select<Approval>({
     message,
     options: [
-      { value: "once", label: "allow once" },
-      { value: "session", label: "allow for this session" },
+      { value: "once", label: tooLong ? "allow once: I have read the whole of it in that file" : "allow once" },
+      ...(tooLong ? [] : [{ value: "session" as const, label: "allow for this session" }]),
       { value: "deny", label: "deny" },
     ],
     initialValue: "deny",
@@ -39,6 +47,19 @@ export const terminalApprover: Approver = async (asked: ApprovalRequest): Promis
   return chosen;
 };
 
+/**
+ * The prompt for what is too long for the screen: its size, its first line cut to the width, and a
+ * file (0600, in the temporary directory) holding the whole of it as the prompt would have shown it.
+ */
+function summaryOf(req: ApprovalRequest, verb: string, columns: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "weir-approval-"));
+  const file = join(dir, "request.txt");
+  writeFileSync(file, `${req.action}: ${req.summary}\n`, { mode: 0o600 });
+  const lines = req.summary.split("\n");
+  const first = lines[0]!.slice(0, Math.max(20, columns - 12));
+  return `weir wants to ${verb} something too long for this screen (${lines.length} lines, ${req.summary.length} characters); it begins:\n  ${first}…\n  The whole of it, as it would run: ${file}\n  (${req.risk}; asked by ${req.rule})`;
+}
+
 /** A yes/no question that collapses to one line once answered (clack leaves its frame otherwise). */
 async function confirmCollapsed(message: string, said: (yes: boolean) => string): Promise<boolean> {
   const answer = await confirm({ message, initialValue: false });
@@ -52,10 +73,15 @@ async function confirmCollapsed(message: string, said: (yes: boolean) => string)
  * Asks once per workspace before a project's MCP server (from a cloned repository) may start a
  * program. Everything shown comes from the repository, so all of it is `reviewable`.
  */
-export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string } }): Promise<boolean> {
-  const what = reviewable(entry.config.command ? [entry.config.command, ...(entry.config.args ?? [])].join(" ") : (entry.config.url ?? ""));
+export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string; env?: Record<string, string>; network?: boolean } }): Promise<boolean> {
+  const c = entry.config;
+  const what = reviewable(c.command ? [c.command, ...(c.args ?? [])].join(" ") : (c.url ?? ""));
   const name = reviewable(entry.name);
-  return confirmCollapsed(`${reviewable(entry.path)} wants to start the MCP server "${name}":\n${what.replace(/^/gm, "  ")}\nAllow it for this workspace?`, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
+  // Its environment runs code too (NODE_OPTIONS=--require …), and the network is a widening: both are shown.
+  const env = Object.entries(c.env ?? {}).map(([k, v]) => `  env ${reviewable(k)}=${reviewable(v)}`);
+  const network = c.command ? [`  network: ${c.network ? "yes, it may reach any host" : "none"}`] : [];
+  const shown = [what.replace(/^/gm, "  "), ...env, ...network].join("\n");
+  return confirmCollapsed(`${reviewable(entry.path)} wants to start the MCP server "${name}":\n${shown}\nAllow it for this workspace?`, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
 }
 
 /**

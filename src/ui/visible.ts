@@ -21,8 +21,15 @@ export function visibleEvent<T>(value: T): T {
   return value;
 }
 
-/** Characters that show as nothing, or as a plain space, while being something else. */
-const BLANK_LOOKALIKE = /[\u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]/g;
+/**
+ * Characters that show as nothing, or as a plain space, while being something else: Unicode's
+ * spaces and joiners, and letters drawn blank (the Braille pattern blank, the Hangul fillers, the
+ * Mongolian vowel separator).
+ */
+const BLANK_LOOKALIKE = /[\u00a0\u1680\u180e\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff\u2800\u3164\u115f\u1160\uffa0]/g;
+/** A run of four or more of one such character: counted, not named one by one. */
+const BLANK_RUN = /([\u00a0\u1680\u180e\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff\u2800\u3164\u115f\u1160\uffa0])\1{3,}/g;
+const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /**
  * What an approval prompt shows of a command, so that everything in it can be seen at once: as
@@ -32,7 +39,8 @@ const BLANK_LOOKALIKE = /[\u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u206
  */
 export function reviewable(text: string): string {
   return visible(text)
-    .replace(BLANK_LOOKALIKE, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`)
+    .replace(BLANK_RUN, (run, c: string) => `⟨${run.length} × ${codePoint(c)}⟩`)
+    .replace(BLANK_LOOKALIKE, (c) => `<${codePoint(c)}>`)
     .replace(/[ \t]{40,}/g, (run) => ` ⟨${run.length} blanks⟩ `)
     .replace(/(?:\n[ \t]*){4,}\n/g, (run) => `\n⟨${run.split("\n").length - 2} empty lines⟩\n`);
 }
