@@ -307,7 +307,14 @@ async function readInfo(root: string, rel: string, home: string, maxBytes: numbe
   }
   const hit = index?.files.get(abs);
   if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.info;
-  const info = await readFresh(abs, rel, maxBytes);
+  let info: FileInfo | undefined;
+  try {
+    info = await readFresh(abs, rel, maxBytes);
+  } catch (e) {
+    // One file the operating system will not let weir read (chmod 000) is skipped with a note; the rest compiles.
+    const code = (e as NodeJS.ErrnoException).code;
+    return { refused: `${rel} could not be read (${code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? "an error")}); it was skipped` };
+  }
   index?.files.set(abs, { mtime: st.mtimeMs, size: st.size, info });
   return info;
 }
