@@ -169,6 +169,8 @@ export class ActionExecutor {
     // The user's PreToolUse hooks may block a call the policy allowed (never allow one it refused).
     const pre = this.opts.hooks?.has("PreToolUse") ? await this.opts.hooks.run("PreToolUse", action.id, { tool_name: action.id, tool_input: input }, signal) : undefined;
     if (pre?.block) return refuse(`refused by a PreToolUse hook: ${pre.message}`, "hook");
+    // Context a PreToolUse hook adds (additionalContext) reaches the model with the call's result.
+    const preNote = pre?.message ? `\n[PreToolUse hook] ${pre.message}` : "";
     if (signal.aborted) return say("stopped by the user before it ran");
     this.opts.onUsed?.(action.id);
     const tracker = this.opts.tracker;
@@ -187,7 +189,8 @@ export class ActionExecutor {
       const o0 = typeof out === "string" ? { content: out } : out;
       // A PostToolUse hook's message (exit 2's stderr, or added context) reaches the model with the result.
       const post = this.opts.hooks?.has("PostToolUse") ? await this.opts.hooks.run("PostToolUse", action.id, { tool_name: action.id, tool_input: input, tool_response: o0.content.slice(0, 20_000) }, signal) : undefined;
-      const o = post?.message ? { ...o0, content: `${o0.content}\n[PostToolUse hook${post.block ? " (blocking)" : ""}] ${post.message}` } : o0;
+      const withPre = preNote ? { ...o0, content: `${o0.content}${preNote}` } : o0;
+      const o = post?.message ? { ...withPre, content: `${withPre.content}\n[PostToolUse hook${post.block ? " (blocking)" : ""}] ${post.message}` } : withPre;
       const own = o.trusted === true && action.source === "builtin" ? { origin: "weir" as const } : {};
       return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}), ...own };
     } catch (e) {

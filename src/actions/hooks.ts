@@ -125,8 +125,11 @@ export class Hooks {
           continue;
         }
         if (r.exitCode === 2) return { block: true, message: (r.stderr ?? r.output).trim() || `blocked by the ${event} hook` };
+        // Any other failure does not block (Claude Code's contract): the person is told, the model is not.
         if (r.exitCode !== 0) {
-          context.push(`[${event} hook "${h.command.slice(0, 60)}" failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}); ignored]`);
+          const said = (r.stderr ?? r.output).trim().split("\n").pop();
+          const how = r.timedOut ? `timed out after ${h.timeout ?? 60}s` : r.cancelled ? "was stopped" : `exit ${r.exitCode}${said ? `: ${said.slice(0, 200)}` : ""}`;
+          this.o.onProblem?.(`the ${event} hook "${h.command.slice(0, 80)}" failed (${how}); it does not block, so ${event === "PreToolUse" ? "the call went on" : "weir went on"}`);
           continue;
         }
         const out = r.output.trim();

@@ -50,6 +50,26 @@ describe("hooks", () => {
     expect(sent).toContain("[PostToolUse hook] POST-CONTEXT-11");
   });
 
+  test("a PreToolUse hook that fails (exit 1) or times out lets the call through and says so to the person, not the model; its additionalContext reaches the model", async () => {
+    hooks({
+      PreToolUse: [
+        { matcher: "read_file", hooks: [{ type: "command", command: "echo 'lint config missing' >&2; exit 1" }] },
+        { matcher: "read_file", hooks: [{ type: "command", command: "sleep 5", timeout: 1 }] },
+        { matcher: "read_file", hooks: [{ type: "command", command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"PRE-CONTEXT-22"}}'` }] },
+      ],
+    });
+    writeFileSync(join(world.ws, "a.txt"), "alpha\n");
+    world.server.script({ turns: [call("p1", "read_file", { path: "a.txt" }), { text: "done" }] });
+    const r = await runWeir([...wire(), "read it", "--cwd", world.ws], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('the PreToolUse hook "echo \'lint config missing\' >&2; exit 1" failed (exit 1: lint config missing); it does not block, so the call went on');
+    expect(r.stderr).toContain('the PreToolUse hook "sleep 5" failed (timed out after 1s)');
+    const sent = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("alpha");
+    expect(sent).toContain("[PreToolUse hook] PRE-CONTEXT-22");
+    expect(sent).not.toContain("lint config missing");
+  });
+
   test("UserPromptSubmit and SessionStart add context to the first request; a UserPromptSubmit exit 2 stops the run before any model call", async () => {
     hooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo PROMPT-CONTEXT-22" }] }], SessionStart: [{ hooks: [{ type: "command", command: "echo SESSION-33" }] }] });
     world.server.script({ turns: [{ text: "ok" }] });
