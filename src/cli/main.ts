@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command[0] === "config") {
     const { configCommand } = await import("./commands/config.ts");
     const { userConfigFile, projectConfigFile } = await import("../config/paths.ts");
-    return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, out);
+    return configCommand(args.command, resolved, { user: userConfigFile(), project: projectConfigFile(workspace) }, out, args.json);
   }
 
   if (args.command[0] === "auth") {
@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.list) {
     const { listCommand } = await import("./commands/sessions.ts");
-    return listCommand(workspace, args.all, out);
+    return listCommand(workspace, args.all, out, args.json);
   }
 
   let task = args.task;

@@ -216,6 +216,12 @@ export function resolveSettings(layers: Layers): Resolved {
     hooks: layers.user.hooks ?? {},
     ...(Object.keys(layers.project.hooks ?? {}).length > 0 ? { projectHooks: layers.project.hooks } : {}),
   };
+  // Merged values name every layer they took something from.
+  const from = (...hits: [unknown, Source][]) => hits.filter(([v]) => v !== undefined && (typeof v !== "object" || Object.keys(v as object).length > 0)).map(([, s]) => s).join(" + ") || "default";
+  sources.sandbox = from([layers.flags.sandbox, "flag"], [layers.user.sandbox, "user"], [layers.project.sandbox, "project"]);
+  sources.prices = from([layers.user.prices, "user"], [layers.project.prices, "project"]);
+  sources.hooks = from([layers.user.hooks, "user"]);
+  if (settings.projectHooks) sources.projectHooks = "project (run once approved)";
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }
 

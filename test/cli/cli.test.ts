@@ -268,3 +268,19 @@ describe("a typo of a command", () => {
     expect(server.requests.length).toBe(before);
   });
 });
+
+describe("weir config show and --list", () => {
+  test("values from a config file name it as their source; a project config that does not exist says so; --json is JSON", async () => {
+    mkdirSync(join(home.path, ".config", "weir"), { recursive: true });
+    writeFileSync(join(home.path, ".config", "weir", "config.json"), JSON.stringify({ sandbox: { mode: "read-only" }, prices: { m: { input: 1, output: 2 } }, hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }));
+    const text = await runWeir([...wireArgs("chat"), "config", "show"], { home: home.path });
+    expect(text.code).toBe(0);
+    for (const key of ["sandbox", "prices", "hooks"]) expect(text.stdout).toMatch(new RegExp(`^${key} .*\\(user\\)$`, "m"));
+    expect(text.stdout).toMatch(/^project config: .*config\.json \(none\)$/m);
+    const json = JSON.parse((await runWeir([...wireArgs("chat"), "config", "show", "--json"], { home: home.path })).stdout);
+    expect(json.settings.sandbox).toEqual({ value: { mode: "read-only", readable: [], env: [] }, source: "user" });
+    expect(json.files.project.exists).toBe(false);
+    const list = await runWeir(["--list", "--json"], { home: home.path });
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+});

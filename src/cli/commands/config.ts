@@ -1,12 +1,20 @@
+import { existsSync } from "node:fs";
 import { maskSecret, type Resolved } from "../../config/resolve.ts";
 import { usageError } from "../../core/errors.ts";
 import { defaultPolicy, layerPolicy } from "../../actions/permissions.ts";
 
 /** `weir config show`: every resolved value with its source; the key masked. */
-export function configCommand(words: string[], resolved: Resolved, paths: { user: string; project: string }, out: (s: string) => void): number {
+export function configCommand(words: string[], resolved: Resolved, paths: { user: string; project: string }, out: (s: string) => void, json = false): number {
   const sub = words[1] ?? "show";
   if (sub !== "show") throw usageError(`unknown command "config ${sub}"; use: weir config show`);
   const { settings, sources } = resolved;
+  const where = (p: string) => (existsSync(p) ? p : `${p} (none)`);
+  if (json) {
+    const values = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, { value: k === "apiKey" ? maskSecret(v as string | undefined) : (v ?? null), source: sources[k as keyof typeof sources] ?? "default" }]));
+    const files = { user: { path: paths.user, exists: existsSync(paths.user) }, project: { path: paths.project, exists: existsSync(paths.project) } };
+    out(`${JSON.stringify({ settings: values, files }, null, 2)}\n`);
+    return 0;
+  }
   const rows: [string, string][] = Object.entries(settings).map(([k, v]) => [
     k,
     k === "apiKey" ? maskSecret(v as string | undefined) : v === undefined ? "(unset)" : typeof v === "object" ? JSON.stringify(v) : String(v),
@@ -19,6 +27,6 @@ export function configCommand(words: string[], resolved: Resolved, paths: { user
   for (const [id, d] of Object.entries(policy.actions).sort()) out(`  ${id.padEnd(width)}  ${d}\n`);
   out("permissions (commands; the strictest matching rule decides):\n");
   for (const c of policy.commands) out(`  ${c.decision.padEnd(5)}  ${c.pattern}  (${c.source.split(";")[0]})\n`);
-  out(`\nuser config:    ${paths.user}\nproject config: ${paths.project}\n`);
+  out(`\nuser config:    ${where(paths.user)}\nproject config: ${where(paths.project)}\n`);
   return 0;
 }
