@@ -16,3 +16,8 @@ export function middleCut(text: string, maxChars: number): { text: string; cut: 
 
 /** Characters a task (with whatever was piped beside it) may take: a quarter of the window, four to a token. Pure. */
 export const taskRoom = (contextSize: number): number => contextSize;
+
+/** A count with its noun in the right number: "1 file", "3 files", "1 attempt". Pure. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}

@@ -1,3 +1,4 @@
+import { counted } from "../core/text-fit.ts";
 import type { StreamEvent } from "../core/stream.ts";
 import { CancelledError, ProviderError } from "./errors.ts";
 import type { RetryPolicy } from "./port.ts";
@@ -51,7 +52,7 @@ export async function* withRetry(
       const tooLong = error.retryAfterMs !== undefined && error.retryAfterMs > MAX_RETRY_AFTER_MS;
       if (!error.retryable || n >= policy.maxAttempts || tooLong) {
         if (error.retryable && n >= policy.maxAttempts)
-          throw new ProviderError(`${error.message} (gave up after ${n} attempts)`, error.kind, false, undefined, error.status);
+          throw new ProviderError(`${error.message} (gave up after ${counted(n, "attempt")})`, error.kind, false, undefined, error.status);
         throw error;
       }
       const delayMs = backoffDelay(n, policy, error.retryAfterMs);

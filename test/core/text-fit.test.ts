@@ -1,6 +1,6 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { middleCut } from "../../src/core/text-fit.ts";
+import { counted, middleCut } from "../../src/core/text-fit.ts";
 
 test("property: a text that fits is kept whole; one that does not keeps its two ends within the room, and counts what went", () => {
   fc.assert(
@@ -15,4 +15,10 @@ test("property: a text that fits is kept whole; one that does not keeps its two 
       expect(r.cut).toBe(text.length - head!.length - tail!.length);
     }),
   );
+});
+
+describe("counted", () => {
+  test("a count names its noun in the right number", () => {
+    expect([counted(1, "file"), counted(3, "file"), counted(1, "attempt"), counted(0, "match", "matches"), counted(20_000, "file")]).toEqual(["1 file", "3 files", "1 attempt", "0 matches", "20,000 files"]);
+  });
 });

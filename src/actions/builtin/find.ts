@@ -1,3 +1,4 @@
+import { counted } from "../../core/text-fit.ts";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { holdsKeyMaterial } from "../../workspace/containment.ts";
@@ -124,8 +125,8 @@ export const search = defineAction({
         }
       }
     }
-    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${files} files`, details: { kind: "search", files: [], hits: 0 } };
-    const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${perFile.size} files not shown; narrow with path or glob]` : "";
+    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${counted(files, "file")}`, details: { kind: "search", files: [], hits: 0 } };
+    const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${counted(perFile.size, "file")} not shown; narrow with path or glob]` : "";
     return {
       content: `${total} hit${total === 1 ? "" : "s"} in ${perFile.size} file${perFile.size === 1 ? "" : "s"}\n${hits.join("\n")}${tail}`,
       details: { kind: "search", files: [...perFile.keys()], hits: total },

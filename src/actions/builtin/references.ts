@@ -1,3 +1,4 @@
+import { counted } from "../../core/text-fit.ts";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { languageOf, outline } from "../../context/outline.ts";
@@ -67,7 +68,7 @@ export const findReferences = defineAction({
       });
     }
     const details = { kind: "references" as const, symbol: name, found: defs.length + calls.length + refs.length };
-    if (details.found === 0) return { content: `none found: no definition, reference or call of ${name} in ${files} files searched`, details };
+    if (details.found === 0) return { content: `none found: no definition, reference or call of ${name} in ${counted(files, "file")} searched`, details };
     const cap = (xs: string[]) => (xs.length > 60 ? [...xs.slice(0, 60), `[${xs.length - 60} more]`] : xs);
     const content = [
       `definitions (${defs.length}):`,
@@ -76,7 +77,7 @@ export const findReferences = defineAction({
       ...cap(calls),
       `other references (${refs.length}):`,
       ...cap(refs),
-      `searched ${files} files; definitions are from the parser, references are text matches`,
+      `searched ${counted(files, "file")}; definitions are from the parser, references are text matches`,
     ].join("\n");
     return { content, details };
   },

@@ -1,3 +1,4 @@
+import { counted } from "../../core/text-fit.ts";
 import type { Resolved } from "../../config/resolve.ts";
 import type { WorkingSet } from "../../context/working-set.ts";
 import { usageError } from "../../core/errors.ts";
@@ -75,7 +76,7 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
     );
     return 0;
   }
-  out(`goal: ${goal}\nworking set: ${compiled.used} tokens, the floor's ${compiled.floorTokens} and ${compiled.used - compiled.floorTokens} of the ${compiled.budget} beyond it; ${g.filesWalked} files walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
+  out(`goal: ${goal}\nworking set: ${compiled.used} tokens, the floor's ${compiled.floorTokens} and ${compiled.used - compiled.floorTokens} of the ${compiled.budget} beyond it; ${counted(g.filesWalked, "file")} walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
   if (compiled.overBudget) out(`warning: ${compiled.overBudget}\n`);
   for (const r of g.refused) out(`refused ${r.path}: ${r.reason}\n`);
   out("\nlevel      tokens  verdict           source\n");
