@@ -41,7 +41,7 @@ interface ReplHost {
   files(): string[];
   /** `/resume` (list) or `/resume ID` (switch to that session; returns its conversation in brief). */
   resume(id: string | undefined): string;
-  /** `!cmd`: runs a shell line the person typed, through the same permissions and sandbox; its output. */
+  /** `!cmd`: runs a shell line the person typed, in the sandbox, without asking (a deny rule still holds); its output. */
   shell(line: string, signal: AbortSignal): Promise<{ output: string; ran: boolean }>;
   /** Custom slash commands (`.weir/commands/*.md`, the user's `commands/`), read when asked. */
   commands(): SlashCommand[];
@@ -98,7 +98,7 @@ function watchPaste(input: NodeJS.ReadStream): { takeLine(): boolean; stop(): vo
   };
 }
 
-const REPL_HELP = [
+export const REPL_HELP = [
   "/help              this list",
   "/model [ID]        pick from the models the endpoint offers, or switch to one by id (the conversation carries over)",
   "/clear             start a new session",
@@ -115,8 +115,8 @@ const REPL_HELP = [
   "/init              ask the model to write an AGENTS.md for this repository",
   "/resume [ID]       list this workspace's sessions, or continue one (its conversation is shown in brief)",
   "/goal OBJECTIVE    work towards it until the project's tests pass; /goal resume ID [TOKENS], /goal list",
-  "/graph OBJECTIVE   plan steps, run each as a goal in its own worktree, merge them; /graph status [ID], resume ID [TOKENS], list",
-  "!COMMAND           run a shell command yourself (same permissions and sandbox); the model sees it with your next message",
+  "/graph OBJECTIVE   plan steps, each a goal in its own worktree, merged; also status [ID], resume ID [TOKENS], list",
+  "!COMMAND           run a shell command yourself: in the sandbox, without asking (you typed it); the model sees it next",
   "@path              mention a file (Tab completes): it is put in the model's working set",
   "/exit              leave (or Ctrl-D)",
   "Ctrl-O             review everything the log folded (whole reasoning, command output, diffs); q closes",

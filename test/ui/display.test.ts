@@ -4,7 +4,7 @@ import { createPatch } from "diff";
 import { lastBlockEnd, MarkdownStream } from "../../src/ui/markdown.ts";
 import { commandForLog, diffForLog, plainDisplay } from "../../src/ui/plain.ts";
 import { answeredRows } from "../../src/ui/approve.ts";
-import { completeMention } from "../../src/ui/repl.ts";
+import { completeMention, REPL_HELP } from "../../src/ui/repl.ts";
 import { cutToWidth, fitSegments, formatElapsed, LivePane, paneRows, statusSegments } from "../../src/ui/pane.ts";
 import { clampTop, foldForReview, type ReviewItem, reviewKey, reviewLines } from "../../src/ui/review.ts";
 import { waitingFor } from "../../src/ui/spinner.ts";
@@ -275,4 +275,9 @@ describe("reasoning", () => {
     v.emit({ type: "text_delta", text: "x" });
     expect(verbose).toBe("let me think");
   });
+});
+
+test("/help fits a 120-column terminal and says that !COMMAND runs without asking", () => {
+  for (const line of REPL_HELP.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
+  expect(REPL_HELP).toContain("!COMMAND           run a shell command yourself: in the sandbox, without asking (you typed it)");
 });
