@@ -134,7 +134,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
-  const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env);
+  const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env, notices);
   // The MCP SDK loads only when a server is configured.
   const hub: Hub = entries.length
     ? await (await import("../mcp/hub.ts")).startServers(entries, { registry, workspace, serverHomes: join(userDataDir(opts.env), "mcp"), approvals: store, ...(o.approveServer ? { ask: o.approveServer } : {}), clientVersion: VERSION, notices, log: (l) => process.stderr.write(`${l}\n`) })

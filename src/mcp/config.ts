@@ -90,10 +90,20 @@ function readMcpFile(path: string, origin: "user" | "project", env: Record<strin
   });
 }
 
-/** User servers from `~/.config/weir/mcp.json`, project servers from `<workspace>/.mcp.json`; the person's win on a clash. */
-export function loadMcpServers(userConfigDir: string, workspace: string, env: Record<string, string | undefined>): ServerEntry[] {
+/**
+ * User servers from `~/.config/weir/mcp.json`, project servers from `<workspace>/.mcp.json`; the
+ * person's win on a clash. A broken file of the person's stops the run (theirs to fix); a broken one
+ * of the repository's is a notice, and none of its servers start: it must not stop every run there.
+ */
+export function loadMcpServers(userConfigDir: string, workspace: string, env: Record<string, string | undefined>, notices?: string[]): ServerEntry[] {
   const user = readMcpFile(join(userConfigDir, "mcp.json"), "user", env, workspace);
-  const project = readMcpFile(join(workspace, ".mcp.json"), "project", env, workspace);
+  let project: ServerEntry[] = [];
+  try {
+    project = readMcpFile(join(workspace, ".mcp.json"), "project", env, workspace);
+  } catch (e) {
+    if (!(e instanceof UserError) || !notices) throw e;
+    notices.push(`${e.message.replace(/; fix or remove it$/, "")}: none of its servers start (fix it to use them)`);
+  }
   const byName = new Map<string, ServerEntry>();
   for (const e of [...project, ...user]) byName.set(e.name, e);
   return [...byName.values()];

@@ -284,3 +284,16 @@ describe("weir config show and --list", () => {
     expect(JSON.parse(list.stdout)).toEqual([]);
   });
 });
+
+describe("a repository's broken .mcp.json", () => {
+  test("is a notice and starts none of its servers; the run goes on", async () => {
+    const ws = join(home.path, "project");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, ".mcp.json"), "{ not json");
+    server.script({ turns: [{ text: "answered anyway" }] });
+    const r = await runWeir([...wireArgs("chat"), "--cwd", ws, "hi"], { home: home.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("answered anyway");
+    expect(r.stderr).toContain(`MCP config ${join(ws, ".mcp.json")} is not valid JSON: none of its servers start (fix it to use them)`);
+  });
+});
