@@ -128,6 +128,15 @@ describe("list_files and search", () => {
   });
 });
 
+describe("search over a file too large to read", () => {
+  test("names the file it did not search, with how to search it, whether or not anything else matched", async () => {
+    ws = workspace({ "src/a.ts": "const token = 1;\n", "logs/huge.log": `${"x".repeat(5_100_000)}\ntoken here\n` });
+    const hit = await ws.one("search", { pattern: "token" });
+    expect(hit.content).toBe("1 hit in 1 file\nsrc/a.ts:1: const token = 1;\n[not searched, over 5 MB: logs/huge.log; search one with run_command (grep -n)]");
+    expect((await ws.one("search", { pattern: "here" })).content).toBe("no matches for /here/ in 1 file\n[not searched, over 5 MB: logs/huge.log; search one with run_command (grep -n)]");
+  });
+});
+
 describe("run_command and shell", () => {
   test("runs without a shell and reports the exit code; a failure is an error result", async () => {
     ws = workspace({});

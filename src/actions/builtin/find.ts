@@ -98,6 +98,7 @@ export const search = defineAction({
     const perFile = new Map<string, number>();
     let total = 0;
     let files = 0;
+    const large: string[] = [];
     const paths = single ? [single] : Array.from(walkUnder(ctx, target), (e) => e.path);
     for (const rel of paths) {
       if (ctx.signal.aborted) break;
@@ -107,7 +108,10 @@ export const search = defineAction({
         // Every file passes the same guards as read_file: no symlink or hard link out, nothing protected.
         const abs = ctx.workspace.resolve(rel).absolute;
         // Sized before it is read: a log of gigabytes is skipped, not loaded.
-        if (statSync(abs).size > 5_000_000) continue;
+        if (statSync(abs).size > 5_000_000) {
+          large.push(rel);
+          continue;
+        }
         bytes = readFileSync(abs);
       } catch {
         continue;
@@ -125,10 +129,12 @@ export const search = defineAction({
         }
       }
     }
-    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${counted(files, "file")}`, details: { kind: "search", files: [], hits: 0 } };
+    // A file too large to search is named, not passed over in silence: the answer may be in it.
+    const skipped = large.length ? `\n[not searched, over 5 MB: ${large.slice(0, 5).join(", ")}${large.length > 5 ? ` and ${large.length - 5} more` : ""}; search one with run_command (grep -n)]` : "";
+    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${counted(files, "file")}${skipped}`, details: { kind: "search", files: [], hits: 0 } };
     const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${counted(perFile.size, "file")} not shown; narrow with path or glob]` : "";
     return {
-      content: `${total} hit${total === 1 ? "" : "s"} in ${perFile.size} file${perFile.size === 1 ? "" : "s"}\n${hits.join("\n")}${tail}`,
+      content: `${counted(total, "hit")} in ${counted(perFile.size, "file")}\n${hits.join("\n")}${tail}${skipped}`,
       details: { kind: "search", files: [...perFile.keys()], hits: total },
     };
   },
