@@ -147,7 +147,12 @@ export async function initCommand(args: ParsedArgs, workspace: string, ui: Setup
   if (failure) {
     ui.warn(failure);
     const keep = await ui.yesNo("Save this setup anyway?", false);
-    if (!keep) return stop();
+    if (keep === undefined) return stop();
+    // "No" is an answer, not an interruption: the setup failed its test and was not saved.
+    if (!keep) {
+      ui.cancelled("not saved: the test request failed, and nothing was written");
+      return 1;
+    }
   }
   saveUserConfig(path, withAnswers(existing, answers));
   ui.outro(`Saved to ${path} (mode 0600). Try: weir "summarise README.md"`);
