@@ -17,6 +17,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   runs: number;
+  /** How the session's newest run ended (`end_turn`, `error`, `cancelled`, …), or null before any. */
+  last_status: string | null;
 }
 
 type RunStatus = "running" | "end_turn" | "max_turns" | "max_tokens" | "refusal" | "cancelled" | "error" | "repeating";
@@ -137,7 +139,7 @@ export class SessionStore {
   }
 
   list(workspace?: string, limit = 50): SessionRow[] {
-    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs FROM sessions s WHERE s.parent_id IS NULL ${workspace ? "AND s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs, (SELECT status FROM runs r WHERE r.session_id = s.id ORDER BY r.rowid DESC LIMIT 1) AS last_status FROM sessions s WHERE s.parent_id IS NULL ${workspace ? "AND s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
     return this.guard(() => (workspace ? this.db.query(sql).all(workspace) : this.db.query(sql).all()) as SessionRow[]);
   }
 

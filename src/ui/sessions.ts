@@ -10,15 +10,21 @@ function ago(ms: number, now: number): string {
 }
 
 /** One line per session: id prefix, age, runs, provider/model, title (and workspace with --all). */
-export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now = Date.now()): string {
+export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now = Date.now(), current?: string): string {
   if (rows.length === 0) return "no sessions yet";
   return rows
     .map((r) => {
       const title = r.title.length > 60 ? `${r.title.slice(0, 57)}...` : r.title;
-      return `${r.id.slice(0, 8)}  ${ago(r.updated_at, now).padStart(8)}  ${String(r.runs).padStart(3)} run${r.runs === 1 ? " " : "s"}  ${`${r.provider}/${r.model}`.padEnd(28)}  ${title}${withWorkspace ? `  (${r.workspace})` : ""}`;
+      // The session in use is marked; one whose last run did not end with an answer says how it ended.
+      const mark = current === r.id ? "* " : "  ";
+      const ended = r.last_status && ENDED_BADLY.has(r.last_status) ? `  [last run: ${r.last_status.replace("_", " ")}]` : "";
+      return `${mark}${r.id.slice(0, 8)}  ${ago(r.updated_at, now).padStart(8)}  ${String(r.runs).padStart(3)} run${r.runs === 1 ? " " : "s"}  ${`${r.provider}/${r.model}`.padEnd(28)}  ${title}${ended}${withWorkspace ? `  (${r.workspace})` : ""}`;
     })
     .join("\n");
 }
+
+/** How a run can end without the model's answer. */
+const ENDED_BADLY = new Set(["error", "cancelled", "max_turns", "max_tokens", "refusal", "repeating", "running"]);
 
 /** One line per in-flight call: id, action, age, severity and verdicts, redacted preview. */
 export function formatCalls(calls: { id: string; action: string; preview: string; ageMs: number; severity: string; verdicts: { id: string; detail: string }[]; stoppable: boolean; pid?: number }[]): string {

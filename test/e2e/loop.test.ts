@@ -245,7 +245,7 @@ describe("sessions", () => {
     const lines = list.stdout.trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain("task B");
-    const idA = lines[1]!.split(/\s+/)[0]!;
+    const idA = lines[1]!.trim().split(/\s+/)[0]!;
     world.server.script({ turns: [{ text: "back to A" }] });
     const r = await weir([...wire("chat"), "--resume", idA, "more A", "--output-format", "json"]);
     expect(JSON.parse(r.stdout).sessionId).toStartWith(idA);
@@ -253,6 +253,15 @@ describe("sessions", () => {
     const bad = await weir([...wire("chat"), "--resume", "ffffffffffff", "x"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no session matches "ffffffffffff"');
+  });
+
+  test("--list marks a session whose last run ended without an answer", async () => {
+    world.server.script({ turns: [{ text: "fine" }, call("t1", "list_files", {})] });
+    await weir([...wire("chat"), "answered task"]);
+    await weir([...wire("chat"), "--max-turns", "1", "cut short"]);
+    const lines = (await weir(["--list"])).stdout.trim().split("\n");
+    expect(lines.find((l) => l.includes("cut short"))).toContain("[last run: max turns]");
+    expect(lines.find((l) => l.includes("answered task"))).not.toContain("[last run");
   });
 
   test("--max-turns stops the run and says so", async () => {

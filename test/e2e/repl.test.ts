@@ -82,6 +82,19 @@ describe("the REPL", () => {
     await t.exits(0);
   });
 
+  test("/sessions marks the session in use", async () => {
+    world.server.script({ turns: [{ text: "First answer." }] });
+    const t = weirInPty(args(), { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write("hello\r");
+    await t.waitFor("First answer.");
+    const id = /session ([0-9a-f]{8})/.exec(t.text())![1]!;
+    t.write("/sessions\r");
+    await t.waitFor(`* ${id}`);
+    t.write("/exit\r");
+    await t.exits(0);
+  });
+
   test("a multi-line paste is one prompt: the terminal's bracketed paste keeps its lines together", async () => {
     world.server.script({ turns: [{ text: "one message" }, { text: "unused" }] });
     const t = weirInPty(args(), { home: world.home, cwd: world.ws });

@@ -90,7 +90,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           model = next;
           return `model: ${was} → ${next} (the conversation carries over)${offered ? "" : "; the endpoint has no model list to check it against"}`;
         },
-        sessions: () => formatSessions(runtime.store.list(workspace), false),
+        sessions: () => formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId),
         undo: (words) => {
           try {
             return undoLines(words, workspace).join("\n");
@@ -116,7 +116,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         commands: () => loadCommands(workspace, userConfigDir()),
         files: () => Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path),
         resume(id) {
-          if (!id) return `${formatSessions(runtime.store.list(workspace), false)}\n/resume ID continues one (an id prefix is enough)`;
+          if (!id) return `${formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId)}\n/resume ID continues one (an id prefix is enough)`;
           let row;
           try {
             row = runtime.store.find(id);
