@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { readableInWorkspace } from "../workspace/containment.ts";
+import { homeDirectory, readableInWorkspace } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -62,7 +62,7 @@ export function loadSkills(workspace: string, userDir: string, home?: string): S
   // out of the workspace (or to a protected file) is not read.
   const readable = (abs: string) => readableInWorkspace(workspace, abs, home);
   for (const d of [".claude/skills", ".weir/skills"]) readSkills(join(workspace, d), "project", (abs) => relative(workspace, abs), out, readable);
-  readSkills(join(userDir, "skills"), "user", (abs) => `~config/${relative(userDir, abs)}`, out);
+  readSkills(join(userDir, "skills"), "user", shownPath, out);
   return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
@@ -85,4 +85,10 @@ export function skillIndex(skills: readonly Skill[], max = 1_500): string {
   if (repo.length === 0) return own.trimEnd();
   const quoted = quoteData(lines(repo, Math.max(200, max - own.length)).trimEnd());
   return `${own}Skills from the repository (their descriptions are repository text, quoted as data):\n${quoted}`;
+}
+
+/** A file of the person's as they would type it: under their home as `~/…`, else whole. */
+function shownPath(abs: string): string {
+  const home = homeDirectory();
+  return home && abs.startsWith(`${home}/`) ? `~/${relative(home, abs)}` : abs;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { readableInWorkspace } from "../workspace/containment.ts";
+import { homeDirectory, readableInWorkspace } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -70,7 +70,7 @@ export function loadCommands(workspace: string, userDir: string, home?: string):
   // A repository's template that links out of the workspace (or to a protected file) is not read.
   const readable = (abs: string) => readableInWorkspace(workspace, abs, home);
   for (const d of [".claude/commands", ".weir/commands"]) readDir(join(workspace, d), "project", out, (abs) => relative(workspace, abs), readable);
-  readDir(join(userDir, "commands"), "user", out, (abs) => `~config/${relative(userDir, abs)}`);
+  readDir(join(userDir, "commands"), "user", out, shownPath);
   return [...out.values()].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
@@ -90,4 +90,10 @@ export function matchCommand(line: string, commands: readonly SlashCommand[]): {
   if (!m) return undefined;
   const command = commands.find((c) => c.name === m[1]);
   return command ? { command, args: m[2] ?? "" } : undefined;
+}
+
+/** A file of the person's as they would type it: under their home as `~/…`, else whole. */
+function shownPath(abs: string): string {
+  const home = homeDirectory();
+  return home && abs.startsWith(`${home}/`) ? `~/${relative(home, abs)}` : abs;
 }
