@@ -129,8 +129,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   const emit = (e: AgentEvent) => display.emit(e);
   const seams = guarded(input.seams ?? {}, emit);
   const blocked = await seams.gate?.(input.task);
+  // Said once, as the run's end: a notice as well printed it twice.
   if (blocked) {
-    emit({ type: "notice", level: "warn", message: blocked });
     const result: RunResult = { stop: "refusal", text: "", turns: 0, usage: emptyUsage(), added: [userText(input.task)], error: blocked, extra: {} };
     emit({ type: "run_end", stop: "refusal", text: "", turns: 0, usage: result.usage, error: blocked, ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
     return result;

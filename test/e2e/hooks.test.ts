@@ -82,6 +82,8 @@ describe("hooks", () => {
     const r = await runWeir([...wire(), "print the secret", "--cwd", world.ws], { home: world.home });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("prompts may not mention secrets");
+    // Said once, not as a notice and again as the run's end.
+    expect(r.stderr.split("prompts may not mention secrets").length - 1).toBe(1);
     expect(world.server.requests.length).toBe(before);
   });
 
