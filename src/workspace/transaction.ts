@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
@@ -7,6 +7,7 @@ import { type ChangeFacts, classifyChange } from "./classify.ts";
 import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
 import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
+import { folderRecords } from "./walker.ts";
 import type { UndoLog } from "./undo.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
@@ -319,22 +320,9 @@ async function indexHides(root: string, index: string): Promise<boolean> {
 
 /** The layers of held changes kept for the workspace, newest first. I/O. */
 export function heldLayers(dir: string): HeldLayer[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const layers: HeldLayer[] = [];
-  for (const name of names) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(dir, name, MANIFEST), "utf8")) as Omit<HeldLayer, "dir">;
-      layers.push({ ...manifest, dir: join(dir, name) });
-    } catch {
-      // a layer still being settled, or one whose command is still running
-    }
-  }
-  return layers.sort((a, b) => (a.at < b.at ? 1 : -1));
+  return folderRecords<Omit<HeldLayer, "dir">>(dir, MANIFEST)
+    .map(({ at, record }) => ({ ...record, dir: at }))
+    .sort((a, b) => (a.at < b.at ? 1 : -1));
 }
 
 /**

@@ -1,9 +1,10 @@
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { hashWithHead } from "./ledger.ts";
+import { folderRecords } from "./walker.ts";
 
 /** What stood at a path: a file (its bytes' SHA and mode), a link, a directory, or nothing. */
 export type Snapshot = { kind: "file"; sha: string; mode: number } | { kind: "link"; target: string } | { kind: "dir" } | { kind: "absent" };
@@ -112,22 +113,10 @@ export class UndoLog {
 
 /** The turns kept for the workspace, newest first; `session` keeps only that session's (an id prefix will do). I/O. */
 function turnsIn(dir: string, session?: string): Turn[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const turns: Turn[] = [];
-  for (const name of names.sort().reverse()) {
-    try {
-      const t = JSON.parse(readFileSync(join(dir, name, "turn.json"), "utf8")) as Turn;
-      if (t.entries.length && (!session || t.session.startsWith(session))) turns.push(t);
-    } catch {
-      // a turn folder without its record: nothing of it to undo
-    }
-  }
-  return turns;
+  return folderRecords<Turn>(dir, "turn.json")
+    .map((r) => r.record)
+    .filter((t) => t.entries.length > 0 && (!session || t.session.startsWith(session)))
+    .reverse();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { homeDirectory, inside, readRegularFile } from "./containment.ts";
 import ignore, { type Ignore } from "ignore";
@@ -267,4 +267,20 @@ export function sortedEntries(dir: string): Dirent[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The JSON record `file` in each folder directly under `dir`, with the folder's path, in name
+ * order; a folder without a readable record (one still being written) is passed over. I/O.
+ */
+export function folderRecords<T>(dir: string, file: string): { at: string; record: T }[] {
+  const out: { at: string; record: T }[] = [];
+  for (const e of sortedEntries(dir) ?? []) {
+    try {
+      out.push({ at: join(dir, e.name), record: JSON.parse(readFileSync(join(dir, e.name, file), "utf8")) as T });
+    } catch {
+      // no record yet
+    }
+  }
+  return out;
 }
