@@ -31,19 +31,37 @@ export class MarkdownStream {
       return head + this.push(all.slice(at + 1));
     }
     this.pending += text;
+    const lines = this.streamLines();
     const cut = lastBlockEnd(this.pending);
     if (cut <= 0) {
       if (this.pending.split("\n").length > this.maxHeldLines) {
         this.raw = true;
         const out = this.pending;
         this.pending = "";
-        return out;
+        return lines + out;
       }
-      return "";
+      return lines;
     }
     const done = this.pending.slice(0, cut);
     this.pending = this.pending.slice(cut);
-    return this.show(done);
+    return lines + this.show(done);
+  }
+
+  /**
+   * The finished lines at the start of what is held that can be shown on their own, each rendered
+   * as it ends: a paragraph's or a list's lines appear as they arrive, not when the block ends (a
+   * 60-line paragraph would show nothing for its whole length). A blank line between blocks is
+   * consumed; a fence, a table or an indented code block is held whole as before.
+   */
+  private streamLines(): string {
+    let out = "";
+    for (let nl = this.pending.indexOf("\n"); nl !== -1; nl = this.pending.indexOf("\n")) {
+      const line = this.pending.slice(0, nl);
+      if (line.trim() !== "" && !onItsOwn(line)) break;
+      if (line.trim() !== "") out += this.show(`${line}\n`);
+      this.pending = this.pending.slice(nl + 1);
+    }
+    return out;
   }
 
   /** The text held back while its block is not yet complete (shown plainly meanwhile). */
@@ -94,4 +112,10 @@ export function lastBlockEnd(text: string): number {
     if (!fence && line.trim() === "" && i > 0) end = offset;
   }
   return end;
+}
+
+/** A line that renders the same on its own as inside its block: not a fence, a table row or indented code (a nested list item is). Pure. */
+function onItsOwn(line: string): boolean {
+  if (/^\s{0,3}(?:`{3,}|~{3,})/.test(line) || /^\s*\|/.test(line)) return false;
+  return !/^(?: {4}|\t)/.test(line) || /^\s*(?:[-*+]|\d+[.)])\s/.test(line);
 }

@@ -350,6 +350,23 @@ d("the REPL's screen", () => {
     }
   });
 
+  test("on a colour terminal a long paragraph shows line by line as it streams, not only its current line", async () => {
+    const text = Array.from({ length: 20 }, (_, i) => `PARA-LINE-${String(i + 1).padStart(2, "0")} goes on a while`).join("\n");
+    world.server.script({ turns: [{ text, chunkSize: 8, partDelayMs: 60 }] });
+    const t = terminal(wire());
+    try {
+      await t.waitFor(/\/help for commands/);
+      t.keys("tell me", "Enter");
+      await t.waitFor(/PARA-LINE-06/);
+      const mid = t.screen();
+      expect(mid).not.toContain("PARA-LINE-20");
+      for (const n of ["01", "02", "03", "04"]) expect(mid).toContain(`PARA-LINE-${n} goes on a while`);
+      await t.waitFor(/PARA-LINE-20/);
+    } finally {
+      t.close();
+    }
+  });
+
   test("reasoning streams live in the pane, then folds to one dim line in the log", async () => {
     world.server.script({ turns: [{ thinking: { text: "First I check the build script, then the tests it runs, then what fails.", signature: "sig" }, text: "It builds.", chunkSize: 6, partDelayMs: 150 }] });
     const t = terminal(["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "mock", "--verify-floor", "off"]);

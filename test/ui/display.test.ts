@@ -14,11 +14,11 @@ const plain = makeStyle(false);
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 describe("MarkdownStream", () => {
-  test("holds a block back until it is complete, never splits a code fence, renders the rest at the end", () => {
+  test("shows each finished line of a heading, paragraph or list as it ends, holds a code fence whole, renders the rest at the end", () => {
     const md = new MarkdownStream((s) => `<${s}>`);
-    expect(md.push("# Title\n")).toBe("");
-    expect(md.push("\nSome text")).toBe("<# Title\n\n>\n");
-    expect(md.push(" more.\n\n```ts\nconst a = 1;\n\n")).toBe("<Some text more.\n\n>\n");
+    expect(md.push("# Title\n")).toBe("<# Title\n>\n");
+    expect(md.push("\nSome text")).toBe("");
+    expect(md.push(" more.\n\n```ts\nconst a = 1;\n\n")).toBe("<Some text more.\n>\n");
     expect(md.push("const b = 2;\n```\n")).toBe("<```ts\nconst a = 1;\n\nconst b = 2;\n```\n>\n");
     expect(md.end()).toBe("");
     expect(md.push("tail")).toBe("");
@@ -41,6 +41,15 @@ describe("MarkdownStream", () => {
         expect(out.replace(/\n+/g, "\n")).toBe(`${doc}\n`.replace(/\n+/g, "\n"));
       }),
     );
+  });
+
+  test("a 60-line paragraph and a list are shown line by line as they stream, not when they end", () => {
+    const md = new MarkdownStream((s) => `<${s}>`);
+    for (let i = 1; i <= 60; i++) expect(md.push(`line ${i} of a long paragraph\n`)).toBe(`<line ${i} of a long paragraph\n>\n`);
+    expect(md.push("\n- one\n")).toBe("<- one\n>\n");
+    expect(md.push("    - nested\n")).toBe("<    - nested\n>\n");
+    expect(md.push("| a | b |\n")).toBe("");
+    expect(md.end()).toBe("<| a | b |\n>\n");
   });
 
   test("a blank line inside a fence is not a block end", () => {
@@ -255,7 +264,7 @@ describe("a long block", () => {
     expect(out).toBe("```\n1\n2\n3\n4\n5\n6\n");
     expect(md.push("7\n")).toBe("7\n");
     const tail = md.push("```\n\n# Next\n\n");
-    expect(tail).toBe("```\n<\n# Next\n\n>\n");
+    expect(tail).toBe("```\n<# Next\n>\n");
     expect(md.end()).toBe("");
   });
 });
