@@ -98,7 +98,7 @@ export interface ParsedArgs {
 }
 
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
-const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo"] as const;
+export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion"] as const;
 
 /** Levenshtein distance between two short words. Pure. */
 function distance(a: string, b: string): number {
@@ -315,6 +315,7 @@ function helpRun(rows: string[]): string {
     "  weir config show       print the resolved configuration and where each value came from",
     "  weir changes [show|apply|drop ID]  what commands changed that weir held from the workspace, and why; its diff; apply or discard it",
     "  weir undo [N] [--session ID]  put the workspace back as it was before the last N tasks (files and commands alike)",
+    "  weir completion bash|zsh|fish  a completion script for commands, their words, flags and values",
     "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir actions forget    clear the tool memory (the tools earlier tasks called, by their words)",

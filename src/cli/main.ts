@@ -27,6 +27,12 @@ async function main(argv: string[]): Promise<number> {
   // Eval's --provider names an eval source (learned, replay, ...), not a model vendor.
   if (args.command[0] === "eval") delete args.config.provider;
   const workspace = workspaceRoot(args);
+  // A completion script needs no settings: a broken config must not keep the shell from completing.
+  if (args.command[0] === "completion") {
+    const { completionScript } = await import("./commands/completion.ts");
+    process.stdout.write(completionScript(args.command));
+    return 0;
+  }
   // weir init sets up what the settings lack, so it must start before they resolve (its --provider only preselects).
   if (args.command[0] === "init") {
     const { initCommand } = await import("./commands/init.ts");
