@@ -100,6 +100,14 @@ export interface ParsedArgs {
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
 export const COMMANDS = ["config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version", "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion"] as const;
 
+/** Commands people reach for that weir does not have, and what to do instead. */
+const NOT_COMMANDS: Readonly<Record<string, string>> = {
+  update: "it does not update itself; download the new binary from a release and put it where this one is",
+  upgrade: "it does not update itself; download the new binary from a release and put it where this one is",
+  login: "store a key with weir auth login",
+  logout: "remove the stored key with weir auth logout",
+};
+
 /** Levenshtein distance between two short words. Pure. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -228,8 +236,11 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   const firstWordIsCommand =
     positionals.length > 0 && (COMMANDS as readonly string[]).includes(positionals[0]!) && (dashDash === -1 || parsed.firstPositional < dashDash);
   // A lone word a letter or two from a command is a typo of it, not a task for the model.
-  const near = !firstWordIsCommand && positionals.length === 1 && dashDash === -1 ? nearCommand(positionals[0]!) : undefined;
-  if (near) throw usageError(`unknown command "${positionals[0]}"; did you mean weir ${near}? To give it to the model as a task: weir -- ${positionals[0]}`);
+  const lone = !firstWordIsCommand && positionals.length === 1 && dashDash === -1 ? positionals[0]! : undefined;
+  const missing = lone ? NOT_COMMANDS[lone] : undefined;
+  if (missing) throw usageError(`weir has no "${lone}" command: ${missing}. To give it to the model as a task: weir -- ${lone}`);
+  const near = lone ? nearCommand(lone) : undefined;
+  if (near) throw usageError(`unknown command "${lone}"; did you mean weir ${near}? To give it to the model as a task: weir -- ${lone}`);
   // `weir exec "task"` (Codex's word for a one-shot run) is the task itself.
   const exec = firstWordIsCommand && positionals[0] === "exec";
   const written = exec ? positionals.slice(1).join(" ") : firstWordIsCommand ? "" : positionals.join(" ");

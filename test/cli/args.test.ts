@@ -63,6 +63,12 @@ describe("a lone word a letter or two from a command", () => {
     expect(usage(["contexts"])).toContain("did you mean weir context?");
   });
 
+  test("a lone word for a command weir does not have says what to do instead", () => {
+    expect(usage(["update"])).toBe('weir has no "update" command: it does not update itself; download the new binary from a release and put it where this one is. To give it to the model as a task: weir -- update');
+    expect(usage(["login"])).toContain("weir auth login");
+    expect(parseArgv(["update", "the", "changelog"]).task).toBe("update the changelog");
+  });
+
   test("short task words, sentences and words after -- are tasks", () => {
     for (const task of ["hello", "test", "fix", "docs", "lint", "build", "review"]) expect(parseArgv([task]).task).toBe(task);
     expect(parseArgv(["doctr", "the", "config"]).task).toBe("doctr the config");

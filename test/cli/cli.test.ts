@@ -265,6 +265,9 @@ describe("a typo of a command", () => {
     const r = await runWeir([...wireArgs("chat"), "doctr"], { home: home.path });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('weir: unknown command "doctr"; did you mean weir doctor? To give it to the model as a task: weir -- doctr');
+    const update = await runWeir([...wireArgs("chat"), "update"], { home: home.path });
+    expect([update.code, update.stderr.trim().split("\n").length]).toEqual([2, 1]);
+    expect(update.stderr).toContain("it does not update itself");
     expect(server.requests.length).toBe(before);
   });
 });
