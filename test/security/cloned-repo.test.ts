@@ -541,6 +541,40 @@ const PERSISTING: Persisting[] = [
 ];
 
 /**
+ * The same plants played on the host without weir, so that a test above whose plant is broken
+ * cannot pass by firing nothing: each one, run as it is, fires at the person's next git, package
+ * manager, project run or shell (or fails what its own `after` expects).
+ */
+describe.skipIf(!sandboxed)("each plant fires when it runs without weir", () => {
+  test.each(PERSISTING.map((s) => [s.name, s] as const))("%s", (_n, s) => {
+    const w = world();
+    try {
+      s.setup?.(w);
+      const ws = s.workspace?.(w) ?? w.root;
+      const env = { PATH: s.path?.(w) ?? process.env.PATH ?? "", HOME: w.home, ...IDENTITY };
+      for (const c of s.calls(w)) {
+        const input = c.input as { command?: string; program?: string; args?: string[] };
+        Bun.spawnSync(input.command !== undefined ? ["sh", "-c", input.command] : [input.program!, ...(input.args ?? [])], { cwd: ws, env, stdout: "ignore", stderr: "ignore" });
+      }
+      personGit(w);
+      if (s.workspace) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(ws, w.home, ...args);
+      if (s.packageManagers) personPackages(w);
+      if (s.project) personProject(w);
+      if (s.nested && existsSync(join(w.root, s.nested))) for (const args of [["status"], ["commit", "--allow-empty", "-qm", "person"]]) gitIn(join(w.root, s.nested), w.home, ...args);
+      let afterFails = false;
+      try {
+        s.after?.(w);
+      } catch {
+        afterFails = true;
+      }
+      expect(existsSync(w.fired) || existsSync(join(w.root, ".vscode", "tasks.json")) || afterFails).toBe(true);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+/**
  * Each scenario runs with --yes, the worst case: what would ask the person runs. In default mode a
  * shell line asks, and with no one to ask it is refused (the test after these), so running every
  * scenario there again would only repeat that refusal.
