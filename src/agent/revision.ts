@@ -1,8 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { readRegularFile } from "../workspace/containment.ts";
 import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
-import { sha256 } from "../workspace/ledger.ts";
+import { hashWithHead, sha256 } from "../workspace/ledger.ts";
 import { walk } from "../workspace/walker.ts";
 
 /**
@@ -48,7 +47,8 @@ export async function workspaceRevision(root: string): Promise<Revision> {
       if (kind === "!" || !full.startsWith(prefix)) continue;
       const path = full.slice(prefix.length);
       try {
-        files.set(path, sha256(readRegularFile(join(root, path))));
+        // Hashed in 1 MB reads: a changed file of gigabytes costs no more memory than a small one.
+        files.set(path, hashWithHead(join(root, path), 0).sha);
       } catch {
         files.set(path, "deleted");
       }

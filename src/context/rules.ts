@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
+import { INSTRUCTION_FILES, PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { dirsBetween, enclosingRepository } from "../workspace/walker.ts";
 
 /**
@@ -59,7 +59,8 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
   const rules: ContextRule[] = [];
   const refused: { path: string; reason: string }[] = [];
   const own = o.userDir ? join(o.userDir, "AGENTS.md") : undefined;
-  if (own && existsSync(own)) rules.push({ source: "~/.config/weir/AGENTS.md", body: readFileSync(own, "utf8"), paths: [], keywords: [], sticky: true });
+  const ownBody = own && existsSync(own) ? wholeText(own) : undefined;
+  if (ownBody !== undefined) rules.push({ source: "~/.config/weir/AGENTS.md", body: ownBody, paths: [], keywords: [], sticky: true });
   const read = new Set<string>();
   /** The text of a repository rule file, or undefined when it is absent, refused or already read under another name. */
   const text = (rel: string, base = root): string | undefined => {
@@ -68,7 +69,8 @@ export function loadRules(root: string, targets: string[], o: { userDir?: string
       const r = resolveInWorkspace(base, rel, { home: o.home });
       if (!r.exists || read.has(r.absolute)) return undefined;
       read.add(r.absolute);
-      return readFileSync(r.absolute, "utf8");
+      // A rule file is read whole only up to wholeText's cap (16 MB): a larger one is no rule.
+      return wholeText(r.absolute);
     } catch (e) {
       if (e instanceof PathRefused) refused.push({ path: rel, reason: e.message });
       return undefined;

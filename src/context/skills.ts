@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { homeDirectory, readableInWorkspace } from "../workspace/containment.ts";
+import { homeDirectory, readableInWorkspace, wholeText } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -43,7 +43,7 @@ function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) =
     } catch {
       continue;
     }
-    const { meta, body } = parseFrontMatter(readFileSync(file, "utf8"));
+    const { meta, body } = parseFrontMatter(wholeText(file) ?? "");
     const name = typeof meta.name === "string" && /^[\w.-]{1,64}$/.test(meta.name) ? meta.name : n;
     const description = typeof meta.description === "string" ? meta.description.slice(0, 300) : "";
     // A skill without a description cannot be chosen by what it is for: skipped, as Claude Code does.

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { homeDirectory, readableInWorkspace } from "../workspace/containment.ts";
+import { homeDirectory, readableInWorkspace, wholeText } from "../workspace/containment.ts";
 import { quoteData } from "./render.ts";
 import { parseFrontMatter } from "./rules.ts";
 import { byCodePoint } from "./lexical.ts";
@@ -45,7 +45,7 @@ function readDir(dir: string, origin: SlashCommand["origin"], out: Map<string, S
       else if (st.isFile() && n.endsWith(".md") && st.size < 200_000 && readable(abs)) {
         const name = relative(dir, abs).slice(0, -3).split(/[\\/]/).join(":");
         if (!/^[\w.:-]+$/.test(name)) continue;
-        const { meta, body } = parseFrontMatter(readFileSync(abs, "utf8"));
+        const { meta, body } = parseFrontMatter(wholeText(abs) ?? "");
         const first = body.split("\n").find((l) => l.trim())?.trim() ?? "";
         out.set(name, {
           name,

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
-import { holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, readRegularFile, resolveInWorkspace } from "../workspace/containment.ts";
+import { headText, holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead } from "../workspace/ledger.ts";
 import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
 import { detectChecks } from "../workspace/checks.ts";
@@ -602,13 +602,10 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
   for (const f of testLike.slice(0, 400)) {
     if (mapped.has(f) || isTarget.has(f) || targetList.length === 0) continue;
-    // Cheap text check before parsing: a test that imports a target names it.
-    let text: string;
-    try {
-      text = readRegularFile(join(root, f), "utf8");
-    } catch {
-      continue;
-    }
+    // Cheap text check before parsing: a test that imports a target names it, in its top 256 KB
+    // (a test-like file of a gigabyte, a fixture, is never read whole).
+    const text = headText(join(root, f), 262_144);
+    if (text === undefined) continue;
     if (!stems.some((s) => text.includes(s))) continue;
     const fi = await info(f);
     if (fi?.outline?.imports.some((s) => targetList.includes(jsModule(f, s, fileSet) ?? ""))) mapped.add(f);

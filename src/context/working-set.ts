@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { ContextChunk } from "../core/chunk.ts";
-import { resolveInWorkspace } from "../workspace/containment.ts";
+import { resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { classify } from "./firewall.ts";
 import { type CompiledContext, type CompiledEntry, compileContext } from "./compiler.ts";
@@ -110,16 +109,18 @@ export function failureUpdate(root: string, home: string, failures: readonly { p
   for (const f of failures) {
     const id = `failure:${f.path}:${f.line}`;
     if (seen.has(id) || parts.length >= max) continue;
-    let bytes: Buffer;
+    let text: string | undefined;
     try {
       const r = resolveInWorkspace(root, f.path, { home });
       if (!r.exists) continue;
-      bytes = readFileSync(r.absolute);
+      // Read whole only up to wholeText's cap: a failure in a file of gigabytes is not shown from it.
+      text = wholeText(r.absolute);
     } catch {
       continue;
     }
+    if (text === undefined) continue;
     seen.add(id);
-    const lines = bytes.toString("utf8").split("\n");
+    const lines = text.split("\n");
     const start = Math.max(1, f.line - 8);
     const end = Math.min(lines.length, f.line + 8);
     const body = lines.slice(start - 1, end).map((l, i) => `${start + i}${start + i === f.line ? ">" : " "} ${l}`).join("\n");
@@ -128,7 +129,7 @@ export function failureUpdate(root: string, home: string, failures: readonly { p
       kind: "failure",
       source: f.path,
       range: { start, end },
-      revision: { sha: sha256(bytes) },
+      revision: { sha: sha256(text) },
       scope: f.path,
       freshness: "current",
       sensitivity: "normal",

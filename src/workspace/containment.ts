@@ -1,4 +1,4 @@
-import { closeSync, constants, type Dirent, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Access, PathScope } from "./scope.ts";
@@ -401,6 +401,31 @@ export function wholeText(path: string): string | undefined {
     const { fd, size } = openRegularFile(path);
     try {
       return size <= MAX_WHOLE_FILE ? readFileSync(fd, "utf8") : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first `bytes` of a regular file as text (all of it when it is shorter), whatever its size: a
+ * check that needs only a file's top (a test's imports) never holds a gigabyte file in memory.
+ * Undefined when it is missing or not a regular file.
+ */
+export function headText(path: string, bytes: number): string | undefined {
+  try {
+    const { fd, size } = openRegularFile(path);
+    try {
+      const buf = Buffer.alloc(Math.min(size, bytes));
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, got);
+        if (n <= 0) break;
+        got += n;
+      }
+      return buf.subarray(0, got).toString("utf8");
     } finally {
       closeSync(fd);
     }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import fc from "fast-check";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
+import { autorunReason, headText, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial, installManifests, installScripts, NotAFile, PathRefused, protectedReason, readRegularFile, resolveInWorkspace, workspaceGlobs } from "../../src/workspace/containment.ts";
 import { tempDir } from "../support/temp.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -225,5 +225,20 @@ describe("holdsKeyMaterial", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("a file's head", () => {
+  let dir: ReturnType<typeof tempDir> | undefined;
+  afterEach(() => dir?.cleanup());
+
+  test("is at most the bytes asked for, the whole of a shorter file, and nothing for what is not a regular file", () => {
+    dir = tempDir();
+    writeFileSync(join(dir.path, "big.txt"), "x".repeat(10_000));
+    writeFileSync(join(dir.path, "small.txt"), "short\n");
+    expect(headText(join(dir.path, "big.txt"), 100)).toBe("x".repeat(100));
+    expect(headText(join(dir.path, "small.txt"), 100)).toBe("short\n");
+    expect(headText(join(dir.path, "missing.txt"), 100)).toBeUndefined();
+    expect(headText(dir.path, 100)).toBeUndefined();
   });
 });
