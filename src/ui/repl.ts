@@ -27,6 +27,8 @@ interface ReplHost {
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
   sessions(): string;
+  /** An estimate of the tokens the conversation's history takes (a resumed session's, before its next request). */
+  historyTokens(): number;
   /** `/changes [show|apply|drop ID]`: what weir held of commands' changes; returns the text to show. */
   changes(words: string[]): string;
   /** `/undo [N]`: the last N tasks of this workspace undone; returns what was restored. */
@@ -419,7 +421,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       else if (cmd === "/agents") say(`${await host.agents(rest)}\n`);
       else if (cmd === "/resume") {
         say(`${host.resume(rest[0])}\n`);
-        if (rest[0]) lastUsage = emptyUsage();
+        // The resumed conversation fills the context before any request: the status bar shows its estimate, not 0.
+        if (rest[0]) lastUsage = { ...emptyUsage(), input: host.historyTokens() };
       }
       else say(`unknown command ${cmd}; /help lists them\n`);
       prompt();

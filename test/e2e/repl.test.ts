@@ -377,6 +377,9 @@ describe("the REPL", () => {
     await t.waitFor(`resumed session ${id}`);
     await t.waitFor("you:  RESUME-ME question");
     await t.waitFor("weir: first answer");
+    // The status bar counts the resumed conversation before any request, not 0.
+    const resumedAt = t.text().lastIndexOf(`resumed session ${id}`);
+    await t.waitFor(/mock-model · [1-9][\d.k]*\/200\.0k tokens/, 5000, resumedAt);
     t.write("and now?\r");
     await t.waitFor("answer in the resumed session");
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("RESUME-ME question");

@@ -16,6 +16,7 @@ import { mcpCommandLine } from "./mcp.ts";
 import { changesCommand } from "./changes.ts";
 import { undoLines } from "./undo.ts";
 import { UserError } from "../../core/errors.ts";
+import { tokensOf } from "../../core/chunk.ts";
 import { COMMIT, VERSION } from "../version.ts";
 
 /** `weir` with no task on a terminal: the REPL over one conversation. */
@@ -91,6 +92,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           return `model: ${was} → ${next} (the conversation carries over)${offered ? "" : "; the endpoint has no model list to check it against"}`;
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId),
+        historyTokens: () => tokensOf(JSON.stringify(runtime.conversation.messages)),
         undo: (words) => {
           try {
             return undoLines(words, workspace).join("\n");
