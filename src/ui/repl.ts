@@ -312,6 +312,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       }
       else if (e.type !== "agent") pane.think(undefined);
       base.emit(e);
+      // "cancelling…" ends: the run says it is over, and what the model had answered stays above.
+      if (e.type === "run_end" && e.stop === "cancelled") say(opts.style.dim("cancelled"));
       // What the Markdown renderer still holds shows plainly in the pane until its block is printed.
       if (e.type === "text_delta" || e.type === "run_end" || e.type === "tool_call") pane.draft(base.held());
       if (e.type !== "agent") pane.spin((waiting = waitingFor(e, waiting)));

@@ -202,6 +202,8 @@ describe("the REPL", () => {
     while (world.server.requests.length === before) await Bun.sleep(20);
     t.write("\x03");
     await t.waitFor("cancelling");
+    // "cancelling…" is followed by the word that it is over.
+    await t.waitFor("cancelled", 8000, t.text().lastIndexOf("cancelling…") + 12);
     await t.waitFor("› ", 8000, t.text().lastIndexOf("cancelling"));
     t.write("next\r");
     await t.waitFor("after cancel");
