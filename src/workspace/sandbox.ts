@@ -305,10 +305,13 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     lines.push(`(allow file-write* (subpath ${q(p.root)}))`);
     for (const w of p.writable) lines.push(`(allow file-write* (subpath ${q(w)}))`);
   }
-  const repos = [p.root, ...(p.nested ?? [])];
+  // The same repositories as bubblewrap guards (guardBinds): the workspace's, those kept inside it, and any in a directory the person added.
+  const repos = [p.root, ...(p.mode === "workspace-write" ? p.writable : []), ...(p.nested ?? [])];
   for (const g of [...repos.flatMap((r) => GIT_GUARDED.map((x) => join(r, x))), ...(p.guarded ?? []), ...(p.caches ?? []), ...(p.network ? [] : (p.environments ?? []))]) lines.push(`(deny file-write* (subpath ${q(g)}))`);
   lines.push(`(deny file-write-unlink (literal ${q(join(p.root, ".git"))}))`);
   for (const m of p.masked) lines.push(`(deny file-read* file-write* (literal ${q(m)}))`);
+  // A directory the protected-file scan did not finish is hidden whole, as bubblewrap empties it: its secrets are unknown.
+  for (const d of p.unscanned ?? []) lines.push(`(deny file-read* file-write* (subpath ${q(d)}))`);
   // Deny is the default; the network is allowed only when approved, and then not the Unix sockets
   // of the person's own services (an ssh-agent, Docker's socket), only the resolver's and the workspace's.
   if (p.network) {

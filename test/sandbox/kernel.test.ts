@@ -519,6 +519,33 @@ describe("sandbox profiles (pure)", () => {
     expect(seatbeltProfile(p)).toContain('(deny file-write* (subpath "/w/vendor/lib/.git/hooks"))');
   });
 
+  test("one table of paths, rendered by both sandboxes alike: each path the policy guards, hides or empties is so under bubblewrap and sandbox-exec", () => {
+    const p = { ...policy, writable: ["/added"], nested: ["/w/vendor/lib"], guarded: ["/w/.vscode"], caches: ["/w/__pycache__"], environments: ["/w/node_modules"], masked: ["/w/.env"], unscanned: ["/w/huge"] };
+    const table: { path: string; is: "read-only" | "hidden" | "emptied" }[] = [
+      ...["/w", "/added", "/w/vendor/lib"].flatMap((r) => [".git/hooks", ".git/config"].map((g) => ({ path: `${r}/${g}`, is: "read-only" as const }))),
+      { path: "/w/.vscode", is: "read-only" },
+      { path: "/w/__pycache__", is: "read-only" },
+      { path: "/w/node_modules", is: "read-only" },
+      { path: "/w/.env", is: "hidden" },
+      { path: "/w/huge", is: "emptied" },
+    ];
+    const a = bwrapArgv(p, ["true"], "/w");
+    const after = (flag: string) => a.flatMap((x, i) => (x === flag ? [a[i + 1], a[i + 2]] : []));
+    const profile = seatbeltProfile(p);
+    for (const row of table) {
+      if (row.is === "read-only") {
+        expect(after("--ro-bind-try")).toContain(row.path);
+        expect(profile).toContain(`(deny file-write* (subpath "${row.path}"))`);
+      } else if (row.is === "hidden") {
+        expect(a.join(" ")).toContain(`--ro-bind-try /dev/null ${row.path}`);
+        expect(profile).toContain(`(deny file-read* file-write* (literal "${row.path}"))`);
+      } else {
+        expect(a.join(" ")).toContain(`--tmpfs ${row.path} --remount-ro ${row.path}`);
+        expect(profile).toContain(`(deny file-read* file-write* (subpath "${row.path}"))`);
+      }
+    }
+  });
+
   test("with the network, bubblewrap loads the seccomp filter from descriptor 4, which a shell opens for a caller that passes none; without it, neither", () => {
     const networked = bwrapArgv({ ...policy, network: true, seccomp: "/t/unix-sockets.bpf" }, ["npm", "install"], "/w");
     expect(networked.slice(0, 5)).toEqual(["/bin/sh", "-c", 'exec "$@" 4<"$0"', "/t/unix-sockets.bpf", "bwrap"]);
