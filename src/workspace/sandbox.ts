@@ -1055,7 +1055,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       let optionsFile: string | undefined;
       let commandTemp: string | undefined;
       // The command as a transaction: it writes a view, whose change set is settled after it.
-      const tools = writes && detected.kind === "bwrap" && o.transactions ? viewTools(o.transactions.dir) : null;
+      const tools = writes && detected.kind === "bwrap" && o.transactions ? viewTools(o.transactions.dir, o.root) : null;
       const view = tools ? o.transactions!.open() : undefined;
       if (detected.kind === "bwrap") {
         const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()], ...(view ? { ids: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}) };

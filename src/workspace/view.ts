@@ -43,18 +43,21 @@ export function viewArgv(tools: { unshare: string; mount: string }, root: string
   return [tools.unshare, "--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, base, ...inner];
 }
 
-let probed: { unshare: string; mount: string } | null | undefined;
+const probed = new Map<string, { unshare: string; mount: string } | null>();
 
 /**
- * Unshare and mount where an unprivileged overlay mount works on this machine (asked once per
- * process, by mounting one in a scratch directory under `scratch`), else null. I/O.
+ * Unshare and mount where an unprivileged overlay mount works on this machine, with `root` (when
+ * given) as its lowest layer, since a workspace's own file system may refuse to be one (asked once
+ * per workspace and process, by mounting one in a scratch directory under `scratch`); else null. I/O.
  */
-export function viewTools(scratch: string): { unshare: string; mount: string } | null {
-  if (probed !== undefined) return probed;
+export function viewTools(scratch: string, root?: string): { unshare: string; mount: string } | null {
+  const key = root ?? "";
+  const known = probed.get(key);
+  if (known !== undefined) return known;
   const unshare = found(UNSHARE);
   const mount = found(MOUNT);
-  probed = null;
-  if (process.platform !== "linux" || !unshare || !mount) return probed;
+  probed.set(key, null);
+  if (process.platform !== "linux" || !unshare || !mount) return null;
   let dir: string | undefined;
   try {
     mkdirSync(scratch, { recursive: true });
@@ -63,14 +66,14 @@ export function viewTools(scratch: string): { unshare: string; mount: string } |
     const view = { dir, upper: join(dir, "upper"), work: join(dir, "work") };
     // The cwd is taken after the mount, as bubblewrap's --chdir is: the view, not the directory under it.
     const inner = ["/bin/sh", "-c", 'cd "$0" && echo x > probe', join(dir, "lower")];
-    const r = Bun.spawnSync(viewArgv({ unshare, mount }, join(dir, "lower"), view, [], inner), { cwd: dir, stdout: "ignore", stderr: "ignore" });
-    if (r.exitCode === 0 && existsSync(join(dir, "upper", "probe")) && !existsSync(join(dir, "lower", "probe"))) probed = { unshare, mount };
+    const r = Bun.spawnSync(viewArgv({ unshare, mount }, join(dir, "lower"), view, root ? [root] : [], inner), { cwd: dir, stdout: "ignore", stderr: "ignore" });
+    if (r.exitCode === 0 && existsSync(join(dir, "upper", "probe")) && !existsSync(join(dir, "lower", "probe"))) probed.set(key, { unshare, mount });
   } catch {
-    probed = null;
+    probed.set(key, null);
   } finally {
     if (dir) removeLayer(dir);
   }
-  return probed;
+  return probed.get(key) ?? null;
 }
 
 /** A fresh layer for one command under `dir` (the run's transactions). I/O. */

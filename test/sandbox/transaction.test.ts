@@ -18,10 +18,10 @@ probe.cleanup();
 let tmp: ReturnType<typeof tempDir> | undefined;
 afterEach(() => tmp?.cleanup());
 
-function setup(files: Record<string, string>) {
+function setup(files: Record<string, string>, name = "ws") {
   tmp = tempDir("weir-view-");
   const base = realpathSync(tmp.path);
-  const root = join(base, "ws");
+  const root = join(base, name);
   const home = join(base, "home");
   mkdirSync(home);
   for (const [rel, text] of Object.entries(files)) {
@@ -35,7 +35,7 @@ function setup(files: Record<string, string>) {
   const transactions = new Transactions(root, changesDir(join(base, "data"), root));
   const sandbox = createSandbox({ mode: "workspace-write", root, home, transactions });
   const run = (line: string) => sandbox.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
-  return { root, run };
+  return { root, run, transactions };
 }
 
 describe.skipIf(!viewed)("a command's change set, applied", () => {
@@ -60,5 +60,14 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
     // The newest layers are in view; older ones stay held (weir changes), out of the view.
     expect(Number(seen.output.trim())).toBe(MAX_HELD_LAYERS);
     expect(existsSync(join(w.root, "cache"))).toBe(false);
+  });
+
+  test("a workspace the overlay cannot take as its layer (a comma in its path ends the mount's option) runs its commands as before, writing directly", async () => {
+    const w = setup({ "a.txt": "a\n" }, "my,project");
+    expect(viewTools(join(w.root, "..", "probe"), w.root)).toBeNull();
+    const r = await w.run("echo b > b.txt && mkdir -p dist && echo x > dist/x");
+    expect(r.exitCode).toBe(0);
+    expect(r.held).toBeUndefined();
+    expect(readFileSync(join(w.root, "b.txt"), "utf8")).toBe("b\n");
   });
 });

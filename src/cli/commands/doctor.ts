@@ -51,7 +51,7 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
   if (sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write") {
-    const viewed = viewTools(changesDir(userDataDir(), workspace)) !== null;
+    const viewed = viewTools(changesDir(userDataDir(), workspace), workspace) !== null;
     checks.push({
       name: "transactions",
       ok: viewed,
