@@ -18,3 +18,5 @@ export { HOOK_EVENTS, Hooks, approvedProjectHooks, hookStartProblem, mergeHooks 
 export { defaultPolicy, layerPolicy } from "./permissions.ts";
 export { ActionRegistry } from "./registry.ts";
 export { VerificationLedger, isDocumentation } from "./verification.ts";
+export { planLines } from "./builtin/todo.ts";
+export type { TodoItem } from "./builtin/todo.ts";

@@ -1,3 +1,4 @@
+import type { TodoItem } from "../actions/builtin/todo.ts";
 import { join } from "node:path";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
@@ -69,6 +70,8 @@ export interface Actions {
   hub: Hub;
   /** What each turn's writes replaced, for `weir undo` and `/undo`. */
   undo: UndoLog;
+  /** The model's plan as its todo action last sent it. */
+  plan: { items: TodoItem[] };
   /** Lines to show the user about the session start (skipped MCP servers, ...). */
   notices: string[];
   /** Files that run code later or instruct agents that this process let an action write (the run's summary). */
@@ -112,7 +115,9 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const ledger = new Ledger();
   const skills = loadSkills(workspace, userConfigDir(opts.env), homeDirectory(opts.env));
   const skill = skills.length ? skillAction(skills) : undefined;
-  const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools, store.toolMemory);
+  // The model's visible plan (the todo action): the REPL's /status shows the latest.
+  const plan: { items: TodoItem[] } = { items: [] };
+  const { registry, disclosure } = builtinActionSet(verification, skill, opts.tools, store.toolMemory, plan);
   const policy = layerPolicy(layerPolicy(defaultPolicy(), resolved.permissions.user, "user"), resolved.permissions.project, "project");
   const home = homeDirectory(opts.env);
   const own = [userConfigDir(opts.env), userDataDir(opts.env)];
@@ -143,7 +148,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${token ? " (token required)" : ""}`);
   return {
-    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, undo, notices, autorunWrites,
+    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, undo, plan, notices, autorunWrites,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },

@@ -35,7 +35,8 @@ export type ToolDetails =
   | { kind: "list"; paths: number }
   | { kind: "references"; symbol: string; found: number }
   | { kind: "command"; line: string; argv?: string[]; exitCode: number | null; timedOut: boolean; cancelled: boolean; failures: { path: string; line: number; message: string }[] }
-  | { kind: "verify"; passed: boolean; failures: { path: string; line: number; message: string }[] };
+  | { kind: "verify"; passed: boolean; failures: { path: string; line: number; message: string }[] }
+  | { kind: "todo"; items: { content: string; status: "pending" | "in_progress" | "completed" }[] };
 
 export interface ToolResultBlock {
   type: "tool_result";

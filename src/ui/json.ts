@@ -88,7 +88,7 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
     if (ev.type === "turn_end") {
       flushWorker();
       w.usage = ev.usage;
-    } else if (ev.type === "tool_call") w.calls.push({ type: "tool_use", id: ev.call.id, name: ev.call.name, input: ev.call.input });
+    } else if (ev.type === "tool_call") w.calls.push(claudeToolUse(ev.call));
     else if (ev.type === "tool_result") {
       flushWorker();
       line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: ev.callId, content: ev.content ?? ev.preview, is_error: ev.isError }] }, parent_tool_use_id: e.parentCallId, session_id: session, agent_id: e.agent });
@@ -106,7 +106,7 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
         started = performance.now();
         line({ type: "system", subtype: "init", session_id: session, cwd: meta.cwd, model: e.model, tools: meta.tools(), provider: e.provider, permissionMode: "default" });
       } else if (e.type === "text_delta") text += e.text;
-      else if (e.type === "tool_call") calls.push({ type: "tool_use", id: e.call.id, name: e.call.name, input: e.call.input });
+      else if (e.type === "tool_call") calls.push(claudeToolUse(e.call));
       else if (e.type === "turn_end") pending = e.usage;
       else if (e.type === "tool_result")
         line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.callId, content: e.content ?? e.preview, is_error: e.isError }] }, parent_tool_use_id: null, session_id: session });
@@ -125,4 +125,14 @@ export function jsonDisplay(out: Sink, meta: RunMeta): Display {
       out.write(`${JSON.stringify(resultEvent(e, performance.now() - started, meta))}\n`);
     },
   };
+}
+
+/**
+ * A call as Claude Code's stream-json shows it: weir's plan (`todo`) in TodoWrite's shape, so tools
+ * that read Claude Code's stream follow it; every other call as it is.
+ */
+function claudeToolUse(call: { id: string; name: string; input: unknown }): { type: "tool_use"; id: string; name: string; input: unknown } {
+  if (call.name !== "todo") return { type: "tool_use", id: call.id, name: call.name, input: call.input };
+  const items = ((call.input as { items?: { content: string; status: string }[] } | undefined)?.items ?? []);
+  return { type: "tool_use", id: call.id, name: "TodoWrite", input: { todos: items.map((t) => ({ content: t.content, status: t.status, activeForm: t.content })) } };
 }

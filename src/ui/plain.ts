@@ -99,6 +99,11 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
             line(commandForLog(e.content, style, e.isError));
             return;
           }
+          // The model's plan, whole, each time it changes: the step in progress stands out.
+          if (e.details?.kind === "todo" && !e.isError) {
+            line(e.details.items.map((t) => `  ${t.status === "in_progress" ? style.yellow(`[>] ${t.content}`) : style.dim(`${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`)}`).join("\n"));
+            return;
+          }
           // A read is said from its details (the SHA is for the model and the ledger, not the person), then its first lines.
           const d = e.details;
           const preview =

@@ -27,6 +27,8 @@ interface ReplHost {
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
   sessions(): string;
+  /** The model's plan (its todo action), one line a step; empty when it keeps none. */
+  plan(): string[];
   /** An estimate of the tokens the conversation's history takes (a resumed session's, before its next request). */
   historyTokens(): number;
   /** `/changes [show|apply|drop ID]`: what weir held of commands' changes; returns the text to show. */
@@ -107,7 +109,7 @@ export const REPL_HELP = [
   "/sessions          this workspace's sessions",
   "/changes           what weir held of commands' changes, and why (show, apply or drop ID)",
   "/undo [N]          put the workspace back as it was before the last N tasks, and say what came back",
-  "/status            model, context used, cache hit rate, session, spend",
+  "/status            model, context used, cache hit rate, session, spend, and the model's plan",
   "/cost              this session's tokens by kind, and dollars where the model's price is configured",
   "/compact           show the model the tool output so far as summaries from now on (no model call)",
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
@@ -414,7 +416,10 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
       else if (cmd === "/changes") say(`${host.changes(rest)}\n`);
       else if (cmd === "/undo") say(`${host.undo(rest)}\n`);
-      else if (cmd === "/status") say(`${statusSegments(status()).join("\n")}\n`);
+      else if (cmd === "/status") {
+        const plan = host.plan();
+        say(`${statusSegments(status()).join("\n")}${plan.length ? `\nplan:\n${plan.map((l) => `  ${l}`).join("\n")}` : ""}\n`);
+      }
       else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);
       else if (cmd === "/compact") say(`${host.compact()}\n`);
       else if (cmd === "/mcp") say(`${await host.mcp(rest)}\n`);

@@ -7,6 +7,7 @@ import { verifyAction } from "./verify.ts";
 import { runCommand, shell } from "./commands.ts";
 import { editFile, readFile, writeFile } from "./files.ts";
 import { listFiles, search } from "./find.ts";
+import { type TodoItem, todoAction } from "./todo.ts";
 
 /** The built-in actions, in the order the model sees them. */
 export const BUILTIN_ACTIONS: readonly Action[] = [readFile, editFile, writeFile, search, listFiles, runCommand, shell];
@@ -16,9 +17,9 @@ export const BUILTIN_ACTIONS: readonly Action[] = [readFile, editFile, writeFile
  * progressive disclosure over it: the main agent's and each worker's action set. With `memory`, the
  * router also offers what the person's earlier tasks with the same words called.
  */
-export function builtinActionSet(verification: VerificationLedger, skill: { action: Action; hint: string } | undefined, tools: "auto" | "all", memory?: ToolRecall): { registry: ActionRegistry; disclosure: Disclosure } {
+export function builtinActionSet(verification: VerificationLedger, skill: { action: Action; hint: string } | undefined, tools: "auto" | "all", memory?: ToolRecall, plan: { items: TodoItem[] } = { items: [] }): { registry: ActionRegistry; disclosure: Disclosure } {
   const registry = new ActionRegistry();
-  for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification)]) registry.register(a);
+  for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification), todoAction(plan)]) registry.register(a);
   // Skills enter the capability index by their descriptions; their bodies load on demand.
   if (skill) registry.register(skill.action, skill.hint);
   const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });

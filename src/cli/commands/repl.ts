@@ -15,6 +15,7 @@ import { buildRuntime } from "../runtime.ts";
 import { mcpCommandLine } from "./mcp.ts";
 import { changesCommand } from "./changes.ts";
 import { undoLines } from "./undo.ts";
+import { planLines } from "../../actions/builtin/todo.ts";
 import { UserError } from "../../core/errors.ts";
 import { tokensOf } from "../../core/chunk.ts";
 import { COMMIT, VERSION } from "../version.ts";
@@ -93,6 +94,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         sessions: () => formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId),
         historyTokens: () => tokensOf(JSON.stringify(runtime.conversation.messages)),
+        plan: () => planLines(runtime.plan.items),
         undo: (words) => {
           try {
             return undoLines(words, workspace).join("\n");
