@@ -92,8 +92,10 @@ describe("weir auth", () => {
     const vendor = await runWeir(["auth", "status"], { home: world.home, cwd: world.ws, env: { OPENAI_API_KEY: "sk-env-key-3333333333333" } });
     expect(vendor.stdout).toContain("key ****1111 from the user config");
 
-    const out = await runWeir(["auth", "logout"], { home: world.home, cwd: world.ws });
+    // OPENAI_API_KEY is OpenAI's, not this endpoint's: logging out does not claim it still provides a key here.
+    const out = await runWeir(["auth", "logout"], { home: world.home, cwd: world.ws, env: { OPENAI_API_KEY: "sk-env-key-4444444444444" } });
     expect(out.code).toBe(0);
+    expect(out.stdout).not.toContain("still provides one");
     expect(JSON.parse(readFileSync(config(), "utf8")).apiKey).toBeUndefined();
     expect((await runWeir(["auth", "status"], { home: world.home, cwd: world.ws })).stdout).toContain("no key (this endpoint needs none)");
   });

@@ -182,7 +182,8 @@ export async function authCommand(args: ParsedArgs, workspace: string, resolved:
     }
     delete existing.apiKey;
     saveUserConfig(path, existing);
-    const env = [...resolved.preset.keyEnv, "WEIR_API_KEY"].find((n) => process.env[n]);
+    // A variable still provides a key only when it is the one bound to this endpoint (not one withheld from it).
+    const env = /^env \((.+)\)$/.exec(resolved.sources.apiKey)?.[1];
     io.out(`removed the key from ${path}${env ? `; ${env} in your environment still provides one` : ""}\n`);
     return 0;
   }
