@@ -155,7 +155,12 @@ export class PermissionGate {
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
     const summary = action.summary(input);
     if (this.opts.readOnly && action.risk === "write")
-      return { rule: "sandbox", message: `refused: the workspace is read-only in this run (--sandbox read-only), so ${action.id} ${summary} was not run. Report the change you would make instead.` };
+      return {
+        rule: "sandbox",
+        message:
+          `refused: the workspace is read-only in this run (--sandbox read-only), so ${action.id} ${summary} was not run. ` +
+          "Report the change you would make instead.",
+      };
     const sandbox = this.ctx.sandbox;
     // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
     if (this.opts.worker && action.risk === "execute" && !sandbox?.active)

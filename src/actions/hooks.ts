@@ -128,8 +128,10 @@ export class Hooks {
         // Any other failure does not block (Claude Code's contract): the person is told, the model is not.
         if (r.exitCode !== 0) {
           const said = (r.stderr ?? r.output).trim().split("\n").pop();
-          const how = r.timedOut ? `timed out after ${h.timeout ?? 60}s` : r.cancelled ? "was stopped" : `exit ${r.exitCode}${said ? `: ${said.slice(0, 200)}` : ""}`;
-          this.o.onProblem?.(`the ${event} hook "${h.command.slice(0, 80)}" failed (${how}); it does not block, so ${event === "PreToolUse" ? "the call went on" : "weir went on"}`);
+          const exit = `exit ${r.exitCode}${said ? `: ${said.slice(0, 200)}` : ""}`;
+          const how = r.timedOut ? `timed out after ${h.timeout ?? 60}s` : r.cancelled ? "was stopped" : exit;
+          const went = event === "PreToolUse" ? "the call went on" : "weir went on";
+          this.o.onProblem?.(`the ${event} hook "${h.command.slice(0, 80)}" failed (${how}); it does not block, so ${went}`);
           continue;
         }
         const out = r.output.trim();

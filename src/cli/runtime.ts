@@ -133,8 +133,11 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
-  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly: s.sandbox.mode === "read-only", hooks, locks, autorunWrites };
-  const executor = new ActionExecutor(registry, { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo }, { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id) => disclosure.markUsed(id), tracker: supervisor });
+  const readOnly = s.sandbox.mode === "read-only";
+  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly, hooks, locks, autorunWrites };
+  const context = { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo };
+  const asks = { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id: string) => disclosure.markUsed(id), tracker: supervisor };
+  const executor = new ActionExecutor(registry, context, asks);
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);

@@ -217,7 +217,8 @@ export function resolveSettings(layers: Layers): Resolved {
     ...(Object.keys(layers.project.hooks ?? {}).length > 0 ? { projectHooks: layers.project.hooks } : {}),
   };
   // Merged values name every layer they took something from.
-  const from = (...hits: [unknown, Source][]) => hits.filter(([v]) => v !== undefined && (typeof v !== "object" || Object.keys(v as object).length > 0)).map(([, s]) => s).join(" + ") || "default";
+  const set = (v: unknown) => v !== undefined && (typeof v !== "object" || Object.keys(v as object).length > 0);
+  const from = (...hits: [unknown, Source][]) => hits.filter(([v]) => set(v)).map(([, s]) => s).join(" + ") || "default";
   sources.sandbox = from([layers.flags.sandbox, "flag"], [layers.user.sandbox, "user"], [layers.project.sandbox, "project"]);
   sources.prices = from([layers.user.prices, "user"], [layers.project.prices, "project"]);
   sources.hooks = from([layers.user.hooks, "user"]);

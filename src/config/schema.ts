@@ -39,7 +39,14 @@ export const ConfigFile = z
       z.array(z.object({ matcher: z.string().optional(), hooks: z.array(z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() }).strict()) }).strict()),
     ),
     prices: z.record(z.string().min(1), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() }).strict()),
-    sandbox: z.object({ mode: z.enum(SANDBOX_MODES), readable: z.array(z.string().min(1)), env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable's name")) }).partial().strict(),
+    sandbox: z
+      .object({
+        mode: z.enum(SANDBOX_MODES),
+        readable: z.array(z.string().min(1)),
+        env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable's name")),
+      })
+      .partial()
+      .strict(),
     /** The typed-judgment provider, configured apart from the main model (e.g. a small cheap one). */
     judgment: z
       .object({

@@ -26,8 +26,11 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
     const model = j.model ?? preset.model;
     if (!baseUrl || !model) throw new Error("judgment needs baseUrl and model for this preset");
     const { credential, withheld } = bindKey(baseUrl, judgeKeyOffers(j, preset, resolved));
-    if (preset.keyRequired && !credential) throw new Error(`no key for the judgment provider${withheld.length ? ` (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : ""}: set judgment.apiKey or WEIR_JUDGMENT_API_KEY`);
-    const settings = { ...providerSettings(resolved), preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, credential, effort: undefined, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 } };
+    const why = withheld.length ? ` (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : "";
+    if (preset.keyRequired && !credential) throw new Error(`no key for the judgment provider${why}: set judgment.apiKey or WEIR_JUDGMENT_API_KEY`);
+    const retry = { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 };
+    const endpoint = { preset: presetId, wire: preset.wire, baseUrl: baseUrl.replace(/\/+$/, ""), model, credential };
+    const settings = { ...providerSettings(resolved), ...endpoint, effort: undefined, retry };
     if (j.provider === "logprobs") {
       if (preset.wire !== "chat") throw new Error("the logprobs provider needs an OpenAI-compatible (chat) endpoint");
       return logprobsJudge(settings);

@@ -22,7 +22,15 @@ interface LogprobCompletion {
  * per provider, reused for every call.
  */
 export function logprobCompleter(s: ProviderSettings) {
-  const client = new OpenAI({ apiKey: keyFor(s) ?? "not-needed", baseURL: s.baseUrl, maxRetries: 1, timeout: s.requestTimeoutMs, logLevel: "off", organization: null, project: null });
+  const client = new OpenAI({
+    apiKey: keyFor(s) ?? "not-needed",
+    baseURL: s.baseUrl,
+    maxRetries: 1,
+    timeout: s.requestTimeoutMs,
+    logLevel: "off",
+    organization: null,
+    project: null,
+  });
   return async (system: string, user: string, maxTokens: number, signal?: AbortSignal): Promise<LogprobCompletion> => {
     try {
       const r = await client.chat.completions.create(

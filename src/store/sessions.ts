@@ -139,7 +139,12 @@ export class SessionStore {
   }
 
   list(workspace?: string, limit = 50): SessionRow[] {
-    const sql = `SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs, (SELECT status FROM runs r WHERE r.session_id = s.id ORDER BY r.rowid DESC LIMIT 1) AS last_status FROM sessions s WHERE s.parent_id IS NULL ${workspace ? "AND s.workspace = ?" : ""} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`;
+    const sql = [
+      "SELECT s.*, (SELECT count(*) FROM runs r WHERE r.session_id = s.id) AS runs,",
+      "(SELECT status FROM runs r WHERE r.session_id = s.id ORDER BY r.rowid DESC LIMIT 1) AS last_status",
+      `FROM sessions s WHERE s.parent_id IS NULL ${workspace ? "AND s.workspace = ?" : ""}`,
+      `ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+    ].join(" ");
     return this.guard(() => (workspace ? this.db.query(sql).all(workspace) : this.db.query(sql).all()) as SessionRow[]);
   }
 

@@ -37,7 +37,8 @@ export function startStatusServer(supervisor: Supervisor, port: number, token?: 
       if (url.pathname === "/status" && req.method === "GET") return Response.json({ calls: supervisor.list() });
       if (url.pathname === "/stop") {
         if (req.method !== "POST") return deny(405, "use POST");
-        if (!(req.headers.get("content-type") ?? "").startsWith("application/json")) return deny(415, `POST /stop needs Content-Type: application/json (got ${req.headers.get("content-type") || "none"}); send {"callId": "..."} as JSON`);
+        const type = req.headers.get("content-type") ?? "";
+        if (!type.startsWith("application/json")) return deny(415, `POST /stop needs Content-Type: application/json (got ${type || "none"}); send {"callId": "..."} as JSON`);
         let body: { callId?: unknown; scope?: unknown };
         try {
           body = (await req.json()) as typeof body;

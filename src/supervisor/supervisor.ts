@@ -101,7 +101,8 @@ export class Supervisor {
     this.calls.delete(id);
     this.failures.set(c.action, resultClass === "error" ? (this.failures.get(c.action) ?? 0) + 1 : 0);
     this.streak = resultClass === "error" || resultClass === "refused" ? this.streak + 1 : 0;
-    this.opts.onRecord?.({ callId: id, action: c.action, preview: c.preview, startedAt: c.startedAt, durationMs: this.now() - c.startedAt, resultClass, ...(errorClass ? { errorClass } : {}) });
+    const durationMs = this.now() - c.startedAt;
+    this.opts.onRecord?.({ callId: id, action: c.action, preview: c.preview, startedAt: c.startedAt, durationMs, resultClass, ...(errorClass ? { errorClass } : {}) });
   }
 
   /** The model stream: any event counts as activity; silence is judged like a call's. */

@@ -61,17 +61,20 @@ export function verdictsFor(c: CallState, now: number, rules: Record<VerdictId, 
   if (c.model) {
     if (on("silent") && quiet > rules.silent.threshold) add("silent", `the model stream sent nothing for ${secs(quiet)}`);
   } else if (c.awaitingSince !== undefined) {
-    if (on("awaiting_approval") && now - c.awaitingSince > rules.awaiting_approval.threshold) add("awaiting_approval", `waiting for approval for ${secs(now - c.awaitingSince)}`);
+    const waited = now - c.awaitingSince;
+    if (on("awaiting_approval") && waited > rules.awaiting_approval.threshold) add("awaiting_approval", `waiting for approval for ${secs(waited)}`);
   } else {
     if (on("stuck") && quiet > rules.stuck.threshold) add("stuck", `no output for ${secs(quiet)}`);
     if (on("hanging") && age > rules.hanging.threshold) add("hanging", `running for ${secs(age)}`);
     else if (on("slow") && age > rules.slow.threshold) add("slow", `running for ${secs(age)}`);
   }
-  if (on("error_storm") && c.consecutiveFailures >= rules.error_storm.threshold) add("error_storm", `${c.consecutiveFailures} failures of this action in a row`);
+  if (on("error_storm") && c.consecutiveFailures >= rules.error_storm.threshold)
+    add("error_storm", `${c.consecutiveFailures} failures of this action in a row`);
   if (on("memory_growth") && rss.length >= 5) {
     const last = rss.slice(-5);
     const rising = last.every((v, i) => i === 0 || v >= last[i - 1]!);
-    if (rising && last[4]! > last[0]! * (1 + rules.memory_growth.threshold)) add("memory_growth", `weir's memory grew ${Math.round((100 * (last[4]! - last[0]!)) / last[0]!)}% over 5 heartbeats`);
+    const grew = Math.round((100 * (last[4]! - last[0]!)) / last[0]!);
+    if (rising && last[4]! > last[0]! * (1 + rules.memory_growth.threshold)) add("memory_growth", `weir's memory grew ${grew}% over 5 heartbeats`);
   }
   return out.sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity));
 }

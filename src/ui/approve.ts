@@ -57,7 +57,11 @@ function summaryOf(req: ApprovalRequest, verb: string, columns: number): string 
   writeFileSync(file, `${req.action}: ${req.summary}\n`, { mode: 0o600 });
   const lines = req.summary.split("\n");
   const first = lines[0]!.slice(0, Math.max(20, columns - 12));
-  return `weir wants to ${verb} something too long for this screen (${lines.length} lines, ${req.summary.length} characters); it begins:\n  ${first}…\n  The whole of it, as it would run: ${file}\n  (${req.risk}; asked by ${req.rule})`;
+  const size = `${lines.length} lines, ${req.summary.length} characters`;
+  return (
+    `weir wants to ${verb} something too long for this screen (${size}); it begins:\n  ${first}…\n` +
+    `  The whole of it, as it would run: ${file}\n  (${req.risk}; asked by ${req.rule})`
+  );
 }
 
 /** A yes/no question that collapses to one line once answered (clack leaves its frame otherwise). */
@@ -73,7 +77,11 @@ async function confirmCollapsed(message: string, said: (yes: boolean) => string)
  * Asks once per workspace before a project's MCP server (from a cloned repository) may start a
  * program. Everything shown comes from the repository, so all of it is `reviewable`.
  */
-export async function confirmProjectServer(entry: { name: string; path: string; config: { command?: string; args?: string[]; url?: string; env?: Record<string, string>; network?: boolean } }): Promise<boolean> {
+export async function confirmProjectServer(entry: {
+  name: string;
+  path: string;
+  config: { command?: string; args?: string[]; url?: string; env?: Record<string, string>; network?: boolean };
+}): Promise<boolean> {
   const c = entry.config;
   const what = reviewable(c.command ? [c.command, ...(c.args ?? [])].join(" ") : (c.url ?? ""));
   const name = reviewable(entry.name);
@@ -81,7 +89,8 @@ export async function confirmProjectServer(entry: { name: string; path: string; 
   const env = Object.entries(c.env ?? {}).map(([k, v]) => `  env ${reviewable(k)}=${reviewable(v)}`);
   const network = c.command ? [`  network: ${c.network ? "yes, it may reach any host" : "none"}`] : [];
   const shown = [what.replace(/^/gm, "  "), ...env, ...network].join("\n");
-  return confirmCollapsed(`${reviewable(entry.path)} wants to start the MCP server "${name}":\n${shown}\nAllow it for this workspace?`, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
+  const question = `${reviewable(entry.path)} wants to start the MCP server "${name}":\n${shown}\nAllow it for this workspace?`;
+  return confirmCollapsed(question, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
 }
 
 /**

@@ -134,5 +134,6 @@ export function jsonDisplay(out: Sink, meta: RunMeta): Display {
 function claudeToolUse(call: { id: string; name: string; input: unknown }): { type: "tool_use"; id: string; name: string; input: unknown } {
   if (call.name !== "todo") return { type: "tool_use", id: call.id, name: call.name, input: call.input };
   const items = ((call.input as { items?: { content: string; status: string }[] } | undefined)?.items ?? []);
-  return { type: "tool_use", id: call.id, name: "TodoWrite", input: { todos: items.map((t) => ({ content: t.content, status: t.status, activeForm: t.content })) } };
+  const todos = items.map((t) => ({ content: t.content, status: t.status, activeForm: t.content }));
+  return { type: "tool_use", id: call.id, name: "TodoWrite", input: { todos } };
 }

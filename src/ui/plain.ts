@@ -101,7 +101,9 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
           }
           // The model's plan, whole, each time it changes: the step in progress stands out.
           if (e.details?.kind === "todo" && !e.isError) {
-            line(e.details.items.map((t) => `  ${t.status === "in_progress" ? style.yellow(`[>] ${t.content}`) : style.dim(`${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`)}`).join("\n"));
+            const step = (t: { content: string; status: string }) =>
+              t.status === "in_progress" ? style.yellow(`[>] ${t.content}`) : style.dim(`${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`);
+            line(e.details.items.map((t) => `  ${step(t)}`).join("\n"));
             return;
           }
           // A read is said from its details (the SHA is for the model and the ledger, not the person), then its first lines.

@@ -127,7 +127,10 @@ export const REPL_HELP = [
   "End a line with \\ to continue on the next line. Esc or Ctrl-C cancels the running turn; Ctrl-C clears the line.",
 ].join("\n");
 
-const BUILTIN_COMMANDS = new Set(["/help", "/model", "/clear", "/sessions", "/changes", "/undo", "/status", "/cost", "/compact", "/mcp", "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit"]);
+const BUILTIN_COMMANDS = new Set([
+  "/help", "/model", "/clear", "/sessions", "/changes", "/undo", "/status", "/cost", "/compact", "/mcp",
+  "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit",
+]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
 export function completeMention(line: string, files: readonly string[], max = 50): [string[], string] {

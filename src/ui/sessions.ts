@@ -18,7 +18,9 @@ export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now =
       // The session in use is marked; one whose last run did not end with an answer says how it ended.
       const mark = current === r.id ? "* " : "  ";
       const ended = r.last_status && ENDED_BADLY.has(r.last_status) ? `  [last run: ${r.last_status.replace("_", " ")}]` : "";
-      return `${mark}${r.id.slice(0, 8)}  ${ago(r.updated_at, now).padStart(8)}  ${String(r.runs).padStart(3)} run${r.runs === 1 ? " " : "s"}  ${`${r.provider}/${r.model}`.padEnd(28)}  ${title}${ended}${withWorkspace ? `  (${r.workspace})` : ""}`;
+      const runs = `${String(r.runs).padStart(3)} run${r.runs === 1 ? " " : "s"}`;
+      const where = withWorkspace ? `  (${r.workspace})` : "";
+      return `${mark}${r.id.slice(0, 8)}  ${ago(r.updated_at, now).padStart(8)}  ${runs}  ${`${r.provider}/${r.model}`.padEnd(28)}  ${title}${ended}${where}`;
     })
     .join("\n");
 }

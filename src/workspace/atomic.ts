@@ -1,4 +1,7 @@
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync,
+  unlinkSync, writeSync,
+} from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { inside, PathRefused } from "./containment.ts";
 
@@ -172,7 +175,8 @@ function inParent<T>(root: string, rel: string, fn: (dir: string, name: string) 
         next = openSync(at, DIR_FLAGS);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
+        if (code === "ELOOP" || code === "ENOTDIR")
+          throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
         if (code !== "ENOENT") throw e;
         mkdirSync(at);
         next = openSync(at, DIR_FLAGS);

@@ -88,7 +88,9 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   const config = configReason(parts);
   if (config) return hold(config);
   if (c.kind === "link") {
-    const up = [...parts.slice(0, -1), ...c.target.split("/")].reduce((depth, p) => (depth < 0 ? depth : p === ".." ? depth - 1 : p === "." || p === "" ? depth : depth + 1), 0);
+    // How far the link leads above the workspace's top: below zero, it leads out.
+    const step = (depth: number, p: string) => (depth < 0 ? depth : p === ".." ? depth - 1 : p === "." || p === "" ? depth : depth + 1);
+    const up = [...parts.slice(0, -1), ...c.target.split("/")].reduce(step, 0);
     if (c.target.startsWith("/") || up < 0) return hold(`a link to ${c.target}, outside the workspace`);
   }
   if (c.kind === "file" && BYTECODE.some((e) => c.rel.endsWith(e))) return hold("bytecode, which runs in place of its source");

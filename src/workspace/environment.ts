@@ -31,7 +31,8 @@ const ALLOWED_PREFIXES = ["LC_"];
 export function commandEnv(env: Record<string, string | undefined>, added: readonly string[] = []): Record<string, string> {
   const extra = new Set(added);
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && (ALLOWED.has(k) || extra.has(k) || ALLOWED_PREFIXES.some((p) => k.startsWith(p)))) out[k] = v;
+  const allowed = (k: string) => ALLOWED.has(k) || extra.has(k) || ALLOWED_PREFIXES.some((p) => k.startsWith(p));
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && allowed(k)) out[k] = v;
   return out;
 }
 
@@ -43,6 +44,9 @@ export function commandEnv(env: Record<string, string | undefined>, added: reado
 const SECRET_WORD = /PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|WEBHOOK|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CONNECTION_?STRING/i;
 const SECRET_PART = /(^|_)(KEY|PWD|PASS|AUTH|DSN)(_|$)/i;
 const secretName = (name: string) => name !== "PWD" && name !== "OLDPWD" && (SECRET_WORD.test(name) || SECRET_PART.test(name));
+
+/** A dotenv line's value: `NAME=value`, `export NAME=value`, `NAME: value`. */
+const ASSIGNMENT = /^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.]*\s*[=:]\s*(.*)$/;
 
 /** The shortest value redacted by value: shorter ones would take ordinary words with them. */
 const MIN_SECRET = 8;
@@ -70,7 +74,7 @@ export function knownSecretValues(env: Record<string, string | undefined>, root:
     if (!e.isFile()) continue;
     const text = readSmall(join(root, e.name));
     if (text === undefined) continue;
-    if (e.name === ".env" || e.name.startsWith(".env.")) for (const line of text.split("\n")) add(/^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.]*\s*[=:]\s*(.*)$/.exec(line)?.[1]);
+    if (e.name === ".env" || e.name.startsWith(".env.")) for (const line of text.split("\n")) add(ASSIGNMENT.exec(line)?.[1]);
     else if (text.includes("PRIVATE KEY-----")) for (const line of text.split("\n")) if (!line.startsWith("-----") && line.trim().length >= 16) add(line);
   }
   return [...values];

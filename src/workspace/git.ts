@@ -64,7 +64,12 @@ export async function gitWrite(root: string, args: string[], timeoutMs = 60_000)
  * command wrote, named by GIT_INDEX_FILE) or of many paths at once (`stdin`). Its output when git
  * exited 0, else undefined.
  */
-export async function gitQuery(root: string, args: string[], o: { env?: Record<string, string>; stdin?: string } = {}, timeoutMs = 30_000): Promise<string | undefined> {
+export async function gitQuery(
+  root: string,
+  args: string[],
+  o: { env?: Record<string, string>; stdin?: string } = {},
+  timeoutMs = 30_000,
+): Promise<string | undefined> {
   return run(["git", ...SAFE_GIT, ...args], root, o.env ?? {}, timeoutMs, o.stdin);
 }
 

@@ -6,7 +6,8 @@
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
 export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial } from "./containment.ts";
-export { headText, homeDirectory, inside, installScripts, openRegularFile, protectedReason, readableInWorkspace, readRegularFile, resolveInWorkspace, wholeText } from "./containment.ts";
+export { headText, homeDirectory, inside, installScripts, openRegularFile, protectedReason } from "./containment.ts";
+export { readableInWorkspace, readRegularFile, resolveInWorkspace, wholeText } from "./containment.ts";
 export type { ResolvedPath } from "./containment.ts";
 export { gitConfigReason } from "./gitconfig.ts";
 export { homeReadReason, pathReason, personalReads } from "./home-reads.ts";

@@ -1058,7 +1058,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const tools = writes && detected.kind === "bwrap" && o.transactions ? viewTools(o.transactions.dir, o.root) : null;
       const view = tools ? o.transactions!.open() : undefined;
       if (detected.kind === "bwrap") {
-        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()], ...(view ? { ids: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {}) };
+        const ids = view ? { ids: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {};
+        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...links.keys()], ...ids };
         if (extra?.length) p.readable = [...p.readable, ...extra];
         optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
         writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });

@@ -203,6 +203,7 @@ export class Transactions {
       const name = c.rel.split("/").pop();
       const before = modeOf(join(this.root, c.rel));
       const upperText = () => wholeText(join(upper, c.rel));
+      const hostText = () => wholeText(join(this.root, c.rel));
       out.set(c.rel, {
         git: git.get(c.rel) ?? "none",
         ...(before !== undefined ? { modeBefore: before } : {}),
@@ -212,7 +213,7 @@ export class Transactions {
         freshRepository,
         ...(c.kind === "file" && c.rel === ".git/config" ? { runsPrograms: runsPrograms(upperText() ?? "") } : {}),
         ...(c.rel === ".git/index" ? { hidesChanges } : {}),
-        ...(c.kind === "file" && name === "package.json" ? { installChanged: installScripts(upperText()) !== installScripts(wholeText(join(this.root, c.rel))) } : {}),
+        ...(c.kind === "file" && name === "package.json" ? { installChanged: installScripts(upperText()) !== installScripts(hostText()) } : {}),
       });
     }
     return out;
@@ -238,7 +239,8 @@ function gitDirectories(root: string, upper: string): (c: Change) => { gitDirect
     if (hit !== undefined) return hit;
     const mine = entriesOf(join(upper, rel));
     const gone = new Set(mine.filter((e) => e.isCharacterDevice()).map((e) => e.name));
-    const merged = [...mine.filter((e) => !gone.has(e.name)), ...entriesOf(join(root, rel)).filter((e) => !gone.has(e.name) && !mine.some((m) => m.name === e.name))];
+    const below = entriesOf(join(root, rel)).filter((e) => !gone.has(e.name) && !mine.some((m) => m.name === e.name));
+    const merged = [...mine.filter((e) => !gone.has(e.name)), ...below];
     const is = looksLikeGitDirectory(merged);
     known.set(rel, is);
     return is;
@@ -300,7 +302,8 @@ async function gitViews(root: string, changes: Change[]): Promise<Map<string, Ch
   const asked = changes.map((c) => (c.kind === "dir" ? `${c.rel}/` : c.rel));
   // The whole index, not a pathspec per change: an install's thousands of paths would outgrow a command line.
   const prefix = (await gitQuery(root, ["rev-parse", "--show-prefix"]))?.trim() ?? "";
-  const tracked = new Set(((await gitQuery(root, ["ls-files", "-z", "--full-name"])) ?? "").split("\0").filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
+  const index = ((await gitQuery(root, ["ls-files", "-z", "--full-name"])) ?? "").split("\0");
+  const tracked = new Set(index.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
   const ignored = new Set((await gitQuery(root, ["check-ignore", "-z", "--stdin"], { stdin: `${asked.join("\0")}\0` }))?.split("\0") ?? []);
   changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) ? "ignored" : "shown"));
   return views;

@@ -46,7 +46,9 @@ export function snapshotOf(path: string, hash = true): Snapshot {
 }
 
 const same = (a: Snapshot, b: Snapshot): boolean =>
-  a.kind === b.kind && (a.kind !== "file" || (b.kind === "file" && a.sha === b.sha && a.mode === b.mode)) && (a.kind !== "link" || (b.kind === "link" && a.target === b.target));
+  a.kind === b.kind &&
+  (a.kind !== "file" || (b.kind === "file" && a.sha === b.sha && a.mode === b.mode)) &&
+  (a.kind !== "link" || (b.kind === "link" && a.target === b.target));
 
 /**
  * The workspace's undo log: for each task the person gave (a turn), what every path weir changed
@@ -136,7 +138,8 @@ export function undoTurns(dir: string, root: string, n: number, session?: string
       const expected = e.after ?? e.before;
       if (!same(now(e.rel), expected)) throw new UserError(`${e.rel} changed since weir left it (task "${t.task}"); nothing was undone`, 1);
     }
-    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: hashWithHead(join(dir, t.id, "blobs", e.blob!), 0).sha } : e.before);
+    const kept = (e: Entry) => hashWithHead(join(dir, t.id, "blobs", e.blob!), 0).sha;
+    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: kept(e) } : e.before);
   }
   const restored = new Map<string, string>();
   for (const t of turns) {
@@ -149,7 +152,8 @@ export function undoTurns(dir: string, root: string, n: number, session?: string
   return [...restored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, what]) => `${rel}: ${what}`);
 }
 
-const describe = (s: Snapshot): string => (s.kind === "absent" ? "removed (weir made it)" : s.kind === "file" ? "restored" : s.kind === "link" ? `a link to ${s.target} again` : "a directory again");
+const describe = (s: Snapshot): string =>
+  s.kind === "absent" ? "removed (weir made it)" : s.kind === "file" ? "restored" : s.kind === "link" ? `a link to ${s.target} again` : "a directory again";
 
 /** Writes one path back as it was, through the guarded writer. */
 function restore(root: string, e: Entry, blobs: string): void {

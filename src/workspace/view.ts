@@ -16,6 +16,9 @@ export interface View {
   work: string;
 }
 
+/** Where util-linux's unshare and mount are. */
+type ViewTools = { unshare: string; mount: string };
+
 /** Unshare and mount, from util-linux; each found where Debian and most distributions keep it. */
 const UNSHARE = ["/usr/bin/unshare", "/bin/unshare"];
 const MOUNT = ["/usr/bin/mount", "/bin/mount"];
@@ -29,7 +32,11 @@ const found = (candidates: string[]) => candidates.find((p) => existsSync(p));
  * options fit in one page, so they are named relative to it); the rest is bubblewrap's argv. user
  * xattrs mark whiteouts and opaque directories, as an unprivileged mount needs.
  */
-const MOUNT_SCRIPT = 'root=$1 lower=$2 upper=$3 work=$4 mount=$5; cd "$6" || exit 125; shift 6; "$mount" -t overlay weir -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || exit 125; exec "$@"';
+const MOUNT_SCRIPT = [
+  'root=$1 lower=$2 upper=$3 work=$4 mount=$5; cd "$6" || exit 125; shift 6',
+  '"$mount" -t overlay weir -o "lowerdir=$lower,upperdir=$upper,workdir=$work,userxattr" "$root" || exit 125',
+  'exec "$@"',
+].join("; ");
 
 /** The most held layers a view stacks (newest first); older ones stay listed by `weir changes`. */
 export const MAX_HELD_LAYERS = 64;
@@ -38,19 +45,20 @@ export const MAX_HELD_LAYERS = 64;
  * The argv that runs `inner` (bubblewrap's) with the view mounted over `root`, the held layers
  * `lowers` (upper directories relative to `base`, topmost first) above the workspace. Pure.
  */
-export function viewArgv(tools: { unshare: string; mount: string }, root: string, view: View, lowers: readonly string[], inner: string[], base = view.dir): string[] {
+export function viewArgv(tools: ViewTools, root: string, view: View, lowers: readonly string[], inner: string[], base = view.dir): string[] {
   const lower = [...lowers.slice(0, MAX_HELD_LAYERS), root].join(":");
-  return [tools.unshare, "--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, base, ...inner];
+  const script = ["/bin/sh", "-c", MOUNT_SCRIPT, "weir-view", root, lower, view.upper, view.work, tools.mount, base];
+  return [tools.unshare, "--user", "--map-root-user", "--mount", "--", ...script, ...inner];
 }
 
-const probed = new Map<string, { unshare: string; mount: string } | null>();
+const probed = new Map<string, ViewTools | null>();
 
 /**
  * Unshare and mount where an unprivileged overlay mount works on this machine, with `root` (when
  * given) as its lowest layer, since a workspace's own file system may refuse to be one (asked once
  * per workspace and process, by mounting one in a scratch directory under `scratch`); else null. I/O.
  */
-export function viewTools(scratch: string, root?: string): { unshare: string; mount: string } | null {
+export function viewTools(scratch: string, root?: string): ViewTools | null {
   const key = root ?? "";
   const known = probed.get(key);
   if (known !== undefined) return known;
@@ -66,7 +74,8 @@ export function viewTools(scratch: string, root?: string): { unshare: string; mo
     const view = { dir, upper: join(dir, "upper"), work: join(dir, "work") };
     // The cwd is taken after the mount, as bubblewrap's --chdir is: the view, not the directory under it.
     const inner = ["/bin/sh", "-c", 'cd "$0" && echo x > probe', join(dir, "lower")];
-    const r = Bun.spawnSync(viewArgv({ unshare, mount }, join(dir, "lower"), view, root ? [root] : [], inner), { cwd: dir, stdout: "ignore", stderr: "ignore" });
+    const argv = viewArgv({ unshare, mount }, join(dir, "lower"), view, root ? [root] : [], inner);
+    const r = Bun.spawnSync(argv, { cwd: dir, stdout: "ignore", stderr: "ignore" });
     if (r.exitCode === 0 && existsSync(join(dir, "upper", "probe")) && !existsSync(join(dir, "lower", "probe"))) probed.set(key, { unshare, mount });
   } catch {
     probed.set(key, null);

@@ -49,7 +49,9 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const installed = r.installed ? `\n[weir removed ${r.installed.join(", ")}, which the command made without the network: installed dependencies run at the user's next command and git does not show them; install with the network (widen.network, which the user approves)]` : "";
   const relinked = r.relinked ? `\n[weir put the link${r.relinked.length > 1 ? "s" : ""} ${r.relinked.join(", ")} back: the command replaced or changed what git, agents or other tools read there later; change it with write_file, which asks the user]` : "";
   const held = r.held ? `\n${heldNote(r.held)}` : "";
-  const text = `$ ${display}\n${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}${dropped}[${status}]${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}${relinked}${held}`;
+  const output = `${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}`;
+  const notes = `${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}${relinked}${held}`;
+  const text = `$ ${display}\n${output}${dropped}[${status}]${notes}`;
   const details: ToolDetails = {
     kind: "command",
     line: display,
@@ -139,5 +141,10 @@ export function heldNote(s: { held: { rel: string; reason: string }[]; id?: stri
   const top = s.held.filter((h) => !h.reason.startsWith("inside "));
   const lines = top.slice(0, 10).map((h) => `  ${h.rel}: ${h.reason}`);
   if (top.length > 10) lines.push(`  and ${top.length - 10} more`);
-  return `[weir held ${s.held.length === 1 ? "1 change" : `${s.held.length} changes`} of this command from the workspace (change set ${s.id}); later commands of this run still see them, the user's files do not:\n${lines.join("\n")}\nthe user applies them with weir changes apply ${s.id}; a file that runs code later is written with write_file, which asks the user]`;
+  const count = s.held.length === 1 ? "1 change" : `${s.held.length} changes`;
+  return (
+    `[weir held ${count} of this command from the workspace (change set ${s.id}); later commands of this run still see them, ` +
+    `the user's files do not:\n${lines.join("\n")}\n` +
+    `the user applies them with weir changes apply ${s.id}; a file that runs code later is written with write_file, which asks the user]`
+  );
 }

@@ -130,8 +130,10 @@ export const search = defineAction({
       }
     }
     // A file too large to search is named, not passed over in silence: the answer may be in it.
-    const skipped = large.length ? `\n[not searched, over 5 MB: ${large.slice(0, 5).join(", ")}${large.length > 5 ? ` and ${large.length - 5} more` : ""}; search one with run_command (grep -n)]` : "";
-    if (total === 0) return { content: `no matches for /${i.pattern}/ in ${counted(files, "file")}${skipped}`, details: { kind: "search", files: [], hits: 0 } };
+    const named = `${large.slice(0, 5).join(", ")}${large.length > 5 ? ` and ${large.length - 5} more` : ""}`;
+    const skipped = large.length ? `\n[not searched, over 5 MB: ${named}; search one with run_command (grep -n)]` : "";
+    const none = `no matches for /${i.pattern}/ in ${counted(files, "file")}${skipped}`;
+    if (total === 0) return { content: none, details: { kind: "search", files: [], hits: 0 } };
     const tail = total > hits.length ? `\n[${total - hits.length} more hits in ${counted(perFile.size, "file")} not shown; narrow with path or glob]` : "";
     return {
       content: `${counted(total, "hit")} in ${counted(perFile.size, "file")}\n${hits.join("\n")}${tail}${skipped}`,

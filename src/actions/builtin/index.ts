@@ -17,7 +17,13 @@ export const BUILTIN_ACTIONS: readonly Action[] = [readFile, editFile, writeFile
  * progressive disclosure over it: the main agent's and each worker's action set. With `memory`, the
  * router also offers what the person's earlier tasks with the same words called.
  */
-export function builtinActionSet(verification: VerificationLedger, skill: { action: Action; hint: string } | undefined, tools: "auto" | "all", memory?: ToolRecall, plan: { items: TodoItem[] } = { items: [] }): { registry: ActionRegistry; disclosure: Disclosure } {
+export function builtinActionSet(
+  verification: VerificationLedger,
+  skill: { action: Action; hint: string } | undefined,
+  tools: "auto" | "all",
+  memory?: ToolRecall,
+  plan: { items: TodoItem[] } = { items: [] },
+): { registry: ActionRegistry; disclosure: Disclosure } {
   const registry = new ActionRegistry();
   for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification), todoAction(plan)]) registry.register(a);
   // Skills enter the capability index by their descriptions; their bodies load on demand.

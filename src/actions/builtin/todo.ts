@@ -41,7 +41,8 @@ export function todoAction(plan: { items: TodoItem[] }): Action {
     async run(i) {
       plan.items = i.items;
       const done = i.items.filter((t) => t.status === "completed").length;
-      return { content: `plan (${done} of ${i.items.length} done):\n${planLines(i.items).join("\n")}`, details: { kind: "todo" as const, items: i.items }, trusted: true };
+      const content = `plan (${done} of ${i.items.length} done):\n${planLines(i.items).join("\n")}`;
+      return { content, details: { kind: "todo" as const, items: i.items }, trusted: true };
     },
   });
 }

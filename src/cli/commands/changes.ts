@@ -33,7 +33,8 @@ export function changesCommand(words: string[], workspace: string, print: (s: st
     out("weir changes show ID prints a change set's diff; weir changes apply ID writes it to the workspace; weir changes drop ID discards it\n");
     return 0;
   }
-  if (!["show", "apply", "drop"].includes(verb)) throw usageError(`unknown command "changes ${verb}"; use weir changes, weir changes show ID, apply ID or drop ID`);
+  if (!["show", "apply", "drop"].includes(verb))
+    throw usageError(`unknown command "changes ${verb}"; use weir changes, weir changes show ID, apply ID or drop ID`);
   const layer = pick(layers, words[2], verb);
   if (verb === "show") {
     for (const h of layer.held) out(diffOf(workspace, layer, h));

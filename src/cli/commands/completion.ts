@@ -24,7 +24,9 @@ export function bashCompletion(): string {
   const flags = FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]).join(" ");
   const values = FLAGS.filter((f) => f.values?.length).map((f) => `    --${f.name}) COMPREPLY=($(compgen -W "${f.values!.join(" ")}" -- "$cur")); return ;;`);
   const dirs = FLAGS.filter((f) => DIRECTORIES.has(f.name)).map((f) => `--${f.name}`).join("|");
-  const open = FLAGS.filter((f) => takesValue(f.kind) && !f.values?.length && !DIRECTORIES.has(f.name)).flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]).join("|");
+  const open = FLAGS.filter((f) => takesValue(f.kind) && !f.values?.length && !DIRECTORIES.has(f.name))
+    .flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])])
+    .join("|");
   const next = Object.entries(NEXT).map(([c, words]) => `    ${c}) COMPREPLY=($(compgen -W "${words!.join(" ")}" -- "$cur")) ;;`);
   return [
     "# weir's completion for bash: eval \"$(weir completion bash)\" in ~/.bashrc",
@@ -50,7 +52,12 @@ export function bashCompletion(): string {
 
 /** `weir completion zsh`: the bash function through zsh's bashcompinit, so both complete alike. Pure. */
 export function zshCompletion(): string {
-  return ["# weir's completion for zsh: eval \"$(weir completion zsh)\" in ~/.zshrc", "autoload -U +X compinit && compinit", "autoload -U +X bashcompinit && bashcompinit", bashCompletion().split("\n").slice(1).join("\n")].join("\n");
+  return [
+    "# weir's completion for zsh: eval \"$(weir completion zsh)\" in ~/.zshrc",
+    "autoload -U +X compinit && compinit",
+    "autoload -U +X bashcompinit && bashcompinit",
+    bashCompletion().split("\n").slice(1).join("\n"),
+  ].join("\n");
 }
 
 /** `weir completion fish`: one `complete` line per command, word and flag. Pure. */
@@ -61,7 +68,8 @@ export function fishCompletion(): string {
   for (const [c, words] of Object.entries(NEXT)) lines.push(`complete -c weir -n ${q(`__fish_seen_subcommand_from ${c}`)} -a ${q(words!.join(" "))}`);
   for (const f of FLAGS) {
     const short = f.short ? ` -s ${f.short}` : "";
-    const arg = f.values?.length ? ` -x -a ${q(f.values.join(" "))}` : DIRECTORIES.has(f.name) ? " -r -a '(__fish_complete_directories)'" : takesValue(f.kind) ? " -r" : "";
+    const dirs = DIRECTORIES.has(f.name) ? " -r -a '(__fish_complete_directories)'" : takesValue(f.kind) ? " -r" : "";
+    const arg = f.values?.length ? ` -x -a ${q(f.values.join(" "))}` : dirs;
     lines.push(`complete -c weir -l ${f.name}${short}${arg} -d ${q(f.help.slice(0, 80))}`);
   }
   return `${lines.join("\n")}\n`;

@@ -10,7 +10,9 @@ export function configCommand(words: string[], resolved: Resolved, paths: { user
   const { settings, sources } = resolved;
   const where = (p: string) => (existsSync(p) ? p : `${p} (none)`);
   if (json) {
-    const values = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, { value: k === "apiKey" ? maskSecret(v as string | undefined) : (v ?? null), source: sources[k as keyof typeof sources] ?? "default" }]));
+    const valueOf = (k: string, v: unknown) => (k === "apiKey" ? maskSecret(v as string | undefined) : (v ?? null));
+    const sourceOf = (k: string) => sources[k as keyof typeof sources] ?? "default";
+    const values = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, { value: valueOf(k, v), source: sourceOf(k) }]));
     const files = { user: { path: paths.user, exists: existsSync(paths.user) }, project: { path: paths.project, exists: existsSync(paths.project) } };
     out(`${JSON.stringify({ settings: values, files }, null, 2)}\n`);
     return 0;

@@ -76,7 +76,8 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
     );
     return 0;
   }
-  out(`goal: ${goal}\nworking set: ${compiled.used} tokens, the floor's ${compiled.floorTokens} and ${compiled.used - compiled.floorTokens} of the ${compiled.budget} beyond it; ${counted(g.filesWalked, "file")} walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
+  const spent = `${compiled.used} tokens, the floor's ${compiled.floorTokens} and ${compiled.used - compiled.floorTokens} of the ${compiled.budget} beyond it`;
+  out(`goal: ${goal}\nworking set: ${spent}; ${counted(g.filesWalked, "file")} walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
   if (compiled.overBudget) out(`warning: ${compiled.overBudget}\n`);
   for (const r of g.refused) out(`refused ${r.path}: ${r.reason}\n`);
   out("\nlevel      tokens  verdict           source\n");

@@ -31,7 +31,10 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   const s = resolved.settings;
   const checks: Check[] = [];
   const keyed = !resolved.preset.keyRequired || !!s.apiKey;
-  checks.push({ name: "api key", ok: keyed, detail: keyed ? (s.apiKey ? `set (${resolved.sources.apiKey})` : "not needed for this endpoint") : `missing${resolved.sources.apiKey.startsWith("unset (") ? ` ${resolved.sources.apiKey.slice(6)}` : ""}: set ${[...resolved.preset.keyEnv, "WEIR_API_KEY"].join(" or ")}, or pass --api-key` });
+  // A key that is set but belongs to another host is named with why it was withheld.
+  const withheld = resolved.sources.apiKey.startsWith("unset (") ? ` ${resolved.sources.apiKey.slice(6)}` : "";
+  const missing = `missing${withheld}: set ${[...resolved.preset.keyEnv, "WEIR_API_KEY"].join(" or ")}, or pass --api-key`;
+  checks.push({ name: "api key", ok: keyed, detail: keyed ? (s.apiKey ? `set (${resolved.sources.apiKey})` : "not needed for this endpoint") : missing });
   if (keyed) {
     const started = performance.now();
     try {
@@ -57,7 +60,8 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       ok: viewed,
       detail: viewed
         ? "each command runs on a copy-on-write view; what review cannot show is held (weir changes)"
-        : "no unprivileged overlay mount here (util-linux's unshare and mount, and user namespaces, are needed): commands write the workspace directly, and guarded paths they create are removed after them",
+        : "no unprivileged overlay mount here (util-linux's unshare and mount, and user namespaces, are needed): " +
+          "commands write the workspace directly, and guarded paths they create are removed after them",
     });
   }
   if (sandbox.kind === "bwrap") {
@@ -69,7 +73,8 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       detail: held
         ? "each command gets a pids cgroup: at most 4,096 processes at once, for root too"
         : root
-          ? "weir runs as root and can make no pids cgroup here, and prlimit's process limit does not bind root: run weir as an ordinary user, or give it a cgroup with the pids controller"
+          ? "weir runs as root and can make no pids cgroup here, and prlimit's process limit does not bind root: " +
+            "run weir as an ordinary user, or give it a cgroup with the pids controller"
           : "prlimit limits each command to 4,096 processes (no pids cgroup is delegated to you; as an ordinary user that limit holds)",
     });
   }

@@ -120,7 +120,8 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         commands: () => loadCommands(workspace, userConfigDir()),
         files: () => Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path),
         resume(id) {
-          if (!id) return `${formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId)}\n/resume ID continues one (an id prefix is enough)`;
+          const list = formatSessions(runtime.store.list(workspace), false, Date.now(), runtime.conversation.sessionId);
+          if (!id) return `${list}\n/resume ID continues one (an id prefix is enough)`;
           let row;
           try {
             row = runtime.store.find(id);

@@ -13,5 +13,7 @@ export function undoLines(words: string[], workspace: string, session?: string):
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1) throw usageError(`weir undo ${raw}: give how many tasks to undo, a whole number from 1`);
   const restored = undoTurns(undoDir(userDataDir(), workspace), workspace, n, session);
-  return [`undid the last ${n === 1 ? "task" : `${n} tasks`}: ${restored.length === 1 ? "1 path" : `${restored.length} paths`} as they were`, ...restored.map((l) => `  ${reviewable(l)}`)];
+  const tasks = n === 1 ? "task" : `${n} tasks`;
+  const paths = restored.length === 1 ? "1 path" : `${restored.length} paths`;
+  return [`undid the last ${tasks}: ${paths} as they were`, ...restored.map((l) => `  ${reviewable(l)}`)];
 }
