@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
@@ -8,6 +7,7 @@ import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText }
 import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
 import { folderRecords } from "./walker.ts";
+import { workspaceKey } from "./walks.ts";
 import type { UndoLog } from "./undo.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
@@ -43,7 +43,7 @@ const MANIFEST = "held.json";
 
 /** Where the layers of the workspace `root` live under weir's data directory `dataDir`. Pure. */
 export function changesDir(dataDir: string, root: string): string {
-  return join(dataDir, "changes", createHash("sha256").update(root).digest("hex").slice(0, 16));
+  return join(dataDir, "changes", workspaceKey(root));
 }
 
 /**
@@ -297,14 +297,16 @@ function environments(root: string, upper: string): (rel: string) => { environme
 async function gitViews(root: string, changes: Change[]): Promise<Map<string, ChangeFacts["git"]>> {
   const views = new Map<string, ChangeFacts["git"]>();
   if (changes.length === 0) return views;
-  const inRepository = await gitQuery(root, ["rev-parse", "--is-inside-work-tree"]);
-  if (inRepository?.trim() !== "true") return views;
   const asked = changes.map((c) => (c.kind === "dir" ? `${c.rel}/` : c.rel));
-  // The whole index, not a pathspec per change: an install's thousands of paths would outgrow a command line.
-  const prefix = (await gitQuery(root, ["rev-parse", "--show-prefix"]))?.trim() ?? "";
-  const index = ((await gitQuery(root, ["ls-files", "-z", "--full-name"])) ?? "").split("\0");
-  const tracked = new Set(index.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
-  const ignored = new Set((await gitQuery(root, ["check-ignore", "-z", "--stdin"], { stdin: `${asked.join("\0")}\0` }))?.split("\0") ?? []);
+  // The index below the workspace, relative to it, not a pathspec per change (an install's thousands of
+  // paths would outgrow a command line); outside a repository git answers nothing. Both asked at once.
+  const [listed, ignoring] = await Promise.all([
+    gitQuery(root, ["ls-files", "-z"]),
+    gitQuery(root, ["check-ignore", "-z", "--stdin"], { stdin: `${asked.join("\0")}\0` }),
+  ]);
+  if (listed === undefined) return views;
+  const tracked = new Set(listed.split("\0"));
+  const ignored = new Set(ignoring?.split("\0") ?? []);
   changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) ? "ignored" : "shown"));
   return views;
 }

@@ -1,10 +1,10 @@
 import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { hashWithHead } from "./ledger.ts";
 import { folderRecords } from "./walker.ts";
+import { workspaceKey } from "./walks.ts";
 
 /** What stood at a path: a file (its bytes' SHA and mode), a link, a directory, or nothing. */
 export type Snapshot = { kind: "file"; sha: string; mode: number } | { kind: "link"; target: string } | { kind: "dir" } | { kind: "absent" };
@@ -28,7 +28,7 @@ interface Turn {
 
 /** Where the undo log of the workspace `root` lives under weir's data directory `dataDir`. Pure. */
 export function undoDir(dataDir: string, root: string): string {
-  return join(dataDir, "undo", createHash("sha256").update(root).digest("hex").slice(0, 16));
+  return join(dataDir, "undo", workspaceKey(root));
 }
 
 /** What stands at `path` now, never followed through a link; a file's SHA only when `hash`. I/O. */

@@ -6,6 +6,11 @@ import { restoreWalk, type WalkCache, walkSnapshot } from "./walker.ts";
 /** How recent a directory's change may be for its listing to be kept (coarse file-system clocks). */
 const RACY_MS = 2_000;
 
+/** The name weir's data directory keeps a workspace's records under: a hash of its path. Pure. */
+export function workspaceKey(root: string): string {
+  return new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 24);
+}
+
 /**
  * A workspace's walk on disk: the listings of its directories with their mtimes, in the data
  * directory under a hash of the workspace's path. A one-shot run starts from it, so walking a large
@@ -16,7 +21,7 @@ export class WalkStore {
   constructor(private dir: string) {}
 
   private file(root: string): string {
-    return join(this.dir, `${new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 24)}.json`);
+    return join(this.dir, `${workspaceKey(root)}.json`);
   }
 
   /** The remembered walk of `root`, or an empty cache. */
