@@ -1,3 +1,4 @@
+import { BudgetSpent } from "../core/errors.ts";
 import type { Display } from "../core/events.ts";
 import { middleCut } from "../core/text-fit.ts";
 import type { Message, ToolSpec } from "../core/messages.ts";
@@ -30,6 +31,9 @@ interface ConversationDeps {
  */
 /** Appended to a prompt the person cancelled before the model answered. */
 const INTERRUPTED = "[weir] The person interrupted this request before you answered; their next message says what they want now.";
+
+/** Appended instead when a token budget stopped the request: the person did not interrupt it. */
+const stoppedBy = (why: BudgetSpent) => `[weir] This request was stopped before you answered: ${why.message}. The next message says how to go on.`;
 
 export class Conversation {
   private history: Message[];
@@ -115,9 +119,10 @@ export class Conversation {
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
     const result = await runTask({ ...this.input(task, provider, display, signal, this.deps.maxTurns), sessionId: this.sessionId });
-    // A prompt cancelled before any answer stays in the history; the model is told once that it was interrupted.
+    // A prompt cancelled before any answer stays in the history; the model is told once why it was stopped.
     const last = result.added.at(-1);
-    if (result.stop === "cancelled" && last?.role === "user") last.content.push({ type: "text", text: INTERRUPTED });
+    const why = signal.reason instanceof BudgetSpent ? stoppedBy(signal.reason) : INTERRUPTED;
+    if (result.stop === "cancelled" && last?.role === "user") last.content.push({ type: "text", text: why });
     store.finishRun(this.sessionId, runId, result.added, {
       status: result.stop,
       turns: result.turns,

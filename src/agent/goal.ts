@@ -1,3 +1,4 @@
+import { BudgetSpent } from "../core/errors.ts";
 import type { Display } from "../core/events.ts";
 import type { Usage } from "../core/usage.ts";
 import type { GoalRow, GoalStatus } from "../store/goals.ts";
@@ -29,25 +30,35 @@ export function goalMessage(goal: GoalRow, checkName: string | undefined, resume
   return `${lead}: ${goal.objective}\n${check} It has ${budget}.`;
 }
 
+export interface GoalOptions {
+  display: Display;
+  signal: AbortSignal;
+  checkName: string | undefined;
+  resumed: boolean;
+  /** The command that resumes this goal with more budget; a graph's node names its graph's. */
+  resumeWith?: string | undefined;
+}
+
 /**
  * Pursues a goal: a run, then the completion check; a failed check goes back to the model with its
  * output, up to `MAX_ROUNDS`. The spend is counted per turn, so the turn that trips the budget is
  * counted before the run stops; a budget trip is resumable (`budget_limited`), as is a stop by the
  * person (`paused`). Returns the status the goal ended the pursuit in.
  */
-export async function pursueGoal(goal: GoalRow, r: GoalRunner, opts: { display: Display; signal: AbortSignal; checkName: string | undefined; resumed: boolean }): Promise<GoalStatus> {
+export async function pursueGoal(goal: GoalRow, r: GoalRunner, opts: GoalOptions): Promise<GoalStatus> {
   let spent = goal.spent;
   const over = () => goal.budget !== null && spent >= goal.budget;
   const end = (status: GoalStatus, reason: string): GoalStatus => {
     r.transition(status, reason, spent);
     return status;
   };
-  const budgetReason = () => `spent ${spent} of ${goal.budget} tokens; resume with more: weir goal resume ${goal.id} --budget N`;
+  const resume = opts.resumeWith ?? `weir goal resume ${goal.id} --budget N`;
+  const budgetReason = () => `spent ${spent} of ${goal.budget} tokens; resume with more: ${resume}`;
   if (over()) return end("budget_limited", budgetReason());
   let message = goalMessage(goal, opts.checkName, opts.resumed);
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const run = new AbortController();
-    const stop = () => run.abort();
+    const stop = () => run.abort(opts.signal.reason);
     opts.signal.addEventListener("abort", stop, { once: true });
     let tripped = false;
     const watching: Display = {
@@ -58,7 +69,7 @@ export async function pursueGoal(goal: GoalRow, r: GoalRunner, opts: { display: 
         r.spend(spent);
         if (over() && !tripped) {
           tripped = true;
-          run.abort();
+          run.abort(new BudgetSpent(`the token budget ran out (${spent} of ${goal.budget} spent)`));
         }
       },
     };
@@ -68,7 +79,7 @@ export async function pursueGoal(goal: GoalRow, r: GoalRunner, opts: { display: 
     } finally {
       opts.signal.removeEventListener("abort", stop);
     }
-    if (tripped) return end("budget_limited", budgetReason());
+    if (tripped || opts.signal.reason instanceof BudgetSpent) return end("budget_limited", budgetReason());
     if (opts.signal.aborted || result.stop === "cancelled") return end("paused", "the person stopped it; resume with weir goal resume " + goal.id);
     if (result.stop === "error") return end("failed", `the run failed: ${result.error ?? "no reason given"}`);
     const c = await r.check(opts.signal);

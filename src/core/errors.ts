@@ -39,3 +39,14 @@ export function refusalReason(e: unknown): string {
   const { code, message } = (e ?? {}) as { code?: unknown; message?: unknown };
   return String(message ?? "").replace(`${String(code)}: `, "").split(", ")[0] || String(code);
 }
+
+/**
+ * Why a run was stopped when the person did not stop it: a token budget ran out. Given as an abort
+ * signal's reason, so what the model is told names it instead of an interruption by the person.
+ */
+export class BudgetSpent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BudgetSpent";
+  }
+}

@@ -6,7 +6,8 @@
  */
 export { ContextChunk, FloorReason, RenderLevel, tokensOf } from "./chunk.ts";
 export { redactCredentials, useKnownSecrets } from "./credentials.ts";
-export { UserError, isUserError, machineRefusal, refusalReason, usageError } from "./errors.ts";
+export { BudgetSpent, UserError, isUserError, machineRefusal, refusalReason, usageError } from "./errors.ts";
+export { faultPoint } from "./fault-point.ts";
 export type { AgentEvent, Display, RunStop } from "./events.ts";
 export { textOf, toolCallsOf, userText } from "./messages.ts";
 export type { AssistantMessage, Message, ToolCallBlock, ToolDetails, ToolResultBlock, ToolSpec, UserMessage } from "./messages.ts";

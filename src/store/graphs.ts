@@ -4,7 +4,7 @@ import { UserError } from "../core/errors.ts";
 import { findByPrefix } from "./db.ts";
 
 export type GraphStatus = "active" | "paused" | "budget_limited" | "complete" | "failed";
-export type NodeState = "waiting" | "ready" | "running" | "merged" | "failed" | "blocked" | "budget_limited";
+export type NodeState = "waiting" | "ready" | "running" | "merging" | "merged" | "failed" | "blocked" | "budget_limited";
 
 export interface GraphRow {
   id: string;

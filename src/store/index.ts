@@ -11,5 +11,7 @@ export { ToolMemory } from "./tool-memory.ts";
 export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "./graphs.ts";
 export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
+export type { LockHolder } from "./process-lock.ts";
+export { ProcessLock } from "./process-lock.ts";
 export { SessionStore } from "./sessions.ts";
 export type { SessionRow } from "./sessions.ts";

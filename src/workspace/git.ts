@@ -1,4 +1,6 @@
-import { relative } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
 import { homeDirectory } from "./containment.ts";
 import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./sandbox.ts";
 import { enclosingRepository } from "./walker.ts";
@@ -52,10 +54,29 @@ export function repositoryPrefix(root: string): string {
  * sandbox because it writes git's own metadata; commits are authored by weir unless the
  * environment names an author. Its output when git exited 0, else undefined.
  */
-export async function gitWrite(root: string, args: string[], timeoutMs = 60_000): Promise<string | undefined> {
+export async function gitWrite(root: string, args: string[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<string | undefined> {
   const who = { GIT_AUTHOR_NAME: "weir", GIT_AUTHOR_EMAIL: "weir@localhost", GIT_COMMITTER_NAME: "weir", GIT_COMMITTER_EMAIL: "weir@localhost" };
   const named = Object.fromEntries(Object.keys(who).flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-  return run(["git", ...SAFE_GIT, ...args], root, { ...who, ...named }, timeoutMs);
+  return run(["git", ...SAFE_GIT, ...args], root, { ...who, ...named, ...env }, timeoutMs);
+}
+
+/**
+ * The working tree of the repository at `top` as a commit whose parent is HEAD: tracked and
+ * untracked files as they are, ignored ones left out. It is built in an index of its own, so the
+ * person's index, branch and files are untouched. Its id, or undefined when git failed.
+ */
+export async function worktreeSnapshot(top: string, message: string): Promise<string | undefined> {
+  const index = join(mkdtempSync(join(tmpdir(), "weir-snapshot-")), "index");
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    if ((await gitWrite(top, ["read-tree", "HEAD"], 60_000, env)) === undefined) return undefined;
+    if ((await gitWrite(top, ["add", "-A"], 120_000, env)) === undefined) return undefined;
+    const tree = (await gitWrite(top, ["write-tree"], 60_000, env))?.trim();
+    if (!tree) return undefined;
+    return (await gitWrite(top, ["commit-tree", tree, "-p", "HEAD", "-m", message], 60_000, env))?.trim() || undefined;
+  } finally {
+    rmSync(dirname(index), { recursive: true, force: true });
+  }
 }
 
 /**

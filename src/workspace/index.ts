@@ -13,7 +13,7 @@ export { gitConfigReason } from "./gitconfig.ts";
 export { homeReadReason, pathReason, personalReads } from "./home-reads.ts";
 export { detectChecks } from "./checks.ts";
 export type { Check } from "./checks.ts";
-export { gitOutput, gitWrite, repositoryPrefix } from "./git.ts";
+export { gitOutput, gitWrite, repositoryPrefix, worktreeSnapshot } from "./git.ts";
 export { hashWithHead, Ledger, sha256 } from "./ledger.ts";
 export { killTree, runProgram, scrubEnv } from "./process.ts";
 export { borrowsObjects, bwrapArgv, bwrapDisablesUserns, createSandbox, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, networkFilter, runCommandIn, systemPath, widenableDir, workspaceGuards } from "./sandbox.ts";

@@ -53,6 +53,11 @@ interface SandboxPolicy {
    * read as they do outside while only the workspace is written.
    */
   repository?: string;
+  /**
+   * The repository above is a linked worktree (a goal graph's node in a package): its `.git` is a
+   * file, read-only with the rest of the repository, with no hooks or config of its own to guard.
+   */
+  repositoryGitFile?: boolean;
   /** Canonical workspace root. */
   root: string;
   /** The user's home: replaced by an empty directory inside. */
@@ -199,7 +204,8 @@ function bwrapOptions(p: SandboxPolicy, cwd: string): string[] {
     if (p.gitFile) a.push("--ro-bind", join(p.root, ".git"), join(p.root, ".git"));
     else if (p.mode === "workspace-write") a.push("--bind-try", join(p.root, ".git"), join(p.root, ".git"));
     // git's own files stay as they are in the workspace, its repository and any repository added.
-    a.push(...guardBinds(p, [...(p.gitFile ? [] : [p.root]), ...(p.repository ? [p.repository] : []), ...added, ...(p.nested ?? [])]));
+    const above = p.repository && !p.repositoryGitFile ? [p.repository] : [];
+    a.push(...guardBinds(p, [...(p.gitFile ? [] : [p.root]), ...above, ...added, ...(p.nested ?? [])]));
   }
   if (p.gitDir && !inside(p.root, p.gitDir)) a.push("--ro-bind-try", p.gitDir, p.gitDir);
   a.push("--chdir", cwd);
@@ -970,6 +976,12 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
   // A workspace inside a repository sees the repository read-only (a scoped worker sees only its files).
   const repository = o.visible ? undefined : enclosingRepository(o.root, o.home);
   const gitDir = gitFile ? linkedGitDir(o.root) : repository ? linkedGitDir(repository) : undefined;
+  let repositoryGitFile = false;
+  try {
+    repositoryGitFile = repository !== undefined && statSync(join(repository, ".git")).isFile();
+  } catch {
+    repositoryGitFile = false;
+  }
   const gitFiles = [join(o.root, ".git"), ...(repository ? [join(repository, ".git")] : [])];
   /** What commands see whatever the toolchains: the system's directories, the workspace, its repository. */
   const seen = (p: string) => systemPath(p) || inside(o.root, p) || (repository !== undefined && inside(repository, p));
@@ -1008,6 +1020,7 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       nested: o.visible ? [] : scan.repositories.filter((r) => inside(o.root, r)),
       caches: o.visible ? [] : scan.caches.filter((c) => inside(o.root, c)),
       ...(repository ? { repository } : {}),
+      ...(repositoryGitFile ? { repositoryGitFile } : {}),
       ...(gitFile ? { gitFile } : {}),
       ...(gitDir ? { gitDir } : {}),
       ...(gitconfig ? { gitconfig } : {}),

@@ -7,7 +7,7 @@ const NEXT: Partial<Record<(typeof COMMANDS)[number], readonly string[]>> = {
   auth: ["login", "logout", "status"],
   mcp: ["list", "approve"],
   goal: ["resume", "list", "status"],
-  graph: ["resume", "list", "status"],
+  graph: ["resume", "list", "status", "clean"],
   changes: ["list", "show", "apply", "drop"],
   eval: ["run", "train", "calibrate", "report", "merge", "runs", "capture", "label", "firewall"],
   actions: ["forget"],

@@ -66,7 +66,15 @@ export type GoalSpec = { objective: string; check?: string | undefined; budget?:
  * Starts or resumes a goal on a runtime and pursues it; the CLI's `weir goal` and the REPL's `/goal`
  * both come here. Returns how it ended and the line that says so.
  */
-export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec, display: Display, signal: AbortSignal, started?: (goal: GoalRow) => void): Promise<{ status: GoalStatus; line: string; goal: string }> {
+export async function pursue(
+  runtime: Runtime,
+  workspace: string,
+  spec: GoalSpec,
+  display: Display,
+  signal: AbortSignal,
+  started?: (goal: GoalRow) => void,
+  resumeWith?: string,
+): Promise<{ status: GoalStatus; line: string; goal: string }> {
   const goals = runtime.store.goals;
   let goal: GoalRow;
   if ("resume" in spec) {
@@ -92,7 +100,7 @@ export async function pursue(runtime: Runtime, workspace: string, spec: GoalSpec
   runtime.goalBudget(goal.spent, goal.budget);
   let status: GoalStatus;
   try {
-    status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec });
+    status = await pursueGoal(goal, runner, { display, signal, checkName, resumed: "resume" in spec, resumeWith });
   } finally {
     runtime.goalBudget(0, null);
   }
