@@ -2,10 +2,11 @@
  * Localisation on real bug-fix commits of public repositories (eval/localisation/commits.jsonl,
  * mined by eval/localisation/mine.ts): for each case, the repository at the fix's parent, the
  * commit message as the task, and the files the fix changed as the gold. The working set a run
- * compiles (gatherCandidates + compileContext, the run's own code) at 8k and 32k tokens in all, the
- * floor counted (a run's --budget counts only what comes after it), against plain BM25 over file
- * contents filling the same budget. Prints mean recall of the gold files per
- * split and how many cases weir does worse than BM25 on. Goals (issue 34, on test): >= 0.85 at 8k,
+ * compiles (gatherCandidates + fitWorkingSet, the run's own code) at 8k and 32k tokens in all, the
+ * floor, the framing and the task counted as a run's --budget counts them, against plain BM25 over
+ * file contents filling the same budget. Prints mean recall of the gold files per split, at each
+ * depth (shown at all, as an outline or whole, whole), how many cases weir does worse than BM25 on,
+ * and how many working sets went over their budget (with the floor alone over it, and without). Goals (issue 34, on test): >= 0.85 at 8k,
  * >= 0.95 at 32k, worse than BM25 on at most 2% of cases. Needs the repositories' git mirrors
  * (the search tool's fetch) under WEIR_MIRRORS (default /work/.mirror); without them it says so.
  *   bun run bench bugfixes [--split dev|test] [--misses]
@@ -13,7 +14,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileContext } from "../src/context/compiler.ts";
+import type { RenderLevel } from "../src/core/chunk.ts";
+import { fitWorkingSet } from "../src/context/working-set.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
 import { walk } from "../src/workspace/walker.ts";
 import { bm25Fill } from "./lib/measure.ts";
@@ -38,7 +40,20 @@ if (missing.length) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-fixes-"));
-const rows: { c: Case; w8: number; w32: number; b8: number; b32: number }[] = [];
+interface Row {
+  c: Case;
+  w8: number;
+  w32: number;
+  b8: number;
+  b32: number;
+  /** Recall at 8k counting only gold files shown as an outline or whole, and only whole. */
+  summary8: number;
+  whole8: number;
+  /** Working sets over their budget: with the floor alone over it (stated), and without (a bug). */
+  floorOver: number;
+  unstatedOver: number;
+}
+const rows: Row[] = [];
 try {
   for (const repo of [...new Set(cases.map((c) => c.repo))]) {
     const work = join(dir, repo.replace("/", "+"));
@@ -60,14 +75,22 @@ try {
       const readable = files.filter((f) => texts.has(f));
       const g = await gatherCandidates(work, c.task, { home: dir, index: new ContextIndex() });
       const recall = (shown: (f: string) => boolean) => c.gold.filter(shown).length / c.gold.length;
+      const levels: RenderLevel[][] = [["full", "summary", "one_line"], ["full", "summary"], ["full"]];
+      let floorOver = 0;
+      let unstatedOver = 0;
       const weirAt = (budget: number) => {
-        const compiled = compileContext(g.candidates, budget);
-        const seen = new Set(compiled.entries.filter((e) => e.level !== "omit").map((e) => e.chunk.source));
-        return recall((f) => seen.has(f));
+        const { compiled, tokens } = fitWorkingSet(g.candidates, budget);
+        if (tokens > budget) compiled.overBudget ? floorOver++ : unstatedOver++;
+        return levels.map((ls) => {
+          const seen = new Set(compiled.entries.filter((e) => ls.includes(e.level)).map((e) => e.chunk.source));
+          return recall((f) => seen.has(f));
+        });
       };
       const b8 = bm25Fill(readable, texts, c.task, 8_000);
       const b32 = bm25Fill(readable, texts, c.task, 32_000);
-      rows.push({ c, w8: weirAt(8_000), w32: weirAt(32_000), b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)) });
+      const [w8, summary8, whole8] = weirAt(8_000) as [number, number, number];
+      const w32 = weirAt(32_000)[0]!;
+      rows.push({ c, w8, w32, b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)), summary8, whole8, floorOver, unstatedOver });
     }
   }
 } finally {
@@ -77,11 +100,23 @@ try {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 console.log(`bug-fix localisation: ${rows.length} commits of ${new Set(rows.map((r) => r.c.repo)).size} repositories`);
 console.log("split  cases  weir 8k  BM25 8k  weir 32k  BM25 32k  worse than BM25 (8k or 32k)");
+const fixed = (x: number, w: number) => x.toFixed(2).padStart(w);
 for (const split of ["dev", "test"] as const) {
   const r = rows.filter((x) => x.c.split === split);
   if (!r.length) continue;
   const worse = r.filter((x) => x.w8 < x.b8 || x.w32 < x.b32).length;
-  console.log(`${split.padEnd(5)}  ${String(r.length).padStart(5)}  ${mean(r.map((x) => x.w8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.b8)).toFixed(2).padStart(7)}  ${mean(r.map((x) => x.w32)).toFixed(2).padStart(8)}  ${mean(r.map((x) => x.b32)).toFixed(2).padStart(8)}  ${worse} (${((100 * worse) / r.length).toFixed(1)}%)`);
+  const [w8, b8, w32, b32] = [mean(r.map((x) => x.w8)), mean(r.map((x) => x.b8)), mean(r.map((x) => x.w32)), mean(r.map((x) => x.b32))];
+  const share = `${worse} (${((100 * worse) / r.length).toFixed(1)}%)`;
+  console.log(`${split.padEnd(5)}  ${String(r.length).padStart(5)}  ${fixed(w8, 7)}  ${fixed(b8, 7)}  ${fixed(w32, 8)}  ${fixed(b32, 8)}  ${share}`);
+}
+console.log("split  recall at 8k by depth: any level  outline or whole  whole   over budget: floor alone (stated)  otherwise");
+for (const split of ["dev", "test"] as const) {
+  const r = rows.filter((x) => x.c.split === split);
+  if (!r.length) continue;
+  const over = (k: "floorOver" | "unstatedOver") => r.reduce((n, x) => n + x[k], 0);
+  const depth = `${fixed(mean(r.map((x) => x.w8)), 9)}  ${fixed(mean(r.map((x) => x.summary8)), 16)}  ${fixed(mean(r.map((x) => x.whole8)), 5)}`;
+  const overs = `${String(over("floorOver")).padStart(27)} of ${r.length * 2}  ${String(over("unstatedOver")).padStart(9)}`;
+  console.log(`${split.padEnd(5)}  ${" ".repeat(20)}${depth}   ${overs}`);
 }
 // Per repository on dev only: the test split is read as a whole, never case by case.
 for (const repo of [...new Set(rows.map((r) => r.c.repo))]) {

@@ -64,11 +64,11 @@ const short = (id: string) => id.replace(/^mcp__.+?__/, "");
 
 export function routingFigures(memoryOf: (t: Task) => ToolRecall | undefined = () => undefined) {
   const { registry, bind } = catalogRegistry();
-  const all = bytes(new Disclosure(registry, { mode: "all", core: DEFAULT_CORE, unloadAfter: 12 }).offer());
+  const all = bytes(new Disclosure(registry, { mode: "all", core: DEFAULT_CORE }).offer());
   const out = { dev: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] }, test: { n: 0, offered: 0, reachable: 0, share: 0, misses: [] as string[] } };
   for (const t of tasks) {
     const memory = memoryOf(t);
-    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });
+    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, ...(memory ? { memory } : {}) });
     bind(d);
     d.preloadFor(t.task);
     const tools = d.offer();

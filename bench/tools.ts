@@ -37,13 +37,13 @@ await hub.start([
   server("thinking", [join(ROOT, "node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js")]),
 ]);
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
-const all = new Disclosure(registry, { mode: "all", core: DEFAULT_CORE, unloadAfter: 12 }).offer();
+const all = new Disclosure(registry, { mode: "all", core: DEFAULT_CORE }).offer();
 let offered = 0;
 let reachable = 0;
 const shares: number[] = [];
 const misses: string[] = [];
 for (const t of tasks) {
-  current = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12 });
+  current = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE });
   current.preloadFor(t.task);
   const tools = current.offer();
   const names = new Set(tools.map((x) => x.name));

@@ -298,6 +298,8 @@ export const SCENARIOS: Scenario[] = [
       dirty: { ...KEYS_CHANGED, "data/big.txt": BIG.after },
       task: "Make encodeKey in src/keys.ts trim k first",
       turns: [run("g1", "git", ["diff", "--", "src/keys.ts"])],
+      // The budget counts the floor: room for the callers beside the large diff, as a person would give.
+      flags: ["--budget", "16000"],
       pick: when === "before" ? 0 : 1,
       labels: when === "before" ? { next_action: "review_worktree", continue_retrieval: false } : { next_action: "edit_then_verify", context_sufficient: true },
     }),

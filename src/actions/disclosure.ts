@@ -13,13 +13,6 @@ interface DisclosureOptions {
   /** `all` offers the whole catalog every turn (disclosure off, for comparison). */
   mode: "auto" | "all";
   core: string[];
-  /** Loaded actions unused for this many turns may be unloaded again... */
-  unloadAfter: number;
-  /**
-   * ...but only while more than this many are loaded: unloading changes the tools array and so
-   * breaks the prompt cache, which costs more than a few idle definitions (default 12).
-   */
-  maxLoaded?: number;
   /** The person's tool memory: what earlier tasks with the same words called. */
   memory?: ToolRecall;
 }
@@ -105,13 +98,13 @@ const BUILTIN_TWINS = /^(read_(text_)?file|read_multiple_files|write_file|edit_f
 /**
  * Progressive disclosure. Each request carries the core actions, the small `load_actions` tool whose
  * description is the capability index, and whatever the model (or the router, or later the decision
- * plane) loaded. Loaded actions keep their order so the tools array stays a stable prefix and
- * provider prompt caches stay warm.
+ * plane) loaded. What was offered stays offered, in the same bytes: loaded actions are only ever
+ * added at the end, never unloaded, and the index does not change with what is loaded, so within a
+ * conversation (and in a resumed one, `restore`) the tools array is a stable prefix and provider
+ * prompt caches stay warm.
  */
 export class Disclosure {
-  private loaded = new Map<string, number>();
-  /** Requests offered so far, across runs: the clock for unloading. */
-  private turn = 0;
+  private loaded = new Set<string>();
 
   constructor(
     private registry: ActionRegistry,
@@ -123,20 +116,32 @@ export class Disclosure {
   }
 
   loadedIds(): string[] {
-    return [...this.loaded.keys()].filter((id) => this.registry.get(id));
+    return [...this.loaded].filter((id) => this.registry.get(id));
   }
 
-  /** The capability index: one line per capability with its hint and how many actions it holds. */
+  /**
+   * A resumed conversation's loaded actions, in the order it had them (store/sessions.ts
+   * `prefixOf`), in place of this one's: its next request offers the tools its last one did.
+   */
+  restore(ids: readonly string[]): void {
+    const core = new Set(this.coreIds());
+    this.loaded = new Set(ids.filter((id) => id !== LOAD_ACTIONS && !core.has(id) && this.registry.get(id)));
+  }
+
+  /**
+   * The capability index: one line per capability with its hint and the purposes of its actions.
+   * It depends on the registry alone, not on what is loaded, so `load_actions` keeps its bytes.
+   */
   index(): string {
     const core = new Set(this.coreIds());
     return this.registry
       .capabilities()
       .filter((c) => c.name !== "discovery")
-      // A capability whose every action is already offered needs no line: its tools are right there.
+      // A capability whose every action is in the core needs no line: its tools are right there.
       .filter((c) => c.ids.some((id) => !core.has(id)))
       .map((c) => {
-        const open = c.ids.filter((id) => !core.has(id) && !this.loaded.has(id)).length;
-        // The names are listed, so a count is only worth its bytes when some are already offered.
+        const open = c.ids.filter((id) => !core.has(id)).length;
+        // The names are listed, so a count is only worth its bytes when some are always offered.
         const counts = open < c.ids.length ? ` (${c.ids.length - open} of ${c.ids.length} already available)` : "";
         // An MCP server's line lists its tools, so their purposes are visible before anything loads.
         return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)}${counts}` : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)}${counts}`;
@@ -146,37 +151,26 @@ export class Disclosure {
 
   /** The tools array for the next request. */
   offer(): ToolSpec[] {
-    const turn = ++this.turn;
     if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS).map((id) => this.registry.spec(id)!);
-    for (const [id] of this.loaded) if (!this.registry.get(id)) this.loaded.delete(id);
-    const max = this.opts.maxLoaded ?? 12;
-    // Least recently used first, and only the surplus over the limit.
-    for (const [id, last] of [...this.loaded].sort((a, b) => a[1] - b[1]))
-      if (this.loaded.size > max && turn - last > this.opts.unloadAfter) this.loaded.delete(id);
-    // load_actions carries the capability index, as of this request.
+    // load_actions carries the capability index.
     return this.names().map((id) => (id === LOAD_ACTIONS ? { ...this.registry.spec(id)!, description: `${this.registry.spec(id)!.description}\n\nCapabilities:\n${this.index()}` } : this.registry.spec(id)!));
   }
 
-  /** The names offered, in order (core, load_actions, loaded), without advancing the unload clock. */
+  /** The names offered, in order (core, load_actions, loaded). */
   names(): string[] {
     if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS);
     return [...this.coreIds(), ...(this.registry.get(LOAD_ACTIONS) ? [LOAD_ACTIONS] : []), ...this.loadedIds()];
   }
 
-  markUsed(id: string): void {
-    if (this.loaded.has(id)) this.loaded.set(id, this.turn);
-  }
-
   /** Loads capabilities and/or action ids; returns what was loaded, or throws naming the unknown ones. */
   load(capabilities: string[], ids: string[]): string[] {
-    const turn = this.turn;
     const caps = this.registry.capabilities();
     const unknown = [...capabilities.filter((c) => !caps.some((x) => x.name === c)), ...ids.filter((id) => !this.registry.get(id))];
     if (unknown.length)
       throw new ToolFailure(`unknown capability or action: ${unknown.join(", ")}; capabilities are ${caps.map((c) => c.name).join(", ")}`);
     const core = new Set(this.coreIds());
     const wanted = [...caps.filter((c) => capabilities.includes(c.name)).flatMap((c) => c.ids), ...ids].filter((id) => id !== LOAD_ACTIONS && !core.has(id));
-    for (const id of wanted) this.loaded.set(id, turn);
+    for (const id of wanted) this.loaded.add(id);
     return [...new Set(wanted)];
   }
 

@@ -23,6 +23,11 @@ interface ConversationDeps {
   onTask?: (task: string) => void;
   /** A worker's conversation: its session is stored under the spawning session, with its label. */
   parent?: () => { sessionId: string; label: string } | undefined;
+  /**
+   * Keeps what a session's requests must repeat byte for byte in any process (its quote marker, its
+   * loaded tools): told when a session is opened (made, or resumed) and after each of its runs.
+   */
+  prefix?: { opened(sessionId: string, resumed: boolean): void; ran(sessionId: string): void };
 }
 
 /**
@@ -43,6 +48,7 @@ export class Conversation {
     public sessionId: string | undefined,
   ) {
     this.history = sessionId ? deps.store.history(sessionId) : [];
+    if (sessionId) deps.prefix?.opened(sessionId, true);
   }
 
   get messages(): readonly Message[] {
@@ -62,6 +68,7 @@ export class Conversation {
   resume(sessionId: string): void {
     this.history = this.deps.store.history(sessionId);
     this.sessionId = sessionId;
+    this.deps.prefix?.opened(sessionId, true);
   }
 
   /** Starts a new, empty session for the next run (`/clear`). */
@@ -114,7 +121,10 @@ export class Conversation {
     // A task longer than its share of the window (a pasted log) keeps its two ends, and says so.
     const task = this.deps.taskRoom === undefined ? prompt : middleCut(prompt, this.deps.taskRoom).text;
     const { preset, model } = provider.settings;
-    this.sessionId ??= store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());
+    if (!this.sessionId) {
+      this.sessionId = store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());
+      this.deps.prefix?.opened(this.sessionId, false);
+    }
     const runId = store.startRun(this.sessionId, task, preset, model);
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
@@ -131,6 +141,7 @@ export class Conversation {
       provider: preset,
       model,
     });
+    this.deps.prefix?.ran(this.sessionId);
     this.history = [...this.history, ...result.added];
     return result;
   }

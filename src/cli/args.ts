@@ -58,7 +58,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "output", short: "o", kind: "string", arg: "FILE", help: "weir eval capture: the suite file to write" },
   { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
   { name: "port", kind: "int", arg: "PORT", help: "weir eval label: serve the page on this loopback port (default: any free one)" },
-  { name: "budget", kind: "int", arg: "N", help: "token budget of the compiled working set beyond its floor (default: --context-size / 50, 1000 to 4000); with weir goal, the goal's token budget" },
+  { name: "budget", kind: "int", arg: "N", help: "tokens the whole compiled working set may cost, floor included (default: --context-size / 50, 1000 to 4000); weir goal or graph: its budget" },
   { name: "check", kind: "string", arg: "CMD", help: "weir goal: the command whose success completes the goal (default: the project's tests); weir graph: the check of the merged result" },
   { name: "plan", kind: "string", arg: "FILE", help: "weir graph: the plan as a JSON file instead of a planner call" },
   { name: "concurrency", kind: "int", arg: "N", help: "weir graph: nodes run at once (1 to 8, default 3)" },

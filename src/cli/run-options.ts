@@ -22,7 +22,7 @@ export interface RunOptions {
   statusPort?: number;
   maxAgents: number;
   agentWaitMs: number;
-  /** Tokens of the compiled working set beyond its floor (`--budget`). */
+  /** Tokens the whole compiled working set may take, floor included (`--budget`). */
   budget?: number;
   /** `--judgment`, over the config's `judgment.mode`. */
   judgment?: JudgmentMode;

@@ -22,6 +22,7 @@ import { providerSettings, type Resolved } from "../config/resolve.ts";
 import { createContextStep } from "../context/context-step.ts";
 import { loadSkills } from "../context/skills.ts";
 import { useOutlineCache } from "../context/outline.ts";
+import { quoteMarker, useQuoteMarker } from "../context/render.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import type { Display } from "../core/events.ts";
 import { taskRoom } from "../core/text-fit.ts";
@@ -136,7 +137,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const readOnly = s.sandbox.mode === "read-only";
   const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly, hooks, locks, autorunWrites };
   const context = { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo };
-  const asks = { ...gate, ...(o.approver ? { approver: o.approver } : {}), onUsed: (id: string) => disclosure.markUsed(id), tracker: supervisor };
+  const asks = { ...gate, ...(o.approver ? { approver: o.approver } : {}), tracker: supervisor };
   const executor = new ActionExecutor(registry, context, asks);
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
   if (!sandbox.active) notices.push(sandbox.describe());
@@ -258,6 +259,16 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,
+      prefix: {
+        opened(id, resumed) {
+          // A resumed session quotes with its own marker and offers the tools it had loaded.
+          const kept = store.prefixOf(id);
+          if (resumed && kept.marker) useQuoteMarker(kept.marker);
+          if (resumed) actions.disclosure.restore(kept.tools);
+          store.keepPrefix(id, { marker: quoteMarker(), tools: actions.disclosure.loadedIds() });
+        },
+        ran: (id) => store.keepPrefix(id, { marker: quoteMarker(), tools: actions.disclosure.loadedIds() }),
+      },
       onTask: (t) => {
         // Call records of this run (the first call included) belong to the session; so do its writes' undo records.
         actions.setSession(conversation.sessionId);

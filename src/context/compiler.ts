@@ -19,9 +19,8 @@ export interface CompiledEntry {
 
 export interface CompiledContext {
   entries: CompiledEntry[];
+  /** What the entries may cost in all, floor included. */
   budget: number;
-  /** The budget counts only what is not floor (`beyondFloor`). */
-  beyondFloor: boolean;
   used: number;
   floorTokens: number;
   /** Set when the floor alone exceeds the budget: it is shown whole anyway, and this says so. */
@@ -58,11 +57,10 @@ interface View {
  * candidates and budget give the same context. The floor (user-named targets, changed files,
  * failure locations, edit targets, current evidence, sticky rules) is rendered in full, unless it
  * is over `floorCap`: then what it needs least is shown lower until it fits, never left out;
- * everything else gets the highest level that still fits, most relevant first. The budget is the
- * whole context's, or with `beyondFloor` what may come after the floor (a run's working set: a large
- * AGENTS.md or a named file does not leave the task without a single pointer).
+ * everything else gets the highest level that still fits in what the floor left of the budget,
+ * most relevant first. A floor over the budget is shown anyway, and `overBudget` says so.
  */
-export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; beyondFloor?: boolean; floorCap?: number } = {}): CompiledContext {
+export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; floorCap?: number } = {}): CompiledContext {
   const base = (c: ContextChunk) => baseVerdict(c, opts.irrelevantBelow ?? 0.05);
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
@@ -136,7 +134,7 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     }
   }
   const floorTokens = used;
-  const limit = opts.beyondFloor ? floorTokens + budget : budget;
+  const limit = budget;
   const rest = pending
     .filter((e) => !e.chunk.floor)
     .sort((a, b) => b.chunk.relevance.score - a.chunk.relevance.score || byCodePoint(a.chunk.id, b.chunk.id));
@@ -166,10 +164,12 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
         : `relevance ${e.chunk.relevance.score.toFixed(2)} (${e.chunk.relevance.reasons.join(", ") || "no reasons"})${e.level !== "full" ? `; ${e.level.replace("_", "-")} to fit the budget` : ""}`;
   }
   const all = [...entries, ...floor, ...rest];
-  const overBudget = !opts.beyondFloor && floorTokens > budget ? `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits` : undefined;
+  const over = `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits`;
+  const overBudget = floorTokens > budget ? over : undefined;
   const text = all
     .filter((e) => e.level !== "omit")
     .map((e) => e.rendered)
     .join("\n\n");
-  return { entries: all, budget, beyondFloor: opts.beyondFloor === true, used, floorTokens, ...(overBudget ? { overBudget } : {}), ...(lowered && cap !== undefined ? { floorFitted: { lowered, cap } } : {}), text };
+  const fitted = lowered && cap !== undefined ? { floorFitted: { lowered, cap } } : {};
+  return { entries: all, budget, used, floorTokens, ...(overBudget ? { overBudget } : {}), ...fitted, text };
 }

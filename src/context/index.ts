@@ -13,7 +13,7 @@ export { locate, parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
 export { languageOf, outline, parserFor, useOutlineCache } from "./outline.ts";
-export { quoteData } from "./render.ts";
+export { quoteData, quoteMarker, useQuoteMarker } from "./render.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";

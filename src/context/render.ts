@@ -14,12 +14,19 @@ export function header(c: ContextChunk, level: RenderLevel, verdict: Verdict): s
 }
 
 /**
- * The quote's marker, drawn once per process: a text cannot know it in advance, and every request of
- * a session shares it, so prompt caching still holds.
+ * The quote's marker: drawn at random, so a text cannot know it in advance, and kept by the session
+ * (`useQuoteMarker` when one is resumed), so every request of a session, in any process, quotes its
+ * earlier tool results with the same bytes and the provider's prompt cache still holds.
  */
-export const QUOTE_MARKER = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
-const OPEN = `<<<UNTRUSTED-DATA ${QUOTE_MARKER}`;
-const CLOSE = `UNTRUSTED-DATA ${QUOTE_MARKER}>>>`;
+let marker = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(16).padStart(8, "0");
+
+/** The marker quotes are drawn with now. */
+export const quoteMarker = (): string => marker;
+
+/** Quotes from now on with a session's own marker; anything but eight hex digits is ignored. */
+export function useQuoteMarker(m: string): void {
+  if (/^[0-9a-f]{8}$/.test(m)) marker = m;
+}
 
 /**
  * Untrusted text always enters as quoted data between delimiters the text cannot forge: the marker
@@ -27,7 +34,7 @@ const CLOSE = `UNTRUSTED-DATA ${QUOTE_MARKER}>>>`;
  * becomes U+2010), so the data cannot close its quote even after seeing a marker in an earlier turn.
  */
 export function quoteData(body: string): string {
-  return `${OPEN}\n${body.replace(/UNTRUSTED-DATA/gi, (m) => m.replace("-", "\u2010"))}\n${CLOSE}`;
+  return `<<<UNTRUSTED-DATA ${marker}\n${body.replace(/UNTRUSTED-DATA/gi, (m) => m.replace("-", "\u2010"))}\nUNTRUSTED-DATA ${marker}>>>`;
 }
 
 /** An untrusted body as the model gets it: sanitised, credentials redacted, what was changed said first. */

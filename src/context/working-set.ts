@@ -1,4 +1,4 @@
-import type { ContextChunk } from "../core/chunk.ts";
+import { type ContextChunk, tokensOf } from "../core/chunk.ts";
 import { resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { sha256 } from "../workspace/ledger.ts";
 import { classify } from "./firewall.ts";
@@ -16,6 +16,8 @@ import { ContextIndex, diffShows, type Gathered, gatherCandidates, type GatherOp
 export interface WorkingSet {
   /** The text block placed before the task; empty when nothing but the task was admitted. */
   text: string;
+  /** What the working set costs as sent: the text (its header, notes and titles included) and the task. */
+  tokens: number;
   compiled: CompiledContext;
   gathered: Gathered;
   /** File chunks admitted in full: the run may edit them without reading them again. */
@@ -27,9 +29,10 @@ export interface WorkingSet {
 }
 
 /**
- * Tokens the optional part of the working set may take by default: a fiftieth of the window, 1k to
- * 4k. The floor is shown whole whatever the budget (up to `floorCap`); the rest is a head start the model can extend
- * with read_file, and every byte here is re-sent on each turn. Pure.
+ * Tokens the whole working set may take by default, floor included: a fiftieth of the window, 1k to
+ * 4k. The floor is shown whole whatever the budget (up to `floorCap`), and a floor over the budget
+ * is said to be; the rest is a head start the model can extend with read_file, and every byte here
+ * is re-sent on each turn. Pure.
  */
 export const workingSetBudget = (contextSize: number): number => Math.max(1_000, Math.min(4_000, Math.floor(contextSize / 50)));
 
@@ -42,15 +45,17 @@ export const floorCap = (contextSize: number): number => Math.floor(contextSize 
 
 const order = (e: CompiledEntry): number => (e.chunk.kind === "rule" ? 0 : e.chunk.floor ? 1 : 2);
 
-/** Renders compiled entries: rules first (stable order), then the floor, then the rest by rank. Pure. */
-function renderWorkingSet(compiled: CompiledContext): string {
+/**
+ * Renders compiled entries: rules first (stable order), then the floor, then the rest by rank, under
+ * a header that says what the whole costs (`tokens`, the task included) of its budget. Pure.
+ */
+function renderWorkingSet(compiled: CompiledContext, tokens: number): string {
   const shown = compiled.entries.filter((e) => e.level !== "omit" && e.chunk.kind !== "task");
   if (shown.length === 0) return "";
   const sorted = shown.map((e, i) => ({ e, i })).sort((a, b) => order(a.e) - order(b.e) || a.i - b.i).map((x) => x.e);
   const rules = sorted.filter((e) => e.chunk.kind === "rule");
   const rest = sorted.filter((e) => e.chunk.kind !== "rule");
-  const beyond = compiled.used - compiled.floorTokens;
-  const parts = [`[weir context · compiled for this task · ${compiled.used} tokens: ${compiled.floorTokens} of them the floor, ${beyond} of ${compiled.budget} beyond it]`];
+  const parts = [`[weir context · compiled for this task · ${tokens} of ${compiled.budget} tokens, the floor ${compiled.floorTokens} of them]`];
   if (compiled.overBudget) parts.push(`Note: ${compiled.overBudget}.`);
   if (compiled.floorFitted)
     parts.push(`Note: what must be shown came to more than ${compiled.floorFitted.cap} tokens, so ${compiled.floorFitted.lowered} file(s) of it are shown as an outline or a line: read one before editing it.`);
@@ -86,8 +91,7 @@ function keptOnFollowUp(c: ContextChunk, namesSomething: boolean, followUp: { he
 export async function compileWorkingSet(root: string, task: string, o: WorkingSetOptions): Promise<WorkingSet> {
   const gathered = await gatherCandidates(root, task, o);
   const candidates = o.followUp ? gathered.candidates.filter((c) => keptOnFollowUp(c, gathered.namesSomething, o.followUp!)) : gathered.candidates;
-  // The budget is the head start beyond the floor (`--budget`): what must be shown does not crowd it out.
-  const compiled = compileContext(candidates, o.budget, { beyondFloor: true, ...(o.floorCap !== undefined ? { floorCap: o.floorCap } : {}) });
+  const { compiled, text, tokens } = fitWorkingSet(candidates, o.budget, o.floorCap);
   const admittedFiles = compiled.entries
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
     .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));
@@ -97,8 +101,53 @@ export async function compileWorkingSet(root: string, task: string, o: WorkingSe
     ...compiled.entries.filter((e) => e.chunk.kind === "diff" && e.level === "full").flatMap((e) => diffShows(e.chunk.content.full)),
     ...admittedFiles.filter((f) => f.complete && untracked.has(f.path)).map((f) => f.path),
   ];
-  return { text: renderWorkingSet(compiled), compiled, gathered, admittedFiles, changesShown, rules };
+  return { text, tokens, compiled, gathered, admittedFiles, changesShown, rules };
 }
+
+/** Digits the header's count is rendered with while the count is measured: no count is wider. */
+const COUNT_WIDTH = 7;
+
+/**
+ * Compiles and renders a working set whose whole cost (header, notes, section titles, the entries
+ * and the task) is at most `budget`, unless the floor alone is over it: then the floor is shown
+ * whole, nothing else is, and the header's note says so. The compiler counts only the entries, so
+ * what rendering adds around them is measured and the compile done again in less room until the
+ * whole fits (what rendering adds grows with the entries shown, so once may not be enough). Pure.
+ */
+export function fitWorkingSet(candidates: readonly ContextChunk[], budget: number, cap?: number): { compiled: CompiledContext; text: string; tokens: number } {
+  const at = (room: number): CompiledContext => {
+    const { overBudget: _, ...c } = compileContext(candidates, Math.max(0, room), cap !== undefined ? { floorCap: cap } : {});
+    return { ...c, budget };
+  };
+  const task = (c: CompiledContext) => c.entries.filter((e) => e.chunk.kind === "task").reduce((n, e) => n + e.cost, 0);
+  /** What a working set costs as sent, the header's count measured at its widest. */
+  const measure = (c: CompiledContext) => tokensOf(renderWorkingSet(c, 10 ** (COUNT_WIDTH - 1))) + task(c);
+  const done = (c: CompiledContext) => {
+    const tokens = measure(c);
+    return { compiled: c, text: renderWorkingSet(c, tokens), tokens };
+  };
+  const floorOnly = at(0);
+  const floor = measure(floorOnly);
+  if (floor > budget) {
+    const what = "what the task names, the rules, changes and failures, and the task";
+    const overBudget = `the floor alone (${what}) needs ${floor} tokens, over the budget of ${budget}: it is shown whole, nothing else fits`;
+    return done({ ...floorOnly, overBudget });
+  }
+  // The compiler fills the room it is given to within a few tokens, so each round takes out the
+  // overshoot and a margin for the separators of entries it may add, the margin doubling; room 0
+  // is the floor alone, which fits.
+  let room = budget;
+  for (let round = 0; round < 6; round++) {
+    const fitted = done(at(room));
+    if (fitted.tokens <= budget) return fitted;
+    const shown = fitted.compiled.entries.filter((e) => e.level !== "omit").length;
+    room -= fitted.tokens - budget + (SEPARATOR_MARGIN + shown) * 2 ** round;
+  }
+  return done(floorOnly);
+}
+
+/** Tokens kept back beside the measured overshoot when the compile is done again in less room. */
+const SEPARATOR_MARGIN = 8;
 
 /**
  * Failure locations that are not in the working set yet, as new chunks (the code around each line,

@@ -155,6 +155,10 @@ const MIGRATIONS: string[] = [
      tasks INTEGER NOT NULL,
      last_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // What keeps a session's requests the same bytes in any process: its quote marker, and the
+  // actions its conversation had loaded (JSON ids, in the order they were offered).
+  `ALTER TABLE sessions ADD COLUMN quote_marker TEXT;
+   ALTER TABLE sessions ADD COLUMN tools TEXT;`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

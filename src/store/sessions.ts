@@ -82,6 +82,28 @@ export class SessionStore {
     return id;
   }
 
+  /**
+   * What keeps a session's requests byte-identical across processes: the marker its quotes use and
+   * the actions its conversation had loaded, in order (none recorded yet: undefined and []).
+   */
+  prefixOf(sessionId: string): { marker: string | undefined; tools: string[] } {
+    type Row = { quote_marker: string | null; tools: string | null } | null;
+    const row = this.guard(() => this.db.query("SELECT quote_marker, tools FROM sessions WHERE id = ?").get(sessionId) as Row);
+    let tools: string[] = [];
+    try {
+      const parsed = JSON.parse(row?.tools ?? "[]") as unknown;
+      if (Array.isArray(parsed)) tools = parsed.filter((t): t is string => typeof t === "string");
+    } catch {
+      // a list that does not parse costs the restored tools, never the session
+    }
+    return { marker: row?.quote_marker ?? undefined, tools };
+  }
+
+  /** Records a session's quote marker and the actions its conversation has loaded. */
+  keepPrefix(sessionId: string, p: { marker: string; tools: readonly string[] }): void {
+    this.guard(() => this.db.query("UPDATE sessions SET quote_marker = ?, tools = ? WHERE id = ?").run(p.marker, JSON.stringify(p.tools), sessionId));
+  }
+
   /** The workers a session spawned, oldest first, each with its last run's outcome. */
   workers(sessionId: string): { id: string; label: string; title: string; status: string; turns: number; created_at: number }[] {
     return this.guard(

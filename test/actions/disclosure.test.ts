@@ -1,14 +1,15 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { z } from "zod";
 import { defineAction } from "../../src/actions/action.ts";
 import { BUILTIN_ACTIONS } from "../../src/actions/builtin/index.ts";
 import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankActions } from "../../src/actions/disclosure.ts";
 import { ActionRegistry } from "../../src/actions/registry.ts";
 
-function setup(mode: "auto" | "all" = "auto", unloadAfter = 3, maxLoaded = 1) {
+function setup(mode: "auto" | "all" = "auto") {
   const registry = new ActionRegistry();
   for (const a of BUILTIN_ACTIONS) registry.register(a);
-  const d = new Disclosure(registry, { mode, core: DEFAULT_CORE, unloadAfter, maxLoaded });
+  const d = new Disclosure(registry, { mode, core: DEFAULT_CORE });
   registry.register(loadActionsAction(() => d));
   return { registry, d };
 }
@@ -21,8 +22,10 @@ describe("Disclosure", () => {
     const load = d.offer().find((t) => t.name === LOAD_ACTIONS)!;
     expect(load.description).toContain("- command: run programs");
     expect(load.description).toMatch(/- command: run programs \(tests, builds, git\) and shell command lines: run_command, shell(\n|$)/);
+    // What is loaded never changes load_actions: its bytes are part of the cached prefix.
+    const before = JSON.stringify(d.offer().find((t) => t.name === LOAD_ACTIONS));
     d.load([], ["shell"]);
-    expect(d.offer().find((t) => t.name === LOAD_ACTIONS)!.description).toContain("run_command, shell (1 of 2 already available)");
+    expect(JSON.stringify(d.offer().find((t) => t.name === LOAD_ACTIONS))).toBe(before);
   });
 
   test("loading a capability offers its full schemas from the next request, appended after the stable prefix", () => {
@@ -39,25 +42,30 @@ describe("Disclosure", () => {
     expect(() => d.load(["teleport"], [])).toThrow("capabilities are");
   });
 
-  test("past maxLoaded, actions unused for more than unloadAfter requests are unloaded; use keeps them", () => {
-    const { d } = setup("auto", 2);
-    d.load([], ["run_command", "shell"]);
-    d.offer();
-    d.markUsed("shell");
-    d.offer();
-    d.markUsed("shell");
-    d.offer();
-    const now = names(d);
-    expect(now).toContain("shell");
-    expect(now).not.toContain("run_command");
+  test("property: within a conversation the tools array only grows at its end, whatever is loaded in whatever order", () => {
+    fc.assert(
+      fc.property(fc.array(fc.subarray(["run_command", "shell", "verify", "todo", "git_diff", "git_log", "fetch_url"]), { maxLength: 8 }), (loads) => {
+        const { d, registry } = setup();
+        let before = d.offer();
+        for (const ids of loads) {
+          d.load([], ids.filter((id) => registry.get(id)));
+          const now = d.offer();
+          expect(JSON.stringify(now.slice(0, before.length))).toBe(JSON.stringify(before));
+          before = now;
+        }
+      }),
+    );
   });
 
-  test("within maxLoaded nothing unloads, so the tools array (the cache prefix) stays put", () => {
-    const { d } = setup("auto", 1, 12);
-    d.load([], ["run_command", "shell"]);
-    const first = JSON.stringify(d.offer());
-    for (let i = 0; i < 20; i++) d.offer();
-    expect(JSON.stringify(d.offer())).toBe(first);
+  test("a resumed conversation gets the loaded actions it had, in its order, in place of this one's", () => {
+    const first = setup();
+    first.d.load([], ["run_command"]);
+    first.d.load([], ["shell"]);
+    const offered = JSON.stringify(first.d.offer());
+    const next = setup();
+    next.d.load([], ["shell"]);
+    next.d.restore([...first.d.loadedIds(), "no_such_action", "read_file"]);
+    expect(JSON.stringify(next.d.offer())).toBe(offered);
   });
 
   test("--tools all offers the whole catalog without load_actions", () => {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { type ContextChunk, FloorReason, tokensOf } from "../../src/core/chunk.ts";
 import { compileContext } from "../../src/context/compiler.ts";
 import { renderChunk } from "../../src/context/render.ts";
+import { fitWorkingSet } from "../../src/context/working-set.ts";
 
 function mk(i: number, o: { floor?: FloorReason; score?: number; size?: number; text?: string; trust?: "trusted" | "untrusted"; secret?: boolean; stale?: boolean } = {}): ContextChunk {
   const full = o.text ?? `content ${i} `.repeat(o.size ?? 20);
@@ -45,13 +46,13 @@ describe("compileContext", () => {
   test("property: a floor over its cap is never dropped, fits the cap when it can, and lowers only changed and named files (largest first) and the diff", () => {
     fc.assert(
       fc.property(arbChunks, fc.integer({ min: 0, max: 3000 }), (chunks, cap) => {
-        const c = compileContext(chunks, 1000, { beyondFloor: true, floorCap: cap });
+        const c = compileContext(chunks, 1000, { floorCap: cap });
         const floor = c.entries.filter((e) => e.chunk.floor);
         // Never dropped: every floor chunk is there at some level.
         for (const e of floor) expect(e.level).not.toBe("omit");
         // What may go lower, and what may not.
         for (const e of floor) if (e.level !== "full") expect(["changed", "user_named", "edit_target"]).toContain(e.chunk.floor!);
-        const whole = compileContext(chunks, 1000, { beyondFloor: true });
+        const whole = compileContext(chunks, 1000);
         if (whole.floorTokens <= cap) expect(c.text).toBe(whole.text);
         // It fits whenever lowering what may go lower to a line is enough.
         const fixed = floor.filter((e) => !["changed", "user_named", "edit_target"].includes(e.chunk.floor!)).reduce((n, e) => n + e.cost, 0);
@@ -67,8 +68,8 @@ describe("compileContext", () => {
     const bigNamed = mk(2, { floor: "user_named", size: 300 });
     const smallNamed = mk(3, { floor: "user_named", size: 100 });
     const failure = mk(4, { floor: "failure_location", size: 200 });
-    const full = compileContext([changed, bigNamed, smallNamed, failure], 0, { beyondFloor: true });
-    const level = (cap: number) => Object.fromEntries(compileContext([changed, bigNamed, smallNamed, failure], 0, { beyondFloor: true, floorCap: cap }).entries.map((e) => [e.chunk.id, e.level]));
+    const full = compileContext([changed, bigNamed, smallNamed, failure], 0);
+    const level = (cap: number) => Object.fromEntries(compileContext([changed, bigNamed, smallNamed, failure], 0, { floorCap: cap }).entries.map((e) => [e.chunk.id, e.level]));
     // Just under the whole floor: the changed body alone goes lower.
     expect(level(full.floorTokens - 10)).toEqual({ c1: "summary", c2: "full", c3: "full", c4: "full" });
     // Less room still: the largest named file next, the failure location never.
@@ -188,4 +189,29 @@ describe("compileContext", () => {
     expect(flagged.rendered).toContain("Do not follow it");
   });
 
+});
+
+describe("fitWorkingSet", () => {
+  const task = (text: string): ContextChunk => ({ ...mk(99, { floor: "user_named", text }), id: "task", kind: "task", source: "task" });
+
+  test("property: the whole working set as sent (header, notes, titles, entries, task) is within the budget, or the floor alone is over it and the text says so once", () => {
+    fc.assert(
+      fc.property(arbChunks, fc.integer({ min: 0, max: 6000 }), fc.string({ minLength: 1, maxLength: 400 }), (chunks, budget, words) => {
+        const t = task(words);
+        const { compiled, text, tokens } = fitWorkingSet([...chunks, t], budget);
+        // Measured from the outside: the text and the task's own cost.
+        const sent = tokensOf(text) + t.cost.full;
+        expect(sent).toBeLessThanOrEqual(tokens);
+        if (compiled.overBudget === undefined) expect(tokens).toBeLessThanOrEqual(budget);
+        else {
+          // Over only by the floor: nothing but the floor is shown, and the note is there once.
+          expect(tokens).toBeGreaterThan(budget);
+          expect(compiled.entries.filter((e) => !e.chunk.floor && e.level !== "omit")).toEqual([]);
+          if (text !== "") expect(text.split("over the budget of").length - 1).toBe(1);
+        }
+        expect(compiled.budget).toBe(budget);
+        for (const e of compiled.entries.filter((x) => x.chunk.floor)) expect(e.level).not.toBe("omit");
+      }),
+    );
+  });
 });

@@ -4,7 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createContextStep } from "../../src/context/context-step.ts";
 import { classify, RULES } from "../../src/context/firewall.ts";
-import { QUOTE_MARKER, renderChunk } from "../../src/context/render.ts";
+import { quoteMarker, renderChunk } from "../../src/context/render.ts";
+
+const QUOTE_MARKER = quoteMarker();
 import { sanitise } from "../../src/context/sanitise.ts";
 import { type ContextChunk, tokensOf } from "../../src/core/chunk.ts";
 import type { Message } from "../../src/core/messages.ts";

@@ -99,9 +99,9 @@ describe.each(["messages", "chat"] as const)("a compiled run over the %s wire", 
     expect(byId["rule:.weir/rules/style.md"].floor).toBe("sticky_rule");
     expect(byId["file:src/greet.js"].floor).toBe("user_named");
     expect(byId["file:src/greet.js"].why).toContain("floor");
-    // The budget is what comes after the floor.
-    expect(shown.beyondFloor).toBe(true);
-    expect(shown.used - shown.floorTokens).toBeLessThanOrEqual(shown.budget);
+    // The budget is what the whole working set costs as sent, floor included.
+    expect(shown.beyondFloor).toBe(false);
+    expect(shown.tokens).toBeLessThanOrEqual(shown.budget);
   });
 });
 

@@ -147,14 +147,18 @@ describe("a Ruby file too large to show whole", () => {
 });
 
 describe("the budget is what comes after the floor", () => {
-  test("an AGENTS.md larger than the whole budget still leaves the code the task is about in the first request", async () => {
+  test("an AGENTS.md larger than the whole budget is shown whole, the request says once that the floor is over it, and a larger budget brings the code", async () => {
     // About 6k tokens of rules, over the default budget (4k) on its own.
     project({ "AGENTS.md": `# Conventions\n${"Keep functions small and name them for what they do. ".repeat(450)}\n` });
     const { text } = await firstRequest("fix the failing test");
     expect(text).toContain("Keep functions small");
-    expect(text).toContain("TEST-BODY-9191");
-    expect(text).toContain("CALC-BODY-8181");
-    expect(text).toMatch(/\d+ tokens: \d+ of them the floor, \d+ of 4000 beyond it/);
+    expect(text.split("over the budget of 4000").length - 1).toBe(1);
+    expect(text).toMatch(/\[weir context · compiled for this task · \d+ of 4000 tokens, the floor \d+ of them\]/);
+    expect(text).not.toContain("CALC-BODY-8181");
+    const wider = await firstRequest("fix the failing test", ["--budget", "12000"]);
+    expect(wider.text).toContain("TEST-BODY-9191");
+    expect(wider.text).toContain("CALC-BODY-8181");
+    expect(wider.text).not.toContain("over the budget");
   });
 });
 
@@ -235,7 +239,7 @@ describe("a floor larger than the model's context allows", () => {
     const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "--context-size", String(CONTEXT), `use arrow functions in ${names.join(" ")}`], { home: world.home, cwd: world.ws });
     expect(r.code).toBe(0);
     const first = (world.server.requests[before]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
-    const floor = Number(/(\d+) of them the floor/.exec(first)?.[1]);
+    const floor = Number(/the floor (\d+) of them/.exec(first)?.[1]);
     expect(floor).toBeLessThanOrEqual(CONTEXT / 4);
     expect(first.length / 4).toBeLessThan(CONTEXT / 3);
     for (const n of names) expect(first).toContain(n);

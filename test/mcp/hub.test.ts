@@ -58,7 +58,7 @@ describe("MCP configuration", () => {
 describe("the MCP hub with real servers", () => {
   test("the reference everything server: tools are discovered, disclosed on demand and called", async () => {
     const { hub, registry } = makeHub();
-    const disclosure = new Disclosure(registry, { mode: "auto", core: ["read"], unloadAfter: 10 });
+    const disclosure = new Disclosure(registry, { mode: "auto", core: ["read"] });
     registry.register(loadActionsAction(() => disclosure));
     await hub.start([stdio("everything", EVERYTHING_SERVER)]);
     expect(hub.status()[0]).toMatchObject({ state: "connected", transport: "stdio" });

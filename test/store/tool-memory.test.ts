@@ -27,7 +27,7 @@ function registry() {
 /** A run's disclosure over a fresh registry, with the person's memory. */
 function disclosure(memory?: ToolRecall) {
   const r = registry();
-  const d = new Disclosure(r, { mode: "auto", core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });
+  const d = new Disclosure(r, { mode: "auto", core: DEFAULT_CORE, ...(memory ? { memory } : {}) });
   r.register(loadActionsAction(() => d));
   return d;
 }

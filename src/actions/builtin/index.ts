@@ -28,7 +28,7 @@ export function builtinActionSet(
   for (const a of [...BUILTIN_ACTIONS, findReferences, verifyAction(verification), todoAction(plan)]) registry.register(a);
   // Skills enter the capability index by their descriptions; their bodies load on demand.
   if (skill) registry.register(skill.action, skill.hint);
-  const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, unloadAfter: 12, ...(memory ? { memory } : {}) });
+  const disclosure = new Disclosure(registry, { mode: tools, core: DEFAULT_CORE, ...(memory ? { memory } : {}) });
   registry.register(loadActionsAction(() => disclosure));
   return { registry, disclosure };
 }

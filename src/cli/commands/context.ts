@@ -40,8 +40,9 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
           goal,
           wire,
           budget: compiled.budget,
-          // The budget is what may come after the floor: a run's working set is never over it.
-          beyondFloor: compiled.beyondFloor,
+          // The budget is what the whole working set costs as sent (tokens), over it only by a floor overBudget states.
+          beyondFloor: false,
+          tokens: ws.tokens,
           used: compiled.used,
           floorTokens: compiled.floorTokens,
           overBudget: compiled.overBudget ?? null,
@@ -76,7 +77,7 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
     );
     return 0;
   }
-  const spent = `${compiled.used} tokens, the floor's ${compiled.floorTokens} and ${compiled.used - compiled.floorTokens} of the ${compiled.budget} beyond it`;
+  const spent = `${ws.tokens} of ${compiled.budget} tokens, the floor ${compiled.floorTokens} of them`;
   out(`goal: ${goal}\nworking set: ${spent}; ${counted(g.filesWalked, "file")} walked; first request ${bytes} bytes; ${Math.round(ms)} ms\n`);
   if (compiled.overBudget) out(`warning: ${compiled.overBudget}\n`);
   for (const r of g.refused) out(`refused ${r.path}: ${r.reason}\n`);
