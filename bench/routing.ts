@@ -11,6 +11,10 @@
  *   bytes      the first request's tools against every tool, mean.
  * Goals: offered >= 0.9 at <= 20% of the tool bytes, reachable 1.0. Only dev misses are listed.
  *
+ * Then the model's own search (load_actions' query, `Disclosure.search`) with the task's words as
+ * the query, on a fresh disclosure: for each task that needs a tool the core does not offer, whether
+ * one needed tool (any) and every needed tool (all) is in the search's top 5. Goal: any >= 0.95.
+ *
  * Then the same with a tool memory (store/tool-memory.ts, a real session database) that holds
  * earlier tasks, each recorded as calling the first tool it needs: on dev, two folds (each half of
  * dev remembered, the other half routed); on test, all of dev remembered. This stands for a person
@@ -87,6 +91,26 @@ export function routingFigures(memoryOf: (t: Task) => ToolRecall | undefined = (
   return { tools: registry.ids().length, out };
 }
 
+/** The catalog search with each task's own words: one needed tool in the top 5 (any), and all of them. */
+export function searchFigures() {
+  const { registry, bind } = catalogRegistry();
+  const out = { dev: { n: 0, any: 0, all: 0, misses: [] as string[] }, test: { n: 0, any: 0, all: 0, misses: [] as string[] } };
+  for (const t of tasks) {
+    const d = new Disclosure(registry, { mode: "auto", core: DEFAULT_CORE });
+    bind(d);
+    const offered = new Set(d.names());
+    const needed = t.needed.filter((n) => !offered.has(n) && registry.get(n));
+    if (needed.length === 0) continue;
+    const found = d.search(t.task);
+    const s = out[t.split];
+    s.n++;
+    s.any += needed.some((n) => found.includes(n)) ? 1 : 0;
+    s.all += needed.every((n) => found.includes(n)) ? 1 : 0;
+    if (!needed.some((n) => found.includes(n))) s.misses.push(`${t.task}  (needs ${needed.join(" | ")}; found ${found.join(", ")})`);
+  }
+  return out;
+}
+
 /** A tool memory in a fresh session database holding these tasks, each as calling its first needed tool. */
 function memoryOf(history: Task[], dir: string, name: string): ToolRecall {
   const store = SessionStore.open(join(dir, `${name}.db`));
@@ -105,6 +129,11 @@ if (import.meta.main) {
   const { tools, out } = routingFigures();
   print(`tool routing over ${tools} tools (11 real MCP servers' catalogs and weir's own)`, out);
   if (process.argv.includes("--misses")) for (const m of out.dev.misses) console.log(`dev miss: ${m}`);
+  const searched = searchFigures();
+  console.log("the model's search with the task's words (load_actions query), top 5, tasks needing a tool beyond the core");
+  console.log("split  tasks  one needed found  all needed found");
+  for (const [k, s] of Object.entries(searched)) if (s.n) console.log(`${k.padEnd(5)}  ${String(s.n).padStart(5)}  ${pct(s.any / s.n).padStart(16)}  ${pct(s.all / s.n).padStart(16)}`);
+  if (process.argv.includes("--misses")) for (const m of searched.dev.misses) console.log(`dev search miss: ${m}`);
   const dir = mkdtempSync(join(tmpdir(), "weir-bench-routing-"));
   try {
     const dev = tasks.filter((t) => t.split === "dev");

@@ -175,6 +175,25 @@ export class Disclosure {
   }
 
   /**
+   * The model's search of the whole catalog: BM25 over every word of every action (its id, its
+   * capability and the server it comes from, the capability's hint, its description and every word
+   * of its input schema), best first, at most `top`, leaving out what is offered already. Pure
+   * over the registry.
+   */
+  search(query: string, top = SEARCH_TOP): string[] {
+    const offered = new Set(this.names());
+    const caps = new Map(this.registry.capabilities().flatMap((c) => c.ids.map((id) => [id, `${c.name.replace(/^mcp:/, "")} ${c.hint}`] as const)));
+    const docs = this.registry
+      .all()
+      .filter((a) => !offered.has(a.id) && a.id !== LOAD_ACTIONS)
+      .map((a) => ({ id: a.id, text: `${a.id} ${a.id} ${caps.get(a.id) ?? ""} ${a.description} ${schemaWords(this.registry.spec(a.id)?.inputSchema)}` }));
+    return rankActions(query, docs)
+      .filter((r) => r.score > 0)
+      .slice(0, top)
+      .map((r) => r.id);
+  }
+
+  /**
    * Router and decision-plane seam: pre-load the few actions a goal most likely needs. Actions are
    * ranked by BM25 (`rankActions`); the top `top` load when they score at least `minScore` and at
    * least a third of the best score. An MCP tool that duplicates a built-in (a filesystem server's
@@ -248,6 +267,26 @@ function paramText(schema: Record<string, unknown> | undefined): string {
     .join(" ");
 }
 
+/**
+ * Every word of a JSON Schema: property names at any depth, descriptions, titles and enum values
+ * (items, anyOf/oneOf/allOf and definitions included), for the catalog search. Pure.
+ */
+export function schemaWords(schema: unknown, depth = 0): string {
+  if (depth > 8 || schema === null || typeof schema !== "object") return "";
+  if (Array.isArray(schema)) return schema.map((x) => schemaWords(x, depth + 1)).join(" ");
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
+    if ((k === "description" || k === "title") && typeof v === "string") out.push(v);
+    else if (k === "enum" && Array.isArray(v)) out.push(v.filter((x) => typeof x === "string").join(" "));
+    else if (k === "properties" && v && typeof v === "object") for (const [name, sub] of Object.entries(v)) out.push(name, schemaWords(sub, depth + 1));
+    else if (v && typeof v === "object") out.push(schemaWords(v, depth + 1));
+  }
+  return out.filter(Boolean).join(" ");
+}
+
+/** Actions a catalog search names at most. */
+export const SEARCH_TOP = 5;
+
 /** The `load_actions` action; its index is appended to the description each turn by `Disclosure.offer`. */
 export function loadActionsAction(disclosure: () => Disclosure): Action {
   return defineAction({
@@ -255,21 +294,27 @@ export function loadActionsAction(disclosure: () => Disclosure): Action {
     capability: "discovery",
     hint: "load the full definitions of more actions",
     description:
-      "Load more actions by capability or id; they are offered from your next turn. Load only what the task needs.",
+      "Load more actions by capability or id, or find them by `query` (words for what you need; the best matches across every tool's name, description and parameters are loaded). They are offered from your next turn. Load only what the task needs.",
     input: z
       .object({
         capabilities: z.array(z.string()).optional().describe("capability names from the list below"),
         actions: z.array(z.string()).optional().describe("action ids"),
+        query: z.string().optional().describe("words for what you need, e.g. 'open a ticket' or 'pods stuck pending'"),
       })
       .strict(),
     risk: "read",
     source: "builtin",
     readOnly: true,
-    summary: (i) => [...(i.capabilities ?? []), ...(i.actions ?? [])].join(", "),
+    summary: (i) => [...(i.capabilities ?? []), ...(i.actions ?? []), ...(i.query ? [`"${i.query}"`] : [])].join(", "),
     async run(i) {
       const d = disclosure();
-      const ids = d.load(i.capabilities ?? [], i.actions ?? []);
-      return ids.length ? `loaded ${ids.join(", ")}; call them from your next turn` : "nothing new to load: those actions are already available";
+      const found = i.query ? d.search(i.query) : [];
+      if (i.query && found.length === 0 && !i.capabilities?.length && !i.actions?.length)
+        return `nothing in the catalog matches "${i.query}"; try other words, or load a capability from the list`;
+      const ids = d.load(i.capabilities ?? [], [...(i.actions ?? []), ...found]);
+      // Names only: this result is weir's own words, and a server's description is not.
+      const best = i.query ? ` (the best matches for "${i.query}" first)` : "";
+      return ids.length ? `loaded ${ids.join(", ")}${best}; call them from your next turn` : "nothing new to load: those actions are already available";
     },
   });
 }

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import { defineAction } from "../../src/actions/action.ts";
 import { BUILTIN_ACTIONS } from "../../src/actions/builtin/index.ts";
-import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankActions } from "../../src/actions/disclosure.ts";
+import { DEFAULT_CORE, Disclosure, LOAD_ACTIONS, loadActionsAction, rankActions, schemaWords } from "../../src/actions/disclosure.ts";
 import { ActionRegistry } from "../../src/actions/registry.ts";
 
 function setup(mode: "auto" | "all" = "auto") {
@@ -105,5 +105,34 @@ describe("Disclosure", () => {
     expect(rankActions("read the text", docs).map((r) => r.id)).toEqual(["a", "b", "c", "d"]);
     expect(rankActions("readTextFile", docs)[0]!.score).toBeGreaterThan(0);
     expect(rankActions("", docs).every((r) => r.score === 0)).toBe(true);
+  });
+});
+
+describe("the catalog search (load_actions' query)", () => {
+  const withServer = () => {
+    const { registry, d } = setup();
+    const tool = (id: string, description: string) =>
+      defineAction({ id, capability: "mcp:tracker", hint: "tools of the MCP server tracker", description, input: z.object({}), risk: "network", source: "mcp:tracker", readOnly: false, summary: () => "", run: async () => "" });
+    registry.register(tool("mcp__tracker__create_issue", "Create an issue"));
+    registry.register(tool("mcp__tracker__add_label", "Add a label"));
+    return { registry, d };
+  };
+
+  test("every word of a schema is searched: nested property names, descriptions and enum values", () => {
+    const words = schemaWords({ type: "object", properties: { state: { type: "string", enum: ["open", "closed"], description: "Issue state" }, filter: { type: "object", properties: { assignee: { type: "string" } } }, tags: { type: "array", items: { anyOf: [{ title: "Label name" }] } } } });
+    for (const w of ["state", "open", "closed", "Issue state", "filter", "assignee", "tags", "Label name"]) expect(words).toContain(w);
+  });
+
+  test("a query finds by name, server and description, leaves out what is offered, and loads in one call", async () => {
+    const { registry, d } = withServer();
+    expect(d.search("open an issue on the tracker")[0]).toBe("mcp__tracker__create_issue");
+    expect(d.search("read a file")).not.toContain("read_file");
+    const before = d.offer().map((t) => t.name);
+    const result = await registry.get(LOAD_ACTIONS)!.run({ query: "create an issue" }, {} as never);
+    expect(String(result)).toContain("loaded mcp__tracker__create_issue");
+    const after = d.offer().map((t) => t.name);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after).toContain("mcp__tracker__create_issue");
+    expect(String(await registry.get(LOAD_ACTIONS)!.run({ query: "zzyzx" }, {} as never))).toContain('nothing in the catalog matches "zzyzx"');
   });
 });

@@ -42,6 +42,28 @@ describe.each(["messages", "chat"] as const)("progressive disclosure over the %s
     expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("loaded");
   });
 
+  test("the model finds an MCP tool by words with load_actions' query and calls it on the next turn", async () => {
+    userServer("t");
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "q1", name: "load_actions", input: { query: "whether an environment variable is set" } }] },
+        { toolCalls: [{ id: "e1", name: "mcp__t__env", input: { name: "WEIR_NO_SUCH_VARIABLE" } }] },
+        { text: "done" },
+      ],
+    });
+    const first = world.server.requests.length;
+    const r = await runWeir([...wire(w), "--yes", "--cwd", world.ws, "check my setup"], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(toolNames(first)).not.toContain("mcp__t__env");
+    expect(toolNames(first + 1)).toContain("mcp__t__env");
+    // The tools array only grew: the first request's tools come first, unchanged (the cache breakpoint moves to the end).
+    const plain = (v: unknown) => JSON.stringify(v).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "");
+    expect(plain(world.server.requests[first + 1]!.body.tools.slice(0, toolNames(first).length))).toBe(plain(world.server.requests[first]!.body.tools));
+    const said = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+    expect(said).toContain("loaded mcp__t__env");
+    expect(said).toContain("WEIR_NO_SUCH_VARIABLE is unset");
+  });
+
   test("--tools all sends the whole catalog on the first request", async () => {
     world.server.script({ turns: [{ text: "ok" }] });
     const first = world.server.requests.length;
