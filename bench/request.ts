@@ -119,6 +119,19 @@ try {
     const floor = reqs.every((b) => JSON.stringify(b.messages).includes("SENTINEL-AGENTS") && JSON.stringify(b.messages).includes("FLOOR-FILE"));
     console.log(`   ${reqs.length} requests (one per turn: none spent on compaction); largest ~${Math.max(...tokens)} tokens of 60000; floor in every request: ${floor}`);
   }
+
+  console.log("\n5. 150-turn session reading six 8 KB files in turn, default window (target: the last request <= 500 KB; a file read again unchanged is not sent again)");
+  {
+    const body = (i: number) => Array.from({ length: 200 }, (_, k) => `six ${i} line ${k}: ${"text ".repeat(6)}`).join("\n");
+    for (let i = 0; i < 6; i++) writeFileSync(join(ws, `six${i}.txt`), body(i));
+    const readSix = (i: number): Turn => ({ toolCalls: [{ id: `x${i}`, name: "read_file", input: { path: `six${i % 6}.txt` } }] });
+    const turns: Turn[] = [...Array.from({ length: 149 }, (_, i) => readSix(i)), { text: "done" }];
+    const reqs = await run("messages", turns, "look through the six files again and again", ["--max-turns", "150"]);
+    const reuse = reqs.slice(1).map((b, i) => common(material("messages", reqs[i]), material("messages", b)) / material("messages", reqs[i]).length);
+    const total = kb(reqs.reduce((n, b) => n + bytes(b), 0));
+    const reused = `prefix reuse median ${pct(median(reuse))}, min ${pct(Math.min(...reuse))}`;
+    console.log(`   ${reqs.length} requests, total ${total}; the last request ${kb(bytes(reqs.at(-1)))}; ${reused}`);
+  }
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });

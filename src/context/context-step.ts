@@ -10,7 +10,7 @@ import { sanitise } from "./sanitise.ts";
  * are re-rendered at lower levels (full → summary → one-line → a pointer saying how to read it again),
  * oldest first, instead of dropping whole messages. The history itself is never changed.
  */
-type ConversationLevel = Exclude<RenderLevel, "omit"> | "pointer";
+type ConversationLevel = Exclude<RenderLevel, "omit"> | "pointer" | "repeat";
 
 interface ContextStepOptions {
   /** Tokens the conversation may take (context size minus output reserve and fixed overhead). */
@@ -65,6 +65,23 @@ function oneLine(call: ToolCallBlock | undefined, content: string): string {
   return `${first.length > 140 ? `${first.slice(0, 137)}...` : first} [${lines(content).length} lines]`;
 }
 
+/**
+ * A whole read of bytes another result of the conversation shows whole (a file read again,
+ * unchanged): said in weir's words, so the 51 KB file a long run reads five times is sent once.
+ */
+const repeat = (r: ToolResultBlock): string => {
+  const d = r.details?.kind === "read" ? r.details : undefined;
+  const which = d ? ` (sha256 ${d.sha.slice(0, 12)}, ${d.lines} lines)` : "";
+  return `[weir] unchanged: another read_file result in this conversation shows these bytes whole${which}; they are not repeated here. Their SHA is recorded: you can edit the file.`;
+};
+
+/** The path and SHA of a result that holds a whole file's bytes (a complete read that sent them). */
+function wholeRead(call: ToolCallBlock | undefined, r: ToolResultBlock): string | undefined {
+  const d = r.details;
+  if (call?.name !== "read_file" || r.isError || d?.kind !== "read" || !d.complete || d.byReference) return undefined;
+  return `${d.path}\0${d.sha}`;
+}
+
 export const pointer = (call: ToolCallBlock | undefined) =>
   `[the output of ${call?.name ?? "this call"} ${short(call?.input)} was dropped to fit the context; call it again if you need it]`;
 
@@ -82,6 +99,7 @@ function render(s: Slot): string {
   const trust = s.fw.verdict === "instruction_like" ? "untrusted · QUOTED" : fromWeir(s.call, s.result) ? "weir" : "untrusted";
   const head = `[${name} · ${trust}${s.level !== "full" ? ` · ${s.level.replace("_", "-")}` : ""}]`;
   if (s.level === "pointer") return pointer(s.call);
+  if (s.level === "repeat") return `[${name} · weir]\n${repeat(s.result)}`;
   const text = s.level === "full" ? s.result.content : s.level === "summary" ? summarise(s.call, s.result.content) : oneLine(s.call, s.result.content);
   // Whatever an action produced is sanitised and quoted as data at every level, flagged or not; weir's own words are not.
   if (fromWeir(s.call, s.result)) return `${head}\n${text}`;
@@ -205,6 +223,18 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
         slots.push({ msg: mi, block: bi, call, result: b, fw: verdictOf(call, b), level: compacted.has(b.callId) ? "summary" : "full" });
       });
     });
+    // A whole read of bytes an earlier result shows whole is a repeat, while that one stays whole:
+    // it is kept from being shortened below (pinned), so the repeat's words stay true and its bytes fixed.
+    const pinned = new Map<string, Slot>();
+    for (const sl of slots) {
+      const key = wholeRead(sl.call, sl.result);
+      if (!key || sl.level !== "full") continue;
+      const first = pinned.get(key);
+      if (first) sl.level = "repeat";
+      else pinned.set(key, sl);
+    }
+    const repeated = new Set(slots.filter((sl) => sl.level === "repeat").map((sl) => wholeRead(sl.call, sl.result)));
+    const originals = new Set([...pinned].filter(([key]) => repeated.has(key)).map(([, o]) => o));
     const recent = new Set(resultTurns.slice(-keep));
     // Track sizes incrementally: the rest of the conversation, plus each result as rendered now.
     const rendered = new Map<string, string>();
@@ -215,8 +245,8 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
       total += tokensOf(text) - tokensOf(sl.result.content);
     }
     pressure = total > budget;
-    const demotable = slots.filter((sl) => !recent.has(sl.msg));
-    const rank = { full: 0, summary: 1, one_line: 2, pointer: 3 } as const;
+    const demotable = slots.filter((sl) => !recent.has(sl.msg) && !originals.has(sl) && sl.level !== "repeat");
+    const rank = { full: 0, summary: 1, one_line: 2, pointer: 3, repeat: 3 } as const;
     for (const level of ["summary", "one_line", "pointer"] as const) {
       for (const sl of demotable) {
         if (total <= budget) break;
@@ -226,6 +256,20 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
         sl.level = level;
         const text = renderOnce(sl);
         rendered.set(key, text);
+        total += tokensOf(text) - before;
+      }
+    }
+    // Still over: a pinned original goes to a pointer and its newest repeat shows the bytes instead.
+    for (const o of originals) {
+      if (total <= budget) break;
+      const key = wholeRead(o.call, o.result);
+      const newest = slots.filter((sl) => sl.level === "repeat" && wholeRead(sl.call, sl.result) === key).at(-1)!;
+      for (const [sl, level] of [[o, "pointer"], [newest, "full"]] as const) {
+        const at = `${sl.msg}:${sl.block}`;
+        const before = tokensOf(rendered.get(at)!);
+        sl.level = level;
+        const text = renderOnce(sl);
+        rendered.set(at, text);
         total += tokensOf(text) - before;
       }
     }

@@ -29,7 +29,17 @@ export interface ToolCallBlock {
  * action parses that action's text (pi-mono's tools return `{ content, details }` the same way).
  */
 export type ToolDetails =
-  | { kind: "read"; path: string; sha: string; complete: boolean; lines: number; /** The 1-based lines shown. */ shown?: [number, number] }
+  | {
+      kind: "read";
+      path: string;
+      sha: string;
+      complete: boolean;
+      lines: number;
+      /** The 1-based lines shown. */
+      shown?: [number, number];
+      /** The bytes were not sent: the result says where the conversation already holds them. */
+      byReference?: true;
+    }
   | { kind: "write"; path: string; sha: string; created: boolean; how?: string; /** Unified diff for the person (never sent to the model). */ diff?: string }
   | { kind: "search"; files: string[]; hits: number }
   | { kind: "list"; paths: number }

@@ -156,3 +156,51 @@ describe("the judge's seam for chunks", () => {
     }
   });
 });
+
+describe("a file read again, unchanged", () => {
+  const read = (i: number, path: string, sha: string, body: string, o: { complete?: boolean; byReference?: true } = {}): Message[] => [
+    { role: "assistant", content: [{ type: "tool_call", id: `r${i}`, name: "read_file", input: { path } }] },
+    {
+      role: "user",
+      content: [{ type: "tool_result", callId: `r${i}`, content: body, isError: false, details: { kind: "read", path, sha, complete: o.complete ?? true, lines: 200, ...(o.byReference ? { byReference: true } : {}) } }],
+    },
+  ];
+  const A = big("A");
+  const history: Message[] = [
+    { role: "user", content: [{ type: "text", text: "task" }] },
+    ...read(1, "a.ts", "sha-a1", A),
+    ...read(2, "b.ts", "sha-b1", big("B")),
+    ...read(3, "a.ts", "sha-a1", A),
+    ...read(4, "a.ts", "sha-a2", big("A2")),
+    ...read(5, "a.ts", "sha-a1", A, { complete: false }),
+    ...read(6, "a.ts", "sha-a1", A),
+  ];
+
+  test("is sent once: later whole reads of the same bytes say so in weir's words; changed bytes and partial reads are sent", () => {
+    const out = createContextStep({ budget: 1_000_000 })(history);
+    expect(resultText(out[2]!)).toContain("A line 199");
+    expect(resultText(out[6]!)).toMatch(/^\[read_file \{"path":"a.ts"\} · weir\]\n\[weir\] unchanged: another read_file result in this conversation shows these bytes whole/);
+    expect(resultText(out[8]!)).toContain("A2 line 199");
+    expect(resultText(out[10]!)).toContain("A line 199");
+    expect(resultText(out[12]!)).toContain("unchanged: another read_file result");
+    // Each request renders the same bytes for what an earlier one held: a growing conversation keeps its prefix.
+    const step = createContextStep({ budget: 1_000_000 });
+    const shorter = step(history.slice(0, 7));
+    const longer = step(history);
+    expect(JSON.stringify(longer.slice(0, 7))).toBe(JSON.stringify(shorter));
+  });
+
+  test("under pressure, whenever a result says another shows the bytes whole, one does", () => {
+    for (const budget of [1_000_000, 6_000, 4_000, 2_500, 1_500, 800]) {
+      const out = createContextStep({ budget, keepRecentTurns: 1 })(history);
+      const texts = out.filter((m) => m.role === "user").flatMap((m) => m.content).filter((b) => b.type === "tool_result").map((b) => (b as { content: string }).content);
+      if (texts.some((t) => t.includes("unchanged: another read_file result"))) expect(texts.some((t) => t.includes("A line 199") && !t.includes("· summary"))).toBe(true);
+    }
+  });
+
+  test("a read that already pointed elsewhere is neither an original nor a repeat", () => {
+    const h: Message[] = [{ role: "user", content: [{ type: "text", text: "task" }] }, ...read(1, "a.ts", "sha-a1", "a.ts is unchanged since the working set", { byReference: true }), ...read(2, "a.ts", "sha-a1", A)];
+    const out = createContextStep({ budget: 1_000_000 })(h);
+    expect(resultText(out[4]!)).toContain("A line 199");
+  });
+});

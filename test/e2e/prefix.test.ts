@@ -53,3 +53,28 @@ describe("a follow-up in a new process keeps the prefix", () => {
       expect(plain(last.messages)).toContain("NOTE-BODY-7777");
     }, 60_000);
 });
+
+describe("a file read again, unchanged, through the binary", () => {
+  test("is sent whole once; the later read says so, and the next request repeats the earlier bytes unchanged", async () => {
+    repository();
+    // A task with no words of its own: the file is not in the working set, only in what is read.
+    mkdirSync(join(world.ws, "other"));
+    writeFileSync(join(world.ws, "other", "plain.txt"), "PLAIN-BODY-4242\n".repeat(20));
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "r1", name: "read_file", input: { path: "other/plain.txt" } }] },
+        { toolCalls: [{ id: "r2", name: "read_file", input: { path: "package.json" } }] },
+        { toolCalls: [{ id: "r3", name: "read_file", input: { path: "other/plain.txt" } }] },
+        { text: "read" },
+      ],
+    });
+    const before = world.server.requests.length;
+    const r = await runWeir([...wires.chat(), "--verify-floor", "off", "go"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const reqs = world.server.requests.slice(before).map((q) => q.body);
+    const last = JSON.stringify(reqs.at(-1)!.messages);
+    expect(last.split("PLAIN-BODY-4242").length - 1).toBe(20);
+    expect(last).toContain("unchanged: another read_file result in this conversation shows these bytes whole");
+    expect(JSON.stringify(reqs.at(-1)!.messages.slice(0, reqs.at(-2)!.messages.length))).toBe(JSON.stringify(reqs.at(-2)!.messages));
+  }, 60_000);
+});

@@ -24,7 +24,7 @@ function repository() {
   writeFileSync(join(world.ws, "src", "sum.js"), "export const sum = (xs) => xs.reduce((a, b) => a - b, 0);\n");
   writeFileSync(join(world.ws, "test.js"), 'import { sum } from "./src/sum.js";\nif (sum([1, 2]) !== 3) process.exit(1);\n');
   // About 2k tokens each: three reads fit the conversation budget, eight do not.
-  for (const n of ["a", "b", "c"]) writeFileSync(join(world.ws, `${n}.txt`), Array.from({ length: 150 }, (_, i) => `${n} line ${i} with some padding text to make it longer`).join("\n"));
+  for (const n of ["a", "b", "c", "d", "e", "f", "g", "h"]) writeFileSync(join(world.ws, `${n}.txt`), Array.from({ length: 150 }, (_, i) => `${n} line ${i} with some padding text to make it longer`).join("\n"));
 }
 
 const read = (id: string, path: string) => ({ toolCalls: [{ id, name: "read_file", input: { path } }] });
@@ -33,7 +33,8 @@ const TASK = "fix sum in src/sum.js";
 describe.each(["messages", "chat"] as const)("request snapshots over the %s wire", (w) => {
   test("the first request, the request after three reads, and one after a demotion", async () => {
     repository();
-    const files = ["a.txt", "b.txt", "c.txt", "a.txt", "b.txt", "c.txt", "a.txt", "b.txt"];
+    // Eight different files: a file read again unchanged would not be sent again, and nothing would need demoting.
+    const files = ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt", "g.txt", "h.txt"];
     world.server.script({ turns: [...files.map((f, i) => read(`r${i + 1}`, f)), { text: "done" }] });
     // A small window makes the conversation budget (8k tokens at least) bind after a few reads.
     const r = await runWeir([...wire(w), "--verify-floor", "off", "--context-size", "20000", "--max-tokens", "1000", TASK, "--cwd", world.ws], { home: world.home });

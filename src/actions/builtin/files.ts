@@ -119,7 +119,7 @@ export const readFile = defineAction({
     const where = i.offset === undefined && i.limit === undefined ? ctx.ledger.whereShown(p.absolute, sha) : undefined;
     if (where) {
       const content = `${p.relative} (sha256 ${sha}, ${lines.length} lines) is unchanged since ${where}; it is not repeated here. Its SHA is recorded: you can edit it now. read_file with offset and limit shows a part again.`;
-      return { content, details: { kind: "read", path: p.relative, sha, complete: true, lines: lines.length, shown: [1, lines.length] } };
+      return { content, details: { kind: "read", path: p.relative, sha, complete: true, lines: lines.length, shown: [1, lines.length], byReference: true } };
     }
     const shown = lines.slice(from, from + (i.limit ?? DEFAULT_LIMIT));
     const body = numbered(shown, from);
