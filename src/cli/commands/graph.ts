@@ -210,12 +210,8 @@ function graphRunner(store: SessionStore, id: string, p: RunnerParts): GraphRunn
     mergedTree: () => worktree(top, mergedDir, store.graphs.get(id).branch),
     async nodeTree(node) {
       const dir = join(trees, node);
-      if (existsSync(join(dir, ".git"))) return dir;
-      rmSync(dir, { recursive: true, force: true });
-      await gitWrite(top, ["worktree", "prune"]);
-      const made = await gitWrite(top, ["worktree", "add", "-q", "-B", nodeBranch(node), dir, store.graphs.get(id).branch]);
-      if (made === undefined) throw new UserError(`could not add a worktree for node ${node}`);
-      return dir;
+      if (await addWorktree(top, dir, ["-B", nodeBranch(node), dir, store.graphs.get(id).branch])) return dir;
+      throw new UserError(`could not add a worktree for node ${node}`);
     },
     async runNode(node, row, tree, budget, nodeSignal, spent) {
       const { budget: _, ...runArgs } = args;
@@ -289,11 +285,13 @@ function graphRunner(store: SessionStore, id: string, p: RunnerParts): GraphRunn
  * tree a merge stopped part way is undone, so its files are the branch's again.
  */
 async function settleTree(tree: string, mergedTree = false): Promise<void> {
-  for (const lock of ["index.lock", "HEAD.lock"]) {
-    const path = (await gitWrite(tree, ["rev-parse", "--path-format=absolute", "--git-path", lock]))?.trim();
-    if (path) rmSync(path, { force: true });
-  }
+  const paths = await gitWrite(tree, ["rev-parse", "--path-format=absolute", "--git-path", "index.lock", "--git-path", "HEAD.lock", "--git-path", "MERGE_HEAD"]);
+  const [index, head, mergeHead] = (paths ?? "").trim().split("\n");
+  for (const lock of [index, head]) if (lock) rmSync(lock, { force: true });
   if (!mergedTree) return;
+  // Only a tree a stopped merge left behind is put back: the usual one is clean, and asking costs one call.
+  const dirty = (mergeHead && existsSync(mergeHead)) || (await gitWrite(tree, ["status", "--porcelain"]))?.trim() !== "";
+  if (!dirty) return;
   await gitWrite(tree, ["merge", "--abort"]);
   await gitWrite(tree, ["reset", "-q", "--hard", "HEAD"]);
   await gitWrite(tree, ["clean", "-q", "-fd"]);
@@ -332,12 +330,21 @@ const usageArg = (): never => {
 };
 
 async function worktree(top: string, dir: string, branch: string): Promise<string> {
-  if (existsSync(join(dir, ".git"))) return dir;
-  // A directory without its .git is an add that was stopped part way: git is told, and it starts again.
-  rmSync(dir, { recursive: true, force: true });
+  if (await addWorktree(top, dir, [dir, branch])) return dir;
+  throw new UserError(`could not add the worktree of ${branch} at ${dir}`);
+}
+
+/**
+ * A worktree at `dir`, made when it is not there. A directory without its .git is an add that was
+ * stopped part way, and a registered worktree whose directory is gone is git's stale record: both
+ * are cleared (`git worktree prune`) and the add tried again. Whether it is there.
+ */
+async function addWorktree(top: string, dir: string, args: string[]): Promise<boolean> {
+  if (existsSync(join(dir, ".git"))) return true;
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+  if ((await gitWrite(top, ["worktree", "add", "-q", ...args])) !== undefined) return true;
   await gitWrite(top, ["worktree", "prune"]);
-  if ((await gitWrite(top, ["worktree", "add", "-q", dir, branch])) === undefined) throw new UserError(`could not add the worktree of ${branch} at ${dir}`);
-  return dir;
+  return (await gitWrite(top, ["worktree", "add", "-q", ...args])) !== undefined;
 }
 
 function planFromFile(file: string): GraphPlan {
