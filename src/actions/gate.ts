@@ -1,3 +1,4 @@
+import type { RunMode } from "../config/options.ts";
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
 import { autorunReason, dependencyEnvironment, gitDirectoryReason, installScripts, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
@@ -24,6 +25,13 @@ interface GateOptions {
   allowNetwork?: boolean;
   /** `--sandbox read-only`: the workspace is read-only to the file actions too, whatever answers an ask. */
   readOnly?: boolean;
+  /**
+   * The run's mode (`--mode`, Shift-Tab in the REPL), changed as the run goes: `plan` changes nothing
+   * (file actions and tools that act on the world refused; commands run in a read-only sandbox, a
+   * worker spawned then plans too), `accept-edits` approves file edits that would ask (not a write
+   * to a file another tool runs later, not a command).
+   */
+  mode?: RunMode;
   /** A worker's gate: it can ask no one, and runs commands only inside an active OS sandbox. */
   worker?: string;
   /** Told while a call waits for a person (the supervisor's awaiting_approval verdict). */
@@ -161,6 +169,14 @@ export class PermissionGate {
           `refused: the workspace is read-only in this run (--sandbox read-only), so ${action.id} ${summary} was not run. ` +
           "Report the change you would make instead.",
       };
+    // Planning changes nothing: no file action writes and no tool acts on the world (commands run, read-only).
+    if (this.opts.mode === "plan" && (action.risk === "write" || action.risk === "network" || action.risk === "destructive"))
+      return {
+        rule: "plan mode",
+        message:
+          `refused: this is plan mode, where nothing is written until the person accepts the plan, so ${action.id} ${summary} was not run. ` +
+          "Put the change in your plan instead.",
+      };
     const sandbox = this.ctx.sandbox;
     // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
     if (this.opts.worker && action.risk === "execute" && !sandbox?.active)
@@ -192,6 +208,8 @@ export class PermissionGate {
     }
     // The person asking need not be asked: their own command runs (in the sandbox); a deny rule still holds.
     if (verdict.decision === "allow" || (byPerson && verdict.decision === "ask")) return undefined;
+    // Accepting edits approves a file action's write, never a command or a file another tool runs later.
+    if (this.opts.mode === "accept-edits" && verdict.decision === "ask" && action.risk === "write" && !command && !autorun && !argProblem) return undefined;
     if (verdict.decision === "deny") {
       return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
     }

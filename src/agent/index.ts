@@ -9,7 +9,7 @@ export { Conversation } from "./conversation.ts";
 export { withFleet } from "./fleet-seams.ts";
 export { Fleet, formatAgentRow } from "./fleet.ts";
 export type { AgentRow } from "./fleet.ts";
-export { systemPrompt } from "./prompt.ts";
+export { PLAN_ACCEPTED, planTask, systemPrompt } from "./prompt.ts";
 export { workspaceRevision } from "./revision.ts";
 export { runSeams } from "./run-seams.ts";
 export { WorkState } from "./state.ts";

@@ -1,5 +1,5 @@
 import { usageError } from "../core/errors.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, RUN_MODES, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
 import { PRESET_IDS } from "../providers/presets.ts";
 
 interface FlagSpec {
@@ -32,6 +32,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
   { name: "list", kind: "boolean", help: "list this workspace's sessions, newest first" },
   { name: "all", kind: "boolean", help: "with --list: every workspace's sessions (weir eval capture: also the states no outcome rule labelled)" },
+  { name: "mode", kind: "enum", values: RUN_MODES, arg: "MODE", help: "plan: investigate and plan, change nothing, then ask to carry the plan out; accept-edits: approve file edits (Shift-Tab cycles in the REPL)" },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
   { name: "sandbox", kind: "enum", values: SANDBOX_MODES, arg: "MODE", help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)" },

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { JudgmentMode } from "../config/options.ts";
+import type { JudgmentMode, RunMode } from "../config/options.ts";
 import { UserError } from "../core/errors.ts";
 import { homeDirectory } from "../workspace/containment.ts";
 import { widenableDir } from "../workspace/sandbox.ts";
@@ -26,6 +26,8 @@ export interface RunOptions {
   budget?: number;
   /** `--judgment`, over the config's `judgment.mode`. */
   judgment?: JudgmentMode;
+  /** `--mode`: plan (nothing changes), accept-edits, or default. */
+  mode: RunMode;
   /** `-c` (the newest session) or `--resume ID`. */
   resume?: { latest: true } | { id: string };
   env: Record<string, string | undefined>;
@@ -45,6 +47,7 @@ export function runOptions(args: ParsedArgs, env: Record<string, string | undefi
     agentWaitMs: n(args.flags["agent-wait-ms"]) ?? 300_000,
     ...(args.budget ? { budget: args.budget } : {}),
     ...(args.judgment ? { judgment: args.judgment } : {}),
+    mode: typeof args.flags.mode === "string" ? (args.flags.mode as RunMode) : "default",
     ...(args.resume ? { resume: { id: args.resume } } : args.continue ? { resume: { latest: true as const } } : {}),
     env,
   };

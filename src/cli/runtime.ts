@@ -4,6 +4,7 @@ import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
 import type { Disclosure } from "../actions/disclosure.ts";
 import { ActionExecutor, type Approver, FileLocks } from "../actions/executor.ts";
+import type { RunMode } from "../config/options.ts";
 import { approvedProjectHooks, Hooks, mergeHooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
@@ -39,7 +40,7 @@ import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
 import { commandEnv, knownSecretValues } from "../workspace/environment.ts";
 import { useKnownSecrets } from "../core/credentials.ts";
-import { borrowsObjects, createSandbox } from "../workspace/sandbox.ts";
+import { borrowsObjects, type CommandSandbox, createSandbox } from "../workspace/sandbox.ts";
 import { changesDir, Transactions } from "../workspace/transaction.ts";
 import { UndoLog, undoDir } from "../workspace/undo.ts";
 import { walkFiles } from "../workspace/walker.ts";
@@ -60,6 +61,8 @@ import { COMMIT, VERSION } from "./version.ts";
 export type Hub = Pick<McpHub, "status" | "describe" | "closeAll" | "enable" | "disable" | "reconnect" | "disconnect">;
 
 export interface Actions {
+  /** Sets the run's mode from the next action on (`--mode`, Shift-Tab and /mode in the REPL). */
+  setMode(mode: RunMode): void;
   supervisor: Supervisor;
   hooks: Hooks;
   store: SessionStore;
@@ -135,11 +138,20 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
   const readOnly = s.sandbox.mode === "read-only";
-  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly, hooks, locks, autorunWrites };
+  const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly, hooks, locks, autorunWrites, mode: "default" as RunMode };
   const context = { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo };
   const asks = { ...gate, ...(o.approver ? { approver: o.approver } : {}), tracker: supervisor };
   const executor = new ActionExecutor(registry, context, asks);
+  // The mode changes as the run goes: the gate reads it per call, a worker takes it when spawned,
+  // and in plan mode commands run in a sandbox of their own that keeps the workspace read-only.
+  let planSandbox: CommandSandbox | undefined;
+  const setMode = (mode: RunMode) => {
+    asks.mode = gate.mode = mode;
+    const plans = mode === "plan" && s.sandbox.mode !== "read-only";
+    context.sandbox = plans ? (planSandbox ??= createSandbox({ mode: "read-only", root: workspace, home, readable: s.sandbox.readable, own })) : sandbox;
+  };
   const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
+  setMode(opts.mode);
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);
   if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
@@ -152,7 +164,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
   if (status) notices.push(`status endpoint on http://127.0.0.1:${status.port}/status${token ? " (token required)" : ""}`);
   return {
-    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, undo, plan, notices, autorunWrites,
+    supervisor, hooks, workerActions, store, ledger, verification, registry, disclosure, executor, hub, undo, plan, notices, autorunWrites, setMode,
     setSession: (id: string | undefined) => {
       sessionForRecords = id;
     },

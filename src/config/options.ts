@@ -11,6 +11,9 @@ export type JudgmentMode = (typeof JUDGMENT_MODES)[number];
 export const JUDGMENT_PROVIDERS = ["llm", "logprobs", "http", "replay"] as const;
 export const VERIFY_FLOORS = ["off", "remind", "require"] as const;
 export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
+/** How a run treats what would change the workspace: as configured, planning only, or file edits approved. */
+export const RUN_MODES = ["default", "plan", "accept-edits"] as const;
+export type RunMode = (typeof RUN_MODES)[number];
 
 /** Settings a config file, an environment variable or a flag can set. Mirrors the zod schema. */
 export interface ConfigValues {

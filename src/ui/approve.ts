@@ -73,6 +73,11 @@ async function confirmCollapsed(message: string, said: (yes: boolean) => string)
   return yes;
 }
 
+/** After a run in plan mode: whether to carry the plan out now (default no: nothing has changed yet). */
+export async function confirmPlan(): Promise<boolean> {
+  return confirmCollapsed("Carry out this plan now?", (yes) => (yes ? "plan accepted: carrying it out" : "plan kept; nothing was changed"));
+}
+
 /**
  * Asks once per workspace before a project's MCP server (from a cloned repository) may start a
  * program. Everything shown comes from the repository, so all of it is `reviewable`.

@@ -64,6 +64,8 @@ export interface StatusView {
   workerTokens?: number;
   /** The running goal graph, compact: its id and merged/total nodes. */
   graph?: string;
+  /** The run's mode when it is not the default (plan, accept-edits). */
+  mode?: string;
   sessionId?: string;
   /** How long the running turn has taken (or the last one took). */
   elapsedMs?: number;
@@ -74,6 +76,7 @@ const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 /** The status bar's segments, most important first (a narrow terminal drops them from the end). Pure. */
 export function statusSegments(s: StatusView): string[] {
   return [
+    ...(s.mode ? [`${s.mode} mode`] : []),
     s.model,
     ...(s.effort ? [`effort ${s.effort}`] : []),
     `${k(s.used)}/${k(s.contextSize)} tokens`,

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { Approver } from "../actions/executor.ts";
+import { RUN_MODES, type RunMode } from "../config/options.ts";
 import { expandCommand, matchCommand, type SlashCommand } from "../context/slash-commands.ts";
 import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
@@ -55,6 +56,10 @@ interface ReplHost {
   models(): Promise<string[] | undefined>;
   /** `/compact`: demote the tool output so far; says what it did. */
   compact(): string;
+  /** The run's mode (`/mode`, Shift-Tab): set when `next` is given; returns the mode in force. */
+  mode(next?: RunMode): RunMode;
+  /** `/go`: leaves plan mode and returns what tells the model to carry its plan out; undefined when no plan waits. */
+  acceptPlan(): string | undefined;
   status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; graph?: string; /** The model's price, where known (config `prices`). */ price?: Price };
 }
 
@@ -118,6 +123,8 @@ export const REPL_HELP = [
   "/agents [stop ID]  background workers: state, calls, spend; stop one (what it wrote stays); works while a turn runs",
   "/init              ask the model to write an AGENTS.md for this repository",
   "/resume [ID]       list this workspace's sessions, or continue one (its conversation is shown in brief)",
+  "/mode [MODE]       default, plan (investigate and plan, change nothing) or accept-edits; Shift-Tab cycles them",
+  "/go                carry out the plan plan mode ended with (back to the default mode)",
   "/goal OBJECTIVE    work towards it until the project's tests pass; /goal resume ID [TOKENS], /goal list",
   "/graph OBJECTIVE   plan steps, each a goal in its own worktree, merged; also status [ID], resume ID [TOKENS], list",
   "!COMMAND           run a shell command yourself: in the sandbox, without asking (you typed it); the model sees it next",
@@ -129,7 +136,7 @@ export const REPL_HELP = [
 
 const BUILTIN_COMMANDS = new Set([
   "/help", "/model", "/clear", "/sessions", "/changes", "/undo", "/status", "/cost", "/compact", "/mcp",
-  "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/exit", "/quit",
+  "/calls", "/stop", "/agents", "/init", "/resume", "/goal", "/graph", "/mode", "/go", "/exit", "/quit",
 ]);
 
 /** Tab completion of the `@path` being typed: workspace files that start with it. Pure. */
@@ -238,6 +245,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       cacheRate: cacheHitRate(total),
       ...(s.workerTokens ? { workerTokens: s.workerTokens } : {}),
       ...(s.graph ? { graph: s.graph } : {}),
+      ...(host.mode() !== "default" ? { mode: host.mode() } : {}),
       ...(s.sessionId ? { sessionId: s.sessionId } : {}),
       ...(s.price ? { costUsd: costOf(total, s.price) } : {}),
       ...(running ? { elapsedMs: Date.now() - runStarted } : lastRunMs !== undefined ? { elapsedMs: lastRunMs } : {}),
@@ -262,11 +270,16 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   };
   // Esc cancels the running turn, as Ctrl-C does; Ctrl-O opens the review (readline reports keys on its
   // input). After readline has applied a key, the pane draws the line as it now is.
-  process.stdin.on("keypress", (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
+  process.stdin.on("keypress", (_s: string, key: { name?: string; ctrl?: boolean; shift?: boolean } | undefined) => {
     if (approving || reviewing) return;
     if (key?.name === "escape" && running && !running.signal.aborted) cancel();
     if (key?.ctrl && key.name === "o") return void review();
     if (key?.ctrl && key.name === "l") out.write("\x1b[2J\x1b[H");
+    // Shift-Tab cycles the mode, as in Claude Code: default → plan → accept-edits.
+    if (key?.name === "tab" && key.shift && !running) {
+      const next = RUN_MODES[(RUN_MODES.indexOf(host.mode()) + 1) % RUN_MODES.length]!;
+      say(`mode: ${host.mode(next)}${next === "plan" ? " (investigate and plan; nothing changes until you say /go)" : ""}\n`);
+    }
     // Enter is drawn by the line handler (the line is gone from the editor by then).
     if (key?.name !== "return" && key?.name !== "enter") queueMicrotask(() => pane.redraw());
   });
@@ -385,6 +398,17 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       prompt();
       continue;
     }
+    // /go accepts the plan plan mode ended with: back to the default mode, and the model carries it out.
+    if (line === "/go") {
+      const accepted = host.acceptPlan();
+      if (!accepted) {
+        say("nothing to carry out: /go follows an answer given in plan mode (/mode plan or Shift-Tab)\n");
+        prompt();
+        continue;
+      }
+      say("mode: default (carrying out the plan)\n");
+      line = accepted;
+    }
     // /init is a task of its own: the model studies the repository and writes AGENTS.md.
     if (line === "/init" || line.startsWith("/init ")) line = `${INIT_TASK}${line.slice(5).trim() ? `\nAlso: ${line.slice(5).trim()}` : ""}`;
     // A custom command (not shadowing a built-in one) becomes the task its template says.
@@ -417,6 +441,11 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         }
       } else if (cmd === "/model") say(`${await host.setModel(rest.join(" "))}\n`);
       else if (cmd === "/sessions") say(`${host.sessions()}\n`);
+      else if (cmd === "/mode") {
+        const next = rest[0] as RunMode | undefined;
+        if (next !== undefined && !RUN_MODES.includes(next)) say(`no mode ${next}; the modes are ${RUN_MODES.join(", ")}\n`);
+        else say(`mode: ${host.mode(next)}\n`);
+      }
       else if (cmd === "/changes") say(`${host.changes(rest)}\n`);
       else if (cmd === "/undo") say(`${host.undo(rest)}\n`);
       else if (cmd === "/status") {

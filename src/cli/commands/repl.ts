@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { PLAN_ACCEPTED, planTask } from "../../agent/prompt.ts";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
 import { loadCommands } from "../../context/slash-commands.ts";
 import type { Message } from "../../core/messages.ts";
@@ -65,12 +66,36 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
   // The goal graph /graph is running, for the status bar's chip; its module once /graph was used.
   let graphRunning: string | undefined;
   let graphs: typeof import("./graph.ts") | undefined;
+  // The run's mode (--mode, /mode, Shift-Tab), and whether an answer in plan mode waits for /go.
+  let mode = runOptions(args).mode;
+  let planWaits = false;
   try {
     const style = makeStyle(s.color && process.stdout.isTTY === true);
     const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
     return await runRepl(
       {
-        send: (task, display, signal) => runtime.conversation.send(task, runtime.watch(display), signal),
+        async send(task, display, signal) {
+          const planning = mode === "plan";
+          const r = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal);
+          planWaits = planning && r.stop === "end_turn";
+          const message = "plan mode: nothing was changed; /go carries the plan out, or reply to change it";
+          if (planWaits) display.emit({ type: "notice", level: "info", message });
+          return r;
+        },
+        mode(next) {
+          if (next !== undefined && next !== mode) {
+            mode = next;
+            runtime.setMode(next);
+          }
+          return mode;
+        },
+        acceptPlan() {
+          if (!planWaits) return undefined;
+          planWaits = false;
+          mode = "default";
+          runtime.setMode("default");
+          return PLAN_ACCEPTED;
+        },
         goal: async (words, display, signal) => (await import("./goal.ts")).replGoal(runtime, workspace, words, display, signal),
         async graph(words, display, signal) {
           graphs = await import("./graph.ts");

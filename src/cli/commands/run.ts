@@ -1,3 +1,4 @@
+import { PLAN_ACCEPTED, planTask } from "../../agent/prompt.ts";
 import type { Resolved } from "../../config/resolve.ts";
 import type { Display } from "../../core/events.ts";
 import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
@@ -47,7 +48,15 @@ export async function runCommand(args: ParsedArgs, task: string, workspace: stri
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
-    const result = await runtime.conversation.send(task, runtime.watch(display), signal);
+    const planning = runOptions(args).mode === "plan";
+    let result = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal);
+    if (planning && result.stop === "end_turn") {
+      // The plan is the person's to accept: asked on a terminal, otherwise said how to go on.
+      if (io.interactive && (await (await prompts()).confirmPlan())) {
+        runtime.setMode("default");
+        result = await runtime.conversation.send(PLAN_ACCEPTED, runtime.watch(display), signal);
+      } else display.emit({ type: "notice", level: "info", message: 'plan mode: nothing was changed; to carry the plan out: weir -c "carry out the plan"' });
+    }
     if (runtime.autorunWrites.length > 0)
       display.emit({ type: "notice", level: "warn", message: `weir wrote files that other tools run or agents read later: ${runtime.autorunWrites.join(", ")}; review them before you open the folder in an editor, commit or start another session` });
     return EXIT[result.stop];
