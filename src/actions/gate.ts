@@ -27,9 +27,9 @@ interface GateOptions {
   readOnly?: boolean;
   /**
    * The run's mode (`--mode`, Shift-Tab in the REPL), changed as the run goes: `plan` changes nothing
-   * (file actions and tools that act on the world refused; commands run in a read-only sandbox, a
-   * worker spawned then plans too), `accept-edits` approves file edits that would ask (not a write
-   * to a file another tool runs later, not a command).
+   * (file actions, tools that act on the world and workers given files to write are refused;
+   * commands run in a read-only sandbox), `accept-edits` approves file edits that would ask (not a
+   * write to a file another tool runs later, not a command).
    */
   mode?: RunMode;
   /** A worker's gate: it can ask no one, and runs commands only inside an active OS sandbox. */
@@ -169,8 +169,10 @@ export class PermissionGate {
           `refused: the workspace is read-only in this run (--sandbox read-only), so ${action.id} ${summary} was not run. ` +
           "Report the change you would make instead.",
       };
-    // Planning changes nothing: no file action writes and no tool acts on the world (commands run, read-only).
-    if (this.opts.mode === "plan" && (action.risk === "write" || action.risk === "network" || action.risk === "destructive"))
+    // Planning changes nothing: no file action writes, no tool acts on the world, no worker is given
+    // files to write (its commands would run in a sandbox of its own); commands run, read-only.
+    const givesWrites = Array.isArray((input as { writes?: unknown } | undefined)?.writes) && (input as { writes: unknown[] }).writes.length > 0;
+    if (this.opts.mode === "plan" && (action.risk === "write" || action.risk === "network" || action.risk === "destructive" || givesWrites))
       return {
         rule: "plan mode",
         message:

@@ -20,9 +20,10 @@ function repository() {
   for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...args], { cwd: world.ws, env }).exitCode).toBe(0);
 }
 
-/** The model tries to write, then to change a file by a command, then plans. */
+/** The model tries to write, to start a worker that writes, to change a file by a command, then plans. */
 const planning = [
   { toolCalls: [{ id: "w1", name: "write_file", input: { path: "notes.txt", content: "changed\n" } }] },
+  { toolCalls: [{ id: "s1", name: "spawn_agent", input: { goal: "write notes.txt", writes: ["notes.txt"], output_schema: { type: "object" } } }] },
   { toolCalls: [{ id: "c1", name: "run_command", input: { program: "sh", args: ["-c", "echo byshell > made.txt; echo changed > notes.txt"] } }] },
   { text: "1. Change notes.txt to say changed." },
 ];
@@ -39,6 +40,7 @@ describe("plan mode", () => {
     const sent = JSON.stringify(world.server.requests.slice(before).map((q) => q.body.messages));
     expect(sent).toContain("[weir plan mode] Plan this; change nothing yet.");
     expect(sent).toContain("refused: this is plan mode");
+    expect(sent).toMatch(/refused: this is plan mode[^"]*spawn_agent/);
     // The command ran, and the kernel kept its writes out.
     expect(sent).toMatch(/made\.txt: Read-only file system/);
     expect(r.stderr).toContain('to carry the plan out: weir -c \\"carry out the plan\\"'.replaceAll("\\", ""));
@@ -58,7 +60,7 @@ describe("plan mode", () => {
     const last = JSON.stringify(world.server.requests.at(-1)!.body.messages);
     expect(last).toContain("The person accepted the plan above");
     expect(last).toContain("1. Change notes.txt to say changed.");
-    expect(world.server.requests.length - before).toBe(5);
+    expect(world.server.requests.length - before).toBe(6);
   }, 60_000);
 
   test("accept-edits writes a file without asking, and still asks for a command", async () => {
