@@ -1,7 +1,7 @@
-import { BudgetSpent } from "../core/errors.ts";
+import { BudgetSpent, UserError } from "../core/errors.ts";
 import type { Display } from "../core/events.ts";
 import { middleCut } from "../core/text-fit.ts";
-import type { Message, ToolSpec } from "../core/messages.ts";
+import type { ImageBlock, Message, ToolSpec } from "../core/messages.ts";
 import { CancelledError } from "../providers/errors.ts";
 import type { ModelProvider, ModelRequest } from "../providers/port.ts";
 import type { SessionStore } from "../store/sessions.ts";
@@ -28,6 +28,8 @@ interface ConversationDeps {
    * loaded tools): told when a session is opened (made, or resumed) and after each of its runs.
    */
   prefix?: { opened(sessionId: string, resumed: boolean): void; ran(sessionId: string): void };
+  /** The images a task attaches (`@shot.png`) for a model, or the one line why they cannot go. */
+  images?: (task: string, model: string) => { images: ImageBlock[] } | { problem: string };
 }
 
 /**
@@ -121,6 +123,9 @@ export class Conversation {
     // A task longer than its share of the window (a pasted log) keeps its two ends, and says so.
     const task = this.deps.taskRoom === undefined ? prompt : middleCut(prompt, this.deps.taskRoom).text;
     const { preset, model } = provider.settings;
+    // Images go with the task, or the task does not go: nothing attached is dropped without a word.
+    const attached = this.deps.images?.(task, model) ?? { images: [] };
+    if ("problem" in attached) throw new UserError(attached.problem);
     if (!this.sessionId) {
       this.sessionId = store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());
       this.deps.prefix?.opened(this.sessionId, false);
@@ -128,7 +133,8 @@ export class Conversation {
     const runId = store.startRun(this.sessionId, task, preset, model);
     this.deps.onTask?.(task);
     display.emit({ type: "run_start", provider: preset, model, sessionId: this.sessionId, task });
-    const result = await runTask({ ...this.input(task, provider, display, signal, this.deps.maxTurns), sessionId: this.sessionId });
+    const images = attached.images.length ? { images: attached.images } : {};
+    const result = await runTask({ ...this.input(task, provider, display, signal, this.deps.maxTurns), sessionId: this.sessionId, ...images });
     // A prompt cancelled before any answer stays in the history; the model is told once why it was stopped.
     const last = result.added.at(-1);
     const why = signal.reason instanceof BudgetSpent ? stoppedBy(signal.reason) : INTERRUPTED;

@@ -1,5 +1,5 @@
 import type { AgentEvent, Display, RunStop } from "../core/events.ts";
-import type { AssistantMessage, Message, ToolCallBlock, ToolResultBlock, ToolSpec, UserMessage } from "../core/messages.ts";
+import type { AssistantMessage, ImageBlock, Message, ToolCallBlock, ToolResultBlock, ToolSpec, UserMessage } from "../core/messages.ts";
 import { textOf, toolCallsOf, userText } from "../core/messages.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
@@ -92,6 +92,8 @@ interface RunInput {
   /** The conversation so far (a resumed session); not mutated. */
   history: readonly Message[];
   task: string;
+  /** Images the person attached to the task (`@shot.png`): sent with it, after its text. */
+  images?: readonly ImageBlock[];
   tools: readonly ToolSpec[];
   execute: ToolExecutor;
   maxTurns: number;
@@ -137,7 +139,10 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   }
   const opening = await seams.open?.(input.task);
   // The working set comes first in the run's message so the task reads last, next to the model's turn.
-  const first: UserMessage = { role: "user", content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }] };
+  const first: UserMessage = {
+    role: "user",
+    content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }, ...(input.images ?? [])],
+  };
   const added: Message[] = [first];
   const messages: Message[] = [...input.history, ...added];
   // The newest user message stays open for what the seams append (guidance, updates).

@@ -24,6 +24,7 @@ import { createContextStep } from "../context/context-step.ts";
 import { loadSkills } from "../context/skills.ts";
 import { useOutlineCache } from "../context/outline.ts";
 import { quoteMarker, useQuoteMarker } from "../context/render.ts";
+import { attachImages, imageMentions, takesNoImages } from "../context/images.ts";
 import { ContextIndex, type WorkingSet, workingSetBudget } from "../context/working-set.ts";
 import type { Display } from "../core/events.ts";
 import { taskRoom } from "../core/text-fit.ts";
@@ -271,6 +272,12 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,
+      images(task, model) {
+        const named = imageMentions(task);
+        const why = `${model} takes no images, so @${named[0]} cannot be sent; pick a model that does (--model), or say in words what it shows`;
+        if (named.length && takesNoImages(model)) return { problem: why };
+        return attachImages(workspace, home, task);
+      },
       prefix: {
         opened(id, resumed) {
           // A resumed session quotes with its own marker and offers the tools it had loaded.

@@ -108,11 +108,17 @@ function render(s: Slot): string {
   return `${head}\n${shown}`;
 }
 
-/** Estimated tokens of a conversation (text, reasoning, call arguments, results). Pure. */
+/** Tokens an image is counted as: what the vendors charge for one of about a megapixel. */
+const IMAGE_TOKENS = 1_600;
+
+/** Estimated tokens of a conversation (text, reasoning, call arguments, results, images). Pure. */
 export function conversationTokens(messages: readonly Message[]): number {
   let n = 0;
   for (const m of messages)
-    for (const b of m.content) n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? JSON.stringify(b.input) ?? "" : b.content);
+    for (const b of m.content) {
+      if (b.type === "image") n += IMAGE_TOKENS;
+      else n += tokensOf(b.type === "text" || b.type === "reasoning" ? b.text : b.type === "tool_call" ? (JSON.stringify(b.input) ?? "") : b.content);
+    }
   return n;
 }
 

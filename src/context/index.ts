@@ -14,6 +14,7 @@ export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";
 export { languageOf, outline, parserFor, useOutlineCache } from "./outline.ts";
 export { quoteData, quoteMarker, useQuoteMarker } from "./render.ts";
+export { attachImages, imageMentions, takesNoImages } from "./images.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";

@@ -10,7 +10,7 @@ export { BudgetSpent, UserError, isUserError, machineRefusal, refusalReason, usa
 export { faultPoint } from "./fault-point.ts";
 export type { AgentEvent, Display, RunStop } from "./events.ts";
 export { textOf, toolCallsOf, userText } from "./messages.ts";
-export type { AssistantMessage, Message, ToolCallBlock, ToolDetails, ToolResultBlock, ToolSpec, UserMessage } from "./messages.ts";
+export type { AssistantMessage, ImageBlock, Message, ToolCallBlock, ToolDetails, ToolResultBlock, ToolSpec, UserMessage } from "./messages.ts";
 export { eachLimited } from "./pool.ts";
 export { TurnAccumulator } from "./stream.ts";
 export type { StopReason, StreamEvent } from "./stream.ts";

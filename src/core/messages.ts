@@ -8,6 +8,16 @@ interface TextBlock {
   text: string;
 }
 
+/** An image the person attached (`@shot.png`): its bytes as base64, what they are, where they came from. */
+export interface ImageBlock {
+  type: "image";
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  /** The bytes, base64. */
+  data: string;
+  /** The workspace path it was read from. */
+  source: string;
+}
+
 export interface ReasoningBlock {
   type: "reasoning";
   text: string;
@@ -61,7 +71,7 @@ export interface ToolResultBlock {
 }
 
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock;
-type UserBlock = TextBlock | ToolResultBlock;
+type UserBlock = TextBlock | ToolResultBlock | ImageBlock;
 
 export interface UserMessage {
   role: "user";

@@ -25,6 +25,7 @@ function toAnthropicMessages(messages: readonly Message[], preserveThinking: boo
         if (b.type === "tool_result")
           content.push({ type: "tool_result", tool_use_id: b.callId.replace(TOOL_ID, "_"), content: b.content, is_error: b.isError });
       for (const b of m.content) if (b.type === "text" && b.text !== "") content.push({ type: "text", text: b.text });
+      for (const b of m.content) if (b.type === "image") content.push({ type: "image", source: { type: "base64", media_type: b.mediaType, data: b.data } });
     } else {
       for (const b of m.content) {
         if (b.type === "text" && b.text !== "") content.push({ type: "text", text: b.text });

@@ -30,7 +30,10 @@ function toChatMessages(system: string, messages: readonly Message[], sendReason
       // Tool results are their own `tool` messages and must directly follow the assistant's calls.
       for (const b of m.content) if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.callId, content: b.content });
       const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
-      if (text !== "") out.push({ role: "user", content: text });
+      const images = m.content.flatMap((b) => (b.type === "image" ? [{ type: "image_url" as const, image_url: { url: `data:${b.mediaType};base64,${b.data}` } }] : []));
+      // An image goes as a part beside the text, as a data URL.
+      if (images.length) out.push({ role: "user", content: [...(text !== "" ? [{ type: "text" as const, text }] : []), ...images] });
+      else if (text !== "") out.push({ role: "user", content: text });
       continue;
     }
     const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
