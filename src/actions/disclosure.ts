@@ -294,7 +294,8 @@ export function loadActionsAction(disclosure: () => Disclosure): Action {
     capability: "discovery",
     hint: "load the full definitions of more actions",
     description:
-      "Load more actions by capability or id, or find them by `query` (words for what you need; the best matches across every tool's name, description and parameters are loaded). They are offered from your next turn. Load only what the task needs.",
+      "Load more actions by capability or id, or find them by `query` (words for what you need; the best matches across " +
+      "every tool's name, description and parameters are loaded). They are offered from your next turn. Load only what the task needs.",
     input: z
       .object({
         capabilities: z.array(z.string()).optional().describe("capability names from the list below"),

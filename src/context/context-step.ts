@@ -72,7 +72,8 @@ function oneLine(call: ToolCallBlock | undefined, content: string): string {
 const repeat = (r: ToolResultBlock): string => {
   const d = r.details?.kind === "read" ? r.details : undefined;
   const which = d ? ` (sha256 ${d.sha.slice(0, 12)}, ${d.lines} lines)` : "";
-  return `[weir] unchanged: another read_file result in this conversation shows these bytes whole${which}; they are not repeated here. Their SHA is recorded: you can edit the file.`;
+  const said = `[weir] unchanged: another read_file result in this conversation shows these bytes whole${which}; they are not repeated here.`;
+  return `${said} Their SHA is recorded: you can edit the file.`;
 };
 
 /** The path and SHA of a result that holds a whole file's bytes (a complete read that sent them). */

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { keyFor } from "./credential.ts";
-import type { Message } from "../core/messages.ts";
+import type { ImageBlock, Message } from "../core/messages.ts";
 import type { StopReason, StreamEvent } from "../core/stream.ts";
 import type { Usage } from "../core/usage.ts";
 import { adapter } from "./adapter.ts";
@@ -30,7 +30,8 @@ function toChatMessages(system: string, messages: readonly Message[], sendReason
       // Tool results are their own `tool` messages and must directly follow the assistant's calls.
       for (const b of m.content) if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.callId, content: b.content });
       const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
-      const images = m.content.flatMap((b) => (b.type === "image" ? [{ type: "image_url" as const, image_url: { url: `data:${b.mediaType};base64,${b.data}` } }] : []));
+      const dataUrl = (b: ImageBlock) => `data:${b.mediaType};base64,${b.data}`;
+      const images = m.content.flatMap((b) => (b.type === "image" ? [{ type: "image_url" as const, image_url: { url: dataUrl(b) } }] : []));
       // An image goes as a part beside the text, as a data URL.
       if (images.length) out.push({ role: "user", content: [...(text !== "" ? [{ type: "text" as const, text }] : []), ...images] });
       else if (text !== "") out.push({ role: "user", content: text });

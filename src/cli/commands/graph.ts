@@ -285,7 +285,8 @@ function graphRunner(store: SessionStore, id: string, p: RunnerParts): GraphRunn
  * tree a merge stopped part way is undone, so its files are the branch's again.
  */
 async function settleTree(tree: string, mergedTree = false): Promise<void> {
-  const paths = await gitWrite(tree, ["rev-parse", "--path-format=absolute", "--git-path", "index.lock", "--git-path", "HEAD.lock", "--git-path", "MERGE_HEAD"]);
+  const gitPath = (name: string) => ["--git-path", name];
+  const paths = await gitWrite(tree, ["rev-parse", "--path-format=absolute", ...gitPath("index.lock"), ...gitPath("HEAD.lock"), ...gitPath("MERGE_HEAD")]);
   const [index, head, mergeHead] = (paths ?? "").trim().split("\n");
   for (const lock of [index, head]) if (lock) rmSync(lock, { force: true });
   if (!mergedTree) return;
