@@ -22,7 +22,7 @@ const EXTERNAL_FLAGS = new Set([
 /** Spans that show a mistyped command on purpose (the near-command message). */
 const TYPO_EXAMPLES = new Set(["weir doctr", "weir changs"]);
 
-const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const docs = ["README.md", "bench/README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
 /** Every text file of the code and what its tests and benches need, as one string to look names up in. */
 function codeText(): string {
