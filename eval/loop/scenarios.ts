@@ -78,6 +78,19 @@ export const LANGUAGES: Record<string, Language> = {
     old: "String k, boolean upper",
     new: "String k, Options o",
   },
+  rust: {
+    files: {
+      "Cargo.toml": '[package]\nname = "kv"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/keys.rs": "pub fn encode_key(k: &str, upper: bool) -> String {\n    if upper { k.to_uppercase() } else { k.to_string() }\n}\n",
+      "src/store.rs": "use crate::keys::encode_key;\n\npub fn put(k: &str) -> String {\n    encode_key(k, true)\n}\n",
+      "src/main.rs": 'mod keys;\nmod store;\n\nfn main() {\n    println!("{}", keys::encode_key("a", false));\n}\n',
+    },
+    target: "src/keys.rs",
+    symbol: "encode_key",
+    callers: ["src/store.rs", "src/main.rs"],
+    old: "k: &str, upper: bool",
+    new: "k: &str, o: Options",
+  },
 };
 
 export type Label = boolean | string;
@@ -219,6 +232,9 @@ export const SCENARIOS: Scenario[] = [
       },
       task: "Change encode_key in src/keys.rs to drop the upper flag",
       turns: [references("f1", "encode_key")],
+      // Rust's callers are now resolved like the other languages': the caller stays out of the
+      // working set, so before find_references it is found, not seen.
+      flags: FLOOR_ONLY,
       pick: when === "before" ? 0 : 1,
       labels: { semantic_navigation_required: when === "before" },
     }),

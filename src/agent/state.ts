@@ -22,7 +22,20 @@ interface Target {
   edited: boolean;
 }
 
-const SECURITY = /(?:^|\/)(?:auth|authn|authz|security|crypto|secrets?|passwords?|tokens?|permissions?|sandbox|acl|oauth|session)s?(?:[./_-]|$)/i;
+/**
+ * Words that make a path security-sensitive, each a word of the path (`src/auth/session.ts`,
+ * `oauth2.rs`). Words with other common meanings are left out: a lexer's token, a REPL's session, a
+ * test's sandbox; beside one of these (`src/auth/token.ts`) the path is sensitive anyway. Data.
+ */
+const SECURITY_WORDS = ["auth", "authn", "authz", "authentication", "authorization", "security", "crypto", "secret", "password", "permission", "acl", "oauth", "credential"];
+
+/** Whether a path is security-sensitive by its words (a plural counts as its singular). Pure. */
+export function securityPath(path: string): boolean {
+  return path
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((w) => SECURITY_WORDS.includes(w) || SECURITY_WORDS.includes(w.replace(/s$/, "")));
+}
 
 /**
  * Whether a task names anything to work on. Pure. A task is ambiguous only when it has almost no
@@ -453,7 +466,7 @@ export class WorkState {
       },
       change: {
         planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
-        security_sensitive: planned.some((p) => SECURITY.test(p)),
+        security_sensitive: planned.some(securityPath),
         public_api: planned.some((p) => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p)),
         behaviour_change: behaviour,
         persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),

@@ -10,13 +10,13 @@ export type ReadText = (rel: string) => string | undefined;
 /**
  * The files that call `names` of `target`, as the compiler resolves them from the imports a parser
  * sees: a file is a caller when it imports the target's module (or shares its Go package) and uses
- * the name as a word. Undefined when the target's language has no resolver here (Rust, C, ...)
+ * the name as a word. Undefined when the target's language has no resolver here (C, Ruby, ...)
  * or the workspace is past `MAX_FILES`: then the callers are not known. Precision is `syntax`:
  * a name used through a re-export or a dynamic import is missed.
  */
 export async function resolveCallers(target: string, names: readonly string[], files: readonly string[], read: ReadText): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
-  if (!lang || !["ts", "tsx", "js", "python", "go", "java"].includes(lang) || files.length > MAX_FILES) return undefined;
+  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang) || files.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
   if (names.length === 0) return out;
   const fileSet = new Set(files);
@@ -60,7 +60,66 @@ async function importsTarget(lang: string, from: string, text: string, target: s
   if (lang === "go") return imports.some((p) => p === dirname(target) || p.endsWith(`/${dirname(target)}`));
   if (lang === "python") return imports.some((m) => pythonModule(from, m, files) === target);
   if (lang === "java") return imports.some((i) => javaClass(i, target));
+  if (lang === "rust") return rustReaches(from, text, imports, target);
   return imports.some((s) => jsModule(from, s, files) === target);
+}
+
+/**
+ * A Rust file's module path in its crate, from where it lies under `src/`: `src/lexer/token.rs` is
+ * `lexer::token`, `src/lexer/mod.rs` is `lexer`, `src/lib.rs` and `src/main.rs` the crate's root. Pure.
+ */
+export function rustModule(path: string): string[] {
+  const at = path.lastIndexOf("src/");
+  const inCrate = (at >= 0 ? path.slice(at + 4) : path).replace(/\.rs$/, "").split("/");
+  if (["mod", "lib", "main"].includes(inCrate.at(-1)!)) inCrate.pop();
+  return inCrate.filter(Boolean);
+}
+
+/** A `use` path (`crate::a::{b, c::d}`) as the module paths it names, from the using file's module. Pure. */
+export function rustUsePaths(use: string, from: string[]): string[][] {
+  const brace = use.indexOf("{");
+  const heads = brace < 0 ? [use] : splitTop(use.slice(brace + 1, use.lastIndexOf("}"))).map((item) => `${use.slice(0, brace)}${item.trim()}`);
+  return heads.flatMap((h) => {
+    if (h.includes("{")) return rustUsePaths(h, from);
+    const segs = h.split(" as ")[0]!.split("::").map((s) => s.trim()).filter(Boolean);
+    let base: string[] = [];
+    while (segs[0] === "super" || segs[0] === "self") base = segs.shift() === "super" ? (base.length ? base : from).slice(0, -1) : from;
+    if (segs[0] === "crate") segs.shift();
+    return [[...base, ...segs]];
+  });
+}
+
+/** Splits a use group's items at its top-level commas. Pure. */
+function splitTop(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "{") depth++;
+    else if (s[i] === "}") depth--;
+    else if (s[i] === "," && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...out, s.slice(start)].filter((x) => x.trim());
+}
+
+/**
+ * Whether a Rust file reaches the module of `target`: a `use` of it or of something in it, a path
+ * through the crate to it (`crate::lexer::token::lex`), or, from its parent module, its name as a
+ * path (`token::lex` after `mod token;`); the crate's root is reached from anywhere. Pure.
+ */
+function rustReaches(from: string, text: string, uses: readonly string[], target: string): boolean {
+  const mine = rustModule(from);
+  const theirs = rustModule(target);
+  // The crate's root (lib.rs, main.rs) is reachable from every module: a file naming the word may call it.
+  if (theirs.length === 0) return true;
+  const under = (p: string[]) => theirs.every((s, i) => p[i] === s);
+  if (uses.some((u) => rustUsePaths(u, mine).some(under))) return true;
+  if (text.includes(`crate::${theirs.join("::")}::`)) return true;
+  const parent = theirs.slice(0, -1);
+  return mine.length === parent.length && parent.every((s, i) => mine[i] === s) && new RegExp(`\\b${escape(theirs.at(-1)!)}::`).test(text);
 }
 
 /** A relative JS/TS specifier as the file it names, if it is one of `files`. */

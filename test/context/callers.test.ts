@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { javaClass, jsModule, pythonModule, reachableFromOtherFiles, resolveCallers } from "../../src/context/callers.ts";
+import { javaClass, jsModule, pythonModule, reachableFromOtherFiles, resolveCallers, rustModule, rustUsePaths } from "../../src/context/callers.ts";
+import { securityPath } from "../../src/agent/state.ts";
 import { outline } from "../../src/context/outline.ts";
 
 /**
@@ -81,7 +82,7 @@ describe("callers from the imports a parser sees", () => {
   });
 
   test("a language without a resolver leaves the callers unknown", async () => {
-    expect(await resolveCallers("src/lib.rs", ["encode"], ["src/lib.rs", "src/main.rs"], () => "use crate::encode;")).toBeUndefined();
+    expect(await resolveCallers("lib/keys.rb", ["encode"], ["lib/keys.rb", "lib/app.rb"], () => "require_relative 'keys'\nencode")).toBeUndefined();
   });
 
   test("module names resolve to files", () => {
@@ -132,5 +133,44 @@ describe("reachable from other files, per language", () => {
     const s = await symbols("K.java", "public class K {\n  public void a() {}\n  protected void b() {}\n  void c() {}\n  private void d() {}\n}\n");
     for (const n of ["K", "a", "b", "c"]) expect(reachableFromOtherFiles("K.java", s[n]!, false)).toBe(true);
     expect(reachableFromOtherFiles("K.java", s.d!, false)).toBe(false);
+  });
+});
+
+describe("Rust callers", () => {
+  const files: Record<string, string> = {
+    "src/lexer/token.rs": "pub fn lex(s: &str) -> usize { s.len() }\n",
+    "src/lexer/mod.rs": "pub mod token;\npub fn run(s: &str) -> usize { token::lex(s) }\n",
+    "src/parser.rs": "use crate::lexer::token::{lex, Token};\npub fn parse(s: &str) -> usize { lex(s) }\n",
+    "src/lexer/other.rs": "use super::token;\npub fn again(s: &str) -> usize { token::lex(s) }\n",
+    "src/full.rs": "pub fn f(s: &str) -> usize { crate::lexer::token::lex(s) }\n",
+    "src/unrelated.rs": "pub fn lex(s: &str) -> usize { 0 }\npub fn g() -> usize { lex(\"x\") }\n",
+  };
+  const read = (rel: string) => files[rel];
+
+  test("a use of the module or of a name in it, a path through the crate, and the parent module's own path call it; a file with its own lex does not", async () => {
+    const callers = await resolveCallers("src/lexer/token.rs", ["lex"], Object.keys(files), read);
+    expect(callers?.get("lex")?.sort()).toEqual(["src/full.rs", "src/lexer/mod.rs", "src/lexer/other.rs", "src/parser.rs"]);
+  });
+
+  test("a function at the crate's root may be called from any file that names it", async () => {
+    const root = { "src/lib.rs": "pub fn encode() {}\npub mod a;\n", "src/a.rs": "pub fn f() { crate::encode() }\n", "src/b.rs": "pub fn g() {}\n" };
+    const callers = await resolveCallers("src/lib.rs", ["encode"], Object.keys(root), (rel) => root[rel as keyof typeof root]);
+    expect(callers?.get("encode")).toEqual(["src/a.rs"]);
+  });
+
+  test("module paths and use paths resolve as rustc reads them", () => {
+    expect(rustModule("src/lexer/token.rs")).toEqual(["lexer", "token"]);
+    expect(rustModule("src/lexer/mod.rs")).toEqual(["lexer"]);
+    expect(rustModule("crates/kv/src/lib.rs")).toEqual([]);
+    expect(rustUsePaths("crate::a::{b::{C, d}, e}", ["x"])).toEqual([["a", "b", "C"], ["a", "b", "d"], ["a", "e"]]);
+    expect(rustUsePaths("super::token::lex", ["lexer", "other"])).toEqual([["lexer", "token", "lex"]]);
+    expect(rustUsePaths("self::token as t", ["lexer"])).toEqual([["lexer", "token"]]);
+  });
+});
+
+describe("security-sensitive paths", () => {
+  test("by a word of the path, not a word with other meanings", () => {
+    for (const p of ["src/auth/session.ts", "lib/oauth2.rs", "src/crypto.go", "config/secrets.yml", "app/permissions/rules.py", "src/auth/token.ts"]) expect([p, securityPath(p)]).toEqual([p, true]);
+    for (const p of ["src/lexer/token.rs", "src/repl/session.ts", "test/sandbox/setup.ts", "src/author.ts"]) expect([p, securityPath(p)]).toEqual([p, false]);
   });
 });

@@ -137,13 +137,15 @@ describe("reachability and risk before the first edit", () => {
     expect(navigation(decisions()[0]!)).toBe(true);
   });
 
-  test("Rust: pub(crate) reaches other files; with no resolver its callers are known only after find_references", async () => {
+  test("Rust: pub(crate) reaches other files; its caller is resolved, and known once find_references shows it", async () => {
     await repository({
       "Cargo.toml": '[package]\nname = "kv"\nversion = "0.1.0"\nedition = "2021"\n',
       "src/keys.rs": "pub(crate) fn encode_key(k: &str, upper: bool) -> String {\n    k.to_string()\n}\n",
       "src/main.rs": "mod keys;\nfn main() {\n    println!(\"{}\", keys::encode_key(\"a\", true));\n}\n",
     });
-    await run("Change encode_key in src/keys.rs to drop the upper flag", [{ toolCalls: [{ id: "f1", name: "find_references", input: { symbol: "encode_key" } }] }, edit("e1", "src/keys.rs", ", upper: bool", "")]);
+    // The caller stays out of the working set (--budget 1): found by the resolver, not yet seen.
+    const turns = [{ toolCalls: [{ id: "f1", name: "find_references", input: { symbol: "encode_key" } }] }, edit("e1", "src/keys.rs", ", upper: bool", "")];
+    await run("Change encode_key in src/keys.rs to drop the upper flag", turns, ["--budget", "1"]);
     const ds = decisions();
     expect(ds[0]!.request.symbols.find((s) => s.name === "encode_key")?.callers_known).toBe(false);
     expect(navigation(ds[0]!)).toBe(true);
