@@ -99,6 +99,19 @@ export function documentationTask(task: string): boolean {
   return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
 }
 
+/**
+ * Whether a task asks only for tests ("add a test for compute_total", "write unit tests covering
+ * parse"): its writes are test files, not the code under test. Not when it also asks to fix,
+ * change or implement something ("add a test and fix the bug"), nor to fix a test. Pure.
+ */
+export function testOnlyTask(task: string): boolean {
+  const kinds = "(?:(?:unit|integration|regression|property|e2e|end-to-end)\\s+)?";
+  const writesTests = new RegExp(`^\\s*(?:please\\s+)?(?:add|write|create|extend)\\s+(?:a |an |some |more |the )?${kinds}(?:tests?|specs?|test cases?)\\b`, "i");
+  const covers = /^\s*(?:please\s+)?cover\b.*\bwith (?:a |more )?tests?\b/i;
+  const alsoChanges = /\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename|remove|make|update)\b|\bfix(?:es)?\b/i;
+  return (writesTests.test(task) || covers.test(task)) && !alsoChanges.test(task);
+}
+
 /** Files the state walks at most when the run has no index. */
 const WALK_LIMIT = 50_000;
 
@@ -409,7 +422,12 @@ export class WorkState {
     const edited = [...this.targets].filter(([p, t]) => t.edited || p === proposal?.path).map(([p]) => p);
     // Before the first edit the change is what the task and the compiler planned; after it (or once
     // an edit is proposed), what was edited.
-    const planned = edited.length > 0 ? edited : kind === "change" ? [...this.targets].filter(([, t]) => t.planned).map(([p]) => p) : [];
+    // A task that asks only for tests plans the tests (those there are, mapped to its targets), not
+    // the code they exercise: its callers are not needed and its behaviour does not change.
+    const testsOnly = edited.length === 0 && kind === "change" && testOnlyTask(task);
+    const plannedTargets = [...this.targets].filter(([, t]) => t.planned).map(([p]) => p);
+    const testPlan = () => [...new Set([...plannedTargets.filter((p) => this.isTest(p)), ...this.testsFor(plannedTargets.filter((p) => !this.isTest(p)))])];
+    const planned = edited.length > 0 ? edited : kind === "change" ? (testsOnly ? testPlan() : plannedTargets) : [];
     const targets: DecisionRequest["targets"] = [];
     const symbols: DecisionRequest["symbols"] = [];
     for (const [path, t] of this.targets) {
@@ -437,7 +455,7 @@ export class WorkState {
     // Before an edit, a task that only writes prose (a comment, a docstring, docs) changes no behaviour.
     // An edit that is proposed, not made, says for itself whether it changes code.
     const made = [...this.targets].some(([p, t]) => t.edited && code.includes(p));
-    const behaviour = code.length > 0 && (proposal ? proposal.behaviour || made : edited.length > 0 || !documentationTask(task));
+    const behaviour = code.length > 0 && !testsOnly && (proposal ? proposal.behaviour || made : edited.length > 0 || !documentationTask(task));
     const files = this.workspaceFiles();
     const mapped = [...new Set([...this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p))), ...this.compilerTests])].slice(0, 20);
     const last = this.verification.evidence.at(-1);

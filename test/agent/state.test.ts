@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { runsGitDiff, taskAmbiguous, taskKind } from "../../src/agent/state.ts";
+import { runsGitDiff, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
 
 describe("the task, read deterministically", () => {
   test.each([
@@ -37,4 +37,18 @@ describe("runsGitDiff: which commands show the worktree's changes", () => {
     [{ line: "git log -p", argv: ["git", "log", "-p"] }, false],
     [{ line: "diff a b", argv: ["diff", "a", "b"] }, false],
   ])("%j → %p", (d, want) => expect(runsGitDiff(d)).toBe(want));
+});
+
+describe("a task that asks only for tests", () => {
+  test.each([
+    ["add a test for compute_total", true],
+    ["Write unit tests for parse in src/p.ts", true],
+    ["cover encodeKey with tests", true],
+    ["Add regression tests for the parser", true],
+    ["add input validation and tests", false],
+    ["add a test and fix the bug", false],
+    ["fix the failing test", false],
+    ["make the tests pass", false],
+    ["write a function that tests primality", false],
+  ] as const)("%s: %p", (task, only) => expect(testOnlyTask(task)).toBe(only));
 });

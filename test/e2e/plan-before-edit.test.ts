@@ -107,6 +107,20 @@ describe("what a task plans", () => {
     expect(question.request.task_kind).toBe("inspect");
     expect(question.request.change.planned_scope).toBe("none");
   });
+
+  test("a test-only task plans the tests, not the function they test: no callers asked for, no behaviour change", async () => {
+    await repository({ ...LANGUAGES.typescript!.files, "src/keys.test.ts": 'import { encodeKey } from "./keys.ts";\nif (encodeKey("a", true) !== "A") throw new Error("upper");\n' });
+    // The callers stay out of the working set (--budget 1), so a plan of keys.ts would ask for them.
+    await run("Add a test for encodeKey in src/keys.ts", [read("r1", "src/keys.ts")], ["--budget", "1"]);
+    const first = decisions().find((d) => d.request.task.startsWith("Add a test"))!;
+    expect(first.request.change.behaviour_change).toBe(false);
+    expect(navigation(first)).toBe(false);
+    // The same words asking for a change of the function plan it, and its callers are asked for.
+    await run("Change encodeKey in src/keys.ts to take an options object", [read("r1", "src/keys.ts")], ["--budget", "1"]);
+    const change = decisions().find((d) => d.request.task.startsWith("Change encodeKey"))!;
+    expect(change.request.change.behaviour_change).toBe(true);
+    expect(navigation(change)).toBe(true);
+  });
 });
 
 describe("reachability and risk before the first edit", () => {
