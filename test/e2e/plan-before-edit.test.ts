@@ -28,6 +28,7 @@ interface Recorded {
   request: {
     change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean };
     symbols: { name: string; exported: boolean; callers_known: boolean }[];
+    task: string;
     task_kind: string;
     task_flags: { asks_relations: boolean };
     retrieval: { navigations: number };
