@@ -254,16 +254,19 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
     pressure = total > budget;
     const demotable = slots.filter((sl) => !recent.has(sl.msg) && !originals.has(sl) && sl.level !== "repeat");
     const rank = { full: 0, summary: 1, one_line: 2, pointer: 3, repeat: 3 } as const;
+    /** Renders a result at another level, keeping the running total. */
+    const setLevel = (sl: Slot, level: ConversationLevel) => {
+      const key = `${sl.msg}:${sl.block}`;
+      const before = tokensOf(rendered.get(key)!);
+      sl.level = level;
+      const text = renderOnce(sl);
+      rendered.set(key, text);
+      total += tokensOf(text) - before;
+    };
     for (const level of ["summary", "one_line", "pointer"] as const) {
       for (const sl of demotable) {
         if (total <= budget) break;
-        if (rank[sl.level] >= rank[level]) continue;
-        const key = `${sl.msg}:${sl.block}`;
-        const before = tokensOf(rendered.get(key)!);
-        sl.level = level;
-        const text = renderOnce(sl);
-        rendered.set(key, text);
-        total += tokensOf(text) - before;
+        if (rank[sl.level] < rank[level]) setLevel(sl, level);
       }
     }
     // Still over: a pinned original goes to a pointer and its newest repeat shows the bytes instead.
@@ -271,14 +274,8 @@ export function createContextStep(opts: ContextStepOptions): ContextStep {
       if (total <= budget) break;
       const key = wholeRead(o.call, o.result);
       const newest = slots.filter((sl) => sl.level === "repeat" && wholeRead(sl.call, sl.result) === key).at(-1)!;
-      for (const [sl, level] of [[o, "pointer"], [newest, "full"]] as const) {
-        const at = `${sl.msg}:${sl.block}`;
-        const before = tokensOf(rendered.get(at)!);
-        sl.level = level;
-        const text = renderOnce(sl);
-        rendered.set(at, text);
-        total += tokensOf(text) - before;
-      }
+      setLevel(o, "pointer");
+      setLevel(newest, "full");
     }
     askJudge();
     lastTotal = total;

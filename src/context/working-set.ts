@@ -126,6 +126,9 @@ export function fitWorkingSet(candidates: readonly ContextChunk[], budget: numbe
     const tokens = measure(c);
     return { compiled: c, text: renderWorkingSet(c, tokens), tokens };
   };
+  // Most working sets fit at once: the floor alone is compiled only when the whole did not.
+  let fitted = done(at(budget));
+  if (fitted.tokens <= budget) return fitted;
   const floorOnly = at(0);
   const floor = measure(floorOnly);
   if (floor > budget) {
@@ -137,11 +140,11 @@ export function fitWorkingSet(candidates: readonly ContextChunk[], budget: numbe
   // overshoot and a margin for the separators of entries it may add, the margin doubling; room 0
   // is the floor alone, which fits.
   let room = budget;
-  for (let round = 0; round < 6; round++) {
-    const fitted = done(at(room));
-    if (fitted.tokens <= budget) return fitted;
+  for (let round = 0; round < 5; round++) {
     const shown = fitted.compiled.entries.filter((e) => e.level !== "omit").length;
     room -= fitted.tokens - budget + (SEPARATOR_MARGIN + shown) * 2 ** round;
+    fitted = done(at(room));
+    if (fitted.tokens <= budget) return fitted;
   }
   return done(floorOnly);
 }

@@ -38,7 +38,8 @@ export function startStatusServer(supervisor: Supervisor, port: number, token?: 
       if (url.pathname === "/stop") {
         if (req.method !== "POST") return deny(405, "use POST");
         const type = req.headers.get("content-type") ?? "";
-        if (!type.startsWith("application/json")) return deny(415, `POST /stop needs Content-Type: application/json (got ${type || "none"}); send {"callId": "..."} as JSON`);
+        const wants = `POST /stop needs Content-Type: application/json (got ${type || "none"}); send {"callId": "..."} as JSON`;
+        if (!type.startsWith("application/json")) return deny(415, wants);
         let body: { callId?: unknown; scope?: unknown };
         try {
           body = (await req.json()) as typeof body;

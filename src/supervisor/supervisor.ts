@@ -102,7 +102,8 @@ export class Supervisor {
     this.failures.set(c.action, resultClass === "error" ? (this.failures.get(c.action) ?? 0) + 1 : 0);
     this.streak = resultClass === "error" || resultClass === "refused" ? this.streak + 1 : 0;
     const durationMs = this.now() - c.startedAt;
-    this.opts.onRecord?.({ callId: id, action: c.action, preview: c.preview, startedAt: c.startedAt, durationMs, resultClass, ...(errorClass ? { errorClass } : {}) });
+    const { action, preview, startedAt } = c;
+    this.opts.onRecord?.({ callId: id, action, preview, startedAt, durationMs, resultClass, ...(errorClass ? { errorClass } : {}) });
   }
 
   /** The model stream: any event counts as activity; silence is judged like a call's. */
@@ -128,11 +129,15 @@ export class Supervisor {
     const t = this.now();
     const rules = this.opts.rules ?? DEFAULT_RULES;
     const views: CallView[] = [...this.calls.values()].map((c) => {
-      const v = verdictsFor({ startedAt: c.startedAt, lastOutputAt: c.lastOutputAt, ...(c.awaitingSince !== undefined ? { awaitingSince: c.awaitingSince } : {}), consecutiveFailures: this.failures.get(c.action) ?? 0 }, t, rules, this.rss);
-      return { id: c.id, action: c.action, preview: c.preview, ageMs: t - c.startedAt, ...(c.pid !== undefined ? { pid: c.pid } : {}), severity: severityOf(v), verdicts: v, stoppable: c.stoppable };
+      const awaiting = c.awaitingSince !== undefined ? { awaitingSince: c.awaitingSince } : {};
+      const activity = { startedAt: c.startedAt, lastOutputAt: c.lastOutputAt, ...awaiting, consecutiveFailures: this.failures.get(c.action) ?? 0 };
+      const v = verdictsFor(activity, t, rules, this.rss);
+      const pid = c.pid !== undefined ? { pid: c.pid } : {};
+      return { id: c.id, action: c.action, preview: c.preview, ageMs: t - c.startedAt, ...pid, severity: severityOf(v), verdicts: v, stoppable: c.stoppable };
     });
     if (this.model) {
-      const v = verdictsFor({ startedAt: this.model.startedAt, lastOutputAt: this.model.lastOutputAt, consecutiveFailures: 0, model: true }, t, rules, this.rss);
+      const { startedAt, lastOutputAt } = this.model;
+      const v = verdictsFor({ startedAt, lastOutputAt, consecutiveFailures: 0, model: true }, t, rules, this.rss);
       views.push({ id: "model", action: "model stream", preview: "", ageMs: t - this.model.startedAt, severity: severityOf(v), verdicts: v, stoppable: false });
     }
     return views;

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runWeir, weirCommand } from "../support/cli.ts";
+import { runWeir, weirStreaming } from "../support/cli.ts";
 import type { Turn } from "../support/mock-server.ts";
 import { e2eWorld } from "../support/world.ts";
 
@@ -122,31 +122,16 @@ describe("weir graph across crashes and runners", () => {
     repository();
     world.server.script({ turns: [] });
     const file = plan(DIAMOND.slice(0, 1), { a: [{ text: "thinking", delayMs: 2_500 }, ...writes("a")] });
-    const proc = Bun.spawn([...weirCommand(), ...wire(), ...base, "--plan", file, "one file"], {
-      cwd: world.ws,
-      env: { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    let seen = "";
-    const reader = proc.stdout.getReader();
-    while (!seen.includes("running as goal")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
-    const id = graphOf(seen);
+    const first = weirStreaming([...wire(), ...base, "--plan", file, "one file"], { home: world.home, cwd: world.ws });
+    const { proc } = first;
+    const id = graphOf(await first.until("running as goal"));
     const second = await run(["resume", id]);
     expect(second.code).toBe(1);
     expect(second.stderr.trim()).toBe(second.stderr.trim().split("\n")[0]!);
     expect(second.stderr).toContain(`graph ${id} is being run by another weir (pid ${proc.pid},`);
     const listed = await runWeir(["graph", "list"], { home: world.home, cwd: world.ws });
     expect(listed.stdout).toMatch(new RegExp(`${id}\\s+active`));
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
+    const seen = await first.rest();
     expect(await proc.exited).toBe(0);
     expect(events(seen).at(-1)).toMatchObject({ node_id: null, state: "complete" });
     expect(mergesOf(id)).toEqual({ a: 1 });

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runWeir, weirCommand } from "../support/cli.ts";
+import { runWeir, weirStreaming } from "../support/cli.ts";
 import type { Turn } from "../support/mock-server.ts";
 import { e2eWorld } from "../support/world.ts";
 
@@ -184,20 +184,10 @@ describe("weir graph", () => {
     const nodes = DIAMOND.slice(0, 2);
     world.server.script({ turns: [] });
     const file = plan(nodes, { a: [{ text: "thinking", delayMs: 4_000 }] });
-    const proc = Bun.spawn([...weirCommand(), ...wire(), "--yes", "--verify-floor", "off", "--output-format", "json", "graph", "--plan", file, "two files"], {
-      cwd: world.ws,
-      env: { PATH: process.env.PATH ?? "", HOME: world.home, XDG_CONFIG_HOME: join(world.home, ".config"), XDG_DATA_HOME: join(world.home, ".local", "share") },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const started = weirStreaming([...wire(), "--yes", "--verify-floor", "off", "--output-format", "json", "graph", "--plan", file, "two files"], { home: world.home, cwd: world.ws });
+    const { proc } = started;
     // Wait until node a runs as a goal, then kill the process outright.
-    let seen = "";
-    const reader = proc.stdout.getReader();
-    while (!seen.includes("running as goal")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
+    const seen = await started.until("running as goal");
     proc.kill("SIGKILL");
     await proc.exited;
     const id = events(seen)[0]!.graph!;

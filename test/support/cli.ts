@@ -118,3 +118,28 @@ export async function runWeir(
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
+
+/**
+ * weir started in the background with its stdout read as it comes: `until(needle)` resolves with
+ * everything read once the output holds `needle` (or the process ended), `rest()` reads to the end.
+ */
+export function weirStreaming(args: string[], opts: { home: string; cwd: string }) {
+  const proc = Bun.spawn([...weirCommand(), ...args], {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: opts.home, XDG_CONFIG_HOME: join(opts.home, ".config"), XDG_DATA_HOME: join(opts.home, ".local", "share") },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const read = async (enough: () => boolean) => {
+    while (!enough()) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    return seen;
+  };
+  return { proc, until: (needle: string) => read(() => seen.includes(needle)), rest: () => read(() => false) };
+}

@@ -60,14 +60,15 @@ function workerCalls(w: { agent: string; label: string; calls: { id: string; act
 }
 
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
-  const runtime = await buildRuntime(runOptions(args), workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
+  const opts = runOptions(args);
+  const runtime = await buildRuntime(opts, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
   const s = resolved.settings;
   let model = s.model;
   // The goal graph /graph is running, for the status bar's chip; its module once /graph was used.
   let graphRunning: string | undefined;
   let graphs: typeof import("./graph.ts") | undefined;
   // The run's mode (--mode, /mode, Shift-Tab), and whether an answer in plan mode waits for /go.
-  let mode = runOptions(args).mode;
+  let mode = opts.mode;
   let planWaits = false;
   try {
     const style = makeStyle(s.color && process.stdout.isTTY === true);

@@ -44,11 +44,12 @@ const EXIT = { end_turn: 0, max_turns: 1, max_tokens: 1, refusal: 1, error: 1, r
 
 /** One-shot: run the task in a (new or continued) session, print per --output-format, exit with the run's status. */
 export async function runCommand(args: ParsedArgs, task: string, workspace: string, resolved: Resolved, io: RunIO, signal: AbortSignal): Promise<number> {
-  const runtime = await buildRuntime(runOptions(args), workspace, resolved, io.interactive ? terminalPrompts : {});
+  const opts = runOptions(args);
+  const runtime = await buildRuntime(opts, workspace, resolved, io.interactive ? terminalPrompts : {});
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
-    const planning = runOptions(args).mode === "plan";
+    const planning = opts.mode === "plan";
     let result = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal);
     if (planning && result.stop === "end_turn") {
       // The plan is the person's to accept: asked on a terminal, otherwise said how to go on.
