@@ -12,6 +12,7 @@ export type { AgentRow } from "./fleet.ts";
 export { PLAN_ACCEPTED, planTask, systemPrompt } from "./prompt.ts";
 export { workspaceRevision } from "./revision.ts";
 export { runSeams } from "./run-seams.ts";
+export type { RunSeamDeps } from "./run-seams.ts";
 export { WorkState } from "./state.ts";
 export { workerActionsFor, workerStarter } from "./worker.ts";
 export type { WorkerDeps } from "./worker.ts";

@@ -13,10 +13,12 @@ import type { Message, ToolCallBlock, ToolResultBlock, ToolSpec } from "../core/
 import type { DecisionPlane } from "../decision/plane.ts";
 import { NO_CHECKS, reminder } from "../decision/merge.ts";
 import type { Ledger } from "../workspace/ledger.ts";
+import type { ModelProvider } from "../providers/port.ts";
+import { type ModelRouter, type RouteFacts, type RouteRole, routeFacts } from "../decision/router.ts";
 import type { Seams } from "./run.ts";
 import { taskKind, type WorkState } from "./state.ts";
 
-interface RunSeamDeps {
+export interface RunSeamDeps {
   workspace: string;
   home: string;
   /** weir's user config directory (its AGENTS.md applies everywhere). */
@@ -46,6 +48,8 @@ interface RunSeamDeps {
    * inside the worker's scope, and the scope itself (nothing outside it is gathered).
    */
   view?: () => { editTargets: { path: string; sha: string }[]; failureText: string; allow: (rel: string) => boolean };
+  /** The model router and each role's provider; absent: every request goes to the run's provider. */
+  router?: { router: ModelRouter; provider(role: RouteRole): Promise<ModelProvider> };
 }
 
 export interface RunSeams extends Seams {
@@ -79,10 +83,15 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
   const heldOnce = new Set<string>();
   // The actions this task called without an error: the tool memory learns them when it ends.
   let called = new Set<string>();
+  // What the router last read of the decision state, and what it last chose (for the turn's usage).
+  let facts: RouteFacts | undefined;
+  let routed: { role: RouteRole; view: number } | undefined;
   return {
     onTask(t) {
       task = t;
       called = new Set();
+      facts = undefined;
+      d.router?.router.newRun();
       d.state.newTask(t);
       d.disclosure.preloadFor(t);
     },
@@ -149,7 +158,19 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       d.state.budgetUsed = sizeOf(system, tools, shown) / d.contextSize;
       return shown;
     },
+    async route(request) {
+      if (!d.router) return undefined;
+      const view = sizeOf(request.system, request.tools, request.messages);
+      const r = d.router.router.choose(facts, view);
+      routed = { role: r.role, view };
+      return { provider: await d.router.provider(r.role), role: r.role, reason: r.reason };
+    },
+    served(usage) {
+      if (routed) d.router?.router.served(routed.role, routed.view, usage);
+    },
+    escalate: (why) => (routed ? (d.router?.router.fail(routed.role, why) ?? false) : false),
     observe(call: ToolCallBlock, result: ToolResultBlock) {
+      d.router?.router.observe(call, result);
       d.state.observe(call, result);
       if (!result.isError) called.add(call.name);
       d.contextStep.observe?.(call, result);
@@ -185,6 +206,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       try {
         await evidence;
         const request = await d.state.request(task, d.questionSet);
+        facts = routeFacts(request);
         const r = await d.plane.decide(request, d.verification.changed.size > 0, signal, messages.length);
         // Guidance pre-loads the capabilities it asks for; without project checks, verifying is a command.
         const checked = checks().length > 0;

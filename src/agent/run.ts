@@ -1,10 +1,10 @@
-import type { AgentEvent, Display, RunStop } from "../core/events.ts";
+import type { AgentEvent, Display, ModelUsage, RunStop } from "../core/events.ts";
 import type { AssistantMessage, ImageBlock, Message, ToolCallBlock, ToolResultBlock, ToolSpec, UserMessage } from "../core/messages.ts";
 import { textOf, toolCallsOf, userText } from "../core/messages.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
 import { CancelledError, ContextOverflowError, ProviderError } from "../providers/errors.ts";
-import type { ModelProvider } from "../providers/port.ts";
+import type { ModelProvider, ModelRequest } from "../providers/port.ts";
 import { type RequestState, turnRequest } from "./turn-request.ts";
 
 /** Executes the tool calls of one turn; the loop stays ignorant of what tools exist. */
@@ -65,6 +65,12 @@ export interface Seams {
    * was made to take less, so that the same turn may be sent again.
    */
   overflow?: (e: ContextOverflowError) => boolean;
+  /** Which model this turn's request goes to, and why (the model router); undefined: the run's provider. */
+  route?: (request: ModelRequest) => Promise<{ provider: ModelProvider; role: string; reason: string } | undefined>;
+  /** What the routed turn's model used, once it answered. */
+  served?: (usage: Usage) => void;
+  /** A routed turn's model failed: whether the turn may go again to another model (`why` says what failed). */
+  escalate?: (why: string) => boolean;
 }
 
 /** Holds a seam to its contract: a throw becomes a warning notice naming it, and the seam's absence. */
@@ -114,6 +120,8 @@ export interface RunResult {
   added: Message[];
   error?: string;
   extra: Record<string, unknown>;
+  /** Usage by model, where the router sent turns to more than the run's provider. */
+  models?: ModelUsage;
 }
 
 function summarise(input: unknown): string {
@@ -158,15 +166,25 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   let repeats = 0;
   // A turn the endpoint refused as too long is sent again, shrunk, at most twice.
   let overflows = 0;
+  // Usage by model, once the router has sent a turn anywhere.
+  const models: ModelUsage = {};
 
   while (turns < input.maxTurns) {
     turns++;
     emit({ type: "turn_start", turn: turns });
     const acc = new TurnAccumulator();
     let reply: AssistantMessage;
+    let model = provider;
+    let role: string | undefined;
     try {
       const request = await turnRequest(requests, seams, input, turns, signal);
-      for await (const ev of provider.stream(request)) {
+      const routed = await seams.route?.(request);
+      if (routed) {
+        model = routed.provider;
+        role = routed.role;
+        emit({ type: "route", turn: turns, role, model: model.settings.model, reason: routed.reason });
+      }
+      for await (const ev of model.stream(request)) {
         acc.push(ev);
         if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
         else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
@@ -178,6 +196,13 @@ export async function runTask(input: RunInput): Promise<RunResult> {
       if (e instanceof ContextOverflowError && !signal.aborted && overflows < 2 && seams.overflow?.(e)) {
         overflows++;
         emit({ type: "notice", level: "warn", message: `the model's context is smaller than this conversation${e.window ? ` (${e.window} tokens)` : ""}: older tool results are shown shorter, and the turn is sent again; --context-size sets the window weir plans for` });
+        turns--;
+        continue;
+      }
+      // A side model that fails hands the turn to the main one, once.
+      const failed = e instanceof ProviderError && !(e instanceof ContextOverflowError) && !signal.aborted && model !== provider;
+      if (failed && seams.escalate?.(`${model.settings.model} failed: ${e.message}`)) {
+        emit({ type: "notice", level: "warn", message: `${model.settings.model} failed (${e.message}); the turn goes to the main model` });
         turns--;
         continue;
       }
@@ -193,7 +218,15 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     }
     overflows = 0;
     usage = addUsage(usage, acc.usage);
-    emit({ type: "turn_end", turn: turns, usage: acc.usage });
+    if (role) {
+      const id = model.settings.model;
+      const was = models[id];
+      // A model that served two roles in one run is named for both (`fast+main`).
+      const roles = !was || was.role.split("+").includes(role) ? (was?.role ?? role) : `${was.role}+${role}`;
+      models[id] = { role: roles, usage: addUsage(was?.usage ?? emptyUsage(), acc.usage) };
+      seams.served?.(acc.usage);
+    }
+    emit({ type: "turn_end", turn: turns, usage: acc.usage, ...(role ? { model: model.settings.model, role } : {}) });
     added.push(reply);
     messages.push(reply);
     text = textOf(reply);
@@ -251,7 +284,9 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   }
   if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
   const extra = (await seams.report?.()) ?? {};
-  const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}), extra };
-  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...(input.sessionId ? { sessionId: input.sessionId } : {}), ...extra });
+  const byModel = Object.keys(models).length > 0 ? { models } : {};
+  const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}), extra, ...byModel };
+  const session = input.sessionId ? { sessionId: input.sessionId } : {};
+  emit({ type: "run_end", stop, text, turns, usage, ...(error ? { error } : {}), ...session, ...extra, ...byModel });
   return result;
 }

@@ -22,7 +22,7 @@ import { walk } from "../workspace/walker.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { Conversation } from "./conversation.ts";
 import type { WorkerEnd, WorkerHandle, WorkerStart } from "./fleet.ts";
-import { runSeams } from "./run-seams.ts";
+import { type RunSeamDeps, runSeams } from "./run-seams.ts";
 import { WorkState } from "./state.ts";
 import { type Subgoal, workerPrompt } from "./subgoal.ts";
 
@@ -64,6 +64,8 @@ export interface WorkerDeps {
   home: string;
   userDir: string;
   provider: () => ModelProvider;
+  /** A worker's model router (preferring the fast model), where one is configured. */
+  router?: (session: () => string | undefined) => RunSeamDeps["router"];
   store: SessionStore;
   /** The spawning agent's session. */
   parentSession: () => string | undefined;
@@ -82,7 +84,7 @@ export interface WorkerDeps {
 }
 
 /** Worker events the frontends see; text deltas stay inside (a worker's answer arrives in its report). */
-const FORWARDED = new Set<AgentEvent["type"]>(["tool_call", "tool_result", "turn_end", "notice", "run_end"]);
+const FORWARDED = new Set<AgentEvent["type"]>(["tool_call", "tool_result", "route", "turn_end", "notice", "run_end"]);
 
 /**
  * Runs a subgoal with the same loop as the main agent: its own conversation (stored under the
@@ -127,6 +129,7 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
         workingSetBudget: d.workingSetBudget,
         // The main agent verifies: the workers' writes count as its changes (Fleet onEnd).
         verifyFloor: "off",
+        ...(d.router ? { router: d.router(() => conversation?.sessionId) } : {}),
         view: () => ({
           // What the main agent changed is the shared state a worker must see; what it merely read is not.
           editTargets: d.state

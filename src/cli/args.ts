@@ -1,5 +1,6 @@
 import { usageError } from "../core/errors.ts";
 import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, RUN_MODES, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
+import { ROUTER_MODES } from "../config/options.ts";
 import { PRESET_IDS } from "../providers/presets.ts";
 
 interface FlagSpec {
@@ -16,7 +17,14 @@ interface FlagSpec {
 /** Every flag weir takes. The help text and the parser are both generated from this table. */
 export const FLAGS: readonly FlagSpec[] = [
   { name: "provider", kind: "enum", values: PRESET_IDS, key: "provider", arg: "NAME", help: "model vendor or wire preset (weir eval run: baseline, learned, replay, or judgment; weir eval firewall: firewall, judgment or replay)" },
-  { name: "model", short: "m", kind: "string", key: "model", arg: "ID", help: "model id (default: the preset's flagship)" },
+  { name: "model", short: "m", kind: "string", key: "model", arg: "ID", help: "model id (default: the preset's flagship); the main role's model" },
+  {
+    name: "fast-model",
+    kind: "string",
+    arg: "ID",
+    help: "the fast role's model: small views that inspect or change one file with tests go to it (its provider: models.fast's, else the main one)",
+  },
+  { name: "router", kind: "enum", values: ROUTER_MODES, key: "router", arg: "on|off", help: "on: each request goes to the model its view needs; off: all go to the main model" },
   { name: "base-url", kind: "string", key: "baseUrl", arg: "URL", help: "API endpoint (needed by openai-compatible, anthropic-compatible)" },
   { name: "api-key", kind: "string", key: "apiKey", arg: "KEY", help: "API key (else the vendor's variable, e.g. ANTHROPIC_API_KEY, or WEIR_API_KEY)" },
   { name: "max-tokens", kind: "int", key: "maxTokens", arg: "N", help: "output token limit per model turn (default 16384)" },
@@ -54,7 +62,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "max-false-stop", kind: "number", arg: "X", help: "weir eval calibrate: largest false-stop rate allowed (default 0.02)" },
   { name: "max-false-continue", kind: "number", arg: "X", help: "weir eval calibrate: largest false-continue rate allowed (default 0.2)" },
   { name: "html", kind: "string", arg: "FILE", help: "weir eval report: also write a self-contained HTML report" },
-  { name: "session", kind: "string", arg: "ID", help: "weir decisions, weir eval capture: only this session (id prefix)" },
+  { name: "session", kind: "string", arg: "ID", help: "weir decisions, weir eval capture, routing: only this session (id prefix)" },
   { name: "since", kind: "string", arg: "DATE", help: "weir eval capture: only decisions from DATE on (e.g. 2026-11-30)" },
   { name: "output", short: "o", kind: "string", arg: "FILE", help: "weir eval capture: the suite file to write" },
   { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
@@ -237,6 +245,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   }
   if (values["no-color"]) config.color = false;
   if (typeof values.sandbox === "string") config.sandbox = { mode: values.sandbox as (typeof SANDBOX_MODES)[number] };
+  if (typeof values["fast-model"] === "string") config.models = { fast: values["fast-model"] };
   const positionals = parsed.positionals;
   const dashDash = argv.indexOf("--");
   const firstWordIsCommand =
@@ -296,6 +305,7 @@ export function helpText(topic: "run" | "eval" = "run"): string {
       "  weir eval capture -o FILE [--since DATE] [--session ID] [--all] [--include-untrusted]",
       "                                  this workspace's recorded decisions as a suite, labelled by what happened next",
       "  weir eval label FILE [--port N] a loopback page to confirm or correct a suite's labels",
+      "  weir eval routing [--session ID]  a session's requests replayed under the router and all-on-main, priced",
       "  weir eval firewall TEXTS... [--provider judgment|replay[:KEY]] [--batch N] [--record FILE] [--json]",
       "                                  labeled texts through the firewall, and the judge's chunk check on what it passed",
       "",

@@ -72,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command[0] === "eval") {
     const { evalCommand } = await import("./commands/eval.ts");
     const { judgmentFor } = await import("../decision/configure.ts");
-    return evalCommand(args, workspace, () => judgmentFor(resolved), out, process.stdout.isTTY === true);
+    return evalCommand(args, workspace, () => judgmentFor(resolved), out, process.stdout.isTTY === true, resolved);
   }
   if (args.command[0] === "events") {
     const { eventsCommand } = await import("./commands/events.ts");

@@ -19,7 +19,12 @@ import { runSeams } from "../agent/run-seams.ts";
 import { WorkState } from "../agent/state.ts";
 import { type WorkerDeps, workerActionsFor, workerStarter } from "../agent/worker.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { providerSettings, type Resolved } from "../config/resolve.ts";
+import { providerSettings, type Resolved, roleProviderSettings, roleReachable } from "../config/resolve.ts";
+import { ModelRouter, type RouteRole } from "../decision/router.ts";
+import type { RunSeamDeps } from "../agent/run-seams.ts";
+import { hostOf } from "../providers/credential.ts";
+import type { ModelProvider } from "../providers/port.ts";
+import { priceOf } from "../providers/prices.ts";
 import { createContextStep } from "../context/context-step.ts";
 import { loadSkills } from "../context/skills.ts";
 import { useOutlineCache } from "../context/outline.ts";
@@ -35,7 +40,7 @@ import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/create.ts";
 import { OutlineCache } from "../store/outlines.ts";
 import { WalkStore } from "../workspace/walks.ts";
-import { SessionStore } from "../store/sessions.ts";
+import { type RouteRecord, SessionStore } from "../store/sessions.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
@@ -100,6 +105,48 @@ export interface ActionOptions {
   approveHooks?: (file: string, commands: string[]) => Promise<boolean>;
   /** The paths the run's file actions may read and write (a graph node's scope); absent: the whole workspace. */
   scope?: PathScope;
+  /** The role the router prefers where the view asks for neither (a graph node: `fast`); default `main`. */
+  prefer?: RouteRole;
+}
+
+/**
+ * The model router's parts for a conversation preferring `prefer`, or undefined where no second
+ * model can take turns: none configured, `--router off`, the same model as main, or no key for it
+ * (said once in `notices`). The fast model's SDK loads when a turn first goes to it.
+ */
+function routing(
+  resolved: Resolved,
+  main: () => ModelProvider,
+  registry: ActionRegistry,
+  notices: string[],
+  record: (r: RouteRecord & { session: string | undefined }) => void,
+): ((prefer: RouteRole, session: () => string | undefined) => NonNullable<RunSeamDeps["router"]>) | undefined {
+  const s = resolved.settings;
+  const fast = roleProviderSettings(resolved, "fast");
+  if (!fast || s.router === "off" || (fast.model === s.model && fast.baseUrl === s.baseUrl)) return undefined;
+  if (!roleReachable(resolved, "fast")) {
+    const why = `no key for ${hostOf(fast.baseUrl)} (${s.models.fast!.keySource})`;
+    notices.push(`the fast model ${fast.model} is not used: ${why}; every request goes to ${s.model}`);
+    return undefined;
+  }
+  let fastProvider: Promise<ModelProvider> | undefined;
+  const provider = (role: RouteRole) => (role === "main" ? Promise.resolve(main()) : (fastProvider ??= createProvider(fast, `models.fast (${fast.preset})`)));
+  // Main's price is read each time: /model may have switched it.
+  const price = {
+    get main() {
+      return priceOf(main().settings.model, s.prices);
+    },
+    fast: priceOf(fast.model, s.prices),
+  };
+  const caches = { main: s.cache !== "off", fast: s.cache !== "off" };
+  const edits = (name: string) => registry.get(name)?.capability === "code_edit";
+  return (prefer, session) => {
+    const onServed = (r: Omit<RouteRecord, "model"> & { role: RouteRole }) => {
+      const model = r.role === "main" ? main().settings.model : fast.model;
+      record({ ...r, model, session: session() });
+    };
+    return { router: new ModelRouter({ price, caches, prefer, edits, onServed }), provider };
+  };
 }
 
 /** Said at the start of a run in a clone that borrows its objects (workspace/sandbox.ts borrowsObjects). */
@@ -229,6 +276,11 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     ...(judge ? { judge } : {}),
   });
   const system = systemPrompt(workspace);
+  const recordRoute = (r: RouteRecord & { session: string | undefined }) => {
+    if (r.session) store.recordRoute(r.session, r);
+  };
+  const router = o.preview ? undefined : routing(resolved, () => conversation.provider, actions.registry, notices, recordRoute);
+  const mainRouter = router?.(o.prefer ?? "main", () => conversation.sessionId);
   // Worker events go to the display of the run in progress.
   let current: Display | undefined;
   const fleet = new Fleet({
@@ -243,6 +295,8 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     start: workerStarter({
       workspace, home, userDir, store, state, index, contextSize: s.contextSize, maxTokens: s.maxTokens, workingSetBudget: workingSet, actions: actions.workerActions, ledger: actions.ledger,
       provider: () => conversation.provider,
+      // A worker's routes are recorded under its own session.
+      ...(router ? { router: (session: () => string | undefined) => router("fast", session) } : {}),
       parentSession: () => conversation.sessionId,
       emit: (e) => current?.emit(e),
     }),
@@ -260,6 +314,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
         ...(o.preview ? {} : { hooks: actions.hooks }),
         newSession: () => conversation.messages.length === 0,
         ...(o.onWorkingSet ? { onWorkingSet: o.onWorkingSet } : {}),
+        ...(mainRouter ? { router: mainRouter } : {}),
       },
       system,
     ),
@@ -284,9 +339,14 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
           const kept = store.prefixOf(id);
           if (resumed && kept.marker) useQuoteMarker(kept.marker);
           if (resumed) actions.disclosure.restore(kept.tools);
+          // ... and its router knows what each model's cache still holds of it.
+          if (resumed) mainRouter?.router.restore(store.routingOf(id));
           store.keepPrefix(id, { marker: quoteMarker(), tools: actions.disclosure.loadedIds() });
         },
-        ran: (id) => store.keepPrefix(id, { marker: quoteMarker(), tools: actions.disclosure.loadedIds() }),
+        ran: (id) => {
+          store.keepPrefix(id, { marker: quoteMarker(), tools: actions.disclosure.loadedIds() });
+          if (mainRouter) store.keepRouting(id, mainRouter.router.memory());
+        },
       },
       onTask: (t) => {
         // Call records of this run (the first call included) belong to the session; so do its writes' undo records.

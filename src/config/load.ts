@@ -34,6 +34,13 @@ export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFi
     for (const key of USER_ONLY_KEYS)
       if ((json as Record<string, unknown>)[key] !== undefined)
         problems.push(`config ${path}: field ${key} is not allowed in a project config (a repository must not redirect your API key); set it in your user config or with a flag`);
+  // A project may name a role's model, as it may name `model`, but not where it is sent or with what key.
+  const models = kind === "project" && json && typeof json === "object" ? (json as { models?: Record<string, unknown> }).models : undefined;
+  for (const [role, m] of Object.entries(models && typeof models === "object" ? models : {}))
+    if (m && typeof m === "object" && Object.keys(m).some((k) => k !== "model"))
+      problems.push(
+        `config ${path}: field models.${role} may only name a model in a project config (a repository must not choose where your key goes); set its provider in your user config`,
+      );
   // Every problem of the file at once, one line each.
   if (problems.length || !parsed.success) throw new UserError(problems.join("\n"), 2);
   return parsed.data;

@@ -14,6 +14,14 @@ export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
 /** How a run treats what would change the workspace: as configured, planning only, or file edits approved. */
 export const RUN_MODES = ["default", "plan", "accept-edits"] as const;
 export type RunMode = (typeof RUN_MODES)[number];
+/** Whether each request goes to the model its compiled view needs (`on`), or every one to `main` (`off`). */
+export const ROUTER_MODES = ["on", "off"] as const;
+/** The models a run may use, by what it uses them for. */
+export const MODEL_ROLES = ["main", "fast", "judge", "review"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+/** A role's model: an id of the main provider's, or a provider, model and (for a compatible one) endpoint. */
+export type RoleModel = string | { provider?: string; model: string; baseUrl?: string; apiKey?: string };
 
 /** Settings a config file, an environment variable or a flag can set. Mirrors the zod schema. */
 export interface ConfigValues {
@@ -39,6 +47,9 @@ export interface ConfigValues {
   prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
   /** The command sandbox; a project config may tighten it (read-only) but never turn it off. */
   sandbox?: { mode?: (typeof SANDBOX_MODES)[number]; readable?: string[]; env?: string[] };
+  /** The model of each role (`main` is the same as `provider` and `model`). */
+  models?: Partial<Record<ModelRole, RoleModel>>;
+  router?: (typeof ROUTER_MODES)[number];
   judgment?: {
     provider: (typeof JUDGMENT_PROVIDERS)[number];
     mode?: (typeof JUDGMENT_MODES)[number];

@@ -3,7 +3,8 @@ import type { Price } from "../core/usage.ts";
 import type { ProviderSettings } from "../providers/port.ts";
 import { bindKey, hostOf, type KeyOffer, variableHost } from "../providers/credential.ts";
 import { findPreset, PRESET_IDS, type Preset } from "../providers/presets.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
+import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, OUTPUT_FORMATS, ROUTER_MODES, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
+import type { ModelRole, RoleModel } from "./options.ts";
 
 type Source = "flag" | "env" | "project" | "user" | "preset" | "default";
 
@@ -16,6 +17,20 @@ export interface Layers {
   projectPath?: string;
   userPath?: string;
 }
+
+/** A role's model, resolved: where it is sent, and the key bound to that host (when one belongs there). */
+export interface RoleEndpoint {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** Where the key came from, or why none was taken (`unset (OPENAI_API_KEY is for api.openai.com, …)`). */
+  keySource: string;
+}
+
+/** The roles beside `main` (which is `provider` and `model`). */
+export type SideRole = Exclude<ModelRole, "main">;
+const SIDE_ROLES: readonly SideRole[] = ["fast", "judge", "review"];
 
 export interface Settings {
   provider: string;
@@ -35,6 +50,10 @@ export interface Settings {
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   verifyFloor: NonNullable<ConfigFile["verifyFloor"]>;
   judgment: ConfigFile["judgment"];
+  /** The models of the roles beside `main`, where configured. */
+  models: Partial<Record<SideRole, RoleEndpoint>>;
+  /** `off`: every request goes to `main`. */
+  router: NonNullable<ConfigFile["router"]>;
   /** `env`: variables commands get beyond the allowlist (workspace/environment.ts), the user's config only. */
   sandbox: { mode: "workspace-write" | "read-only" | "off"; readable: string[]; env: string[] };
   /** Model prices from the config files (the user's over the project's), by model id. */
@@ -81,9 +100,17 @@ const ENV_KEYS = {
   WEIR_CACHE: "cache",
   WEIR_OUTPUT_FORMAT: "outputFormat",
   WEIR_VERIFY_FLOOR: "verifyFloor",
+  WEIR_ROUTER: "router",
 } as const;
 
-const ENUMS: Partial<Record<string, readonly string[]>> = { effort: EFFORTS, thinking: THINKING_MODES, cache: CACHE_MODES, outputFormat: OUTPUT_FORMATS, verifyFloor: VERIFY_FLOORS };
+const ENUMS: Partial<Record<string, readonly string[]>> = {
+  effort: EFFORTS,
+  thinking: THINKING_MODES,
+  cache: CACHE_MODES,
+  outputFormat: OUTPUT_FORMATS,
+  verifyFloor: VERIFY_FLOORS,
+  router: ROUTER_MODES,
+};
 const INTS = new Set(["maxTokens", "contextSize", "maxTurns"]);
 
 /** Reads the WEIR_* variables (and NO_COLOR) into a config layer, refusing bad values by name. */
@@ -103,7 +130,69 @@ function envLayer(env: Record<string, string | undefined>): ConfigFile {
   // https://no-color.org: any non-empty value turns colour off.
   if (env.NO_COLOR) layer.color = false;
   if (env.WEIR_VERBOSE === "1" || env.WEIR_VERBOSE === "true") layer.verbose = true;
+  if (env.WEIR_FAST_MODEL) layer.models = { fast: env.WEIR_FAST_MODEL };
   return layer as ConfigFile;
+}
+
+/** A role's model as an object (a bare string is a model id of the main provider). Pure. */
+const roleObject = (m: RoleModel | undefined) => (typeof m === "string" ? { model: m } : m);
+
+/**
+ * `models.main` is another way to write `provider`, `model`, `baseUrl` and `apiKey`: a layer's own
+ * top-level values win over it, and the rest of resolution never sees the difference. Pure.
+ */
+function withMainRole(layer: ConfigFile): ConfigFile {
+  const main = roleObject(layer.models?.main);
+  if (!main) return layer;
+  const out: ConfigFile = { ...layer };
+  const fill = <K extends "provider" | "model" | "baseUrl" | "apiKey">(k: K, v: ConfigFile[K]) => {
+    if (out[k] === undefined && v !== undefined) out[k] = v;
+  };
+  fill("provider", main.provider);
+  fill("model", main.model);
+  fill("baseUrl", main.baseUrl);
+  fill("apiKey", main.apiKey);
+  return out;
+}
+
+/**
+ * A side role's model from every layer (a higher layer's fields over a lower's; a layer naming
+ * another provider drops the endpoint and key of the one below), its endpoint (the preset's, or
+ * main's when it is main's provider), and its key: the role's own (user config), the vendor's
+ * variable for the vendor's host, and main's key for main's host only. Pure.
+ */
+function resolveRole(
+  role: SideRole,
+  layers: ConfigFile[],
+  env: Record<string, string | undefined>,
+  main: { provider: string; baseUrl: string; apiKey: string | undefined; source: string },
+): RoleEndpoint | undefined {
+  let spec: { provider?: string; model?: string; baseUrl?: string; apiKey?: string } | undefined;
+  for (const layer of [...layers].reverse()) {
+    const m = roleObject(layer.models?.[role]);
+    if (!m) continue;
+    const other = m.provider !== undefined && m.provider !== spec?.provider;
+    spec = { ...(other ? {} : spec), ...Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) };
+  }
+  if (!spec?.model) return undefined;
+  const provider = spec.provider ?? main.provider;
+  const preset = findPreset(provider);
+  if (!preset) throw usageError(`unknown provider "${provider}" for models.${role}; use one of ${PRESET_IDS.join(", ")}`);
+  const baseUrl = (spec.baseUrl ?? (provider === main.provider ? main.baseUrl : preset.baseUrl))?.replace(/\/+$/, "");
+  if (!baseUrl) throw usageError(`models.${role} needs baseUrl for provider ${provider} (${preset.hint})`);
+  const offers: KeyOffer[] = [
+    { key: spec.apiKey, source: `models.${role}.apiKey`, name: `models.${role}.apiKey`, belongsTo: "endpoint" },
+    ...preset.keyEnv.map((name) => ({ key: env[name], source: `env (${name})`, name, belongsTo: variableHost(name) ?? hostOf(main.baseUrl) })),
+    { key: main.apiKey, source: `the main model's key (${main.source})`, name: "the main model's key", belongsTo: hostOf(main.baseUrl) },
+  ];
+  return { provider, model: spec.model, baseUrl, ...keyFromOffers(baseUrl, offers) };
+}
+
+/** The key `offers` give an endpoint, and where it came from (or why none did). Pure. */
+function keyFromOffers(baseUrl: string, offers: KeyOffer[]): { apiKey: string | undefined; keySource: string } {
+  const { credential, withheld } = bindKey(baseUrl, offers);
+  const keySource = credential ? credential.source : withheld.length ? `unset (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : "unset";
+  return { apiKey: credential?.key, keySource };
 }
 
 function pick<K extends keyof ConfigFile>(layers: Layers, envConfig: ConfigFile, key: K): [ConfigFile[K], Source] | undefined {
@@ -154,7 +243,8 @@ function keyOffers(layers: Layers, preset: Preset): KeyOffer[] {
  * Merges flags > env > project > user > preset > defaults into one settings object, recording the
  * source of each value. Pure: all I/O happened before.
  */
-export function resolveSettings(layers: Layers): Resolved {
+export function resolveSettings(given: Layers): Resolved {
+  const layers: Layers = { ...given, flags: withMainRole(given.flags), project: withMainRole(given.project), user: withMainRole(given.user) };
   const envConfig = envLayer(layers.env);
   const sources = {} as Record<keyof Settings, string>;
   const get = <K extends keyof ConfigFile>(key: K, fallback: ConfigFile[K], fallbackSource: Source = "default"): ConfigFile[K] => {
@@ -183,9 +273,8 @@ export function resolveSettings(layers: Layers): Resolved {
   const model = own("model", preset.model);
   if (!model) throw usageError(`--provider ${provider} needs --model (${preset.hint})`);
 
-  const { credential, withheld } = bindKey(baseUrl, keyOffers(layers, preset));
-  sources.apiKey = credential ? credential.source : withheld.length ? `unset (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : "unset";
-  const apiKey = credential?.key;
+  const { apiKey, keySource } = keyFromOffers(baseUrl, keyOffers(layers, preset));
+  sources.apiKey = keySource;
 
   const retryLayers = [layers.flags.retry, envConfig.retry, layers.project.retry, layers.user.retry];
   const retry = { ...DEFAULTS.retry };
@@ -210,6 +299,8 @@ export function resolveSettings(layers: Layers): Resolved {
     retry,
     verifyFloor: get("verifyFloor", "remind")!,
     judgment: get("judgment", undefined),
+    models: {},
+    router: get("router", "on")!,
     sandbox: sandboxSettings(layers),
     // A price is information, not authority: the project's table may fill in, the user's wins.
     prices: { ...layers.project.prices, ...layers.user.prices },
@@ -222,6 +313,13 @@ export function resolveSettings(layers: Layers): Resolved {
   sources.sandbox = from([layers.flags.sandbox, "flag"], [layers.user.sandbox, "user"], [layers.project.sandbox, "project"]);
   sources.prices = from([layers.user.prices, "user"], [layers.project.prices, "project"]);
   sources.hooks = from([layers.user.hooks, "user"]);
+  const roleLayers = [layers.flags, envConfig, layers.project, layers.user];
+  const main = { provider, baseUrl: settings.baseUrl, apiKey, source: sources.apiKey };
+  for (const role of SIDE_ROLES) {
+    const endpoint = resolveRole(role, roleLayers, layers.env, main);
+    if (endpoint) settings.models[role] = endpoint;
+  }
+  sources.models = from([layers.flags.models, "flag"], [envConfig.models, "env"], [layers.user.models, "user"], [layers.project.models, "project"]);
   if (settings.projectHooks) sources.projectHooks = "project (run once approved)";
   return { settings, sources, preset, permissions: { user: layers.user.permissions, project: layers.project.permissions } };
 }
@@ -274,6 +372,34 @@ export function providerSettings(r: Resolved): ProviderSettings {
     maxTokensField: r.preset.maxTokensField,
     cacheControl: r.preset.cacheControl,
   };
+}
+
+/**
+ * The adapter settings of a side role: main's limits and retries, the role's own endpoint, wire,
+ * key and the vendor defaults of its preset. Undefined when the role is not configured.
+ */
+export function roleProviderSettings(r: Resolved, role: SideRole): ProviderSettings | undefined {
+  const m = r.settings.models[role];
+  const preset = m && findPreset(m.provider);
+  if (!m || !preset) return undefined;
+  return {
+    ...providerSettings(r),
+    preset: m.provider,
+    wire: preset.wire,
+    baseUrl: m.baseUrl,
+    credential: m.apiKey ? { key: m.apiKey, host: hostOf(m.baseUrl), source: m.keySource } : undefined,
+    model: m.model,
+    effort: undefined,
+    thinking: preset.thinking,
+    maxTokensField: preset.maxTokensField,
+    cacheControl: preset.cacheControl,
+  };
+}
+
+/** Whether a side role can be reached: its preset needs no key, or it has one. */
+export function roleReachable(r: Resolved, role: SideRole): boolean {
+  const m = r.settings.models[role];
+  return m !== undefined && (m.apiKey !== undefined || findPreset(m.provider)?.keyRequired === false);
 }
 
 /** Masks a secret for display: never more than its last four characters. */

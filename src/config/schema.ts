@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-import { CACHE_MODES, type ConfigValues, EFFORTS, JUDGMENT_MODES, JUDGMENT_PROVIDERS, OUTPUT_FORMATS, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
+import { CACHE_MODES, type ConfigValues, EFFORTS, JUDGMENT_MODES, JUDGMENT_PROVIDERS, MODEL_ROLES, OUTPUT_FORMATS } from "./options.ts";
+import { ROUTER_MODES, SANDBOX_MODES } from "./options.ts";
+import { THINKING_MODES, VERIFY_FLOORS } from "./options.ts";
 
 const positiveInt = z.number().int().positive();
 
@@ -47,6 +49,14 @@ export const ConfigFile = z
       })
       .partial()
       .strict(),
+    models: z.partialRecord(
+      z.enum(MODEL_ROLES),
+      z.union([
+        z.string().min(1),
+        z.object({ provider: z.string().min(1).optional(), model: z.string().min(1), baseUrl: z.url().optional(), apiKey: z.string().min(1).optional() }).strict(),
+      ]),
+    ),
+    router: z.enum(ROUTER_MODES),
     /** The typed-judgment provider, configured apart from the main model (e.g. a small cheap one). */
     judgment: z
       .object({

@@ -8,7 +8,7 @@ export { ContextChunk, FloorReason, RenderLevel, tokensOf } from "./chunk.ts";
 export { redactCredentials, useKnownSecrets } from "./credentials.ts";
 export { BudgetSpent, UserError, isUserError, machineRefusal, refusalReason, usageError } from "./errors.ts";
 export { faultPoint } from "./fault-point.ts";
-export type { AgentEvent, Display, RunStop } from "./events.ts";
+export type { AgentEvent, Display, ModelUsage, RunStop } from "./events.ts";
 export { textOf, toolCallsOf, userText } from "./messages.ts";
 export type { AssistantMessage, ImageBlock, Message, ToolCallBlock, ToolDetails, ToolResultBlock, ToolSpec, UserMessage } from "./messages.ts";
 export { eachLimited } from "./pool.ts";

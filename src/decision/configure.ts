@@ -19,13 +19,16 @@ export async function configureJudge(resolved: Resolved, notices: string[]): Pro
       return httpJudge(j.url, j.apiKey ?? process.env.WEIR_JUDGMENT_API_KEY, j.timeoutMs ?? 20_000);
     }
     if (j.provider === "replay") throw new Error("the replay provider answers from recorded judgments and is only for weir eval");
-    const presetId = j.preset ?? resolved.settings.provider;
+    // The judge role's model (`models.judge`) where the judgment config names no model of its own.
+    const role = j.preset || j.model || j.baseUrl ? undefined : resolved.settings.models.judge;
+    const presetId = role?.provider ?? j.preset ?? resolved.settings.provider;
     const preset = findPreset(presetId);
     if (!preset) throw new Error(`judgment.preset ${presetId} is not a provider preset`);
-    const baseUrl = j.baseUrl ?? preset.baseUrl;
-    const model = j.model ?? preset.model;
+    const baseUrl = role?.baseUrl ?? j.baseUrl ?? preset.baseUrl;
+    const model = role?.model ?? j.model ?? preset.model;
     if (!baseUrl || !model) throw new Error("judgment needs baseUrl and model for this preset");
-    const { credential, withheld } = bindKey(baseUrl, judgeKeyOffers(j, preset, resolved));
+    const roleKey = role?.apiKey ? { credential: { key: role.apiKey, host: hostOf(role.baseUrl), source: role.keySource }, withheld: [] } : undefined;
+    const { credential, withheld } = roleKey ?? bindKey(baseUrl, judgeKeyOffers(j, preset, resolved));
     const why = withheld.length ? ` (${withheld.join("; ")}, not ${hostOf(baseUrl)})` : "";
     if (preset.keyRequired && !credential) throw new Error(`no key for the judgment provider${why}: set judgment.apiKey or WEIR_JUDGMENT_API_KEY`);
     const retry = { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 2000 };

@@ -11,5 +11,6 @@ export { CancelledError, ContextOverflowError, ProviderError } from "./errors.ts
 export { logprobCompleter } from "./logprobs.ts";
 export type { TokenLogprob } from "./logprobs.ts";
 export type { ModelProvider, ModelRequest, ProviderSettings } from "./port.ts";
+export { priceOf } from "./prices.ts";
 export { PRESETS, PRESET_IDS, findPreset } from "./presets.ts";
 export type { Preset } from "./presets.ts";

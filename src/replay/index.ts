@@ -13,5 +13,7 @@ export type { LabelEdit } from "./label.ts";
 export { foldOf, predictLearned, trainLearned } from "./learned.ts";
 export { groupOf, isJudgmentSource, joinResults, replay, replayKey, shardCases } from "./replay.ts";
 export type { CandidateSource } from "./replay.ts";
+export { replayRouting } from "./routing.ts";
+export type { PolicyCost, RoutedRequest, RoutingPolicy } from "./routing.ts";
 export { htmlReport, plainSummary, terminalReport } from "./report.ts";
 export { EvalCase, loadSuites } from "./suite.ts";

@@ -159,6 +159,20 @@ const MIGRATIONS: string[] = [
   // actions its conversation had loaded (JSON ids, in the order they were offered).
   `ALTER TABLE sessions ADD COLUMN quote_marker TEXT;
    ALTER TABLE sessions ADD COLUMN tools TEXT;`,
+  // The model router: what each model's cache holds of a session (JSON), and where each request
+  // went, why, on what view and for what usage (\`weir eval routing\` replays them under a policy).
+  `ALTER TABLE sessions ADD COLUMN routing TEXT;
+   CREATE TABLE routes (
+     session_id TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     role TEXT NOT NULL,
+     model TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     view INTEGER NOT NULL,
+     facts TEXT,
+     usage TEXT NOT NULL
+   );
+   CREATE INDEX routes_by_session ON routes(session_id, at);`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,4 +14,4 @@ export { OutlineCache } from "./outlines.ts";
 export type { LockHolder } from "./process-lock.ts";
 export { ProcessLock } from "./process-lock.ts";
 export { SessionStore } from "./sessions.ts";
-export type { SessionRow } from "./sessions.ts";
+export type { RouteRecord, SessionRow } from "./sessions.ts";

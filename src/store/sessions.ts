@@ -104,6 +104,36 @@ export class SessionStore {
     this.guard(() => this.db.query("UPDATE sessions SET quote_marker = ?, tools = ? WHERE id = ?").run(p.marker, JSON.stringify(p.tools), sessionId));
   }
 
+  /** The model router's memory of a session (JSON as the router wrote it), or undefined. */
+  routingOf(sessionId: string): unknown {
+    const row = this.guard(() => this.db.query("SELECT routing FROM sessions WHERE id = ?").get(sessionId) as { routing: string | null } | null);
+    try {
+      return row?.routing ? (JSON.parse(row.routing) as unknown) : undefined;
+    } catch {
+      // memory that does not parse costs the router its warm caches, never the session
+      return undefined;
+    }
+  }
+
+  keepRouting(sessionId: string, memory: unknown): void {
+    this.guard(() => this.db.query("UPDATE sessions SET routing = ? WHERE id = ?").run(JSON.stringify(memory), sessionId));
+  }
+
+  /** Records where one request went, why, on what view and for what usage. */
+  recordRoute(sessionId: string, r: RouteRecord): void {
+    const q = "INSERT INTO routes (session_id, at, role, model, reason, view, facts, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    const facts = r.facts ? JSON.stringify(r.facts) : null;
+    this.guard(() => this.db.query(q).run(sessionId, r.at, r.role, r.model, r.reason, r.view, facts, JSON.stringify(r.usage)));
+  }
+
+  /** A session's routed requests, oldest first (its workers' are theirs). */
+  routes(sessionId: string): RouteRecord[] {
+    type Row = { at: number; role: string; model: string; reason: string; view: number; facts: string | null; usage: string };
+    const q = "SELECT at, role, model, reason, view, facts, usage FROM routes WHERE session_id = ? ORDER BY at, rowid";
+    const rows = this.guard(() => this.db.query(q).all(sessionId) as Row[]);
+    return rows.map(({ facts, usage, ...r }) => ({ ...r, ...(facts ? { facts: JSON.parse(facts) } : {}), usage: JSON.parse(usage) }));
+  }
+
   /** The workers a session spawned, oldest first, each with its last run's outcome. */
   workers(sessionId: string): { id: string; label: string; title: string; status: string; turns: number; created_at: number }[] {
     return this.guard(
@@ -268,4 +298,17 @@ export class SessionStore {
     if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} sessions (${rows.map((r) => r.id.slice(0, 8)).join(", ")}); give more of the id`, 2);
     return rows[0]!;
   }
+}
+
+/** One routed request as the store keeps it. */
+export interface RouteRecord {
+  at: number;
+  role: string;
+  model: string;
+  reason: string;
+  /** Tokens of the request as compiled. */
+  view: number;
+  /** The decision facts the router read (agent/router.ts RouteFacts). */
+  facts?: unknown;
+  usage: Usage;
 }

@@ -13,8 +13,24 @@ export interface RunMeta {
   cwd: string;
   provider: string;
   model: string;
-  /** The model's price, where a config file gives it. */
-  price?: Price;
+  /** A model's price, where a config file or the published list gives it. */
+  priceOf: (model: string) => Price | undefined;
+}
+
+const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+/** Each model's usage and cost, and the run's total (null when a model of it has no known price). Pure. */
+function costs(e: Extract<AgentEvent, { type: "run_end" }>, meta: RunMeta) {
+  const spend = e.models ?? { [meta.model]: { role: "main", usage: e.usage } };
+  const models = Object.fromEntries(
+    Object.entries(spend).map(([id, m]) => {
+      const p = meta.priceOf(id);
+      return [id, { role: m.role, usage: m.usage, cost_usd: p ? round(costOf(m.usage, p)) : null }];
+    }),
+  );
+  const priced = Object.values(models).map((m) => m.cost_usd);
+  const total = priced.every((c) => c !== null) ? round(priced.reduce((a: number, c) => a + c!, 0)) : null;
+  return { models, total };
 }
 
 /** Usage in the Messages API's field names, as Claude Code reports it. Pure. */
@@ -26,7 +42,8 @@ const SUBTYPE: Record<RunStop, string> = { end_turn: "success", max_turns: "erro
 
 /** The closing object: Claude Code's `result` shape, with weir's own fields after it. Pure. */
 function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: number, meta: RunMeta) {
-  const { type: _t, stop, text, turns, usage, sessionId, error, ...weir } = e;
+  const { type: _t, stop, text, turns, usage, sessionId, error, models: _m, ...weir } = e;
+  const spent = costs(e, meta);
   return {
     type: "result",
     subtype: SUBTYPE[stop],
@@ -35,8 +52,8 @@ function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: nu
     num_turns: turns,
     result: text,
     session_id: sessionId ?? null,
-    // Without a price for the model (config `prices`) the cost is unknown, not zero.
-    total_cost_usd: meta.price ? Math.round(costOf(usage, meta.price) * 1e6) / 1e6 : null,
+    // Without a price for a model (config `prices`, or the published list) the cost is unknown, not zero.
+    total_cost_usd: spent.total,
     usage: claudeUsage(usage),
     ...(error ? { error } : {}),
     // weir's own, richer fields (its usage ledger under its own names).
@@ -47,6 +64,8 @@ function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: nu
     sessionId: sessionId ?? null,
     provider: meta.provider,
     model: meta.model,
+    // Tokens and dollars by model, with the role each served (the model router's breakdown).
+    models: spent.models,
     ...weir,
   };
 }
@@ -64,11 +83,14 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
   // The loop reports a turn's tool calls just after its turn_end: the assistant message is written
   // once they are in, at the next event of another kind.
   let pending: Usage | undefined;
+  // The model that answered the pending turn (the router's choice, else the run's).
+  let answeredBy = meta.model;
   const line = (o: unknown) => out.write(`${JSON.stringify(o)}\n`);
   const flush = () => {
     if (!pending) return;
     const content = [...(text ? [{ type: "text", text }] : []), ...calls];
-    line({ type: "assistant", message: { type: "message", role: "assistant", model: meta.model, content, usage: claudeUsage(pending) }, parent_tool_use_id: null, session_id: session });
+    const message = { type: "message", role: "assistant", model: answeredBy, content, usage: claudeUsage(pending) };
+    line({ type: "assistant", message, parent_tool_use_id: null, session_id: session });
     text = "";
     calls = [];
     pending = undefined;
@@ -107,7 +129,10 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
         line({ type: "system", subtype: "init", session_id: session, cwd: meta.cwd, model: e.model, tools: meta.tools(), provider: e.provider, permissionMode: "default" });
       } else if (e.type === "text_delta") text += e.text;
       else if (e.type === "tool_call") calls.push(claudeToolUse(e.call));
-      else if (e.type === "turn_end") pending = e.usage;
+      else if (e.type === "turn_end") {
+        pending = e.usage;
+        answeredBy = e.model ?? meta.model;
+      }
       else if (e.type === "tool_result")
         line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.callId, content: e.content ?? e.preview, is_error: e.isError }] }, parent_tool_use_id: null, session_id: session });
       else if (e.type === "run_end") line(resultEvent(e, performance.now() - started, meta));

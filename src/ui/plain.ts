@@ -116,9 +116,16 @@ export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolea
           line(e.isError ? style.red(head) : style.dim(head));
           return;
         }
+        case "route":
+          // Where each request went, and why, for a person who asks (--verbose); the events stream always has it.
+          if (verbose) line(style.dim(`turn ${e.turn} → ${e.role} (${e.model}): ${e.reason}`));
+          return;
         case "turn_end":
           flush();
-          if (verbose) line(style.dim(`turn ${e.turn}: ${promptTokens(e.usage)} in (${e.usage.cacheRead} cached), ${e.usage.output} out`));
+          if (verbose) {
+            const on = e.model ? ` on ${e.model}` : "";
+            line(style.dim(`turn ${e.turn}: ${promptTokens(e.usage)} in (${e.usage.cacheRead} cached), ${e.usage.output} out${on}`));
+          }
           return;
         case "notice":
           line(e.level === "warn" ? style.yellow(e.message) : style.dim(e.message));

@@ -7,7 +7,7 @@ import { RUN_MODES, type RunMode } from "../config/options.ts";
 import { expandCommand, matchCommand, type SlashCommand } from "../context/slash-commands.ts";
 import { quoteData } from "../context/render.ts";
 import type { AgentEvent, Display } from "../core/events.ts";
-import { cacheHitRate, costOf, emptyUsage, type Price, promptTokens, type Usage } from "../core/usage.ts";
+import { addUsage, cacheHitRate, costOf, emptyUsage, type Price, promptTokens, type Usage } from "../core/usage.ts";
 import { isCancel, select } from "@clack/prompts";
 import { terminalApprover } from "./approve.ts";
 import { plainDisplay } from "./plain.ts";
@@ -54,20 +54,54 @@ interface ReplHost {
   agents(words: string[]): Promise<string>;
   /** The models the endpoint lists (undefined where it has no list). */
   models(): Promise<string[] | undefined>;
+  /** The other roles' models and the router's state, one line (`/model`); empty when main is the only one. */
+  roles(): string;
   /** `/compact`: demote the tool output so far; says what it did. */
   compact(): string;
   /** The run's mode (`/mode`, Shift-Tab): set when `next` is given; returns the mode in force. */
   mode(next?: RunMode): RunMode;
   /** `/go`: leaves plan mode and returns what tells the model to carry its plan out; undefined when no plan waits. */
   acceptPlan(): string | undefined;
-  status(): { model: string; effort?: string; contextSize: number; sessionId?: string; workerTokens?: number; graph?: string; /** The model's price, where known (config `prices`). */ price?: Price };
+  status(): {
+    model: string;
+    effort?: string;
+    contextSize: number;
+    sessionId?: string;
+    workerTokens?: number;
+    graph?: string;
+    /** A model's price, where known (config `prices`, else the published list). */
+    priceOf: (model: string) => Price | undefined;
+  };
 }
 
-/** A session's spend, by kind of token, and in dollars where the price is known. Pure. */
-function costLines(u: Usage, price?: Price): string {
+/** What each model of a session used, and the role it served in. */
+type Spend = Map<string, { role: string; usage: Usage }>;
+
+/** Dollars a session's spend cost, or undefined when a model of it has no known price. Pure. */
+function spendCost(spend: Spend, priceOf: (model: string) => Price | undefined): number | undefined {
+  let sum = 0;
+  for (const [model, m] of spend) {
+    const p = priceOf(model);
+    if (!p) return undefined;
+    sum += costOf(m.usage, p);
+  }
+  return sum;
+}
+
+/** A session's spend, by kind of token, and in dollars where the prices are known; by model where there were several. Pure. */
+function costLines(spend: Spend, priceOf: (model: string) => Price | undefined): string {
   const n = (x: number) => x.toLocaleString("en");
-  const lines = [`input ${n(u.input)} · cache read ${n(u.cacheRead)} · cache write ${n(u.cacheWrite)} · output ${n(u.output)} tokens`];
-  lines.push(price ? `$${costOf(u, price).toFixed(4)} at the configured price` : "no price configured for this model (prices in your config give dollars)");
+  const tokens = (u: Usage) => `input ${n(u.input)} · cache read ${n(u.cacheRead)} · cache write ${n(u.cacheWrite)} · output ${n(u.output)} tokens`;
+  const u = [...spend.values()].reduce((a, m) => addUsage(a, m.usage), emptyUsage());
+  const lines = [tokens(u)];
+  const cost = spendCost(spend, priceOf);
+  const unknown = "no price known for this model (prices in your config give dollars)";
+  lines.push(cost !== undefined ? `$${cost.toFixed(4)} at the configured or published prices` : unknown);
+  if (spend.size > 1)
+    for (const [model, m] of spend) {
+      const p = priceOf(model);
+      lines.push(`  ${m.role} ${model}: ${tokens(m.usage)}${p ? ` · $${costOf(m.usage, p).toFixed(4)}` : ""}`);
+    }
   return lines.join("\n");
 }
 
@@ -115,7 +149,7 @@ export const REPL_HELP = [
   "/changes           what weir held of commands' changes, and why (show, apply or drop ID)",
   "/undo [N]          put the workspace back as it was before the last N tasks, and say what came back",
   "/status            model, context used, cache hit rate, session, spend, and the model's plan",
-  "/cost              this session's tokens by kind, and dollars where the model's price is configured",
+  "/cost              this session's tokens by kind and by model, and dollars where the prices are known",
   "/compact           show the model the tool output so far as summaries from now on (no model call)",
   "/mcp [list]        MCP servers and their tools; /mcp enable|disable|reconnect|disconnect NAME",
   "/calls             tool calls in flight, with verdicts (slow, stuck, ...); works while a turn runs",
@@ -233,6 +267,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
   let pending: string[] = [];
   let lastUsage: Usage = emptyUsage();
   let total: Usage = emptyUsage();
+  const spend: Spend = new Map();
   const folded: ReviewItem[] = [];
 
   const status = (): StatusView => {
@@ -247,7 +282,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       ...(s.graph ? { graph: s.graph } : {}),
       ...(host.mode() !== "default" ? { mode: host.mode() } : {}),
       ...(s.sessionId ? { sessionId: s.sessionId } : {}),
-      ...(s.price ? { costUsd: costOf(total, s.price) } : {}),
+      ...(spend.size && spendCost(spend, s.priceOf) !== undefined ? { costUsd: spendCost(spend, s.priceOf)! } : {}),
       ...(running ? { elapsedMs: Date.now() - runStarted } : lastRunMs !== undefined ? { elapsedMs: lastRunMs } : {}),
     };
   };
@@ -315,7 +350,12 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       const e = visibleEvent(raw);
       if (e.type === "turn_end") {
         lastUsage = e.usage;
-        total = { input: total.input + e.usage.input, cacheRead: total.cacheRead + e.usage.cacheRead, cacheWrite: total.cacheWrite + e.usage.cacheWrite, output: total.output + e.usage.output };
+        total = addUsage(total, e.usage);
+        const model = e.model ?? host.status().model;
+        const was = spend.get(model);
+        const role = e.role ?? "main";
+        const roles = !was || was.role.split("+").includes(role) ? (was?.role ?? role) : `${was.role}+${role}`;
+        spend.set(model, { role: roles, usage: addUsage(was?.usage ?? emptyUsage(), e.usage) });
       }
       foldForReview(folded, e);
       // A blank line between one turn's answer and the next, so a queued follow-up does not run on.
@@ -433,6 +473,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         // No id: pick from what the endpoint offers.
         const offered = await host.models();
         const now = host.status().model;
+        if (host.roles()) say(`${host.roles()}\n`);
         if (!offered?.length) say(`model: ${now} (the endpoint gives no list; /model ID switches)\n`);
         else {
           const options = offered.map((m) => ({ value: m, label: m === now ? `${m} (current)` : m }));
@@ -452,7 +493,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
         const plan = host.plan();
         say(`${statusSegments(status()).join("\n")}${plan.length ? `\nplan:\n${plan.map((l) => `  ${l}`).join("\n")}` : ""}\n`);
       }
-      else if (cmd === "/cost") say(`${costLines(total, host.status().price)}\n`);
+      else if (cmd === "/cost") say(`${costLines(spend, host.status().priceOf)}\n`);
       else if (cmd === "/compact") say(`${host.compact()}\n`);
       else if (cmd === "/mcp") say(`${await host.mcp(rest)}\n`);
       else if (cmd === "/calls") say(`${host.calls()}\n`);

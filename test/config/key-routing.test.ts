@@ -113,3 +113,61 @@ describe("credentials", () => {
     expect(keyFor({ baseUrl: "http://127.0.0.1:47020/v1", credential: undefined })).toBeUndefined();
   });
 });
+
+describe("each role's key goes only to its own host", () => {
+  test("a fast model of another vendor takes that vendor's variable, never main's key", () => {
+    const r = resolveSettings(layers({ user: { models: { fast: { provider: "openai", model: "gpt-5-mini" } } }, env: { ANTHROPIC_API_KEY: KEYS.anthropic, OPENAI_API_KEY: KEYS.openai } }));
+    expect(r.settings.apiKey).toBe(KEYS.anthropic);
+    expect(r.settings.models.fast).toMatchObject({ provider: "openai", model: "gpt-5-mini", baseUrl: "https://api.openai.com/v1", apiKey: KEYS.openai });
+    const without = resolveSettings(layers({ user: { models: { fast: { provider: "openai", model: "gpt-5-mini" } } }, env: { ANTHROPIC_API_KEY: KEYS.anthropic } }));
+    expect(without.settings.models.fast?.apiKey).toBeUndefined();
+    expect(without.settings.models.fast?.keySource).toBe("unset (the main model's key is for api.anthropic.com, not api.openai.com)");
+  });
+
+  test("a bare model id is main's provider, endpoint and key; --fast-model keeps the configured provider", () => {
+    const same = resolveSettings(layers({ user: { provider: "openai-compatible", baseUrl: LOCAL, model: "big", apiKey: KEYS.stored, models: { fast: "small" } } }));
+    expect(same.settings.models.fast).toMatchObject({ provider: "openai-compatible", model: "small", baseUrl: LOCAL, apiKey: KEYS.stored });
+    const flag = resolveSettings(layers({ user: { models: { fast: { provider: "openai", model: "gpt-5-mini" } } }, flags: { models: { fast: "gpt-5-nano" } }, env: { OPENAI_API_KEY: KEYS.openai } }));
+    expect(flag.settings.models.fast).toMatchObject({ provider: "openai", model: "gpt-5-nano", apiKey: KEYS.openai });
+  });
+
+  test("models.main is the same as provider and model; a layer's own provider and model win over it", () => {
+    const r = resolveSettings(layers({ user: { models: { main: { provider: "openai", model: "gpt-5" } } }, env: { OPENAI_API_KEY: KEYS.openai } }));
+    expect([r.settings.provider, r.settings.model, r.settings.apiKey]).toEqual(["openai", "gpt-5", KEYS.openai]);
+    expect(resolveSettings(layers({ user: { model: "own", models: { main: "other" } } })).settings.model).toBe("own");
+  });
+
+  test("over random roles and keys, a role's key is one that belongs to its endpoint's host", () => {
+    const provider = fc.constantFrom(undefined, "anthropic", "openai", "openai-compatible");
+    const role = fc.option(fc.record({ provider, model: fc.constant("r"), baseUrl: fc.constantFrom(undefined, LOCAL, OTHER), apiKey: fc.constantFrom(undefined, "key-role") }), { nil: undefined });
+    const arb = fc.record({ main: provider, fast: role, judge: role, openai: fc.boolean(), anthropic: fc.boolean(), weir: fc.boolean() });
+    const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+    fc.assert(
+      fc.property(arb, (c) => {
+        const env = defined({ OPENAI_API_KEY: c.openai ? KEYS.openai : undefined, ANTHROPIC_API_KEY: c.anthropic ? KEYS.anthropic : undefined, WEIR_API_KEY: c.weir ? KEYS.weir : undefined });
+        const models = defined({ fast: c.fast && defined(c.fast), judge: c.judge && defined(c.judge) });
+        const main = c.main === "openai-compatible" ? { provider: c.main, baseUrl: LOCAL, model: "m" } : defined({ provider: c.main });
+        let r;
+        try {
+          r = resolveSettings(layers({ user: { ...main, models }, env }));
+        } catch (e) {
+          expect((e as Error).message).toMatch(/needs baseUrl/);
+          return;
+        }
+        for (const m of Object.values(r.settings.models)) {
+          if (!m?.apiKey) continue;
+          const host = new URL(m.baseUrl).host;
+          const owner: Record<string, string | undefined> = {
+            "key-role": "anywhere",
+            [KEYS.openai]: "api.openai.com",
+            [KEYS.anthropic]: "api.anthropic.com",
+            // The person's key for main's endpoint goes to main's host only.
+            [KEYS.weir]: new URL(r.settings.baseUrl).host,
+          };
+          const may = owner[m.apiKey];
+          if (may !== "anywhere") expect(host).toBe(may!);
+        }
+      }),
+    );
+  });
+});

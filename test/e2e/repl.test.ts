@@ -169,7 +169,7 @@ describe("the REPL", () => {
     await t.waitFor(/session [0-9a-f]{8}/, 8000, mark);
     t.write("/cost\r");
     await t.waitFor(/input [\d,]+ · cache read [\d,]+ · cache write [\d,]+ · output [\d,]+ tokens/, 8000, mark);
-    await t.waitFor("no price configured", 8000, mark);
+    await t.waitFor("no price known for this model", 8000, mark);
     t.write("/compact\r");
     await t.waitFor("nothing to compact yet", 8000, mark);
     t.write("/exit\r");

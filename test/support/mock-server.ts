@@ -296,6 +296,15 @@ export class MockServer {
   }
 
   private routes: { marker: string; turns: Turn[] }[] = [];
+  private shared: MockServer | undefined;
+
+  /**
+   * Serves `other`'s script instead of its own: whichever of the two a request reaches, it takes
+   * the next turn of the one trajectory (a router that sends turns to two vendors, one scripted run).
+   */
+  shareScriptOf(other: MockServer): void {
+    this.shared = other;
+  }
 
   get url(): string {
     if (!this.server) throw new Error("mock server not started");
@@ -375,7 +384,9 @@ export class MockServer {
     // The first user message (the Chat wire puts the system prompt first).
     const first = JSON.stringify((body.messages ?? []).find((m: any) => m.role === "user") ?? "");
     // A route with turns left goes first, so a test can add turns for a conversation that goes on.
-    const routed = this.routes.find((r) => first.includes(r.marker) && r.turns.length > 0) ?? this.routes.find((r) => first.includes(r.marker));
+    // A server that shares another's script takes its turns from there (two vendors, one trajectory).
+    const script = this.shared ?? this;
+    const routed = script.routes.find((r) => first.includes(r.marker) && r.turns.length > 0) ?? script.routes.find((r) => first.includes(r.marker));
     const asked = body.max_tokens ?? body.max_completion_tokens;
     if (this.maxOutput !== undefined && typeof asked === "number" && asked > this.maxOutput)
       return wire === "messages"
@@ -390,7 +401,7 @@ export class MockServer {
           : json(400, { error: { message: `This model's maximum context length is ${w} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } });
       }
     }
-    const turn = routed ? routed.turns.shift() : this.turns.shift();
+    const turn = routed ? routed.turns.shift() : script.turns.shift();
     const seq = ++this.served;
     if (!turn) return json(400, errorBody(wire, "invalid_request_error", `mock: script exhausted after ${seq - 1} requests`));
     if (turn.wire && turn.wire !== wire) return json(400, errorBody(wire, "invalid_request_error", `mock: turn ${seq} is scripted for the ${turn.wire} wire`));
@@ -412,11 +423,12 @@ export class MockServer {
         return { status: 0, headers: {}, parts: [], hang: true };
     }
 
-    if (this.simulateCache && !turn.usage) {
+    // Input and cache reads are simulated unless scripted; a scripted output alone is kept.
+    if (this.simulateCache && turn.usage?.input === undefined) {
       const material = promptMaterial(wire, body);
       const cached = Math.max(0, ...this.previous.map((p) => commonPrefix(p, material)));
       this.previous.push(material);
-      turn.usage = { input: Math.ceil((material.length - cached) / 4), cacheRead: Math.floor(cached / 4), output: 20 };
+      turn.usage = { input: Math.ceil((material.length - cached) / 4), cacheRead: Math.floor(cached / 4), output: turn.usage?.output ?? 20 };
     }
     if (wire === "chat" && body.stream !== true) return json(200, chatCompletionWithLogprobs(turn, body.model, seq));
     const events = wire === "messages" ? anthropicEvents(turn, body.model, seq) : chatEvents(turn, body.model, seq);

@@ -84,7 +84,14 @@ function casesForRun(store: EvalStore, runId: string, out: Out) {
   return { run, set, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
-export async function evalCommand(args: ParsedArgs, workspace: string, judgment: () => Promise<{ provider: import("../../decision/judges.ts").JudgmentProvider } | undefined>, out: Out, tty: boolean): Promise<number> {
+export async function evalCommand(
+  args: ParsedArgs,
+  workspace: string,
+  judgment: () => Promise<{ provider: import("../../decision/judges.ts").JudgmentProvider } | undefined>,
+  out: Out,
+  tty: boolean,
+  resolved?: import("../../config/resolve.ts").Resolved,
+): Promise<number> {
   const verb = args.command[1];
   switch (verb) {
     case "run":
@@ -103,6 +110,9 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return (await import("./capture.ts")).evalLabel(args, setOfSuite(args.command.slice(2, 3)), out);
     case "firewall":
       return (await import("./eval-firewall.ts")).evalFirewall(args, judgment, out, progressPrinter(out, tty));
+    case "routing":
+      if (!resolved) throw usageError("weir eval routing needs the run's settings");
+      return (await import("./eval-routing.ts")).evalRouting(args, workspace, resolved, out);
     case "runs": {
       const store = EvalStore.open(dbPath(args));
       try {
@@ -113,7 +123,7 @@ export async function evalCommand(args: ParsedArgs, workspace: string, judgment:
       return 0;
     }
     default:
-      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge, runs, capture, label or firewall`);
+      throw usageError(`unknown command "eval ${verb ?? ""}"; use weir eval run, train, calibrate, report, merge, runs, capture, label, firewall or routing`);
   }
 }
 

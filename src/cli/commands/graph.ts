@@ -218,7 +218,8 @@ function graphRunner(store: SessionStore, id: string, p: RunnerParts): GraphRunn
       // The node's file actions write only inside the scope the plan gave it; they read everything.
       const scope = new PathScope(["**"], node.scope);
       const dir = inTree(tree);
-      const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), dir, resolved, { scope });
+      // A node's task is scoped by its plan: the router prefers the fast model unless its view says otherwise.
+      const runtime = await buildRuntime(runOptions({ ...runArgs, resume: undefined, continue: false }), dir, resolved, { scope, prefer: "fast" });
       try {
         const check = node.check ?? store.graphs.get(id).check_command ?? undefined;
         const goal = row.goal_id ? { resume: row.goal_id, budget } : { objective: node.objective, check, budget, newSession: true };

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { PLAN_ACCEPTED, planTask } from "../../agent/prompt.ts";
 import { userConfigDir, userDataDir } from "../../config/paths.ts";
+import { priceOf } from "../../providers/prices.ts";
 import { loadCommands } from "../../context/slash-commands.ts";
 import type { Message } from "../../core/messages.ts";
 import { walk } from "../../workspace/walker.ts";
@@ -107,10 +108,13 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           runtime.fleet.clear();
         },
         models: () => runtime.conversation.provider.listModels(AbortSignal.timeout(10_000)).catch(() => undefined),
+        roles: () => roleLine(resolved),
         async setModel(next) {
           // The endpoint's own list decides what exists; an endpoint without a list is taken at its word.
           const offered = await runtime.conversation.provider.listModels(AbortSignal.timeout(10_000)).catch(() => undefined);
-          if (!next) return offered?.length ? `model: ${model}\nthis endpoint offers: ${offered.slice(0, 30).join(", ")}\n/model ID switches` : `model: ${model}`;
+          const roles = roleLine(resolved) ? `\n${roleLine(resolved)}` : "";
+          const offers = offered?.length ? `\nthis endpoint offers: ${offered.slice(0, 30).join(", ")}\n/model ID switches` : "";
+          if (!next) return `model: ${model}${roles}${offers}`;
           if (offered?.length && !offered.includes(next))
             return `no model ${next} at this endpoint; it offers: ${offered.slice(0, 30).join(", ")}${offered.length > 30 ? ", …" : ""} (still ${model})`;
           runtime.conversation.setProvider(await createProvider({ ...providerSettings(resolved), model: next }, resolved.preset.hint));
@@ -183,7 +187,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
           const workerTokens = runtime.fleet.usage().reduce((n, w) => n + w.usage.input + w.usage.cacheRead + w.usage.cacheWrite + w.usage.output, 0);
           return {
             model,
-            ...(s.prices[model] ? { price: s.prices[model] } : {}),
+            priceOf: (m: string) => priceOf(m, s.prices),
             ...(s.effort ? { effort: s.effort } : {}),
             contextSize: s.contextSize,
             ...(runtime.conversation.sessionId ? { sessionId: runtime.conversation.sessionId } : {}),
@@ -197,4 +201,10 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
   } finally {
     await runtime.close();
   }
+}
+
+/** The roles beside main, and whether requests are routed (`/model`); empty when none is configured. Pure. */
+function roleLine(resolved: Resolved): string {
+  const roles = Object.entries(resolved.settings.models).map(([role, m]) => `${role} ${m.provider}/${m.model}`);
+  return roles.length ? `roles: ${roles.join(", ")}; router ${resolved.settings.router}` : "";
 }

@@ -1,5 +1,6 @@
 import { PLAN_ACCEPTED, planTask } from "../../agent/prompt.ts";
 import type { Resolved } from "../../config/resolve.ts";
+import { priceOf } from "../../providers/prices.ts";
 import type { Display } from "../../core/events.ts";
 import { claudeStreamDisplay, jsonDisplay, type RunMeta, streamJsonDisplay } from "../../ui/json.ts";
 import { plainDisplay, type Sink } from "../../ui/plain.ts";
@@ -17,9 +18,9 @@ export interface RunIO {
   interactive: boolean;
 }
 
-export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model">): Display {
+export function displayFor(resolved: Resolved, io: RunIO, meta: Omit<RunMeta, "provider" | "model" | "priceOf">): Display {
   const s = resolved.settings;
-  const full = { ...meta, provider: s.provider, model: s.model, ...(s.prices[s.model] ? { price: s.prices[s.model] } : {}) };
+  const full = { ...meta, provider: s.provider, model: s.model, priceOf: (m: string) => priceOf(m, s.prices) };
   if (s.outputFormat === "json") return jsonDisplay(io.stdout, full);
   if (s.outputFormat === "stream-json") return claudeStreamDisplay(io.stdout, full);
   if (s.outputFormat === "events") return streamJsonDisplay(io.stdout);

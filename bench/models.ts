@@ -1,0 +1,246 @@
+/**
+ * The model router's cost: 54 scripted tasks (written before the router was tuned: a third
+ * questions, a third one-file fixes, a third changes across modules; six of the questions asked as
+ * follow-ups in the session of the change before them), each run through the compiled binary twice
+ * against two mock vendors that simulate prompt caching per vendor: once with `--router off` (every
+ * request on main), once routed. Priced with the published list (policies/prices.json): main is
+ * claude-sonnet-4-5 on the Messages wire; fast is gpt-5-mini on the Chat wire, and then
+ * claude-haiku-4-5, whose uncached input costs more than Sonnet's cache reads.
+ *
+ * Prints: total cost routed against all-on-main (goal ≤ 0.5x), the switches off a warm main and
+ * whether each paid for itself (measured afterwards from the usage the vendors reported), whether
+ * every task ended with the same files and answer both ways, and the router's decision time.
+ *   bun run bench models
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chooseRoute, type RouteInput } from "../src/decision/router.ts";
+import { costOf, type Usage } from "../src/core/usage.ts";
+import { priceOf } from "../src/providers/prices.ts";
+import { MockServer, type Turn } from "../test/support/mock-server.ts";
+import { hostBinary, median } from "./lib/measure.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const bin = hostBinary(ROOT);
+const dir = mkdtempSync(join(tmpdir(), "weir-bench-models-"));
+const MODULES = ["billing", "orders", "users", "search", "mail", "reports"];
+const NAMES = ["total", "parse", "format", "limit", "merge", "score", "index", "queue", "cache"];
+
+interface Task {
+  id: string;
+  kind: "question" | "fix" | "change";
+  text: string;
+  turns: Turn[];
+  /** Asked with -c in the session of the task before it. */
+  followUp?: boolean;
+}
+
+let seq = 0;
+const call = (name: string, input: unknown, output: number): Turn => ({ toolCalls: [{ id: `c${++seq}`, name, input }], usage: { output } });
+const answer = (text: string, output: number): Turn => ({ text, usage: { output } });
+const file = (m: string, n: string) => `src/${m}/${n}.js`;
+
+/** The scripted mix: written out before any routing figure was read, and not tuned since. */
+function tasks(): Task[] {
+  const out: Task[] = [];
+  for (let i = 0; i < 18; i++) {
+    const m = MODULES[i % 6]!;
+    const n = NAMES[i % 9]!;
+    const m2 = MODULES[(i + 1) % 6]!;
+    const n2 = NAMES[(i + 4) % 9]!;
+    out.push({
+      id: `change-${i}`,
+      kind: "change",
+      text: `rename ${n}Value to ${n}Amount in ${file(m, n)} and update its use in ${file(m2, n2)}`,
+      turns: [
+        call("read_file", { path: file(m, n) }, 60),
+        call("read_file", { path: file(m2, n2) }, 60),
+        call("edit_file", { path: file(m, n), old_string: `${n}Value`, new_string: `${n}Amount` }, 180),
+        call("edit_file", { path: file(m2, n2), old_string: "let sum = 0;", new_string: `let sum = 0; // counted as ${n}Amount counts` }, 180),
+        call("verify", { level: "quick" }, 40),
+        answer(`Renamed ${n}Value to ${n}Amount in both files; the tests pass.`, 220),
+      ],
+    });
+    out.push({
+      id: `fix-${i}`,
+      kind: "fix",
+      text: `fix the off-by-one in ${n}Value in ${file(m, n)}`,
+      turns: [
+        call("read_file", { path: file(m, n) }, 60),
+        call("edit_file", { path: file(m, n), old_string: "i <= items.length", new_string: "i < items.length" }, 150),
+        call("verify", { level: "quick" }, 40),
+        answer(`Fixed the loop bound in ${file(m, n)}; the tests pass.`, 200),
+      ],
+    });
+    out.push({
+      id: `question-${i}`,
+      kind: "question",
+      text: `what does ${n}Value in ${file(m, n)} return for an empty list?`,
+      followUp: i % 3 === 0,
+      turns: [call("read_file", { path: file(m, n) }, 60), answer(`${n}Value returns 0 for an empty list: the loop never runs and the sum starts at 0.`, 320)],
+    });
+  }
+  // A follow-up question comes right after the change it follows (the session the -c continues).
+  const ordered: Task[] = [];
+  for (const t of out.filter((x) => !x.followUp)) {
+    ordered.push(t);
+    if (t.kind === "change") {
+      const q = out.find((x) => x.followUp && x.id === `question-${t.id.split("-")[1]}`);
+      if (q) ordered.push(q);
+    }
+  }
+  return ordered;
+}
+
+/** A repository of six modules, each with nine files and their tests. */
+function repository(ws: string): void {
+  for (const m of MODULES)
+    for (const n of NAMES) {
+      mkdirSync(join(ws, "src", m), { recursive: true });
+      mkdirSync(join(ws, "test", m), { recursive: true });
+      const body = Array.from({ length: 12 }, (_, k) => `  // step ${k}: the ${m} ${n} rule keeps its order and its bounds\n`).join("");
+      writeFileSync(join(ws, file(m, n)), `function ${n}Value(items) {\n  let sum = 0;\n  for (let i = 0; i <= items.length; i++) sum += items[i] ?? 0;\n${body}  return sum;\n}\nmodule.exports = { ${n}Value };\n`);
+      writeFileSync(join(ws, "test", m, `${n}.test.js`), `const { ${n}Value } = require("../../${file(m, n)}");\nif (${n}Value([]) !== 0) process.exit(1);\n`);
+    }
+  writeFileSync(join(ws, "package.json"), JSON.stringify({ name: "bench", scripts: { test: "node -e 0" } }));
+}
+
+/** What a run left: every file's hash under src/, and the answer. */
+function outcome(ws: string, text: string): string {
+  const h = createHash("sha256");
+  for (const m of MODULES) for (const f of readdirSync(join(ws, "src", m)).sort()) h.update(`${m}/${f}\0${readFileSync(join(ws, "src", m, f))}\0`);
+  return `${h.digest("hex").slice(0, 16)} ${text}`;
+}
+
+interface TurnSeen {
+  role: string;
+  model: string;
+  reason: string;
+  usage: Usage;
+}
+
+interface PolicyRun {
+  usd: number;
+  turns: TurnSeen[][];
+  outcomes: string[];
+}
+
+async function runAll(fast: string, routed: boolean): Promise<PolicyRun> {
+  const main = await new MockServer().start();
+  const side = await new MockServer().start();
+  main.simulateCache = side.simulateCache = true;
+  side.shareScriptOf(main);
+  const home = join(dir, `home-${fast}-${routed}`);
+  const ws = join(dir, `ws-${fast}-${routed}`);
+  mkdirSync(join(home, ".config", "weir"), { recursive: true });
+  repository(ws);
+  const models = { fast: { provider: "openai-compatible", baseUrl: `${side.url}/v1`, model: fast } };
+  const config = { provider: "anthropic-compatible", baseUrl: main.url, model: "claude-sonnet-4-5", models, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 } };
+  writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify(config));
+  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
+  const run: PolicyRun = { usd: 0, turns: [], outcomes: [] };
+  try {
+    for (const t of tasks()) {
+      main.script({ turns: t.turns.map((x) => structuredClone(x)) });
+      const args = [bin, "--yes", "--verify-floor", "off", "--output-format", "events", "--router", routed ? "on" : "off", ...(t.followUp ? ["-c"] : []), t.text];
+      // Not spawnSync: the mock vendors answer from this process's event loop.
+      const p = Bun.spawn(args, { cwd: ws, env, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      if (code !== 0) throw new Error(`${t.id} exited ${code}: ${stderr.slice(0, 400)}`);
+      const events = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+      const seen: TurnSeen[] = [];
+      let route = { role: "main", reason: "--router off" };
+      for (const e of events) {
+        if (e.type === "route") route = { role: e.role, reason: e.reason };
+        if (e.type === "turn_end") {
+          const model = e.model ?? "claude-sonnet-4-5";
+          seen.push({ role: route.role, model, reason: route.reason, usage: e.usage });
+          run.usd += costOf(e.usage, priceOf(model)!);
+        }
+      }
+      run.turns.push(seen);
+      const end = events.find((e) => e.type === "run_end");
+      run.outcomes.push(outcome(ws, end?.text ?? ""));
+    }
+  } finally {
+    await main.stop();
+    await side.stop();
+  }
+  return run;
+}
+
+/**
+ * Each switch off a warm main, priced afterwards from what the vendors reported: the fast turn's
+ * cost against what the same prompt would have cost on main reading its cache (main's last prompt,
+ * at the cache price; the rest at input), with the fast turn's output at main's output price.
+ */
+function switches(run: PolicyRun): { count: number; paid: number } {
+  let count = 0;
+  let paid = 0;
+  let lastMain: number | undefined;
+  for (const turns of run.turns) {
+    for (let i = 0; i < turns.length; i++) {
+      const t = turns[i]!;
+      const prompt = t.usage.input + t.usage.cacheRead + t.usage.cacheWrite;
+      const before = i > 0 ? turns[i - 1] : undefined;
+      const fromWarmMain = t.role === "fast" && lastMain !== undefined && (before === undefined || before.role === "main");
+      if (fromWarmMain && /warm main/.test(t.reason)) {
+        count++;
+        const p = priceOf("claude-sonnet-4-5")!;
+        const cached = Math.min(lastMain!, prompt);
+        const onMain = (cached * p.cacheRead! + (prompt - cached) * p.input + t.usage.output * p.output) / 1e6;
+        if (costOf(t.usage, priceOf(t.model)!) < onMain) paid++;
+      }
+      if (t.role === "main") lastMain = prompt;
+    }
+    // A new session (not a follow-up) starts cold; the next follow-up keeps this one's main.
+  }
+  return { count, paid };
+}
+
+/** The router's decision time: a million choices over varied inputs, microseconds each. */
+function decisionMicros(): number {
+  const inputs: RouteInput[] = Array.from({ length: 1000 }, (_, k) => ({
+    facts: { kind: k % 2 ? "inspect" : "change", targets: k % 4, scope: "local", securitySensitive: k % 7 === 0, publicApi: false, testsMapped: k % 3, failed: k % 11 === 0 },
+    view: 1000 + ((k * 37) % 30_000),
+    output: 300,
+    prefer: "main",
+    last: k % 2 ? "main" : "fast",
+    main: { price: priceOf("claude-sonnet-4-5"), warm: (k * 53) % 20_000, caches: true },
+    fast: { price: priceOf("gpt-5-mini"), warm: 0, caches: true },
+  }));
+  const rounds: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < 200_000; i++) chooseRoute(inputs[i % 1000]!);
+    rounds.push(((performance.now() - t0) * 1000) / 200_000);
+  }
+  return median(rounds);
+}
+
+try {
+  const all = tasks();
+  console.log(`model router: ${all.length} scripted tasks (${all.filter((t) => t.kind === "question").length} questions, ${all.filter((t) => t.kind === "fix").length} one-file fixes, ${all.filter((t) => t.kind === "change").length} cross-module changes; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
+  for (const fast of ["gpt-5-mini", "claude-haiku-4-5"]) {
+    const off = await runAll(fast, false);
+    const on = await runAll(fast, true);
+    const same = on.outcomes.filter((o, i) => o === off.outcomes[i]).length;
+    const fastTurns = on.turns.flat().filter((t) => t.role === "fast").length;
+    const sw = switches(on);
+    console.log(`  fast ${fast}: routed $${on.usd.toFixed(4)} against all-on-main $${off.usd.toFixed(4)}: ${(on.usd / off.usd).toFixed(2)}x (goal ≤ 0.50x)`);
+    console.log(`    ${fastTurns} of ${on.turns.flat().length} turns on fast; switches off a warm main ${sw.count}, of which paid for themselves ${sw.paid}; same outcome ${same} of ${all.length}`);
+    for (const kind of ["question", "fix", "change"] as const) {
+      const idx = all.flatMap((t, i) => (t.kind === kind ? [i] : []));
+      const cost = (r: PolicyRun) => idx.reduce((sum, i) => sum + r.turns[i]!.reduce((a, t) => a + costOf(t.usage, priceOf(t.model)!), 0), 0);
+      const mainWhy = [...new Set(idx.flatMap((i) => on.turns[i]!.filter((t) => t.role === "main").map((t) => t.reason)))];
+      console.log(`    ${kind}s: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
+    }
+    const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
+    if (warmWhy) console.log(`    e.g. ${warmWhy}`);
+  }
+  console.log(`  the router's decision: ${decisionMicros().toFixed(2)} µs a choice, median of 5 rounds of 200,000 (goal < 1 ms)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
