@@ -75,6 +75,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "keep-worktrees", kind: "boolean", help: "weir graph: keep a finished graph's worktrees and node branches (weir graph clean removes them)" },
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
+  { name: "status", kind: "boolean", help: "weir index: what is fresh, stale or not indexed, and the last refresh" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
@@ -111,7 +112,7 @@ export interface ParsedArgs {
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
 export const COMMANDS = [
   "config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version",
-  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion",
+  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion", "index",
 ] as const;
 
 /** Commands people reach for that weir does not have, and what to do instead. */
@@ -347,6 +348,7 @@ function helpRun(rows: string[]): string {
     "  weir doctor [--json]   check the key, endpoint and model, sandbox, data dir, MCP servers; each line with its fix",
     "  weir actions [--json]  list every action: capability, id, risk, source, schema tokens",
     "  weir actions forget    clear the tool memory (the tools earlier tasks called, by their words)",
+    "  weir index [--status]  refresh the symbol index (names defined in source, found in any repository size), or say how fresh it is",
     "  weir mcp list          configured MCP servers, their state and tools",
     "  weir mcp approve NAME  allow a project's MCP server (.mcp.json) to start in this workspace",
     '  weir context "goal"    the exact first request a run would send, each chunk explained (--budget N, --json)',

@@ -61,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
     out(`${undoLines(args.command.slice(1), workspace, args.session).join("\n")}\n`);
     return 0;
   }
+  if (args.command[0] === "index") {
+    const { indexCommand } = await import("./commands/index-command.ts");
+    return indexCommand(args, workspace, out, (s) => process.stderr.write(s));
+  }
   if (args.command[0] === "changes") {
     const { changesCommand } = await import("./commands/changes.ts");
     return changesCommand(args.command, workspace, out, args.json);

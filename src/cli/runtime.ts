@@ -1,4 +1,5 @@
 import type { TodoItem } from "../actions/builtin/todo.ts";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
@@ -41,6 +42,9 @@ import { createProvider } from "../providers/create.ts";
 import { OutlineCache } from "../store/outlines.ts";
 import { WalkStore } from "../workspace/walks.ts";
 import { type RouteRecord, SessionStore } from "../store/sessions.ts";
+import { SymbolIndex } from "../store/symbol-index.ts";
+import { indexedDefiners } from "../context/definitions.ts";
+import { refreshInBackground, symbolIndexPath } from "./commands/index-command.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
@@ -148,6 +152,9 @@ function routing(
     return { router: new ModelRouter({ price, caches, prefer, edits, onServed }), provider };
   };
 }
+
+/** Files the compiler's content search reads at most (context/sources.ts); past it the symbol index matters. */
+const CONTENT_SEARCH_FILES = 2_000;
 
 /** Said at the start of a run in a clone that borrows its objects (workspace/sandbox.ts borrowsObjects). */
 const BORROWED_OBJECTS =
@@ -262,6 +269,9 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
   const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
   const index = new ContextIndex(walks.load(workspace));
+  // The symbol index, where one was built for this workspace: the compiler's symbol search reads it first.
+  const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
+  if (symbols?.status(workspace)) index.definers = (names) => indexedDefiners(workspace, symbols, names);
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? {} : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
@@ -364,6 +374,10 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const goalBudget = (spent: number, budget: number | null) => void (state.goalBudget = budget === null ? undefined : { spent, budget });
   const close = async () => {
     walks.save(workspace, index.walk);
+    symbols?.close();
+    // Past what the content search reads, the symbol index is what finds a named symbol: it is
+    // refreshed after the run, in a process of its own (never on the path of a request).
+    if (!o.preview && (index.walked?.length ?? 0) > CONTENT_SEARCH_FILES) refreshInBackground(workspace);
     await actions.close();
   };
   return { ...actions, close, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget };

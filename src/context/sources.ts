@@ -26,6 +26,12 @@ export class ContextIndex {
   /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
   walked: string[] | undefined;
 
+  /**
+   * The files the symbol index says define any of these names, unchanged since it read them
+   * (context/definitions.ts); absent where no index was built. The symbol search reads them first.
+   */
+  definers: ((names: string[]) => string[]) | undefined;
+
   /** The walk, remembered between compiles (and, restored from workspace/walks.ts, between runs). */
   constructor(readonly walk = new WalkCache()) {}
 }
@@ -521,12 +527,14 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     for (const t of [...targets.keys()]) if (defines(await info(t))) for (const sym of infos.get(t)!.outline!.symbols) wanted.delete(sym.name);
     if (wanted.size) {
       const needle = new RegExp(`\\b(?:${[...wanted].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+      // Where the symbol index says it is defined first: it reaches past the files searched by path.
+      const indexed = (o.index?.definers?.([...wanted]) ?? []).filter((f) => fileSet.has(f) && languageOf(f));
       const ranked = files
         .filter((f) => languageOf(f))
         .map((f) => ({ f, s: pathScore(words, f) }))
         .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
         .slice(0, SYMBOL_SEARCH_FILES);
-      for (const { f } of ranked) {
+      for (const f of [...new Set([...indexed, ...ranked.map((r) => r.f)])]) {
         const fi = await info(f);
         if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
         if (!targets.has(f)) defining.push(f);

@@ -11,6 +11,8 @@ export { ToolMemory } from "./tool-memory.ts";
 export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "./graphs.ts";
 export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
+export { SymbolIndex } from "./symbol-index.ts";
+export type { IndexedFile, IndexStatus } from "./symbol-index.ts";
 export type { LockHolder } from "./process-lock.ts";
 export { ProcessLock } from "./process-lock.ts";
 export { SessionStore } from "./sessions.ts";

@@ -1,0 +1,105 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync, renameSync } from "node:fs";
+import { dirname } from "node:path";
+import { faultPoint } from "../core/fault-point.ts";
+
+/** A file as the index last read it: what it defines, and the stat that says whether it still holds. */
+export interface IndexedFile {
+  path: string;
+  mtime: number;
+  size: number;
+  names: string[];
+}
+
+export interface IndexStatus {
+  refreshedAt: number;
+  tookMs: number;
+  files: number;
+  symbols: number;
+}
+
+/**
+ * The symbol index on disk: for each workspace, the names its source files define, each file with the
+ * mtime and size it had when read. A fact is used only while its file's stat still matches (the
+ * compiler checks, and reads the file to confirm), so a changed file's facts are never used; a
+ * refresh re-reads only the files whose stat moved. A refresh is one transaction: a crash in it
+ * leaves the previous index whole. A file that is not a database is moved aside with one line.
+ */
+export class SymbolIndex {
+  private constructor(private db: Database) {}
+
+  /** Opens the index at `path`; a corrupt file is moved aside (`notice` says so) and a fresh one made. */
+  static open(path: string, notice: (line: string) => void = () => {}, now = Date.now()): SymbolIndex {
+    const attempt = () => {
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new Database(path, { create: true, strict: true });
+      try {
+        db.exec("PRAGMA busy_timeout = 2000");
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
+          CREATE TABLE IF NOT EXISTS files (root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
+          CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
+        return db;
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+    };
+    try {
+      return new SymbolIndex(attempt());
+    } catch (e) {
+      if (!/NOTADB|not a database|malformed|CORRUPT/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message}`)) throw e;
+      const aside = `${path}.corrupt-${now}`;
+      renameSync(path, aside);
+      notice(`the symbol index ${path} was not a database; moved it to ${aside} and started a new one`);
+      return new SymbolIndex(attempt());
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Each indexed file's stat, by path (what a refresh compares against). */
+  stats(root: string): Map<string, { mtime: number; size: number }> {
+    const rows = this.db.query("SELECT path, mtime, size FROM files WHERE root = ?").all(root) as { path: string; mtime: number; size: number }[];
+    return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size }]));
+  }
+
+  /** The files that defined any of `names` when they were read, with the stat they had then. */
+  lookup(root: string, names: readonly string[]): { path: string; mtime: number; size: number }[] {
+    if (names.length === 0) return [];
+    const q = `SELECT DISTINCT f.path, f.mtime, f.size FROM symbols s JOIN files f ON f.root = s.root AND f.path = s.path
+      WHERE s.root = ? AND s.name IN (${names.map(() => "?").join(", ")}) ORDER BY f.path`;
+    return this.db.query(q).all(root, ...names) as { path: string; mtime: number; size: number }[];
+  }
+
+  /** Replaces what the index holds of `changed` files and drops `gone` ones, in one transaction. */
+  apply(root: string, changed: readonly IndexedFile[], gone: readonly string[], tookMs: number, now = Date.now()): void {
+    const dropFile = this.db.query("DELETE FROM files WHERE root = ? AND path = ?");
+    const dropSymbols = this.db.query("DELETE FROM symbols WHERE root = ? AND path = ?");
+    const putFile = this.db.query("INSERT INTO files (root, path, mtime, size) VALUES (?, ?, ?, ?)");
+    const putSymbol = this.db.query("INSERT OR IGNORE INTO symbols (root, name, path) VALUES (?, ?, ?)");
+    this.db.transaction(() => {
+      for (const p of [...gone, ...changed.map((f) => f.path)]) {
+        dropFile.run(root, p);
+        dropSymbols.run(root, p);
+      }
+      for (const f of changed) {
+        putFile.run(root, f.path, f.mtime, f.size);
+        for (const n of f.names) putSymbol.run(root, n, f.path);
+      }
+      this.db.query("INSERT OR REPLACE INTO workspaces (root, refreshed_at, took_ms) VALUES (?, ?, ?)").run(root, now, Math.round(tookMs));
+      // A kill here, with every row written and nothing committed, must leave the index as it was.
+      faultPoint("index-apply");
+    })();
+  }
+
+  status(root: string): IndexStatus | undefined {
+    const w = this.db.query("SELECT refreshed_at, took_ms FROM workspaces WHERE root = ?").get(root) as { refreshed_at: number; took_ms: number } | null;
+    if (!w) return undefined;
+    const files = (this.db.query("SELECT count(*) AS n FROM files WHERE root = ?").get(root) as { n: number }).n;
+    const symbols = (this.db.query("SELECT count(*) AS n FROM symbols WHERE root = ?").get(root) as { n: number }).n;
+    return { refreshedAt: w.refreshed_at, tookMs: w.took_ms, files, symbols };
+  }
+}

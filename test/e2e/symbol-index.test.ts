@@ -1,0 +1,87 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { e2eWorld } from "../support/world.ts";
+
+/**
+ * The symbol index through the binary: a name defined in one file of 20,001, on a path that shares no
+ * word with it, is past what the content search reads; the index finds it, never from a stale fact.
+ * The oracles are `weir context --json` (what the first request holds) and the index's own status.
+ */
+const world = e2eWorld();
+const NAME = "parseConfigValue";
+const DEFINER = "pkg050/mod3/file10001b.ts";
+
+function bigRepository(files: number) {
+  for (let i = 0; i < files; i++) {
+    const dir = join(world.ws, `pkg${String(Math.floor(i / 200)).padStart(3, "0")}`, `mod${Math.floor(i / 20) % 10}`);
+    if (i % 20 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `file${i}.ts`), `export function helper${i}(x: number) {\n  return x + ${i};\n}\n`);
+  }
+  mkdirSync(join(world.ws, "pkg050", "mod3"), { recursive: true });
+  writeFileSync(join(world.ws, DEFINER), `export function ${NAME}(raw: string): number {\n  return Number(raw) + 1;\n}\n`);
+}
+
+const weir = (args: string[], env: Record<string, string> = {}) => runWeir(["--cwd", world.ws, ...args], { home: world.home, env });
+const sources = async (task: string) => {
+  const r = await weir(["context", "--json", task]);
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout).entries as { source: string }[]).map((e) => e.source);
+};
+const dataDir = () => join(world.home, ".local", "share", "weir");
+
+describe("the symbol index", () => {
+  test("finds a named symbol in a 20,001-file repository; a changed file's fact is not used; a refresh reads only what changed", async () => {
+    bigRepository(20_000);
+    const task = `${NAME} returns the wrong value`;
+    expect(await sources(task)).not.toContain(DEFINER);
+    const built = await weir(["index"]);
+    expect(built.stdout).toContain("indexed 20001 source files");
+    expect(built.stdout).toContain("20001 read");
+    expect(await sources(task)).toContain(DEFINER);
+    // The definition moves to another file: the old fact is stale and not used, the new file not yet indexed.
+    writeFileSync(join(world.ws, DEFINER), "export const other = 1;\n");
+    writeFileSync(join(world.ws, "pkg099", "mod9", "moved.ts"), `export function ${NAME}(raw: string) {\n  return Number(raw);\n}\n`);
+    expect(await sources(task)).not.toContain(DEFINER);
+    const status = await weir(["index", "--status"]);
+    expect(status.stdout).toMatch(/fresh 20000, changed since 1, not indexed 1, gone 0/);
+    const again = await weir(["index"]);
+    expect(again.stdout).toContain("2 read, 0 gone");
+    expect(await sources(task)).toContain("pkg099/mod9/moved.ts");
+  }, 120_000);
+
+  test("a kill in the middle of a refresh leaves the previous index whole; a corrupt index is moved aside with one line", async () => {
+    mkdirSync(join(world.ws, "src"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "a.ts"), `export function ${NAME}() {}\n`);
+    expect((await weir(["index"])).code).toBe(0);
+    writeFileSync(join(world.ws, "src", "b.ts"), "export function secondName() {}\n");
+    const killed = await weir(["index"], { WEIR_FAULT_AT: "index-apply" });
+    expect(killed.code).not.toBe(0);
+    const status = await weir(["index", "--status"]);
+    expect(status.stdout).toMatch(/1 files, 1 names defined/);
+    expect(status.stdout).toMatch(/fresh 1, changed since 0, not indexed 1/);
+    writeFileSync(join(dataDir(), "symbols.db"), "this is not a database");
+    for (const f of readdirSync(dataDir())) if (f.startsWith("symbols.db-")) writeFileSync(join(dataDir(), f), "");
+    const rebuilt = await weir(["index"]);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr.trim().split("\n")).toHaveLength(1);
+    expect(rebuilt.stderr).toMatch(/symbols\.db was not a database; moved it to .*symbols\.db\.corrupt-\d+ and started a new one/);
+    expect(rebuilt.stdout).toContain("2 read");
+  });
+
+  test("a run in a workspace past 2,000 files refreshes the index after it ends, in a process of its own", async () => {
+    bigRepository(2_100);
+    world.server.script({ turns: [{ text: "done" }] });
+    const r = await weir(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "say done"]);
+    expect(r.code).toBe(0);
+    let status = "";
+    for (let i = 0; i < 100 && !/fresh 2101,/.test(status); i++) {
+      await Bun.sleep(200);
+      status = existsSync(join(dataDir(), "symbols.db")) ? (await weir(["index", "--status"])).stdout : "";
+    }
+    expect(status).toMatch(/fresh 2101, changed since 0, not indexed 0, gone 0/);
+    // The refresher has let go of its lock before the test's directory is removed.
+    await Bun.sleep(300);
+  }, 60_000);
+});
