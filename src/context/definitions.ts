@@ -11,10 +11,14 @@ const SOURCE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|php|cs|swift|c|c
  * Words that open a definition, in the languages weir outlines: the name after one is defined here.
  * Data; the compiler confirms a hit with the file's outline before it uses it.
  */
-const OPENERS = ["function", "def", "fn", "func", "class", "struct", "enum", "trait", "interface", "type", "const", "let", "var", "val", "object", "module", "record", "impl", "defmodule", "defp?"];
+const OPENERS = ["function", "def", "fn", "func", "class", "struct", "enum", "trait", "interface", "type"]
+  .concat(["const", "let", "var", "val", "object", "module", "record", "impl", "defmodule", "defp?"]);
 const DEFINES = new RegExp(String.raw`\b(?:${OPENERS.join("|")})\*?\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)`, "g");
-/** A method or function declared by its signature (Java, C#, C, Kotlin's fun is an opener above): `int parse(`. */
-const SIGNATURE = /^[ \t]*(?:(?:public|private|protected|static|final|abstract|async|override|virtual|export|default|synchronized|inline|fun)\s+)*[\w<>[\],.? ]*?\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:[\w\s,.<>:]*)\{/gm;
+/** Words that may stand before a signature's name (Java, C#, C, Kotlin): `public static int parse(`. */
+const MODIFIERS = ["public", "private", "protected", "static", "final", "abstract", "async", "override", "virtual"]
+  .concat(["export", "default", "synchronized", "inline", "fun"]);
+/** A method or function declared by its signature: modifiers, a return type, the name, its parameters, then `{`. */
+const SIGNATURE = new RegExp(String.raw`^[ \t]*(?:(?:${MODIFIERS.join("|")})\s+)*[\w<>[\],.? ]*?\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:[\w\s,.<>:]*)\{`, "gm");
 
 /** Files over this size are not indexed (bundles, generated code). */
 const MAX_BYTES = 512_000;

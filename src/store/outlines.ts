@@ -1,6 +1,5 @@
-import { Database } from "bun:sqlite";
-import { mkdirSync, renameSync } from "node:fs";
-import { dirname } from "node:path";
+import type { Database } from "bun:sqlite";
+import { openDerived } from "./cache-file.ts";
 
 /** Entries older than this are dropped when the cache opens; a file that still exists is parsed again. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
@@ -21,31 +20,17 @@ export class OutlineCache {
 
   /** Opens the cache at `path`; `undefined` inside when it cannot be opened (the run parses instead). */
   static open(path: string, now = Date.now()): OutlineCache {
-    const attempt = () => {
-      mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(path, { create: true, strict: true });
-      try {
-        db.exec("PRAGMA busy_timeout = 500");
-        db.exec("PRAGMA journal_mode = WAL");
-        db.exec("PRAGMA synchronous = OFF");
-        db.exec("CREATE TABLE IF NOT EXISTS outlines (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored_at INTEGER NOT NULL)");
-        db.query("DELETE FROM outlines WHERE stored_at < ?").run(now - MAX_AGE_MS);
-        return db;
-      } catch (e) {
-        db.close();
-        throw e;
-      }
+    const setup = (db: Database) => {
+      db.exec("PRAGMA busy_timeout = 500");
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = OFF");
+      db.exec("CREATE TABLE IF NOT EXISTS outlines (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored_at INTEGER NOT NULL)");
+      db.query("DELETE FROM outlines WHERE stored_at < ?").run(now - MAX_AGE_MS);
     };
     try {
-      return new OutlineCache(attempt());
-    } catch (e) {
-      if (!isCorrupt(e)) return new OutlineCache(undefined);
-      try {
-        renameSync(path, `${path}.corrupt-${now}`);
-        return new OutlineCache(attempt());
-      } catch {
-        return new OutlineCache(undefined);
-      }
+      return new OutlineCache(openDerived(path, setup, now).db);
+    } catch {
+      return new OutlineCache(undefined);
     }
   }
 
@@ -95,9 +80,4 @@ export class OutlineCache {
     this.db?.close();
     this.db = undefined;
   }
-}
-
-function isCorrupt(e: unknown): boolean {
-  const text = `${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? e}`;
-  return /NOTADB|not a database|malformed|CORRUPT/i.test(text);
 }

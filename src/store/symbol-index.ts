@@ -1,6 +1,5 @@
-import { Database } from "bun:sqlite";
-import { mkdirSync, renameSync } from "node:fs";
-import { dirname } from "node:path";
+import type { Database } from "bun:sqlite";
+import { openDerived } from "./cache-file.ts";
 import { faultPoint } from "../core/fault-point.ts";
 
 /** A file as the index last read it: what it defines, and the stat that says whether it still holds. */
@@ -30,30 +29,18 @@ export class SymbolIndex {
 
   /** Opens the index at `path`; a corrupt file is moved aside (`notice` says so) and a fresh one made. */
   static open(path: string, notice: (line: string) => void = () => {}, now = Date.now()): SymbolIndex {
-    const attempt = () => {
-      mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(path, { create: true, strict: true });
-      try {
-        db.exec("PRAGMA busy_timeout = 2000");
-        db.exec("PRAGMA journal_mode = WAL");
-        db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
-          CREATE TABLE IF NOT EXISTS files (root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
-          CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
-        return db;
-      } catch (e) {
-        db.close();
-        throw e;
-      }
+    const setup = (db: Database) => {
+      db.exec("PRAGMA busy_timeout = 2000");
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS files (
+          root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
     };
-    try {
-      return new SymbolIndex(attempt());
-    } catch (e) {
-      if (!/NOTADB|not a database|malformed|CORRUPT/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message}`)) throw e;
-      const aside = `${path}.corrupt-${now}`;
-      renameSync(path, aside);
-      notice(`the symbol index ${path} was not a database; moved it to ${aside} and started a new one`);
-      return new SymbolIndex(attempt());
-    }
+    const { db, movedTo } = openDerived(path, setup, now);
+    if (movedTo) notice(`the symbol index ${path} was not a database; moved it to ${movedTo} and started a new one`);
+    return new SymbolIndex(db);
   }
 
   close(): void {

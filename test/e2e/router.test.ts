@@ -147,6 +147,22 @@ describe("workers", () => {
   });
 });
 
+describe("graph nodes", () => {
+  test("a node's scoped objective goes to fast", async () => {
+    repository();
+    configure();
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]]) expect(Bun.spawnSync(["git", ...a], { cwd: world.ws, env }).exitCode).toBe(0);
+    const plan = join(world.tmp, "plan.json");
+    writeFileSync(plan, JSON.stringify({ nodes: [{ id: "n1", objective: "NODE-ONE: create out/n1.txt", check: "true", scope: ["out/n1.txt"], depends_on: [] }] }));
+    fast.route("NODE-ONE", [{ toolCalls: [{ id: "w1", name: "write_file", input: { path: "out/n1.txt", content: "one\n" } }] }, { text: "created" }]);
+    const s = start();
+    const r = await runWeir(["--cwd", world.ws, "--yes", "--verify-floor", "off", "graph", "--plan", plan, "--check", "true", "one node"], { home: world.home });
+    expect(r.code).toBe(0);
+    expect(since(s)).toEqual({ main: [], fast: ["fast-model", "fast-model"] });
+  }, 60_000);
+});
+
 describe("the cache decides a switch made to save money", () => {
   /** A first run that warms main with a long view: a change to two files, after reading a large file. */
   async function warmMain() {

@@ -17,7 +17,10 @@ export const symbolIndexPath = (env: Record<string, string | undefined> = proces
 /** One refresher per workspace at a time: a lock the OS releases when its process dies. */
 const lockPath = (workspace: string) => join(userDataDir(), "locks", `index-${createHash("sha256").update(workspace).digest("hex").slice(0, 16)}.lock`);
 
-const ago = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s` : ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+const ago = (ms: number) => {
+  if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
+  return ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`;
+};
 
 /**
  * `weir index`: brings this workspace's symbol index up to date (only files whose stat moved are
@@ -37,7 +40,8 @@ export function indexCommand(args: ParsedArgs, workspace: string, out: Out, err:
       if (args.json) out(`${JSON.stringify(o)}\n`);
       else {
         out(`symbol index of ${workspace}: refreshed ${o.refreshed} in ${s.tookMs} ms; ${s.files} files, ${s.symbols} names defined\n`);
-        out(`fresh ${f.fresh}, changed since ${f.stale}, not indexed ${f.unindexed}, gone ${f.gone}${f.stale + f.unindexed + f.gone ? " (weir index refreshes them)" : ""}\n`);
+        const behind = f.stale + f.unindexed + f.gone ? " (weir index refreshes them)" : "";
+        out(`fresh ${f.fresh}, changed since ${f.stale}, not indexed ${f.unindexed}, gone ${f.gone}${behind}\n`);
       }
       return 0;
     }
