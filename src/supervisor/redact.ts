@@ -17,13 +17,19 @@ const SECRET_VALUE: RegExp[] = [
 /** Only this much of any string is kept for a preview; masking a 200 KB file body would be wasted work. */
 const KEEP = 240;
 
+/** What replaces a secret `m` whose prefix group matched `a`: the prefix kept, the value masked. Pure. */
+function masked(re: RegExp, m: string, a: string | undefined): string {
+  if (re.source.startsWith("(:")) return `${a}****@`;
+  if (a && /^(Bearer|Basic|Token)$/i.test(a)) return `${a} ****`;
+  if (a && /[=:]\s*$/.test(a)) return `${a}****`;
+  return a && /=\S+$/.test(m) ? `${a}=****` : "****";
+}
+
 function maskValue(v: unknown): unknown {
   if (typeof v === "string") {
     let s = v.length > KEEP ? `${v.slice(0, KEEP)}…` : v;
     for (const re of SECRET_VALUE)
-      s = s.replace(re, (m, a: string | undefined) =>
-        re.source.startsWith("(:") ? `${a}****@` : a && /^(Bearer|Basic|Token)$/i.test(a) ? `${a} ****` : a && /[=:]\s*$/.test(a) ? `${a}****` : a && /=\S+$/.test(m) ? `${a}=****` : "****",
-      );
+      s = s.replace(re, (m, a: string | undefined) => masked(re, m, a));
     // A run of 24 or more letters and digits without a digit is a secret too (no English word or path
     // segment is that long; the property test's generator found "AAaAaaaAaAaaaAaaAaAAAaaA"), unless
     // it repeats one character (a file body of "aaaa…" is previewed from its head).

@@ -29,11 +29,25 @@ export function formatSessions(rows: SessionRow[], withWorkspace: boolean, now =
 const ENDED_BADLY = new Set(["error", "cancelled", "max_turns", "max_tokens", "refusal", "repeating", "running"]);
 
 /** One line per in-flight call: id, action, age, severity and verdicts, redacted preview. */
-export function formatCalls(calls: { id: string; action: string; preview: string; ageMs: number; severity: string; verdicts: { id: string; detail: string }[]; stoppable: boolean; pid?: number }[]): string {
+interface CallLine {
+  id: string;
+  action: string;
+  preview: string;
+  ageMs: number;
+  severity: string;
+  verdicts: { id: string; detail: string }[];
+  stoppable: boolean;
+  pid?: number;
+}
+
+export function formatCalls(calls: CallLine[]): string {
   if (calls.length === 0) return "no calls in flight";
-  return calls
-    .map((c) => `${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.map((v) => `${v.id}: ${v.detail}`).join("; ")})` : ""}${c.pid ? `  pid ${c.pid}` : ""}${c.stoppable ? "" : "  [cannot be stopped]"}  ${c.preview}`)
-    .join("\n");
+  const line = (c: CallLine) => {
+    const verdicts = c.verdicts.length ? ` (${c.verdicts.map((v) => `${v.id}: ${v.detail}`).join("; ")})` : "";
+    const pid = c.pid ? `  pid ${c.pid}` : "";
+    return `${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${verdicts}${pid}${c.stoppable ? "" : "  [cannot be stopped]"}  ${c.preview}`;
+  };
+  return calls.map(line).join("\n");
 }
 
 /** `/agents`: one line per worker — id, label, state, elapsed, turns, calls, tokens, health, scope. */
@@ -50,9 +64,10 @@ export function resumeNotices(
   workspace: string,
 ): string[] {
   const before = last ? `${last.provider}/${last.model}` : `${row.provider}/${row.model}`;
-  return [
-    `resuming session ${row.id.slice(0, 8)} ("${row.title}")${before !== now ? `, started on ${before}, now on ${now}` : ""}${row.workspace !== workspace ? `; it began in ${row.workspace}` : ""}`,
-    // Their transcripts are sessions of their own under this one.
-    ...workers.map((w) => `worker ${w.label}: ${w.status}, ${w.turns} turn${w.turns === 1 ? "" : "s"} (transcript: session ${w.id.slice(0, 8)}) — ${w.title.slice(0, 80)}`),
-  ];
+  const moved = before !== now ? `, started on ${before}, now on ${now}` : "";
+  const elsewhere = row.workspace !== workspace ? `; it began in ${row.workspace}` : "";
+  // Their transcripts are sessions of their own under this one.
+  const worker = (w: (typeof workers)[number]) =>
+    `worker ${w.label}: ${w.status}, ${w.turns} turn${w.turns === 1 ? "" : "s"} (transcript: session ${w.id.slice(0, 8)}) — ${w.title.slice(0, 80)}`;
+  return [`resuming session ${row.id.slice(0, 8)} ("${row.title}")${moved}${elsewhere}`, ...workers.map(worker)];
 }
