@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "nod
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
-import { bwrapArgv, bwrapDisablesUserns, defaultLimits, defaultTmpBytes, detectSandbox, guardBinds, networkFilter, systemPath, workspaceGuards } from "../workspace/sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns, guardBinds } from "../workspace/bwrap.ts";
+import { defaultLimits, defaultTmpBytes, detectSandbox, networkFilter } from "../workspace/sandbox.ts";
+import { systemPath } from "../workspace/sandbox-policy.ts";
+import { workspaceGuards } from "../workspace/sweep.ts";
 import { toolchainsShown } from "../workspace/toolchains.ts";
 import type { ServerEntry } from "./config.ts";
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { homeDirectory } from "./containment.ts";
-import { bwrapArgv, bwrapDisablesUserns, detectSandbox, linkedGitDir } from "./sandbox.ts";
+import { bwrapArgv, bwrapDisablesUserns } from "./bwrap.ts";
+import { detectSandbox, linkedGitDir } from "./sandbox.ts";
 import { enclosingRepository } from "./walker.ts";
 
 /**

@@ -3,7 +3,10 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import net from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
-import { bwrapArgv, createSandbox, detectSandbox, linkedGitDir, sandboxBlock, seatbeltProfile, widenableDir } from "../../src/workspace/sandbox.ts";
+import { bwrapArgv } from "../../src/workspace/bwrap.ts";
+import { createSandbox, detectSandbox, linkedGitDir, widenableDir } from "../../src/workspace/sandbox.ts";
+import { sandboxBlock } from "../../src/workspace/sandbox-explain.ts";
+import { seatbeltProfile } from "../../src/workspace/seatbelt.ts";
 import { diskFloor, diskSpace, inodeFloor } from "../../src/workspace/process.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -597,12 +600,13 @@ describe("sandbox profiles (pure)", () => {
   test("sandbox-exec: deny by default, writes only to the workspace and temp, git config denied, network only when approved", () => {
     const p = seatbeltProfile(policy);
     expect(p).toContain("(deny default)");
-    expect(p).toContain('(allow file-write* (subpath "/w"))');
+    expect(p).toContain('(allow file-read* file-write* (subpath "/w"))');
     expect(p).toContain('(deny file-write* (subpath "/w/.git/config"))');
     expect(p).toContain('(deny file-read* file-write* (literal "/w/.env"))');
     expect(p).not.toContain("(allow network*)");
     expect(seatbeltProfile({ ...policy, network: true })).toContain("(allow network*)");
-    expect(seatbeltProfile({ ...policy, mode: "read-only" })).not.toContain('(allow file-write* (subpath "/w"))');
+    expect(seatbeltProfile({ ...policy, mode: "read-only" })).not.toContain('(allow file-read* file-write* (subpath "/w"))');
+    expect(seatbeltProfile({ ...policy, mode: "read-only" })).toContain('(allow file-read* (subpath "/w"))\n(deny file-write* (subpath "/w"))');
   });
 
   test("sandbox-exec: a command reaches only the Mach services it runs on, never one that acts for it outside (launchd, the pasteboard, the keychain, Apple Events)", () => {

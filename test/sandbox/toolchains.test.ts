@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
-import { detectSandbox, hiddenProgram } from "../../src/workspace/sandbox.ts";
+import { detectSandbox } from "../../src/workspace/sandbox.ts";
+import { hiddenProgram } from "../../src/workspace/sandbox-explain.ts";
 import { homeReadable, pathView } from "../../src/workspace/toolchains.ts";
 import { tempDir } from "../support/temp.ts";
 
