@@ -4,7 +4,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { NotAFile, readRegularFile } from "../workspace/containment.ts";
 import { scrubEnv } from "../workspace/process.ts";
-import { runFilesHash } from "./launch.ts";
+import { MAX_COVERED, runFilesHash } from "./launch.ts";
 
 const Stdio = z.object({
   type: z.literal("stdio").optional(),
@@ -34,8 +34,17 @@ export interface ServerEntry {
   config: ServerConfig;
   origin: "user" | "project";
   path: string;
-  /** Hash of the expanded config and of the workspace files it runs: an approval covers exactly these. */
+  /** Hash of the expanded config and of every workspace file it can load (`runFilesHash`): an approval covers exactly these. */
   fingerprint: string;
+  /** For a project stdio server: how many workspace files its approval covers, or that it can load too many to cover. */
+  covers?: { files: number; tooMany?: boolean };
+}
+
+/** Why no approval can cover a project server (it can load more of the workspace than `MAX_COVERED`), or undefined. Pure. */
+export function uncoverable(entry: ServerEntry): string | undefined {
+  if (!entry.covers?.tooMany) return undefined;
+  const most = `${MAX_COVERED.files.toLocaleString("en-US")} files or ${MAX_COVERED.bytes / 2 ** 30} GiB`;
+  return `it can load more than ${most} of the workspace, more than an approval can cover; give it a narrower directory in ${entry.path}`;
 }
 
 /**
@@ -84,8 +93,10 @@ function readMcpFile(path: string, origin: "user" | "project", env: Record<strin
       const issue = parsed.error.issues[0]!;
       throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
     }
-    const entry = { name: safeName(name), config: parsed.data, origin, path, fingerprint: "" };
-    entry.fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).update(runFilesHash(entry, workspace)).digest("hex").slice(0, 16);
+    const entry: ServerEntry = { name: safeName(name), config: parsed.data, origin, path, fingerprint: "" };
+    const coverage = runFilesHash(entry, workspace);
+    entry.fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).update(coverage.hash).digest("hex").slice(0, 16);
+    if (origin === "project" && "command" in parsed.data) entry.covers = { files: coverage.files, ...(coverage.tooMany ? { tooMany: true } : {}) };
     return entry;
   });
 }

@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
 import { type Action, type Risk, ToolFailure } from "../actions/action.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
-import { safeName, type ServerEntry } from "./config.ts";
+import { safeName, type ServerEntry, uncoverable } from "./config.ts";
 import { stdioLaunch } from "./launch.ts";
 
 type ServerState = "starting" | "connected" | "failed" | "disabled" | "unapproved" | "disconnected";
@@ -185,6 +185,12 @@ export class McpHub {
       l.status.state = "disabled";
       return;
     }
+    const tooMany = uncoverable(entry);
+    if (tooMany) {
+      l.status.state = "unapproved";
+      l.status.reason = `project server from ${entry.path} not started: ${tooMany}`;
+      return;
+    }
     if (entry.origin === "project" && !this.opts.isApproved(entry)) {
       l.status.state = "unapproved";
       l.status.reason = `project server from ${entry.path} not approved for this workspace; approve with weir mcp approve ${entry.name}`;
@@ -359,9 +365,11 @@ export async function startServers(
   entries: ServerEntry[],
   o: { registry: ActionRegistry; workspace: string; serverHomes: string; approvals: ServerApprovals; ask?: (entry: ServerEntry) => Promise<boolean>; clientVersion: string; notices: string[]; log: (line: string) => void },
 ): Promise<McpHub> {
-  for (const e of entries)
-    if (e.origin === "project" && !e.config.disabled && !o.approvals.isMcpServerApproved(o.workspace, e.name, e.fingerprint) && o.ask && (await o.ask(e)))
+  for (const e of entries) {
+    const askable = e.origin === "project" && !e.config.disabled && !uncoverable(e);
+    if (askable && !o.approvals.isMcpServerApproved(o.workspace, e.name, e.fingerprint) && o.ask && (await o.ask(e)))
       o.approvals.approveMcpServer(o.workspace, e.name, e.fingerprint);
+  }
   const hub = new McpHub(o.registry, {
     workspace: o.workspace,
     serverHomes: o.serverHomes,

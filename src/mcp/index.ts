@@ -4,6 +4,6 @@
  * from here: in a Bun bundle a re-export evaluates every module it names, and lazily loaded parts
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
-export { NO_SERVERS, loadMcpServers } from "./config.ts";
+export { NO_SERVERS, loadMcpServers, uncoverable } from "./config.ts";
 export type { ServerEntry } from "./config.ts";
 export { McpHub, startServers } from "./hub.ts";

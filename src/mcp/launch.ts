@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeDirectory, inside, protectedReason } from "../workspace/containment.ts";
 import { userConfigDir, userDataDir } from "../config/paths.ts";
 import { bwrapArgv, bwrapDisablesUserns, guardBinds } from "../workspace/bwrap.ts";
@@ -70,15 +70,77 @@ function neutralPath(path: string, workspace: string): string {
     .join(delimiter);
 }
 
-/** The content hash of the workspace files a project server runs: its approval covers these bytes. */
-export function runFilesHash(entry: ServerEntry, workspace: string): string {
-  if (!("command" in entry.config) || entry.origin !== "project") return "";
+/** The most workspace files, and bytes, an approval covers; a server that can load more is not started. */
+export const MAX_COVERED = { files: 50_000, bytes: 1024 * 2 ** 20 };
+
+/** What a project server's approval covers: every workspace file it can load, hashed (`runFilesHash`). */
+export interface Coverage {
+  hash: string;
+  files: number;
+  /** It can load more than `MAX_COVERED`: no approval covers it, so it does not start. */
+  tooMany?: boolean;
+}
+
+/**
+ * What a stdio server's entry shows it of the paths it names: the directories (its to change; a
+ * project's only inside the workspace) and, read-only, the package of each file. I/O: stats.
+ */
+function shownPaths(entry: ServerEntry, workspace: string, paths: string[]): { writable: string[]; readable: string[] } {
+  const mayWrite = (p: string) => statSync(p).isDirectory() && (entry.origin === "user" || inside(workspace, p));
+  const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
+  return { writable: paths.filter(mayWrite), readable };
+}
+
+/**
+ * The workspace directories a project server can load files from: under bubblewrap, what its
+ * sandbox shows of the workspace (`shownPaths`); where it has no sandbox, the whole workspace. I/O.
+ */
+function loadableRoots(entry: ServerEntry, argv: string[], workspace: string): string[] {
+  if (detectSandbox().kind !== "bwrap") return [workspace];
+  const paths = argv.flatMap((a) => named(entry, workspace, a) ?? []);
+  const { writable, readable } = shownPaths(entry, workspace, paths);
+  const roots = [...writable, ...readable].flatMap((p) => (inside(workspace, p) ? [p] : inside(p, workspace) ? [workspace] : []));
+  return [...new Set(roots)].filter((r, _, all) => !all.some((o) => o !== r && inside(o, r))).sort();
+}
+
+/**
+ * The hash of every workspace file a project stdio server can load (`loadableRoots`), by path, kind
+ * and bytes: its approval covers these, so a file it `require`s that changed since, whoever changed
+ * it, asks again. `.git` and protected files (hidden from it) are not among them. I/O: reads them.
+ */
+export function runFilesHash(entry: ServerEntry, workspace: string): Coverage {
+  if (!("command" in entry.config) || entry.origin !== "project") return { hash: "", files: 0 };
   const h = createHash("sha256");
-  for (const a of [entry.config.command, ...entry.config.args]) {
-    const p = named(entry, workspace, a);
-    if (p && inside(workspace, p) && statSync(p).isFile()) h.update(a).update("\0").update(readFileSync(p)).update("\0");
+  const home = homeDirectory();
+  let files = 0;
+  let bytes = 0;
+  const visit = (dir: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch {
+      return true;
+    }
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      const rel = relative(workspace, abs);
+      if (e.isDirectory()) {
+        if (e.name !== ".git" && !visit(abs)) return false;
+      } else if (!protectedReason(rel, abs, home)) {
+        // The size is known before the bytes are read: a file too large to cover is never read.
+        bytes += e.isFile() ? lstatSync(abs).size : 0;
+        if (++files > MAX_COVERED.files || bytes > MAX_COVERED.bytes) return false;
+        const body = e.isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : e.isFile() ? readFileSync(abs) : Buffer.alloc(0);
+        h.update(`${e.isSymbolicLink() ? "link" : "file"}\0${rel}\0${body.length}\0`).update(body);
+      }
+    }
+    return true;
+  };
+  for (const root of loadableRoots(entry, [entry.config.command, ...entry.config.args], workspace)) {
+    if (!statSync(root).isDirectory()) continue;
+    if (!visit(root)) return { hash: "", files, tooMany: true };
   }
-  return h.digest("hex").slice(0, 16);
+  return { hash: h.digest("hex").slice(0, 16), files };
 }
 
 export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHomes: string; env: Record<string, string> }): Launch {
@@ -97,9 +159,7 @@ export function stdioLaunch(entry: ServerEntry, o: { workspace: string; serverHo
   const found = isAbsolute(command) ? command : Bun.which(command, { PATH });
   const paths = [found, ...args].flatMap((a) => (a ? [named(entry, o.workspace, a)] : [])).filter((p): p is string => p !== undefined);
   // Directories it names are its to change (a project's only inside the workspace); files are read.
-  const mayWrite = (p: string) => statSync(p).isDirectory() && (entry.origin === "user" || inside(o.workspace, p));
-  const writable = paths.filter(mayWrite);
-  const readable = paths.filter((p) => !mayWrite(p)).map((p) => (statSync(p).isDirectory() ? p : packageOf(p)));
+  const { writable, readable } = shownPaths(entry, o.workspace, paths);
   const limits = defaultLimits();
   // Your home is emptied as for commands, with the same toolchains and PATH directories (node under ~/.nvm, uvx under ~/.local/bin …).
   const seen = (p: string) => systemPath(p) || inside(home, p) || paths.some((x) => inside(x, p));

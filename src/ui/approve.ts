@@ -86,6 +86,7 @@ export async function confirmProjectServer(entry: {
   name: string;
   path: string;
   config: { command?: string; args?: string[]; url?: string; env?: Record<string, string>; network?: boolean };
+  covers?: { files: number };
 }): Promise<boolean> {
   const c = entry.config;
   const what = reviewable(c.command ? [c.command, ...(c.args ?? [])].join(" ") : (c.url ?? ""));
@@ -93,7 +94,9 @@ export async function confirmProjectServer(entry: {
   // Its environment runs code too (NODE_OPTIONS=--require …), and the network is a widening: both are shown.
   const env = Object.entries(c.env ?? {}).map(([k, v]) => `  env ${reviewable(k)}=${reviewable(v)}`);
   const network = c.command ? [`  network: ${c.network ? "yes, it may reach any host" : "none"}`] : [];
-  const shown = [what.replace(/^/gm, "  "), ...env, ...network].join("\n");
+  // What it can load of the workspace is covered too: a file changed since asks again.
+  const files = entry.covers ? [`  loads: ${entry.covers.files === 1 ? "1 file" : `${entry.covers.files} files`} of the workspace, as they are now`] : [];
+  const shown = [what.replace(/^/gm, "  "), ...env, ...network, ...files].join("\n");
   const question = `${reviewable(entry.path)} wants to start the MCP server "${name}":\n${shown}\nAllow it for this workspace?`;
   return confirmCollapsed(question, (yes) => `MCP server ${name} ${yes ? "allowed for this workspace" : "not allowed"}`);
 }

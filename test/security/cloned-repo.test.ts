@@ -982,6 +982,57 @@ describe("MCP servers a repository can reach", () => {
     }
   });
 
+  test("an approved project server covers every workspace file it can load: one it sources, not named in its entry, changed since, and it does not start until approved again (which would run it)", async () => {
+    const w = world();
+    try {
+      mkdirSync(join(w.root, "tools", "lib"), { recursive: true });
+      // The server marks its own private home when it starts, and runs what its library says.
+      writeFileSync(join(w.root, "tools", "helper.sh"), '#!/bin/sh\necho ran >> "$HOME/ran"\n. "$(dirname "$0")/lib/inner.sh"\n');
+      writeFileSync(join(w.root, "tools", "lib", "inner.sh"), "true\n");
+      writeFileSync(join(w.root, ".mcp.json"), JSON.stringify({ mcpServers: { helper: { command: "sh", args: ["tools/helper.sh"] } } }));
+      const approved = await runWeir(["mcp", "approve", "helper", "--cwd", w.root], { home: w.home });
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toMatch(/covering the \d+ workspace files? it can load/);
+      const serverHome = join(w.home, ".local", "share", "weir", "mcp", "project-helper");
+      await session(w, [], [], "hello");
+      expect(readFileSync(join(serverHome, "ran"), "utf8")).toBe("ran\n");
+      // Only the sourced file changes: the entry and the file it names are as approved.
+      const inner = `echo fired >> "$HOME/fired"\n`;
+      writeFileSync(join(w.root, "tools", "lib", "inner.sh"), inner);
+      await session(w, [], [], "hello");
+      expect(readFileSync(join(serverHome, "ran"), "utf8")).toBe("ran\n");
+      expect(existsSync(join(serverHome, "fired"))).toBe(false);
+      expect((await runWeir(["mcp", "list", "--cwd", w.root], { home: w.home })).stdout).toContain("helper (project, stdio): unapproved");
+      // The other side: approved again, the same server runs the changed file.
+      expect((await runWeir(["mcp", "approve", "helper", "--cwd", w.root], { home: w.home })).code).toBe(0);
+      await session(w, [], [], "hello");
+      expect(readFileSync(join(serverHome, "fired"), "utf8")).toBe("fired\n");
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test("a project server that can load more of the workspace than an approval covers is refused in one line and never started", async () => {
+    const w = world();
+    try {
+      mkdirSync(join(w.root, "tools"), { recursive: true });
+      writeFileSync(join(w.root, "tools", "helper.sh"), '#!/bin/sh\necho ran >> "$HOME/ran"\n');
+      // A sparse file past the byte bound: its size is known without reading it.
+      writeFileSync(join(w.root, "tools", "blob.bin"), "");
+      Bun.spawnSync(["truncate", "-s", "1100M", join(w.root, "tools", "blob.bin")]);
+      writeFileSync(join(w.root, ".mcp.json"), JSON.stringify({ mcpServers: { helper: { command: "sh", args: ["tools/helper.sh"] } } }));
+      const approve = await runWeir(["mcp", "approve", "helper", "--cwd", w.root], { home: w.home });
+      expect(approve.code).toBe(1);
+      expect(approve.stderr.trim().split("\n")).toHaveLength(1);
+      expect(approve.stderr).toContain("more than an approval can cover");
+      await session(w, [], [], "hello");
+      expect(existsSync(join(w.home, ".local", "share", "weir", "mcp", "project-helper", "ran"))).toBe(false);
+      expect((await runWeir(["mcp", "list", "--cwd", w.root], { home: w.home })).stdout).toContain("more than an approval can cover");
+    } finally {
+      w.cleanup();
+    }
+  });
+
   test.skipIf(!sandboxed)("a server whose program lives in a toolchain directory of your home still starts in its sandbox", async () => {
     const w = world();
     try {

@@ -1,6 +1,6 @@
 import { userConfigDir } from "../../config/paths.ts";
-import { usageError } from "../../core/errors.ts";
-import { loadMcpServers } from "../../mcp/config.ts";
+import { UserError, usageError } from "../../core/errors.ts";
+import { loadMcpServers, uncoverable } from "../../mcp/config.ts";
 import type { Hub } from "../runtime.ts";
 import { SessionStore } from "../../store/sessions.ts";
 import { databasePath } from "../data.ts";
@@ -32,8 +32,11 @@ export function mcpApprove(words: string[], workspace: string, all: boolean, out
     for (const n of names) {
       const e = entries.find((x) => x.name === n);
       if (!e) throw usageError(`no project MCP server named ${n} in ${workspace}/.mcp.json`);
+      const tooMany = uncoverable(e);
+      if (tooMany) throw new UserError(`cannot approve ${e.name}: ${tooMany}`, 1);
       store.approveMcpServer(workspace, e.name, e.fingerprint);
-      out(`approved ${e.name}: ${"command" in e.config ? [e.config.command, ...e.config.args].join(" ") : e.config.url}\n`);
+      const covers = e.covers ? ` (covering the ${e.covers.files === 1 ? "1 workspace file" : `${e.covers.files} workspace files`} it can load)` : "";
+      out(`approved ${e.name}: ${"command" in e.config ? [e.config.command, ...e.config.args].join(" ") : e.config.url}${covers}\n`);
     }
     return 0;
   } finally {
