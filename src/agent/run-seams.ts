@@ -249,9 +249,9 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
           for (const s of open) heldOnce.add(`${s.path}\0${s.name}`);
           const named = open.map((s) => {
             const callers = d.state.unreadCallers(s.path, s.name);
-            return callers.length ? `${s.name} (called from ${callers.slice(0, 5).join(", ")}${callers.length > 5 ? ", ..." : ""})` : s.name;
+            return callers.length ? `${s.name} (called from ${callers.slice(0, 5).join("; ")}${callers.length > 5 ? "; ..." : ""})` : s.name;
           });
-          out.set(call.id, `[weir] Not applied: this edit changes the declaration of ${named.join(", ")} in ${proposal.path}, and its callers are not read. Read them (or run find_references) and update them with it; to apply the edit as it is, make it again.`);
+          out.set(call.id, `[weir] Not applied: this edit changes the declaration of ${named.join(", ")} in ${proposal.path}, and its callers are not read where they call it. Read those lines (or run find_references) and update them with it; to apply the edit as it is, make it again.`);
         } finally {
           d.state.withdraw();
         }

@@ -9,9 +9,10 @@ import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from 
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
-import { hashWithHead, type Ledger } from "../workspace/ledger.ts";
+import { hashWithHead, type Ledger, sha256 } from "../workspace/ledger.ts";
 import { walk, walkFiles } from "../workspace/walker.ts";
 import { type Proposal, readProposal } from "./proposal.ts";
+import { addRange, callerWithLines, type LineRange, linesNaming, unseenLines } from "./shown-lines.ts";
 
 interface Target {
   named_by_user: boolean;
@@ -152,8 +153,10 @@ export class WorkState {
   private refusedTargets = 0;
   /** An edit the model proposed and weir has not applied yet (`propose`). */
   private proposal: Proposal | undefined;
-  /** Per path and symbol, the caller files resolved and not read, from the newest request. */
+  /** Per path and symbol, the caller files whose call sites were not all shown, from the newest request. */
   private unread = new Map<string, string[]>();
+  /** Per path, the lines the conversation showed of it, and of which content (undefined: as the working set showed it). */
+  private shown = new Map<string, { sha?: string; ranges: LineRange[] }>();
   /** Rules the compiled context admitted for the current task (AGENTS.md, .weir/rules/...). */
   rules: string[] = [];
   /** Tokens of the newest compiled request over the context window, 0..1. */
@@ -215,12 +218,30 @@ export class WorkState {
     for (const p of paths) this.compilerTests.add(p);
   }
 
-  /** A file the compiled context showed in full counts as read (its SHA is in the ledger). */
+  /** A file the compiled context showed in full counts as read (its SHA is in the ledger); one shown cut shows none of its call sites for sure. */
   admitted(path: string, complete: boolean): void {
     const t = this.target(path);
     t.read = true;
     t.body_complete ||= complete;
+    if (complete) this.shown.set(path, { ranges: [[1, Infinity]] });
     if (this.isTest(path)) this.testsRead.add(path);
+  }
+
+  /** Records lines the conversation showed of `path` as it is at `sha`; another content's lines no longer count. */
+  private show(path: string, sha: string, [from, to]: LineRange): void {
+    const before = this.shown.get(path);
+    const ranges = before && (before.sha === undefined || before.sha === sha) ? before.ranges : [];
+    this.shown.set(path, { sha, ranges: addRange(ranges, [from, to]) });
+  }
+
+  /** The lines of a caller naming `name` that the conversation has not shown of its current content. */
+  private unseenCallSites(caller: string, name: string): number[] {
+    const text = textOf(this.root, caller, this.index);
+    if (text === undefined) return [];
+    const sites = linesNaming(text, name);
+    const seen = this.shown.get(caller);
+    if (!seen || (seen.sha !== undefined && seen.sha !== sha256(text))) return sites;
+    return unseenLines(seen.ranges, sites);
   }
 
   private isTest(path: string): boolean {
@@ -274,12 +295,17 @@ export class WorkState {
         // An untracked file read whole shows all of its change.
         if (d.complete && this.untracked?.has(d.path)) this.changesSeen.add(d.path);
         if (this.isTest(d.path)) this.testsRead.add(d.path);
+        if (d.shown || d.complete) this.show(d.path, d.sha, d.complete ? [1, Infinity] : d.shown!);
         this.rounds++;
         break;
       }
       case "write": {
         const t = this.target(d.path);
         t.edited = t.read = t.body_complete = true;
+        // The model knows what it wrote of a file it had seen whole; of one seen in part, line numbers moved.
+        const before = this.shown.get(d.path);
+        const whole = before?.ranges.length === 1 && before.ranges[0]![0] === 1 && before.ranges[0]![1] === Infinity;
+        this.shown.set(d.path, whole ? { sha: d.sha, ranges: before!.ranges } : { sha: d.sha, ranges: [] });
         this.verification.markChanged(d.path);
         break;
       }
@@ -357,7 +383,11 @@ export class WorkState {
     const inPlay = candidates.filter((x) => reachableFromOtherFiles(path, x, (callers?.get(x.name)?.length ?? 0) > 0)).slice(0, 8);
     return inPlay.map((x) => {
       const found = callers?.get(x.name);
-      const unread = (found ?? []).filter((f) => this.targets.get(f)?.read !== true);
+      // A caller is seen when the lines naming the symbol were shown, not when its file was touched.
+      const unread = (found ?? []).flatMap((f) => {
+        const lines = this.unseenCallSites(f, x.name);
+        return lines.length ? [callerWithLines(f, lines)] : [];
+      });
       this.unread.set(`${path}\0${x.name}`, unread);
       const resolved = found !== undefined && unread.length === 0;
       return {

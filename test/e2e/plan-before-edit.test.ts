@@ -94,6 +94,37 @@ describe.each(Object.keys(LANGUAGES))("the plan before the first edit (%s)", (la
   });
 });
 
+describe("a caller counts as seen only where it was seen", () => {
+  // A 600-line caller naming encodeKey at lines 1, 10 and 550.
+  const big = Array.from({ length: 600 }, (_, i) => (i === 0 ? 'import { encodeKey } from "./keys.ts";' : i === 9 || i === 549 ? `export const k${i} = encodeKey("a", true);` : `export const n${i} = ${i};`));
+  const files = { "src/keys.ts": LANGUAGES.typescript!.files["src/keys.ts"]!, "src/big.ts": `${big.join("\n")}\n`, "README.md": "# keys\n" };
+  const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
+  const part = (id: string, path: string, offset: number, limit: number) => ({ toolCalls: [{ id, name: "read_file", input: { path, offset, limit } }] });
+  const known = (d: Recorded) => d.request.symbols.find((s) => s.name === "encodeKey")?.callers_known;
+
+  test("a read of ten lines of a 600-line caller leaves its other call site unseen: the edit is held naming that line; once it is read, the callers are known", async () => {
+    await repository(files);
+    const before = world.server.requests.length;
+    await run(task, [read("r1", "src/keys.ts"), part("r2", "src/big.ts", 1, 10), edit("e1", "src/keys.ts", "k: string, upper: boolean", "k: string, o: { upper: boolean }"), part("r3", "src/big.ts", 545, 10)], ["--budget", "1"]);
+    const ds = decisions();
+    // The decision after the ten-line read: its file was touched, its call site at line 550 never shown.
+    expect(known(ds[2]!)).toBe(false);
+    const held = world.server.requests.slice(before).flatMap((r) => (r.body as { messages?: { role: string; content?: unknown }[] }).messages ?? []).find((m) => m.role === "tool" && String(m.content).includes("Not applied"));
+    expect(String(held?.content)).toContain("src/big.ts line 550");
+    expect(known(ds.at(-1)!)).toBe(true);
+  });
+
+  test("a caller the working set shows cut (its first 400 lines) is not counted as seen: its call site past the cut is not", async () => {
+    await repository(files);
+    const before = world.server.requests.length;
+    await run(task, [read("r1", "src/keys.ts")], ["--budget", "40000"]);
+    const first = JSON.stringify(world.server.requests[before]!.body);
+    expect(first).toContain("k9 = encodeKey");
+    expect(first).not.toContain("k549 = encodeKey");
+    expect(known(decisions()[0]!)).toBe(false);
+  });
+});
+
 describe("what a task plans", () => {
   test("a comment-only task plans no behaviour change; a question plans nothing", async () => {
     await repository(LANGUAGES.typescript!.files);
