@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMMANDS, FLAGS } from "../src/cli/args.ts";
+import { PROPERTIES, propertiesHere } from "../src/workspace/properties.ts";
 
 /**
  * The docs name only what exists: every backticked flag is one of weir's flags, every `weir WORD`
@@ -85,5 +86,28 @@ describe("the docs", () => {
     const flags = new Set(FLAGS.map((f) => f.name));
     for (const span of ["--no-such-flag", "weir frobnicate", "LoopState", "budget_used_ratios", "src/agent/no-such.ts"]) expect(problem(span, code, flags)).toBeDefined();
     for (const span of ["--budget", "weir graph clean", "WorkState", "budget_used_ratio", "src/agent/graph.ts", "agent/graph.ts", "NAME.weir-worktrees/ID/"]) expect(problem(span, code, flags)).toBeUndefined();
+  });
+});
+
+describe("docs/security.md's table of properties", () => {
+  test("names the properties weir doctor reports, in order, with the same platforms", () => {
+    const text = readFileSync(join(ROOT, "docs", "security.md"), "utf8");
+    const table = text.slice(text.indexOf("| property |"));
+    const lines = table.split("\n").slice(2);
+    const properties = lines.slice(0, lines.findIndex((l) => !l.startsWith("| "))).map((l) => l.split(" | "));
+    expect(properties.map((r) => r[0]!.slice(2))).toEqual(PROPERTIES.map((p) => p.name));
+    expect(properties.map((r) => r.at(-1)!.replace(/ \|$/, ""))).toEqual(PROPERTIES.map((p) => p.platforms));
+  });
+});
+
+describe("the properties as they hold on a machine", () => {
+  test("with a view every property of commands holds; without one, none that needs it is said to", () => {
+    const full = propertiesHere({ sandbox: "bwrap", view: true, cgroup: true, root: true });
+    expect(full.every((p) => p.holds === "yes")).toBe(true);
+    const mac = propertiesHere({ sandbox: "seatbelt", view: false, cgroup: false, root: false });
+    expect(mac.find((p) => p.property === "a hard link never carries a write out")!.holds).toBe("no");
+    expect(mac.find((p) => p.property === "Linux and macOS enforce one policy")!.holds).toBe("yes");
+    const rootNoCgroup = propertiesHere({ sandbox: "bwrap", view: true, cgroup: false, root: true });
+    expect(rootNoCgroup.find((p) => p.property === "the process limit holds for root")!.holds).toBe("no");
   });
 });

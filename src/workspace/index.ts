@@ -26,6 +26,7 @@ export { removeLayer, viewTools } from "./view.ts";
 export { UndoLog, undoDir, undoTurns } from "./undo.ts";
 export { commandEnv, knownSecretValues } from "./environment.ts";
 export { cgroupsAvailable } from "./limits.ts";
+export { PROPERTIES, propertiesHere } from "./properties.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";
 export type { CommandSandbox } from "./sandbox.ts";
 export { PathScope, badGlob, writeOverlap } from "./scope.ts";

@@ -5,6 +5,7 @@ import { providerSettings, type Resolved } from "../../config/resolve.ts";
 import { changesDir } from "../../workspace/transaction.ts";
 import { viewTools } from "../../workspace/view.ts";
 import { cgroupsAvailable } from "../../workspace/limits.ts";
+import { propertiesHere } from "../../workspace/properties.ts";
 import { userText } from "../../core/messages.ts";
 import { loadMcpServers } from "../../mcp/config.ts";
 import { createProvider } from "../../providers/create.ts";
@@ -53,8 +54,8 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   }
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
+  const viewed = sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write" && viewTools(changesDir(userDataDir(), workspace), workspace) !== null;
   if (sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write") {
-    const viewed = viewTools(changesDir(userDataDir(), workspace), workspace) !== null;
     checks.push({
       name: "transactions",
       ok: viewed,
@@ -124,8 +125,15 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   checks.push(projectChecks(workspace, sandbox));
   const tty = process.stdout.isTTY === true;
   checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
-  if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`);
-  else for (const c of checks) out(`${c.ok ? "ok  " : "FIX "} ${c.name.padEnd(20)} ${c.detail}\n`);
+  // The properties docs/security.md states, as they hold here.
+  const facts = { sandbox: sandbox.active ? sandbox.kind : "none", view: viewed, cgroup: sandbox.kind === "bwrap" && cgroupsAvailable(), root: process.getuid?.() === 0 } as const;
+  const properties = propertiesHere(facts);
+  if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks, security: properties }, null, 2)}\n`);
+  else {
+    for (const c of checks) out(`${c.ok ? "ok  " : "FIX "} ${c.name.padEnd(20)} ${c.detail}\n`);
+    out("\nsecurity properties on this machine (docs/security.md):\n");
+    for (const p of properties) out(`  ${p.holds.padEnd(6)} ${p.property}: ${p.here}\n`);
+  }
   return checks.every((c) => c.ok) ? 0 : 1;
 }
 
