@@ -5,6 +5,7 @@ import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
+import { documentedName, isDocumentation, isPublicApi } from "../context/public-api.ts";
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
@@ -126,6 +127,9 @@ export function runsGitDiff(d: { line: string; argv?: string[] }): boolean {
   return argv[i] === "diff";
 }
 
+/** A file that is itself a package's surface: an index module, declarations, `lib.rs`, `__init__.py`, an `api/` or `public/` directory. Pure. */
+const entryFile = (p: string): boolean => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p);
+
 /**
  * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
  * tests mapped and read, failure locations, retrieval counters, rules in force and budget used. It
@@ -150,6 +154,8 @@ export class WorkState {
   private changesSeen = new Set<string>();
   private files: string[] | undefined;
   private fileSet: Set<string> | undefined;
+  /** The workspace's documentation, joined (`isDocumentation`), read once a planned symbol asks. */
+  private docs: string | undefined;
   private refusedTargets = 0;
   /** An edit the model proposed and weir has not applied yet (`propose`). */
   private proposal: Proposal | undefined;
@@ -440,6 +446,20 @@ export class WorkState {
     this.proposal = undefined;
   }
 
+  /**
+   * Whether a planned symbol is reachable from its package's entry points (`isPublicApi`): the
+   * package's users call it, so a change to it is a public-API change before any edit is made.
+   */
+  private reachesEntry(symbols: DecisionRequest["symbols"]): boolean {
+    if (symbols.length === 0) return false;
+    const files = (this.fileSet ??= new Set(this.workspaceFiles()));
+    const read = (rel: string) => textOf(this.root, rel, this.index);
+    if (symbols.some((x) => isPublicApi(x.path, x.name, files, read))) return true;
+    // What the documentation names is public too: a documented default or behaviour.
+    this.docs ??= [...files].filter(isDocumentation).slice(0, 40).map((f) => (read(f) ?? "").slice(0, 200_000)).join("\n");
+    return symbols.some((x) => documentedName(x.name, this.docs!));
+  }
+
   /** Caller files of a symbol that were resolved and are not read yet (as of the newest request). */
   unreadCallers(path: string, name: string): string[] {
     return this.unread.get(`${path}\0${name}`) ?? [];
@@ -515,7 +535,8 @@ export class WorkState {
       change: {
         planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
         security_sensitive: planned.some(securityPath),
-        public_api: planned.some((p) => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p)),
+        // A change that leaves behaviour as it is (a comment) changes no API its users depend on.
+        public_api: planned.some(entryFile) || (behaviour && this.reachesEntry(symbols.filter((x) => planned.includes(x.path)))),
         behaviour_change: behaviour,
         persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
       },

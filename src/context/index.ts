@@ -9,6 +9,7 @@ export type { SlashCommand } from "./slash-commands.ts";
 export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
 export { reachableFromOtherFiles, resolveCallers } from "./callers.ts";
+export { documentedName, isDocumentation, isPublicApi } from "./public-api.ts";
 export { locate, parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";

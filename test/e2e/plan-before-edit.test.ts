@@ -26,7 +26,7 @@ async function repository(files: Record<string, string>) {
 
 interface Recorded {
   request: {
-    change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean };
+    change: { planned_scope: string; behaviour_change: boolean; security_sensitive: boolean; public_api: boolean };
     symbols: { name: string; exported: boolean; callers_known: boolean }[];
     task: string;
     task_kind: string;
@@ -197,6 +197,57 @@ describe("reachability and risk before the first edit", () => {
     expect(navigation(ds[0]!)).toBe(true);
     expect(ds[1]!.request.symbols.find((s) => s.name === "encode_key")?.callers_known).toBe(true);
     expect(navigation(ds[1]!)).toBe(false);
+  });
+
+  test.each([
+    [
+      "a Rust pub fn in a module lib.rs makes public",
+      { "Cargo.toml": '[package]\nname = "lexer"\nversion = "0.1.0"\n', "src/lib.rs": "pub mod lexer;\n", "src/lexer/mod.rs": "pub mod token;\n", "src/lexer/token.rs": "pub fn lex(s: String) -> usize {\n    s.len()\n}\n" },
+      "Change lex in src/lexer/token.rs to take a &str",
+    ],
+    [
+      "a Rust pub fn re-exported from lib.rs by pub use",
+      { "Cargo.toml": '[package]\nname = "lexer"\nversion = "0.1.0"\n', "src/lib.rs": "mod token;\npub use token::lex;\n", "src/token.rs": "pub fn lex(s: String) -> usize {\n    s.len()\n}\n" },
+      "Change lex in src/token.rs to take a &str",
+    ],
+    [
+      "a Python function re-exported from __init__.py",
+      { "shop/__init__.py": "from .pricing import total\n", "shop/pricing.py": "def total(items, tax):\n    return sum(items) * tax\n" },
+      "Change total in shop/pricing.py to take tax as a keyword argument",
+    ],
+    [
+      "a TypeScript function the package's main entry re-exports",
+      { "package.json": '{"name":"keys","main":"dist/index.js"}', "src/index.ts": 'export * from "./keys.ts";\n', "src/keys.ts": "export function encodeKey(k: string, upper: boolean): string {\n  return upper ? k.toUpperCase() : k;\n}\n" },
+      "Change encodeKey in src/keys.ts to take an options object",
+    ],
+    [
+      "a default the README documents",
+      { "src/config.ts": "export const DEFAULT_PAGE_SIZE = 50;\n", "README.md": "# lists\n\nEach page shows `DEFAULT_PAGE_SIZE` items (50).\n" },
+      "Change DEFAULT_PAGE_SIZE in src/config.ts to 100",
+    ],
+    [
+      "an exported Go function of a library package",
+      { "go.mod": "module example.com/kv\n", "kv/encode.go": "package kv\n\nfunc Encode(k string) string {\n\treturn k\n}\n" },
+      "Change Encode in kv/encode.go to take a byte slice",
+    ],
+  ])("public API is escalated before the edit: %s", async (_, files, task) => {
+    await repository(files);
+    await run(task, []);
+    const first = decisions()[0]!;
+    expect(first.request.change.public_api).toBe(true);
+    expect(choice(first, "risk_surface")).toBe("public_api");
+    expect(first.baseline.verification_escalation!.p_yes).toBe(1);
+  });
+
+  test.each([
+    ["a Rust pub(crate) fn", { "Cargo.toml": '[package]\nname = "lexer"\nversion = "0.1.0"\n', "src/lib.rs": "pub mod token;\n", "src/token.rs": "pub(crate) fn lex(s: String) -> usize {\n    s.len()\n}\n" }, "Change lex in src/token.rs to take a &str"],
+    ["a Python function __init__.py does not import", { "shop/__init__.py": "", "shop/pricing.py": "def total(items, tax):\n    return sum(items) * tax\n" }, "Change total in shop/pricing.py to take tax as a keyword argument"],
+    ["a default no documentation names", { "src/config.ts": "export const DEFAULT_PAGE_SIZE = 50;\n", "README.md": "# lists\n\nThe total is shown on each page.\n" }, "Change DEFAULT_PAGE_SIZE in src/config.ts to 100"],
+    ["a Go function under internal/", { "go.mod": "module example.com/kv\n", "internal/kv/encode.go": "package kv\n\nfunc Encode(k string) string {\n\treturn k\n}\n" }, "Change Encode in internal/kv/encode.go to take a byte slice"],
+  ])("not public API: %s", async (_, files, task) => {
+    await repository(files);
+    await run(task, []);
+    expect(decisions()[0]!.request.change.public_api).toBe(false);
   });
 
   test("a change to an auth module is security-sensitive and escalates verification before any edit", async () => {

@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { documentedName, isPublicApi } from "../../src/context/public-api.ts";
+
+/** A package of files held in memory. */
+const pkg = (files: Record<string, string>) => ({ files: new Set(Object.keys(files)), read: (p: string) => files[p] });
+
+describe("public API: reachable from the package's entry points", () => {
+  test("TypeScript: an exports map's entry, through a named re-export chain; a name the chain does not pass on is not", () => {
+    const p = pkg({
+      "package.json": JSON.stringify({ exports: { ".": { import: "./dist/index.mjs", types: "./dist/index.d.ts" } } }),
+      "src/index.ts": 'export { encodeKey } from "./codec/index.ts";\n',
+      "src/codec/index.ts": 'export * from "./keys.ts";\n',
+      "src/codec/keys.ts": "export function encodeKey() {}\nexport function decodeKey() {}\n",
+    });
+    expect(isPublicApi("src/codec/keys.ts", "encodeKey", p.files, p.read)).toBe(true);
+    expect(isPublicApi("src/codec/keys.ts", "decodeKey", p.files, p.read)).toBe(false);
+  });
+
+  test("a package with no entry fields, or a module nothing re-exports, has no public API by reachability", () => {
+    const p = pkg({ "package.json": '{"name":"app","private":true}', "src/keys.ts": "export function encodeKey() {}\n" });
+    expect(isPublicApi("src/keys.ts", "encodeKey", p.files, p.read)).toBe(false);
+  });
+
+  test("Rust: a pub use of the item's module with a glob; a private mod in the chain hides it", () => {
+    const glob = pkg({ "src/lib.rs": "mod codec;\npub use codec::*;\n", "src/codec.rs": "pub fn encode() {}\n" });
+    expect(isPublicApi("src/codec.rs", "encode", glob.files, glob.read)).toBe(true);
+    const hidden = pkg({ "src/lib.rs": "mod codec;\n", "src/codec.rs": "pub fn encode() {}\n" });
+    expect(isPublicApi("src/codec.rs", "encode", hidden.files, hidden.read)).toBe(false);
+  });
+
+  test("Java: public in a package module-info exports; not without the export", () => {
+    const java = (info: string) => pkg({ "src/main/java/module-info.java": info, "src/main/java/com/acme/Keys.java": "package com.acme;\npublic class Keys {\n  public static String encode(String k) { return k; }\n}\n" });
+    const on = java("module acme { exports com.acme; }\n");
+    expect(isPublicApi("src/main/java/com/acme/Keys.java", "encode", on.files, on.read)).toBe(true);
+    const off = java("module acme { }\n");
+    expect(isPublicApi("src/main/java/com/acme/Keys.java", "encode", off.files, off.read)).toBe(false);
+  });
+});
+
+describe("a name the documentation names as code", () => {
+  test("in backticks or a fence, called, or shaped as no prose word is; a plain word in prose is not", () => {
+    expect(documentedName("total", "Call `total(items)` for the sum.")).toBe(true);
+    expect(documentedName("total", "```py\nprint(total)\n```")).toBe(true);
+    expect(documentedName("total", "Use total(items).")).toBe(true);
+    expect(documentedName("total", "The total is shown; subtotal(x) too.")).toBe(false);
+    expect(documentedName("PAGE_SIZE", "Pages hold PAGE_SIZE items.")).toBe(true);
+    expect(documentedName("PAGE_SIZE", "Pages hold MAX_PAGE_SIZE items.")).toBe(false);
+  });
+});
