@@ -1,7 +1,7 @@
 import { BudgetSpent } from "../core/errors.ts";
 import { faultPoint } from "../core/fault-point.ts";
 import type { GoalStatus } from "../store/goals.ts";
-import type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "../store/graphs.ts";
+import type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState, TransitionFields } from "../store/graphs.ts";
 import type { GraphPlan, PlanNode } from "./graph-plan.ts";
 
 /** How a node's goal ended its run. */
@@ -16,7 +16,7 @@ export interface GraphRunner {
   graph(): GraphRow;
   nodes(): NodeRow[];
   /** The one writer of a state change (store/graphs.ts `transition`); the event is emitted. */
-  transition(node: string | undefined, state: GraphStatus | NodeState, reason: string, fields?: { goal?: string; worktree?: string | null; budget?: number | null }): GraphEvent;
+  transition(node: string | undefined, state: GraphStatus | NodeState, reason: string, fields?: TransitionFields): GraphEvent;
   /** Whether the goal a node ran as completed (a process may have stopped before its merge). */
   goalComplete(goal: string): boolean;
   /** The merged tree's worktree, made when missing. */
@@ -32,7 +32,7 @@ export interface GraphRunner {
    * Commits a finished node's worktree and merges it into the merged tree; a conflict is undone and
    * named. Idempotent: a node whose work is already on the graph's branch is merged, not again.
    */
-  merge(node: PlanNode, worktree: string): Promise<{ merged: true } | { merged: false; why: string }>;
+  merge(node: PlanNode, worktree: string): Promise<{ merged: true; commit?: string } | { merged: false; why: string }>;
   removeTree(worktree: string): Promise<void>;
   /** The graph's check on the merged tree (its own, or the project's tests); undefined when it has none. */
   finalCheck(dir: string, signal: AbortSignal): Promise<{ passed: boolean; summary: string } | undefined>;
@@ -123,7 +123,8 @@ export async function runGraph(r: GraphRunner, signal: AbortSignal): Promise<Gra
       starting--;
       const tree = await r.nodeTree(n.id);
       const row = r.nodes().find((x) => x.node_id === n.id)!;
-      r.transition(n.id, "running", share === undefined ? "started" : `started with ${share} tokens of the graph's budget`, { worktree: tree });
+      const started = share === undefined ? "started" : `started with ${share} tokens of the graph's budget`;
+      r.transition(n.id, "running", started, { worktree: tree, reserved: share ?? null });
       const stop = new AbortController();
       const forward = () => stop.abort(signal.reason);
       signal.addEventListener("abort", forward, { once: true });
@@ -178,7 +179,7 @@ async function mergeNode(r: GraphRunner, node: PlanNode, tree: string, reason: s
     r.transition(node.id, "failed", `its merge failed: ${m.why}; its worktree is kept at ${tree}`);
     return;
   }
-  r.transition(node.id, "merged", reason, { worktree: null });
+  r.transition(node.id, "merged", reason, { worktree: null, commit: m.commit ?? null });
   faultPoint(`graph-merged:${node.id}`);
   await r.removeTree(tree);
 }

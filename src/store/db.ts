@@ -173,6 +173,9 @@ const MIGRATIONS: string[] = [
      usage TEXT NOT NULL
    );
    CREATE INDEX routes_by_session ON routes(session_id, at);`,
+  // A graph node's reserved share of the budget and the commit that merged it, for \`weir graph status\`.
+  `ALTER TABLE graph_nodes ADD COLUMN reserved INTEGER;
+   ALTER TABLE graph_nodes ADD COLUMN merge_commit TEXT;`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

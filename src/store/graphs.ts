@@ -23,6 +23,17 @@ export interface GraphRow {
   updated_at: number;
 }
 
+/** What a transition may set beside the state: a node's goal, worktree, reserved share and merge commit; the graph's budget. */
+export interface TransitionFields {
+  goal?: string;
+  worktree?: string | null;
+  budget?: number | null;
+  /** A running node's share of the budget, reserved when it starts: it may spend up to its spend then plus this. */
+  reserved?: number | null;
+  /** The commit on the graph's branch that merged the node (none when it changed nothing). */
+  commit?: string | null;
+}
+
 export interface NodeRow {
   graph_id: string;
   node_id: string;
@@ -32,6 +43,10 @@ export interface NodeRow {
   worktree: string | null;
   spent: number;
   reason: string;
+  /** The share of the budget reserved when it last started (null: no budget, or not started). */
+  reserved: number | null;
+  /** The commit that merged it into the graph's branch. */
+  merge_commit: string | null;
 }
 
 /** One transition of a graph (node_id null) or of one of its nodes. */
@@ -84,7 +99,7 @@ export class GraphStore {
   }
 
   nodes(id: string): NodeRow[] {
-    return this.guard(() => this.db.query("SELECT graph_id, node_id, state, goal_id, worktree, spent, reason FROM graph_nodes WHERE graph_id = ? ORDER BY rowid").all(id) as NodeRow[]);
+    return this.guard(() => this.db.query("SELECT graph_id, node_id, state, goal_id, worktree, spent, reason, reserved, merge_commit FROM graph_nodes WHERE graph_id = ? ORDER BY rowid").all(id) as NodeRow[]);
   }
 
   events(id: string): GraphEvent[] {
@@ -100,7 +115,7 @@ export class GraphStore {
    * The one place a state changes: the graph's (`node` undefined; `budget` re-arms it) or a node's
    * (with the goal it runs as and its worktree), and the event, in one transaction.
    */
-  transition(id: string, node: string | undefined, state: GraphStatus | NodeState, reason: string, fields: { goal?: string; worktree?: string | null; budget?: number | null } = {}, now = Date.now()): GraphEvent {
+  transition(id: string, node: string | undefined, state: GraphStatus | NodeState, reason: string, fields: TransitionFields = {}, now = Date.now()): GraphEvent {
     this.guard(() =>
       this.db.transaction(() => {
         if (node === undefined) {
@@ -110,6 +125,8 @@ export class GraphStore {
           this.db.query("UPDATE graph_nodes SET state = ?, reason = ? WHERE graph_id = ? AND node_id = ?").run(state, reason, id, node);
           if (fields.goal !== undefined) this.db.query("UPDATE graph_nodes SET goal_id = ? WHERE graph_id = ? AND node_id = ?").run(fields.goal, id, node);
           if (fields.worktree !== undefined) this.db.query("UPDATE graph_nodes SET worktree = ? WHERE graph_id = ? AND node_id = ?").run(fields.worktree, id, node);
+          if (fields.reserved !== undefined) this.db.query("UPDATE graph_nodes SET reserved = ? WHERE graph_id = ? AND node_id = ?").run(fields.reserved, id, node);
+          if (fields.commit !== undefined) this.db.query("UPDATE graph_nodes SET merge_commit = ? WHERE graph_id = ? AND node_id = ?").run(fields.commit, id, node);
           this.db.query("UPDATE graphs SET updated_at = ? WHERE id = ?").run(now, id);
         }
         this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, ?, ?, ?, ?)").run(id, node ?? null, now, state, reason);

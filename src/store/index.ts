@@ -8,7 +8,7 @@ export { EvalStore } from "./eval.ts";
 export type { GoalRow, GoalStatus, GoalTransition } from "./goals.ts";
 export { GoalStore } from "./goals.ts";
 export { ToolMemory } from "./tool-memory.ts";
-export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "./graphs.ts";
+export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState, TransitionFields } from "./graphs.ts";
 export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
 export { SymbolIndex } from "./symbol-index.ts";

@@ -5,7 +5,7 @@ import { type GraphPlan, parsePlan, validatePlan } from "../../src/agent/graph-p
 import type { NodeRow } from "../../src/store/graphs.ts";
 
 const node = (id: string, depends_on: string[] = [], scope = [`${id}.txt`]) => ({ id, objective: `make ${id}`, scope, depends_on });
-const rows = (states: Record<string, string>): NodeRow[] => Object.entries(states).map(([node_id, state]) => ({ graph_id: "g", node_id, state: state as NodeRow["state"], goal_id: null, worktree: null, spent: 0, reason: "" }));
+const rows = (states: Record<string, string>): NodeRow[] => Object.entries(states).map(([node_id, state]) => ({ graph_id: "g", node_id, state: state as NodeRow["state"], goal_id: null, worktree: null, spent: 0, reason: "", reserved: null, merge_commit: null }));
 
 describe("a goal graph's plan", () => {
   test("a diamond is valid; parallel writers of one file are not, unless one depends on the other", () => {

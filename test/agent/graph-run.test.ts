@@ -11,7 +11,7 @@ import type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState } from "../.
  */
 function world(plan: GraphPlan, o: { budget: number | null; concurrency: number; turns: Record<string, number[]> }) {
   const graph: GraphRow = { id: "g", workspace: "/w", objective: "o", base: "b", branch: "weir/graph-g", check_command: null, budget: o.budget, concurrency: o.concurrency, plan: JSON.stringify(plan), status: "active", created_at: 0, updated_at: 0 };
-  const rows: NodeRow[] = plan.nodes.map((n) => ({ graph_id: "g", node_id: n.id, state: "waiting", goal_id: null, worktree: null, spent: 0, reason: "planned" }));
+  const rows: NodeRow[] = plan.nodes.map((n) => ({ graph_id: "g", node_id: n.id, state: "waiting", goal_id: null, worktree: null, spent: 0, reason: "planned", reserved: null, merge_commit: null }));
   const done = new Map<string, number>();
   const merges: string[] = [];
   let maxRunning = 0;

@@ -93,8 +93,8 @@ const TREES = () => join(world.tmp, "project.weir-worktrees");
 
 describe("weir graph across crashes and runners", () => {
   // Every step a node's way to the branch is written in: its goal done, merging recorded, its
-  // worktree committed, the merge recorded (and the merged tree's check before the graph's end).
-  const steps = ["a", "c"].flatMap((n) => ["goal-done", "merging", "committed", "merged"].map((s) => `graph-${s}:${n}`)).concat("graph-checked");
+  // worktree committed, git's merge made, the merge recorded (and the merged tree's check before the graph's end).
+  const steps = ["a", "c"].flatMap((n) => ["goal-done", "merging", "committed", "git-merged", "merged"].map((s) => `graph-${s}:${n}`)).concat("graph-checked");
   test.each(steps)("killed at %s, then resumed: complete, each node merged exactly once, nothing left behind", async (step) => {
     repository();
     world.server.script({ turns: [] });
@@ -113,6 +113,14 @@ describe("weir graph across crashes and runners", () => {
     expect(nodesOf(id)).toEqual({ a: "merged", b: "merged", c: "merged", d: "merged" });
     expect(mergesOf(id)).toEqual({ a: 1, b: 1, c: 1, d: 1 });
     for (const f of ["a", "b", "c", "d"]) expect(git("show", `weir/graph-${id}:${f}.txt`)).toBe(`${f}\n`);
+    // Each node's recorded merge commit is git's, whichever step the kill fell on; status shows it.
+    const byGit: Record<string, string> = Object.fromEntries(
+      git("log", "--merges", "--format=%s %H", `weir/graph-${id}`).trim().split("\n").map((l) => [l.split(" ")[4]!, l.split(" ").at(-1)!]),
+    );
+    const recorded = db((d) => d.query("SELECT node_id, merge_commit FROM graph_nodes WHERE graph_id = ?").all(id) as { node_id: string; merge_commit: string }[]);
+    expect(Object.fromEntries(recorded.map((r) => [r.node_id, r.merge_commit]))).toEqual(byGit);
+    const shown = (await runWeir(["graph", "status", id], { home: world.home, cwd: world.ws })).stdout;
+    for (const [node, commit] of Object.entries(byGit)) expect(shown).toMatch(new RegExp(`\\n  ${node} .* merged .* merge ${commit.slice(0, 10)} `));
     // Only the result branch is left: no node branches, no worktrees, no folder for them.
     expect(git("branch", "--list", "weir/*").trim()).toBe(`weir/graph-${id}`);
     expect(existsSync(TREES())).toBe(false);

@@ -222,5 +222,13 @@ describe("weir graph", () => {
     const status = await runWeir(["graph", "status", id], { home: world.home, cwd: world.ws });
     expect(status.stdout).toContain(`graph ${id}  complete`);
     expect(status.stdout).toMatch(/a\s+merged/);
+    // Each node's tokens against the share it was last given of the budget.
+    const store = new Database(join(world.home, ".local", "share", "weir", "weir.db"), { readonly: true });
+    const reserved = store.query("SELECT node_id, spent, reserved FROM graph_nodes WHERE graph_id = ?").all(id) as { node_id: string; spent: number; reserved: number }[];
+    store.close();
+    for (const n of reserved) {
+      expect(n.reserved).toBeGreaterThan(0);
+      expect(status.stdout).toContain(`${n.spent} of ${n.reserved} tokens`);
+    }
   }, 60_000);
 });

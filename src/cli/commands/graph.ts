@@ -72,6 +72,18 @@ export async function graphCommand(args: ParsedArgs, workspace: string, resolved
   return await withStore(async (store) => EXIT[await pursueGraph(store, workspace, resolved, args, spec, say, signal)]);
 }
 
+/**
+ * The merge commit on the graph's branch (checked out in `dir`) whose second parent is the node's
+ * branch: found the same way after a merge and after a kill, when the merge was made but not
+ * recorded. None for a node that changed nothing (no merge was made).
+ */
+async function mergeCommitOf(dir: string, branch: string): Promise<{ commit?: string }> {
+  const tip = (await gitWrite(dir, ["rev-parse", branch]))?.trim();
+  const merges = (await gitWrite(dir, ["rev-list", "--merges", "--parents", "HEAD"]))?.trim().split("\n") ?? [];
+  const commit = merges.map((l) => l.split(" ")).find((parents) => parents.slice(2).includes(tip ?? ""))?.[0];
+  return commit ? { commit } : {};
+}
+
 async function withStore<T>(f: (store: SessionStore) => Promise<T>): Promise<T> {
   mkdirSync(userDataDir(), { recursive: true });
   const store = SessionStore.open(databasePath());
@@ -248,9 +260,13 @@ function graphRunner(store: SessionStore, id: string, p: RunnerParts): GraphRunn
       // The merged tree is weir's alone: a merge stopped part way is undone before this one.
       await settleTree(mergedDir, true);
       const already = await gitWrite(mergedDir, ["merge-base", "--is-ancestor", nodeBranch(node.id), "HEAD"]);
-      if (already !== undefined) return { merged: true };
+      if (already !== undefined) return { merged: true, ...(await mergeCommitOf(mergedDir, nodeBranch(node.id))) };
       const message = `weir graph ${id}: merge ${node.id}`;
-      if ((await gitWrite(mergedDir, ["merge", "--no-ff", "-q", "-m", message, nodeBranch(node.id)])) !== undefined) return { merged: true };
+      if ((await gitWrite(mergedDir, ["merge", "--no-ff", "-q", "-m", message, nodeBranch(node.id)])) !== undefined) {
+        // Made, not yet recorded: a resume finds the merge on the branch and records that commit.
+        faultPoint(`graph-git-merged:${node.id}`);
+        return { merged: true, ...(await mergeCommitOf(mergedDir, nodeBranch(node.id))) };
+      }
       const conflicts = (await gitWrite(mergedDir, ["diff", "--name-only", "--diff-filter=U"]))?.trim().split("\n").filter(Boolean) ?? [];
       await gitWrite(mergedDir, ["merge", "--abort"]);
       return { merged: false, why: conflicts.length ? `a conflict in ${conflicts.join(", ")}` : "git merge failed" };
@@ -462,9 +478,12 @@ export function renderStatus(g: GraphRow, status: string, nodes: readonly NodeRo
   const width = Math.max(4, ...nodes.map((n) => n.node_id.length));
   const deps = nodes.map((n) => (after.get(n.node_id)?.length ? `after ${after.get(n.node_id)!.join(", ")}` : ""));
   const depWidth = Math.max(0, ...deps.map((d) => d.length));
+  const spentWidth = Math.max(8, ...nodes.map((n) => `${n.spent}${n.reserved !== null ? ` of ${n.reserved}` : ""}`.length));
   nodes.forEach((n, i) => {
     const state = n.state.replace("_", "-").padEnd(14);
-    lines.push(`  ${n.node_id.padEnd(width)}  ${deps[i]!.padEnd(depWidth)}  ${state} ${String(n.spent).padStart(8)} tokens  ${n.reason.split("\n")[0]}`);
+    const tokens = `${n.spent}${n.reserved !== null ? ` of ${n.reserved}` : ""}`.padStart(spentWidth);
+    const merge = n.merge_commit ? `merge ${n.merge_commit.slice(0, 10)}  ` : "";
+    lines.push(`  ${n.node_id.padEnd(width)}  ${deps[i]!.padEnd(depWidth)}  ${state} ${tokens} tokens  ${merge}${n.reason.split("\n")[0]}`);
   });
   return lines.join("\n");
 }
