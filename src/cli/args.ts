@@ -76,6 +76,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "status", kind: "boolean", help: "weir index: what is fresh, stale or not indexed, and the last refresh" },
+  { name: "mcp", kind: "boolean", help: "weir serve: speak MCP on stdin and stdout (the tools another agent calls weir through)" },
   { name: "json", kind: "boolean", help: "machine-readable output for commands (actions, mcp list, ...)" },
   { name: "no-color", kind: "boolean", help: "no colour (also NO_COLOR)" },
   { name: "verbose", kind: "boolean", key: "verbose", help: "print retries, usage and timings" },
@@ -112,7 +113,7 @@ export interface ParsedArgs {
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
 export const COMMANDS = [
   "config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version",
-  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion", "index",
+  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion", "index", "serve",
 ] as const;
 
 /** Commands people reach for that weir does not have, and what to do instead. */

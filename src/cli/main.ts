@@ -61,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
     out(`${undoLines(args.command.slice(1), workspace, args.session).join("\n")}\n`);
     return 0;
   }
+  if (args.command[0] === "serve") {
+    const { serveCommand } = await import("./commands/serve.ts");
+    return serveCommand(args, workspace, resolved);
+  }
   if (args.command[0] === "index") {
     const { indexCommand } = await import("./commands/index-command.ts");
     return indexCommand(args, workspace, out, (s) => process.stderr.write(s));

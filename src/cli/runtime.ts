@@ -36,6 +36,7 @@ import type { Display } from "../core/events.ts";
 import { taskRoom } from "../core/text-fit.ts";
 import { AGENT_CONTEXT, setKey } from "../decision/questions.ts";
 import { configurePlane } from "../decision/policy.ts";
+import type { DecisionRecord } from "../decision/plane.ts";
 import { loadMcpServers, NO_SERVERS, type ServerEntry } from "../mcp/config.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import { createProvider } from "../providers/create.ts";
@@ -103,6 +104,8 @@ export interface ActionOptions {
   onWorkingSet?: (w: WorkingSet) => void;
   /** Only to preview a request (`weir context`): no key needed, no decision recorded, no hooks run. */
   preview?: boolean;
+  /** Told of each decision the plane makes (`weir serve`'s decide, which previews). */
+  onDecision?: (d: DecisionRecord) => void;
   /** Asks whether a project's MCP server may start; absent where no one can answer. */
   approveServer?: (entry: ServerEntry) => Promise<boolean>;
   /** Asks whether a project's hooks may run (the file, one line per command); absent where no one can answer. */
@@ -274,7 +277,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   if (symbols?.status(workspace)) index.definers = (names) => indexedDefiners(workspace, symbols, names);
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
-  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? {} : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
+  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? (o.onDecision ? { record: o.onDecision } : {}) : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
   const judge = o.preview ? undefined : plane.chunkJudge();
   // The conversation may use the window minus the output reserve, the fixed prompt (system + tools) and the working set.
   const contextStep = createContextStep({

@@ -14,7 +14,7 @@ export { DecisionPolicy, configurePlane } from "./policy.ts";
 export type { AnswerPolicy, DecisionRecord } from "./plane.ts";
 export type { JudgmentProvider } from "./judges.ts";
 export { AGENT_CONTEXT, AGENT_CONTEXT_V1, QuestionSet, checkShape, questionSetFor, setKey, topChoice } from "./questions.ts";
-export type { Answers } from "./questions.ts";
+export type { Answer, Answers } from "./questions.ts";
 export { DecisionRequest } from "./request.ts";
 export { chooseRoute, FAST_VIEW_LIMIT, ModelRouter, requestCost, routeFacts } from "./router.ts";
 export type { ModelSide, Route, RouteFacts, RouteRole, RouterMemory } from "./router.ts";

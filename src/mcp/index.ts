@@ -7,3 +7,5 @@
 export { NO_SERVERS, loadMcpServers, uncoverable } from "./config.ts";
 export type { ServerEntry } from "./config.ts";
 export { McpHub, startServers } from "./hub.ts";
+export { serveOverStdio } from "./server.ts";
+export type { ServedTool } from "./server.ts";
