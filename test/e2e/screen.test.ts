@@ -91,6 +91,8 @@ d("the REPL's screen", () => {
       await t.waitFor(/allow once/);
       t.keys("Up", "Up", "Enter");
       await t.waitFor(/^Done$/m);
+      // The answer streams: its last line is drawn raw while it arrives and rendered once it ends.
+      await t.waitFor(/^The edit is in\.$/m);
       await t.waitFor(/^› next: tests$/m);
       const s = t.screen();
       expect(s).toContain("✓ allowed once: touch made");

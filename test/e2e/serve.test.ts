@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runWeir, weirCommand } from "../support/cli.ts";
+import { MockServer } from "../support/mock-server.ts";
 import { tempDir } from "../support/temp.ts";
 
 /**
@@ -115,4 +116,47 @@ describe("weir serve --mcp", () => {
       r.cleanup();
     }
   });
+
+  test.skipIf(!existsSync(CLAUDE))("a real agent CLI (Claude Code, from npm) pointed at the test model calls weir's tool, and the model receives weir's working set", async () => {
+    const r = repository(FILES);
+    const model = await new MockServer().start();
+    try {
+      model.script({ turns: [] });
+      const goal = "Change encodeKey in src/keys.ts to take an options object";
+      model.route("SERVE-MARKER", [{ toolCalls: [{ id: "toolu_weir_1", name: "mcp__weir__compile_context", input: { goal, budget: 8000 } }] }, { text: "done" }]);
+      const [command, ...args] = weirCommand();
+      const wire = ["--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "none"];
+      const servers = { mcpServers: { weir: { command, args: [...args, "serve", "--mcp", ...wire] } } };
+      const env = {
+        PATH: process.env.PATH ?? "",
+        HOME: r.home,
+        XDG_CONFIG_HOME: join(r.home, ".config"),
+        XDG_DATA_HOME: join(r.home, ".local", "share"),
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_AUTOUPDATER: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      };
+      const argv = [CLAUDE, "-p", "SERVE-MARKER compile the context", "--mcp-config", JSON.stringify(servers), "--strict-mcp-config", "--allowedTools", "mcp__weir__compile_context"];
+      // A model it sends plain alternating turns for (its newer defaults put system turns among the messages).
+      argv.push("--model", "claude-sonnet-4-5");
+      const p = Bun.spawn(argv, { cwd: r.ws, env, stdout: "pipe", stderr: "pipe", timeout: 90_000 });
+      const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      expect({ code, out: out.trim() }).toEqual({ code: 0, out: "done" });
+      expect(err).not.toContain("rror");
+      // What the agent sent its model after calling weir: weir's working set, quoted as weir quotes it.
+      const results = model.requests.flatMap((q) => (q.body as { messages?: { content: unknown }[] } | null)?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+      const fromWeir = JSON.stringify(results.find((c: { type?: string; tool_use_id?: string }) => c.type === "tool_result" && c.tool_use_id === "toolu_weir_1"));
+      expect(fromWeir).toContain("[weir working set");
+      expect(fromWeir).toContain("export function encodeKey(k: string, upper: boolean)");
+      expect(fromWeir).toMatch(/UNTRUSTED-DATA [0-9a-f]+/);
+    } finally {
+      await model.stop();
+      r.cleanup();
+    }
+  }, 120_000);
 });
+
+/** Claude Code's native binary, as .ci/run installs it from npm (no install script run). */
+const CLAUDE = join(import.meta.dir, "..", "..", "node_modules", ".cache", "agent-cli", "node_modules", "@anthropic-ai", `claude-code-${process.platform}-${process.arch}`, "claude");
