@@ -113,7 +113,7 @@ export interface ParsedArgs {
 /** Subcommands; a task that starts with one of these words must be quoted after `--`. */
 export const COMMANDS = [
   "config", "actions", "mcp", "context", "firewall", "decisions", "eval", "events", "help", "version",
-  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion", "index", "serve",
+  "doctor", "init", "auth", "exec", "goal", "graph", "changes", "undo", "completion", "index", "serve", "drift",
 ] as const;
 
 /** Commands people reach for that weir does not have, and what to do instead. */

@@ -61,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
     out(`${undoLines(args.command.slice(1), workspace, args.session).join("\n")}\n`);
     return 0;
   }
+  if (args.command[0] === "drift") {
+    const { driftCommand } = await import("./commands/drift.ts");
+    return driftCommand(workspace, args.json, out);
+  }
   if (args.command[0] === "serve") {
     const { serveCommand } = await import("./commands/serve.ts");
     return serveCommand(args, workspace, resolved);

@@ -10,6 +10,8 @@ export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
 export { reachableFromOtherFiles, resolveCallers } from "./callers.ts";
 export { documentedName, isDocumentation, isPublicApi } from "./public-api.ts";
+export { codeWords, docsDrift } from "./docs-drift.ts";
+export type { CodeFacts, Drift } from "./docs-drift.ts";
 export { locate, parseFailureLocations } from "./failures.ts";
 export { classify, RULES } from "./firewall.ts";
 export { sanitise } from "./sanitise.ts";

@@ -17,6 +17,7 @@ import { VERSION } from "../version.ts";
  *   the state weir builds for it, with that state;
  * - `find_references`: where a symbol is defined and called;
  * - `tests_for`: the tests the compiler maps to a file, by name and by import;
+ * - `docs_drift`: what the docs name as code that the code no longer has;
  * - `run_checks`: the project's own checks, in the command sandbox.
  * Each call builds weir's runtime for the workspace afresh, so what it says is what a run started
  * now would see.
@@ -110,6 +111,17 @@ export async function serveCommand(args: ParsedArgs, workspace: string, resolved
         const { ws } = await preview(`Change ${String(i.path)}`, { budget: 1 });
         const tests = [...new Set(ws.gathered.candidates.filter((c) => c.kind === "test").map((c) => c.source))];
         return text(tests.length ? tests.join("\n") : `no test of ${String(i.path)} found by name or import`);
+      },
+    },
+    {
+      name: "docs_drift",
+      description: "Places in the repository's Markdown docs that name, as code, a path, a flag or a name the code no longer has.",
+      input: {},
+      readOnly: true,
+      async run() {
+        const { workspaceDrift } = await import("./drift.ts");
+        const found = workspaceDrift(workspace);
+        return text(found.length ? found.map((d) => `${d.doc}:${d.line}: \`${d.name}\`: ${d.why}`).join("\n") : "no drift");
       },
     },
     {
