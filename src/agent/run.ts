@@ -135,7 +135,7 @@ function summarise(input: unknown): string {
  * run added so far is returned so the caller can keep the session whole.
  */
 export async function runTask(input: RunInput): Promise<RunResult> {
-  const { provider, display, signal } = input;
+  const { display, signal } = input;
   const emit = (e: AgentEvent) => display.emit(e);
   const seams = guarded(input.seams ?? {}, emit);
   const blocked = await seams.gate?.(input.task);
@@ -145,143 +145,211 @@ export async function runTask(input: RunInput): Promise<RunResult> {
     emit({ type: "run_end", stop: "refusal", text: "", turns: 0, usage: result.usage, error: blocked, ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
     return result;
   }
-  const opening = await seams.open?.(input.task);
-  // The working set comes first in the run's message so the task reads last, next to the model's turn.
+  const run = openRun(input, await seams.open?.(input.task));
+  while (run.turns < input.maxTurns) {
+    run.turns++;
+    emit({ type: "turn_start", turn: run.turns });
+    const turn = await modelTurn(run, seams, input, emit);
+    if (turn === "again") {
+      run.turns--;
+      continue;
+    }
+    if (turn === "ended") break;
+    recordTurn(run, turn, seams, emit);
+    const calls = toolCallsOf(turn.reply);
+    if (calls.length === 0) {
+      if (await remindBeforeFinish(run, turn.acc, seams, input, emit)) continue;
+      run.stop = turn.acc.stopReason === "max_tokens" ? "max_tokens" : turn.acc.stopReason === "refusal" ? "refusal" : "end_turn";
+      break;
+    }
+    const results = await runCalls(calls, seams, input, emit);
+    if (!(await answerCalls(run, calls, results, seams, emit))) break;
+    if (signal.aborted) {
+      run.stop = "cancelled";
+      break;
+    }
+  }
+  return endRun(run, seams, input, emit);
+}
+
+/** A run's state as its turns go: what it added to the conversation, what it spent, and how it stops. */
+interface Run {
+  added: Message[];
+  messages: Message[];
+  requests: RequestState;
+  usage: Usage;
+  text: string;
+  turns: number;
+  stop: RunStop;
+  error?: string;
+  reminders: number;
+  /** The same failing calls with the same results, turn after turn: one nudge, then the run stops. */
+  lastFailure: string;
+  repeats: number;
+  /** A turn the endpoint refused as too long is sent again, shrunk, at most twice. */
+  overflows: number;
+  /** Usage by model, once the router has sent a turn anywhere. */
+  models: ModelUsage;
+}
+
+/** The run's first message: the working set first, so the task reads last, next to the model's turn. */
+function openRun(input: RunInput, opening: string | undefined): Run {
   const first: UserMessage = {
     role: "user",
     content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }, ...(input.images ?? [])],
   };
-  const added: Message[] = [first];
-  const messages: Message[] = [...input.history, ...added];
+  const messages: Message[] = [...input.history, first];
   // The newest user message stays open for what the seams append (guidance, updates).
   const requests: RequestState = { messages, open: first, lastGuidance: undefined };
-  let usage = emptyUsage();
-  let text = "";
-  let turns = 0;
-  let stop: RunStop = "max_turns";
-  let error: string | undefined;
-  let reminders = 0;
-  // The same failing calls with the same results, turn after turn: one nudge, then the run stops.
-  let lastFailure = "";
-  let repeats = 0;
-  // A turn the endpoint refused as too long is sent again, shrunk, at most twice.
-  let overflows = 0;
-  // Usage by model, once the router has sent a turn anywhere.
-  const models: ModelUsage = {};
+  return { added: [first], messages, requests, usage: emptyUsage(), text: "", turns: 0, stop: "max_turns", reminders: 0, lastFailure: "", repeats: 0, overflows: 0, models: {} };
+}
 
-  while (turns < input.maxTurns) {
-    turns++;
-    emit({ type: "turn_start", turn: turns });
-    const acc = new TurnAccumulator();
-    let reply: AssistantMessage;
-    let model = provider;
-    let role: string | undefined;
-    try {
-      const request = await turnRequest(requests, seams, input, turns, signal);
-      const routed = await seams.route?.(request);
-      if (routed) {
-        model = routed.provider;
-        role = routed.role;
-        emit({ type: "route", turn: turns, role, model: model.settings.model, reason: routed.reason });
-      }
-      for await (const ev of model.stream(request)) {
-        acc.push(ev);
-        if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
-        else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
-        else if (ev.type === "retry") emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
-        else if (ev.type === "notice") emit({ type: "notice", level: "warn", message: ev.message });
-      }
-      reply = acc.message();
-    } catch (e) {
-      if (e instanceof ContextOverflowError && !signal.aborted && overflows < 2 && seams.overflow?.(e)) {
-        overflows++;
-        emit({ type: "notice", level: "warn", message: `the model's context is smaller than this conversation${e.window ? ` (${e.window} tokens)` : ""}: older tool results are shown shorter, and the turn is sent again; --context-size sets the window weir plans for` });
-        turns--;
-        continue;
-      }
-      // A side model that fails hands the turn to the main one, once.
-      const failed = e instanceof ProviderError && !(e instanceof ContextOverflowError) && !signal.aborted && model !== provider;
-      if (failed && seams.escalate?.(`${model.settings.model} failed: ${e.message}`)) {
-        emit({ type: "notice", level: "warn", message: `${model.settings.model} failed (${e.message}); the turn goes to the main model` });
-        turns--;
-        continue;
-      }
-      if (e instanceof CancelledError || signal.aborted) stop = "cancelled";
-      else if (e instanceof ContextOverflowError) {
-        stop = "error";
-        error = `${e.message}; weir could not shrink the conversation to fit: start a new session (or /compact), or set --context-size to the model's window`;
-      } else if (e instanceof ProviderError) {
-        stop = "error";
-        error = e.message;
-      } else throw e;
-      break;
+/** One model turn that came back whole. */
+interface Turn {
+  reply: AssistantMessage;
+  acc: TurnAccumulator;
+  model: ModelProvider;
+  role: string | undefined;
+}
+
+/**
+ * Sends the turn's request to the model the router chose and reads the stream. A failure is
+ * recovered where it can be ("again": the turn is sent again, shrunk or on the main model) or ends
+ * the run ("ended", with its stop and error set).
+ */
+async function modelTurn(run: Run, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<Turn | "again" | "ended"> {
+  const { provider, signal } = input;
+  const acc = new TurnAccumulator();
+  let model = provider;
+  let role: string | undefined;
+  try {
+    const request = await turnRequest(run.requests, seams, input, run.turns, signal);
+    const routed = await seams.route?.(request);
+    if (routed) {
+      model = routed.provider;
+      role = routed.role;
+      emit({ type: "route", turn: run.turns, role, model: model.settings.model, reason: routed.reason });
     }
-    overflows = 0;
-    usage = addUsage(usage, acc.usage);
-    if (role) {
-      const id = model.settings.model;
-      const was = models[id];
-      // A model that served two roles in one run is named for both (`fast+main`).
-      const roles = !was || was.role.split("+").includes(role) ? (was?.role ?? role) : `${was.role}+${role}`;
-      models[id] = { role: roles, usage: addUsage(was?.usage ?? emptyUsage(), acc.usage) };
-      seams.served?.(acc.usage);
+    for await (const ev of model.stream(request)) {
+      acc.push(ev);
+      if (ev.type === "text_delta" && ev.text !== "") emit({ type: "text_delta", text: ev.text });
+      else if (ev.type === "reasoning_delta" && ev.text !== "") emit({ type: "reasoning_delta", text: ev.text });
+      else if (ev.type === "retry") emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
+      else if (ev.type === "notice") emit({ type: "notice", level: "warn", message: ev.message });
     }
-    emit({ type: "turn_end", turn: turns, usage: acc.usage, ...(role ? { model: model.settings.model, role } : {}) });
-    added.push(reply);
-    messages.push(reply);
-    text = textOf(reply);
-    const calls = toolCallsOf(reply);
-    if (calls.length === 0) {
-      const again = acc.stopReason === "end_turn" && seams.beforeFinish ? await seams.beforeFinish(reminders) : undefined;
-      if (again && turns < input.maxTurns) {
-        reminders++;
-        emit({ type: "notice", level: "info", message: again });
-        const nudge = userText(again);
-        added.push(nudge);
-        messages.push(nudge);
-        requests.open = nudge;
-        continue;
-      }
-      stop = acc.stopReason === "max_tokens" ? "max_tokens" : acc.stopReason === "refusal" ? "refusal" : "end_turn";
-      break;
-    }
-    for (const call of calls) emit({ type: "tool_call", call, summary: summarise(call.input) });
-    const held = (await seams.hold?.(calls, signal)) ?? new Map<string, string>();
-    const running = calls.filter((c) => !held.has(c.id));
-    const ran = running.length > 0 ? await input.execute(running, signal) : [];
-    const results = calls.flatMap((c): ToolResultBlock[] => {
-      const reason = held.get(c.id);
-      return reason !== undefined ? [{ type: "tool_result", callId: c.id, content: reason, isError: true, origin: "weir", refused: { rule: "decision" } }] : ran.filter((r) => r.callId === c.id);
-    });
-    for (const r of results) {
-      const call = calls.find((c) => c.id === r.callId);
-      const name = call?.name ?? "?";
-      if (call) seams.observe?.(call, r);
-      emit({ type: "tool_result", callId: r.callId, name, isError: r.isError, preview: r.content.split("\n").slice(0, 3).join("\n"), bytes: r.content.length, content: r.content, ...(r.details ? { details: r.details } : {}) });
-    }
-    const answer: UserMessage = { role: "user", content: [...results] };
-    const failure = results.every((r) => r.isError) ? JSON.stringify([calls.map((c) => [c.name, c.input]), results.map((r) => r.content)]) : "";
-    repeats = failure !== "" && failure === lastFailure ? repeats + 1 : 0;
-    lastFailure = failure;
-    if (repeats >= 2) {
-      added.push(answer);
-      stop = "repeating";
-      error = `stopped: the model repeated the same failing call (${calls.map((c) => c.name).join(", ")}) with the same result ${repeats + 1} times`;
-      emit({ type: "notice", level: "warn", message: error });
-      break;
-    }
-    if (repeats === 1)
-      answer.content.push({ type: "text", text: "[weir] That is the same call with the same result as your previous turn. Do not repeat it: change the arguments, try another way, or stop and say what blocks you." });
-    const update = await seams.update?.(results);
-    if (update) answer.content.push({ type: "text", text: update });
-    added.push(answer);
-    messages.push(answer);
-    requests.open = answer;
-    if (signal.aborted) {
-      stop = "cancelled";
-      break;
-    }
+    run.overflows = 0;
+    return { reply: acc.message(), acc, model, role };
+  } catch (e) {
+    return turnFailed(run, e, model, seams, input, emit);
   }
+}
+
+/** What a failed turn becomes: sent again (shrunk, or on the main model once), or the run's end. */
+function turnFailed(run: Run, e: unknown, model: ModelProvider, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): "again" | "ended" {
+  const { signal } = input;
+  if (e instanceof ContextOverflowError && !signal.aborted && run.overflows < 2 && seams.overflow?.(e)) {
+    run.overflows++;
+    const window = e.window ? ` (${e.window} tokens)` : "";
+    const message = `the model's context is smaller than this conversation${window}: older tool results are shown shorter, and the turn is sent again; --context-size sets the window weir plans for`;
+    emit({ type: "notice", level: "warn", message });
+    return "again";
+  }
+  // A side model that fails hands the turn to the main one, once.
+  const failed = e instanceof ProviderError && !(e instanceof ContextOverflowError) && !signal.aborted && model !== input.provider;
+  if (failed && seams.escalate?.(`${model.settings.model} failed: ${e.message}`)) {
+    emit({ type: "notice", level: "warn", message: `${model.settings.model} failed (${e.message}); the turn goes to the main model` });
+    return "again";
+  }
+  if (e instanceof CancelledError || signal.aborted) run.stop = "cancelled";
+  else if (e instanceof ContextOverflowError) {
+    run.stop = "error";
+    run.error = `${e.message}; weir could not shrink the conversation to fit: start a new session (or /compact), or set --context-size to the model's window`;
+  } else if (e instanceof ProviderError) {
+    run.stop = "error";
+    run.error = e.message;
+  } else throw e;
+  return "ended";
+}
+
+/** Counts a turn's usage (by model, when routed) and adds its reply to the conversation. */
+function recordTurn(run: Run, t: Turn, seams: Seams, emit: (e: AgentEvent) => void): void {
+  run.usage = addUsage(run.usage, t.acc.usage);
+  if (t.role) {
+    const id = t.model.settings.model;
+    const was = run.models[id];
+    // A model that served two roles in one run is named for both (`fast+main`).
+    const roles = !was || was.role.split("+").includes(t.role) ? (was?.role ?? t.role) : `${was.role}+${t.role}`;
+    run.models[id] = { role: roles, usage: addUsage(was?.usage ?? emptyUsage(), t.acc.usage) };
+    seams.served?.(t.acc.usage);
+  }
+  emit({ type: "turn_end", turn: run.turns, usage: t.acc.usage, ...(t.role ? { model: t.model.settings.model, role: t.role } : {}) });
+  run.added.push(t.reply);
+  run.messages.push(t.reply);
+  run.text = textOf(t.reply);
+}
+
+/** A finished answer a seam sends back once more (a Stop hook, a verification floor): whether the run goes on. */
+async function remindBeforeFinish(run: Run, acc: TurnAccumulator, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<boolean> {
+  const again = acc.stopReason === "end_turn" && seams.beforeFinish ? await seams.beforeFinish(run.reminders) : undefined;
+  if (!again || run.turns >= input.maxTurns) return false;
+  run.reminders++;
+  emit({ type: "notice", level: "info", message: again });
+  const nudge = userText(again);
+  run.added.push(nudge);
+  run.messages.push(nudge);
+  run.requests.open = nudge;
+  return true;
+}
+
+/** Runs a turn's calls, less those a seam holds (answered with its reason), and reports each result. */
+async function runCalls(calls: ToolCallBlock[], seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<ToolResultBlock[]> {
+  for (const call of calls) emit({ type: "tool_call", call, summary: summarise(call.input) });
+  const held = (await seams.hold?.(calls, input.signal)) ?? new Map<string, string>();
+  const running = calls.filter((c) => !held.has(c.id));
+  const ran = running.length > 0 ? await input.execute(running, input.signal) : [];
+  const results = calls.flatMap((c): ToolResultBlock[] => {
+    const reason = held.get(c.id);
+    return reason !== undefined ? [{ type: "tool_result", callId: c.id, content: reason, isError: true, origin: "weir", refused: { rule: "decision" } }] : ran.filter((r) => r.callId === c.id);
+  });
+  for (const r of results) {
+    const call = calls.find((c) => c.id === r.callId);
+    if (call) seams.observe?.(call, r);
+    const preview = r.content.split("\n").slice(0, 3).join("\n");
+    emit({ type: "tool_result", callId: r.callId, name: call?.name ?? "?", isError: r.isError, preview, bytes: r.content.length, content: r.content, ...(r.details ? { details: r.details } : {}) });
+  }
+  return results;
+}
+
+/**
+ * Answers the calls with their results and what the seams add. The same failing calls with the
+ * same results a second time get a nudge; a third time the run stops: whether it goes on.
+ */
+async function answerCalls(run: Run, calls: ToolCallBlock[], results: ToolResultBlock[], seams: Seams, emit: (e: AgentEvent) => void): Promise<boolean> {
+  const answer: UserMessage = { role: "user", content: [...results] };
+  const failure = results.every((r) => r.isError) ? JSON.stringify([calls.map((c) => [c.name, c.input]), results.map((r) => r.content)]) : "";
+  run.repeats = failure !== "" && failure === run.lastFailure ? run.repeats + 1 : 0;
+  run.lastFailure = failure;
+  if (run.repeats >= 2) {
+    run.added.push(answer);
+    run.stop = "repeating";
+    run.error = `stopped: the model repeated the same failing call (${calls.map((c) => c.name).join(", ")}) with the same result ${run.repeats + 1} times`;
+    emit({ type: "notice", level: "warn", message: run.error });
+    return false;
+  }
+  if (run.repeats === 1) answer.content.push({ type: "text", text: REPEATED });
+  const update = await seams.update?.(results);
+  if (update) answer.content.push({ type: "text", text: update });
+  run.added.push(answer);
+  run.messages.push(answer);
+  run.requests.open = answer;
+  return true;
+}
+
+const REPEATED = "[weir] That is the same call with the same result as your previous turn. Do not repeat it: change the arguments, try another way, or stop and say what blocks you.";
+
+/** The run's result and its `run_end` event, with what the seams report. */
+async function endRun(run: Run, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<RunResult> {
+  const { stop, text, turns, usage, added, error, models } = run;
   if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
   const extra = (await seams.report?.()) ?? {};
   const byModel = Object.keys(models).length > 0 ? { models } : {};

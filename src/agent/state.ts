@@ -127,6 +127,16 @@ export function runsGitDiff(d: { line: string; argv?: string[] }): boolean {
   return argv[i] === "diff";
 }
 
+/** The bounds of the state a request is built from. */
+const LIMITS = {
+  /** A target's symbols are read from its first megabyte; its SHA is of the whole file. */
+  symbolBytes: 1_000_000,
+  /** The newest failure locations a request carries. */
+  failuresShown: 10,
+  /** The most mapped tests a request names. */
+  testsMapped: 20,
+};
+
 /** A file that is itself a package's surface: an index module, declarations, `lib.rs`, `__init__.py`, an `api/` or `public/` directory. Pure. */
 const entryFile = (p: string): boolean => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p);
 
@@ -399,6 +409,7 @@ export class WorkState {
       return {
         name: x.name,
         path,
+        // In play means reachable from another file (`reachableFromOtherFiles`): exported, as @3 defines it.
         exported: true,
         callers_known: this.callersKnown.has(x.name) || resolved,
         kind: x.kind === "struct" || x.kind === "enum" || x.kind === "trait" ? "type" : x.kind === "impl" || x.kind === "module" ? "const" : x.kind,
@@ -469,47 +480,10 @@ export class WorkState {
     const kind = taskKind(task);
     const proposal = this.proposal;
     if (proposal) this.target(proposal.path);
-    const edited = [...this.targets].filter(([p, t]) => t.edited || p === proposal?.path).map(([p]) => p);
-    // Before the first edit the change is what the task and the compiler planned; after it (or once
-    // an edit is proposed), what was edited.
-    // A task that asks only for tests plans the tests (those there are, mapped to its targets), not
-    // the code they exercise: its callers are not needed and its behaviour does not change.
-    const testsOnly = edited.length === 0 && kind === "change" && testOnlyTask(task);
-    const plannedTargets = [...this.targets].filter(([, t]) => t.planned).map(([p]) => p);
-    const testPlan = () => [...new Set([...plannedTargets.filter((p) => this.isTest(p)), ...this.testsFor(plannedTargets.filter((p) => !this.isTest(p)))])];
-    const planned = edited.length > 0 ? edited : kind === "change" ? (testsOnly ? testPlan() : plannedTargets) : [];
-    const targets: DecisionRequest["targets"] = [];
-    const symbols: DecisionRequest["symbols"] = [];
-    for (const [path, t] of this.targets) {
-      let fresh = true;
-      let text: string | undefined;
-      let sha = "";
-      try {
-        const abs = resolveInWorkspace(this.root, path, { home: this.home }).absolute;
-        // The whole file's SHA, its symbols from the first megabyte: a target of any size costs that.
-        const read = hashWithHead(abs, 1_000_000);
-        text = read.head.toString("utf8");
-        sha = read.sha;
-        const seen = this.ledger.get(abs);
-        fresh = seen === undefined || seen === sha;
-      } catch {
-        fresh = false; // gone or refused since it became a target: not fresh
-      }
-      const dirty = this.dirty?.has(path) === true && !t.edited;
-      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: fresh, dirty_in_worktree: dirty, worktree_shown: dirty && this.changesSeen.has(path), body_complete: t.body_complete });
-      if (text !== undefined && (t.edited || t.named_by_user || planned.includes(path))) symbols.push(...(await this.symbolsOf(path, text, sha, task, proposal?.path === path ? proposal : undefined)));
-    }
-    const tops = new Set(planned.map((p) => p.split("/")[0]));
-    const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
-    const code = planned.filter((p) => !/\.(md|txt|rst)$/i.test(p));
-    // Before an edit, a task that only writes prose (a comment, a docstring, docs) changes no behaviour.
-    // An edit that is proposed, not made, says for itself whether it changes code.
-    const made = [...this.targets].some(([p, t]) => t.edited && code.includes(p));
-    const behaviour = code.length > 0 && !testsOnly && (proposal ? proposal.behaviour || made : edited.length > 0 || !documentationTask(task));
+    const plan = this.plan(task, kind, proposal);
+    const { targets, symbols } = await this.targetFacts(task, plan.planned, proposal);
+    const behaviour = this.behaviourChanges(task, plan, proposal);
     const files = this.workspaceFiles();
-    const mapped = [...new Set([...this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p))), ...this.compilerTests])].slice(0, 20);
-    const last = this.verification.evidence.at(-1);
-    const revisionNow = last ? await this.verification.revision() : "";
     return {
       question_set: questionSet,
       task,
@@ -517,13 +491,9 @@ export class WorkState {
       task_kind: kind,
       targets,
       symbols,
-      // The whole file list was searched by name (and the compiler's import graph) unless a walk without the index stopped at its limit.
-      tests: { mapped, read: mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0, searched: this.index !== undefined || files.length < WALK_LIMIT },
-      failures: this.failures.slice(-10),
-      verification: {
-        files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
-        last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
-      },
+      tests: this.testFacts(files),
+      failures: this.failures.slice(-LIMITS.failuresShown),
+      verification: await this.verificationFacts(),
       retrieval: {
         rounds: this.rounds,
         candidates_seen: this.seen,
@@ -532,15 +502,95 @@ export class WorkState {
         navigations: this.navigations,
         workspace_files: files.length,
       },
-      change: {
-        planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
-        security_sensitive: planned.some(securityPath),
-        // A change that leaves behaviour as it is (a comment) changes no API its users depend on.
-        public_api: planned.some(entryFile) || (behaviour && this.reachesEntry(symbols.filter((x) => planned.includes(x.path)))),
-        behaviour_change: behaviour,
-        persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
-      },
+      change: this.changeFacts(plan.planned, behaviour, symbols),
       untrusted_notes: [...this.notes],
     };
   }
+
+  /**
+   * What the change is planned to touch. Before the first edit, what the task and the compiler
+   * planned; after it (or once an edit is proposed), what was edited. A task that asks only for
+   * tests plans the tests (those there are, mapped to its targets), not the code they exercise: its
+   * callers are not needed and its behaviour does not change.
+   */
+  private plan(task: string, kind: DecisionRequest["task_kind"], proposal: Proposal | undefined): { planned: string[]; edited: string[]; testsOnly: boolean } {
+    const edited = [...this.targets].filter(([p, t]) => t.edited || p === proposal?.path).map(([p]) => p);
+    const testsOnly = edited.length === 0 && kind === "change" && testOnlyTask(task);
+    const plannedTargets = [...this.targets].filter(([, t]) => t.planned).map(([p]) => p);
+    const testPlan = () => [...new Set([...plannedTargets.filter((p) => this.isTest(p)), ...this.testsFor(plannedTargets.filter((p) => !this.isTest(p)))])];
+    const planned = edited.length > 0 ? edited : kind === "change" ? (testsOnly ? testPlan() : plannedTargets) : [];
+    return { planned, edited, testsOnly };
+  }
+
+  /** Each target as it is on disk now (fresh against the ledger, dirty, shown), and the symbols in play of those planned. I/O: hashes each target. */
+  private async targetFacts(task: string, planned: string[], proposal: Proposal | undefined): Promise<Pick<DecisionRequest, "targets" | "symbols">> {
+    const targets: DecisionRequest["targets"] = [];
+    const symbols: DecisionRequest["symbols"] = [];
+    for (const [path, t] of this.targets) {
+      const disk = this.onDisk(path);
+      const dirty = this.dirty?.has(path) === true && !t.edited;
+      const shown = dirty && this.changesSeen.has(path);
+      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: disk.fresh, dirty_in_worktree: dirty, worktree_shown: shown, body_complete: t.body_complete });
+      if (disk.text !== undefined && (t.edited || t.named_by_user || planned.includes(path)))
+        symbols.push(...(await this.symbolsOf(path, disk.text, disk.sha, task, proposal?.path === path ? proposal : undefined)));
+    }
+    return { targets, symbols };
+  }
+
+  /** A target's SHA (whole file) and text (its first `LIMITS.symbolBytes`), and whether the ledger's SHA is still it. I/O. */
+  private onDisk(path: string): { fresh: boolean; text?: string; sha: string } {
+    try {
+      const abs = resolveInWorkspace(this.root, path, { home: this.home }).absolute;
+      const read = hashWithHead(abs, LIMITS.symbolBytes);
+      const seen = this.ledger.get(abs);
+      return { fresh: seen === undefined || seen === read.sha, text: read.head.toString("utf8"), sha: read.sha };
+    } catch {
+      return { fresh: false, sha: "" }; // gone or refused since it became a target: not fresh
+    }
+  }
+
+  /**
+   * Whether the planned change alters behaviour: code is planned, not only tests, and (before an
+   * edit) the task writes more than prose (a comment, a docstring, docs); an edit that is proposed,
+   * not made, says for itself whether it changes code.
+   */
+  private behaviourChanges(task: string, plan: { planned: string[]; edited: string[]; testsOnly: boolean }, proposal: Proposal | undefined): boolean {
+    const code = plan.planned.filter((p) => !/\.(md|txt|rst)$/i.test(p));
+    const made = [...this.targets].some(([p, t]) => t.edited && code.includes(p));
+    return code.length > 0 && !plan.testsOnly && (proposal ? proposal.behaviour || made : plan.edited.length > 0 || !documentationTask(task));
+  }
+
+  /** The mapped tests (by name and by the compiler), whether one was read, and whether the whole file list was searched for them. */
+  private testFacts(files: string[]): DecisionRequest["tests"] {
+    const byName = this.testsFor([...this.targets.keys()].filter((p) => !this.isTest(p)));
+    const mapped = [...new Set([...byName, ...this.compilerTests])].slice(0, LIMITS.testsMapped);
+    const read = mapped.length > 0 ? mapped.some((m) => this.testsRead.has(m)) : this.testsRead.size > 0;
+    // The whole file list was searched by name (and the compiler's import graph) unless a walk without the index stopped at its limit.
+    return { mapped, read, searched: this.index !== undefined || files.length < WALK_LIMIT };
+  }
+
+  /** The last check's evidence against the current revision. I/O: asks git the revision when there is evidence. */
+  private async verificationFacts(): Promise<DecisionRequest["verification"]> {
+    const last = this.verification.evidence.at(-1);
+    const revisionNow = last ? await this.verification.revision() : "";
+    return {
+      files_changed_since_last_pass: this.verification.changed.size > 0 && !(last?.passed && last.revision === revisionNow),
+      last_run: last ? { level: last.level, passed: last.passed, revision_current: last.revision === revisionNow } : null,
+    };
+  }
+
+  /** The planned change's scope and surfaces, from its paths and the symbols in play. */
+  private changeFacts(planned: string[], behaviour: boolean, symbols: DecisionRequest["symbols"]): DecisionRequest["change"] {
+    const tops = new Set(planned.map((p) => p.split("/")[0]));
+    const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
+    return {
+      planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
+      security_sensitive: planned.some(securityPath),
+      // A change that leaves behaviour as it is (a comment) changes no API its users depend on.
+      public_api: planned.some(entryFile) || (behaviour && this.reachesEntry(symbols.filter((x) => planned.includes(x.path)))),
+      behaviour_change: behaviour,
+      persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
+    };
+  }
+
 }

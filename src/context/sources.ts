@@ -418,21 +418,72 @@ async function checkCandidates(
 
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
-  const maxBytes = o.maxFileBytes ?? 200_000;
-  const candidates: ContextChunk[] = [];
+  const task = chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } });
+  const candidates: ContextChunk[] = [task];
   const refused: Gathered["refused"] = [];
-  candidates.push(chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } }));
+  // git runs while the tree is walked and ranked.
+  const asked = askGit(root, goal);
+  const { fileSet, files } = candidateFiles(root, o);
+  const named = namedInGoal(root, goal, fileSet, o, refused);
+  const { words, symbols, targets, failures } = named;
+  const ranked = lexicalRanking(root, files, named, o);
+  const tree = await worktree(root, asked, fileSet, targets);
+  if (tree.untracked.length) candidates.push(untrackedChunk(root, tree.untracked));
+  const info = fileReader(root, o, refused);
+  const defining = await symbolDefiners(symbols, targets, files, fileSet, words, info, o);
+  // The files that define a named symbol are targets, but not the floor: the person named the
+  // symbol, not the file, and a name defined in five files must not take the budget whole. They
+  // come first among the rest, in the order the search found them.
+  const targetList = [...targets.keys(), ...defining];
+  const isTarget = new Set(targetList);
+  candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
+  candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
+  const testLike = files.filter(isTestPath);
+  if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
+  const mapped = await mappedTests(root, targetList, testLike, fileSet, info);
+  for (const f of [...mapped].slice(0, 10)) {
+    const fi = await info.read(f);
+    if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: ["tests a target"] }, "test"));
+  }
+  const related = await relatedChunks(targetList, isTarget, mapped, ranked, words, fileSet, info, tree.head);
+  candidates.push(...related.chunks);
+  const shown = new Set([...isTarget, ...mapped, ...related.neighbours, ...ranked.lexical]);
+  candidates.push(...(await activeChunks(files, shown, named, asked, info, tree.head)));
+  candidates.push(...ruleChunks(root, goal, targetList, o, refused));
+  const namesTarget = [...targets.values()].some((r) => r === "user_named" || r === "failure_location");
+  const namesSomething = namesTarget || aboutChecks(goal) || words.length >= 3;
+  const worktreeChanges = tree.entries.map((e) => e.path);
+  const untracked = tree.entries.filter((e) => e.untracked).map((e) => e.path);
+  return { candidates, targets: targetList, namesSomething, ...(tree.head ? { head: tree.head } : {}), filesWalked: files.length, refused, worktreeChanges, untracked };
+}
 
-  // git runs while the tree is walked.
-  const headP = git(root, ["rev-parse", "HEAD"]);
+/** The git questions a gather asks, started at once so they run while the tree is walked. */
+interface GitAsked {
+  head: Promise<string | undefined>;
+  status: Promise<string | undefined>;
+  history: Promise<string | undefined>;
+  /** The workspace's path below its repository's top ("" at the top). */
+  prefix: string;
+}
+
+function askGit(root: string, goal: string): GitAsked {
   // Below a repository's top, git is asked about the workspace's paths alone, named relative to it.
   const prefix = repositoryPrefix(root);
   const onlyHere = prefix ? ["--", "."] : [];
-  const statusP = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", ...onlyHere]);
   // Recent history serves only a task with words or symbols of its own (below): "hi" or "thanks"
   // spawns no git log. The goal's words before paths are taken out are a superset of those.
   const mayUseHistory = goalWords(goal).length > 0 || goal.search(SYMBOLISH) !== -1;
-  const historyP = mayUseHistory ? git(root, ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", ...(prefix ? ["--relative"] : []), "HEAD", ...onlyHere]) : Promise.resolve(undefined);
+  const log = ["log", "-n", String(HISTORY_COMMITS), "--no-renames", "--name-only", "--format=%x00", ...(prefix ? ["--relative"] : []), "HEAD", ...onlyHere];
+  return {
+    head: git(root, ["rev-parse", "HEAD"]),
+    status: git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", ...onlyHere]),
+    history: mayUseHistory ? git(root, log) : Promise.resolve(undefined),
+    prefix,
+  };
+}
+
+/** The workspace's files, and those that may be candidates: generated, vendored and agents' own files aside. */
+function candidateFiles(root: string, o: GatherOptions): { fileSet: Set<string>; files: string[] } {
   const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
   const walked = o.allow ? all.filter(o.allow) : all;
@@ -441,15 +492,26 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const attrs = fileSet.has(".gitattributes") ? generatedGlobs(textOf(root, ".gitattributes", o.index) ?? "").map((g) => new Bun.Glob(g)) : [];
   // Agents' own configuration (rules, commands, skills) reaches the model by its own paths, not as code.
   const files = walked.filter((f) => !isGenerated(f) && !attrs.some((g) => g.match(f)) && !/^\.(?:weir|claude)\//.test(f));
+  return { fileSet, files };
+}
+
+/** What the goal names: paths (targets, or refused), failure locations, symbols, and its own words. */
+interface Named {
+  /** The goal with the paths it names taken out: their pieces ("txt", "src") would match every path like them. */
+  unpathed: string;
+  words: string[];
+  symbols: string[];
+  targets: Map<string, FloorReason>;
+  failures: { path: string; line: number; message: string }[];
+}
+
+function namedInGoal(root: string, goal: string, fileSet: Set<string>, o: GatherOptions, refused: Gathered["refused"]): Named {
   // A dotted name that is no file ("Command.Context", "res.cookie") is code the goal names: its
   // words are searched for and its last part is a symbol. Every other path-like word is a path.
   const pathLike = pathsIn(goal, true);
   const dotted = pathLike.filter((p) => dottedName(p, fileSet));
   const paths = pathLike.filter((p) => !dotted.includes(p));
-  // Named paths are targets already; their pieces ("txt", "src") would match every path like them.
   const unpathed = paths.reduce((g, p) => g.replaceAll(p, " "), goal);
-  const words = goalWords(unpathed);
-
   const targets = new Map<string, FloorReason>();
   for (const raw of paths) {
     const p = raw.replace(/\/$/, "");
@@ -463,145 +525,159 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     }
   }
   for (const t of o.editTargets ?? []) targets.set(t.path, "edit_target");
-
   // Each reported location at the workspace file it names (a CI machine's path, a JVM frame's package).
   const failures = parseFailureLocations(`${goal}\n${o.failureText ?? ""}`).flatMap((f) => {
     const path = locate(f.path, fileSet);
     return path ? [{ ...f, path }] : [];
   });
   for (const f of failures) if (!targets.has(f.path)) targets.set(f.path, "failure_location");
-
   // Symbols the goal names: the content ranking searches for them, and their definitions are targets.
   const symbols = [...new Set([...[...goal.matchAll(SYMBOLISH)].map((m) => m[1] ?? m[2]!), ...dotted].filter((s) => s.length > 2))].slice(0, 8);
+  return { unpathed, words: goalWords(unpathed), symbols, targets, failures };
+}
 
-  // The rankings read no git state: they run while git status stats the tree.
-  // Path candidates: paths that share words with the goal (tests come in only by mapping to a source).
+/** The files the goal's words match: by path (tests only by mapping to a source) and by contents (BM25), fused. */
+function lexicalRanking(root: string, files: string[], named: Named, o: GatherOptions): { byContent: string[]; lexical: string[]; fusedScore: Map<string, number> } {
   const byPath = files
     .filter((p) => !isTestPath(p))
-    .map((p) => ({ p, s: pathScore(words, p) }))
+    .map((p) => ({ p, s: pathScore(named.words, p) }))
     .filter((x) => x.s > 0)
     .sort((a, b) => b.s - a.s || byCodePoint(a.p, b.p))
     .slice(0, 60)
     .map((x) => x.p);
   // Content candidates: BM25 over identifier-split terms of the goal (and its symbols) in file contents.
-  const query = termsOf(`${unpathed} ${symbols.join(" ")}`);
+  const query = termsOf(`${named.unpathed} ${named.symbols.join(" ")}`);
   const byContent = contentRanking(root, files, query, o.index).slice(0, 60).map((x) => x.path);
   const fused = fuse([
     { ranking: byContent, weight: 1 },
     { ranking: byPath, weight: 0.6 },
   ]);
   const lexical = fused.slice(0, o.maxLexical ?? 40).map((x) => x.path).filter((f) => !instructs(f));
-  const fusedScore = new Map(fused.map((x) => [x.path, x.score]));
+  return { byContent, lexical, fusedScore: new Map(fused.map((x) => [x.path, x.score])) };
+}
 
-  const head = (await headP)?.trim();
-  const status = (await statusP) ?? "";
-  const entries = statusEntries(status, prefix);
+/** The worktree as git reports it: HEAD, the changed files (targets, unless generated or large) and the untracked ones. */
+interface Worktree {
+  head: string | undefined;
+  entries: { untracked: boolean; path: string }[];
+  changed: string[];
+  untracked: string[];
+  /** The diff of the changed files, asked while files are read. */
+  diff: Promise<string | undefined>;
+}
+
+async function worktree(root: string, asked: GitAsked, fileSet: Set<string>, targets: Map<string, FloorReason>): Promise<Worktree> {
+  const head = (await asked.head)?.trim();
+  const entries = statusEntries((await asked.status) ?? "", asked.prefix);
   const changed = entries.filter((e) => !e.untracked && fileSet.has(e.path)).map((e) => e.path).slice(0, 30);
   // A changed bundle or lockfile is in the diff stat, not in the floor: it would crowd out the source.
   // So is a large changed file: the diff shows what changed in it.
   for (const p of changed) if (!targets.has(p) && !isGenerated(p) && sizeOf(root, p) <= LARGE_CHANGE) targets.set(p, "changed");
   // Untracked files are not the user's change to build on: listed with their sizes, never in the floor.
   const untracked = entries.filter((e) => e.untracked).map((e) => e.path).slice(0, 20);
-  if (untracked.length) candidates.push(untrackedChunk(root, untracked));
-  // Only the changed paths, so git need not stat the whole tree again; it runs while files are read.
-  const diffP = changed.length ? git(root, ["diff", "HEAD", "--relative", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
+  // Only the changed paths, so git need not stat the whole tree again.
+  const diff = changed.length ? git(root, ["diff", "HEAD", "--relative", "--no-color", "--no-ext-diff", "--", ...changed]) : Promise.resolve(undefined);
+  return { head: head || undefined, entries, changed, untracked, diff };
+}
 
+/** Files read once per gather: a refused one is said once, and read as nothing. */
+interface FileReader {
+  read(rel: string): Promise<FileInfo | undefined>;
+  /** A file read already. */
+  known(rel: string): FileInfo | undefined;
+}
+
+function fileReader(root: string, o: GatherOptions, refused: Gathered["refused"]): FileReader {
   const infos = new Map<string, FileInfo>();
-  const info = async (rel: string) => {
-    if (infos.has(rel)) return infos.get(rel);
-    const r = await readInfo(root, rel, o.home, maxBytes, o.index);
-    if (r && "refused" in r) {
-      refused.push({ path: rel, reason: r.refused });
-      return undefined;
-    }
-    if (r) infos.set(rel, r);
-    return r;
-  };
-
-  const symbolNames = new Set(symbols.map((n) => n.split(".").pop()!));
-  const defining: string[] = [];
-  if (symbols.length) {
-    const wanted = new Set(symbolNames);
-    const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
-    // Where the symbol most likely lives first: the targets, then source files ranked by path words.
-    for (const t of [...targets.keys()]) if (defines(await info(t))) for (const sym of infos.get(t)!.outline!.symbols) wanted.delete(sym.name);
-    if (wanted.size) {
-      const needle = new RegExp(`\\b(?:${[...wanted].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
-      // Where the symbol index says it is defined first: it reaches past the files searched by path.
-      const indexed = (o.index?.definers?.([...wanted]) ?? []).filter((f) => fileSet.has(f) && languageOf(f));
-      const ranked = files
-        .filter((f) => languageOf(f))
-        .map((f) => ({ f, s: pathScore(words, f) }))
-        .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
-        .slice(0, SYMBOL_SEARCH_FILES);
-      for (const f of [...new Set([...indexed, ...ranked.map((r) => r.f)])]) {
-        const fi = await info(f);
-        if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
-        if (!targets.has(f)) defining.push(f);
-        if (targets.size + defining.length > 20) break;
+  const maxBytes = o.maxFileBytes ?? 200_000;
+  return {
+    known: (rel) => infos.get(rel),
+    async read(rel) {
+      if (infos.has(rel)) return infos.get(rel);
+      const r = await readInfo(root, rel, o.home, maxBytes, o.index);
+      if (r && "refused" in r) {
+        refused.push({ path: rel, reason: r.refused });
+        return undefined;
       }
-    }
-  }
+      if (r) infos.set(rel, r);
+      return r;
+    },
+  };
+}
 
-  // The files that define a named symbol are targets, but not the floor: the person named the
-  // symbol, not the file, and a name defined in five files must not take the budget whole. They
-  // come first among the rest, in the order the search found them.
-  const targetList = [...targets.keys(), ...defining];
-  const isTarget = new Set(targetList);
+/**
+ * The files that define a symbol the goal names, beyond the targets: where the symbol index says
+ * first (it reaches past the files searched by path), then source files ranked by path words.
+ */
+async function symbolDefiners(symbols: string[], targets: Map<string, FloorReason>, files: string[], fileSet: Set<string>, words: string[], info: FileReader, o: GatherOptions): Promise<string[]> {
+  const defining: string[] = [];
+  if (!symbols.length) return defining;
+  const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
+  const defines = (fi: FileInfo | undefined) => fi?.outline?.symbols.some((sym) => wanted.has(sym.name)) === true;
+  for (const t of [...targets.keys()]) if (defines(await info.read(t))) for (const sym of info.known(t)!.outline!.symbols) wanted.delete(sym.name);
+  if (!wanted.size) return defining;
+  const needle = new RegExp(`\\b(?:${[...wanted].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+  const indexed = (o.index?.definers?.([...wanted]) ?? []).filter((f) => fileSet.has(f) && languageOf(f));
+  const ranked = files
+    .filter((f) => languageOf(f))
+    .map((f) => ({ f, s: pathScore(words, f) }))
+    .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
+    .slice(0, SYMBOL_SEARCH_FILES);
+  for (const f of [...new Set([...indexed, ...ranked.map((r) => r.f)])]) {
+    const fi = await info.read(f);
+    if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
+    if (!targets.has(f)) defining.push(f);
+    if (targets.size + defining.length > 20) break;
+  }
+  return defining;
+}
+
+/** The targets' chunks, each with why it is one, then the definers', below them. */
+async function targetChunks(targets: Map<string, FloorReason>, defining: string[], symbols: string[], info: FileReader, head: string | undefined): Promise<ContextChunk[]> {
+  const out: ContextChunk[] = [];
+  const WHY: Partial<Record<FloorReason, string>> = { user_named: "named in the task", changed: "changed in the worktree", failure_location: "a failure points here" };
   for (const [rel, reason] of targets) {
-    const fi = await info(rel);
-    if (!fi) continue;
-    const why = reason === "user_named" ? "named in the task" : reason === "changed" ? "changed in the worktree" : reason === "failure_location" ? "a failure points here" : "an edit target";
-    candidates.push(fileChunk(fi, head, reason, { score: 1, reasons: [why] }));
+    const fi = await info.read(rel);
+    if (fi) out.push(fileChunk(fi, head, reason, { score: 1, reasons: [WHY[reason] ?? "an edit target"] }));
   }
+  const symbolNames = new Set(symbols.map((n) => n.split(".").pop()!));
   for (const [i, rel] of defining.entries()) {
-    const fi = infos.get(rel)!;
-    const names = fi.outline!.symbols.filter((sym) => symbolNames.has(sym.name)).map((sym) => sym.name);
-    candidates.push(fileChunk(fi, head, undefined, { score: Math.max(0.9, 1 - 0.005 * i), reasons: [`defines ${[...new Set(names)].slice(0, 3).join(", ")}, named in the task`] }));
+    const fi = info.known(rel)!;
+    const names = [...new Set(fi.outline!.symbols.filter((sym) => symbolNames.has(sym.name)).map((sym) => sym.name))];
+    out.push(fileChunk(fi, head, undefined, { score: Math.max(0.9, 1 - 0.005 * i), reasons: [`defines ${names.slice(0, 3).join(", ")}, named in the task`] }));
   }
+  return out;
+}
 
-  for (const f of failures) {
-    const fi = infos.get(f.path);
-    if (!fi) continue;
+/** Each failure location with eight lines either side, its line marked. */
+function failureChunks(failures: Named["failures"], info: FileReader, head: string | undefined): ContextChunk[] {
+  return failures.flatMap((f) => {
+    const fi = info.known(f.path);
+    if (!fi) return [];
     const lines = fi.text.split("\n");
     const start = Math.max(1, f.line - 8);
     const end = Math.min(lines.length, f.line + 8);
     const body = lines.slice(start - 1, end).map((l, i) => `${start + i}${start + i === f.line ? ">" : " "} ${l}`).join("\n");
-    candidates.push(
-      chunk({
-        id: `failure:${f.path}:${f.line}`,
-        kind: "failure",
-        source: f.path,
-        range: { start, end },
-        revision: { sha: fi.sha, ...(head ? { head } : {}) },
-        floor: "failure_location",
-        relevance: { score: 1, reasons: ["failure location"] },
-        content: { full: `${f.message}\n${body}`, summary: `${f.path}:${f.line}: ${f.message}`, one_line: `${f.path}:${f.line}` },
-      }),
-    );
-  }
+    const content = { full: `${f.message}\n${body}`, summary: `${f.path}:${f.line}: ${f.message}`, one_line: `${f.path}:${f.line}` };
+    const revision = { sha: fi.sha, ...(head ? { head } : {}) };
+    return [chunk({ id: `failure:${f.path}:${f.line}`, kind: "failure", source: f.path, range: { start, end }, revision, floor: "failure_location", relevance: { score: 1, reasons: ["failure location"] }, content })];
+  });
+}
 
-  if (changed.length) {
-    const diff = (await diffP) ?? "";
-    if (diff.trim()) {
-      const stat = diffStat(diff);
-      candidates.push(
-        chunk({
-          id: "diff:worktree",
-          kind: "diff",
-          source: "git diff",
-          revision: head ? { head } : {},
-          floor: "changed",
-          relevance: { score: 1, reasons: ["uncommitted changes"] },
-          content: { full: diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n${DIFF_CUT}` : diff, summary: stat, one_line: `${changed.length} changed file(s): ${changed.slice(0, 5).join(", ")}` },
-        }),
-      );
-    }
-  }
+/** The worktree's uncommitted changes as one diff (cut at 40,000 characters), or nothing. */
+async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
+  if (!tree.changed.length) return [];
+  const diff = (await tree.diff) ?? "";
+  if (!diff.trim()) return [];
+  const full = diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n${DIFF_CUT}` : diff;
+  const one_line = `${tree.changed.length} changed file(s): ${tree.changed.slice(0, 5).join(", ")}`;
+  const revision = tree.head ? { head: tree.head } : {};
+  return [chunk({ id: "diff:worktree", kind: "diff", source: "git diff", revision, floor: "changed", relevance: { score: 1, reasons: ["uncommitted changes"] }, content: { full, summary: diffStat(diff), one_line } })];
+}
 
-  // Tests mapped to the targets: naming conventions, then test files that import a target.
-  const testLike = files.filter(isTestPath);
-  if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info, head)));
+/** Tests mapped to the targets: by naming conventions, then test files that import a target. */
+async function mappedTests(root: string, targetList: string[], testLike: string[], fileSet: Set<string>, info: FileReader): Promise<Set<string>> {
+  const isTarget = new Set(targetList);
   const mapped = new Set<string>();
   for (const t of targetList) {
     const re = testNamesFor(t);
@@ -613,51 +689,72 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     // Cheap text check before parsing: a test that imports a target names it, in its top 256 KB
     // (a test-like file of a gigabyte, a fixture, is never read whole).
     const text = headText(join(root, f), 262_144);
-    if (text === undefined) continue;
-    if (!stems.some((s) => text.includes(s))) continue;
-    const fi = await info(f);
+    if (text === undefined || !stems.some((s) => text.includes(s))) continue;
+    const fi = await info.read(f);
     if (fi?.outline?.imports.some((s) => targetList.includes(jsModule(f, s, fileSet) ?? ""))) mapped.add(f);
   }
-  for (const f of [...mapped].slice(0, 10)) {
-    const fi = await info(f);
-    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: 0.9, reasons: ["tests a target"] }, "test"));
-  }
+  return mapped;
+}
 
-  // Import-graph neighbours of the targets, then lexical matches.
+/** Import-graph neighbours of the targets, then the lexical matches, each scored by the goal's words. */
+async function relatedChunks(
+  targetList: string[],
+  isTarget: Set<string>,
+  mapped: Set<string>,
+  ranked: ReturnType<typeof lexicalRanking>,
+  words: string[],
+  fileSet: Set<string>,
+  info: FileReader,
+  head: string | undefined,
+): Promise<{ chunks: ContextChunk[]; neighbours: Set<string> }> {
+  const chunks: ContextChunk[] = [];
   const neighbours = new Set<string>();
-  for (const t of targetList) for (const s of infos.get(t)?.outline?.imports ?? []) {
-    const r = jsModule(t, s, fileSet);
-    if (r && !isTarget.has(r) && !mapped.has(r)) neighbours.add(r);
-  }
+  for (const t of targetList)
+    for (const s of info.known(t)?.outline?.imports ?? []) {
+      const r = jsModule(t, s, fileSet);
+      if (r && !isTarget.has(r) && !mapped.has(r)) neighbours.add(r);
+    }
   for (const f of [...neighbours].slice(0, 15)) {
-    const fi = await info(f);
-    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: Math.min(1, 0.6 + 0.4 * lexicalScore(words, f, fi.text.slice(0, 4000)).score), reasons: ["imported by a target"] }, "symbol_outline"));
+    const fi = await info.read(f);
+    const score = fi ? Math.min(1, 0.6 + 0.4 * lexicalScore(words, f, fi.text.slice(0, 4000)).score) : 0;
+    if (fi) chunks.push(fileChunk(fi, head, undefined, { score, reasons: ["imported by a target"] }, "symbol_outline"));
   }
-  for (const f of lexical) {
+  for (const f of ranked.lexical) {
     if (isTarget.has(f) || mapped.has(f) || neighbours.has(f)) continue;
-    const fi = await info(f);
+    const fi = await info.read(f);
     if (!fi) continue;
     const lex = lexicalScore(words, f, fi.text.slice(0, 4000));
-    const reasons = [...(byContent.includes(f) ? [`contents match (rank ${byContent.indexOf(f) + 1})`] : []), ...lex.reasons];
-    candidates.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (fusedScore.get(f) ?? 0))), reasons }));
+    const rank = ranked.byContent.indexOf(f);
+    const reasons = [...(rank >= 0 ? [`contents match (rank ${rank + 1})`] : []), ...lex.reasons];
+    chunks.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (ranked.fusedScore.get(f) ?? 0))), reasons }));
   }
+  return { chunks, neighbours };
+}
 
-  // Where the repository's work has been lately: named after everything the task's words found,
-  // for a task that says something of its own ("fix the typos"; not "hi").
-  const shown = new Set([...isTarget, ...mapped, ...neighbours, ...lexical]);
-  const candidateFiles = new Set(files);
-  const active = (words.length > 0 || symbols.length > 0 ? activeFiles((await historyP) ?? "") : []).filter((a) => candidateFiles.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !instructs(a.path));
+/**
+ * Where the repository's work has been lately, after everything the task's words found, for a task
+ * that says something of its own ("fix the typos"; not "hi"): these take only what the budget has left.
+ */
+async function activeChunks(files: string[], shown: Set<string>, named: Named, asked: GitAsked, info: FileReader, head: string | undefined): Promise<ContextChunk[]> {
+  if (named.words.length === 0 && named.symbols.length === 0) return [];
+  const candidates = new Set(files);
+  const active = activeFiles((await asked.history) ?? "").filter((a) => candidates.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !instructs(a.path));
+  const out: ContextChunk[] = [];
   for (const a of active.slice(0, ACTIVE_FILES)) {
-    const fi = await info(a.path);
-    // Below every match of the task's words: these take only what the budget has left.
-    if (fi) candidates.push(fileChunk(fi, head, undefined, { score: 0.05 + 0.01 * (a.weight / active[0]!.weight), reasons: [`changed in ${a.commits} of the last ${HISTORY_COMMITS} commits`] }));
+    const fi = await info.read(a.path);
+    const reasons = [`changed in ${a.commits} of the last ${HISTORY_COMMITS} commits`];
+    if (fi) out.push(fileChunk(fi, head, undefined, { score: 0.05 + 0.01 * (a.weight / active[0]!.weight), reasons }));
   }
+  return out;
+}
 
+/** The rules (AGENTS.md, .weir/rules/, …) whose condition holds for the goal and its targets. */
+function ruleChunks(root: string, goal: string, targetList: string[], o: GatherOptions, refused: Gathered["refused"]): ContextChunk[] {
   const rules = loadRules(root, targetList, { home: o.home, ...(o.userDir ? { userDir: o.userDir } : {}) });
   refused.push(...rules.refused);
-  for (const rule of rules.rules) {
-    if (!ruleApplies(rule, goal, targetList)) continue;
-    candidates.push(
+  return rules.rules
+    .filter((rule) => ruleApplies(rule, goal, targetList))
+    .map((rule) =>
       chunk({
         id: `rule:${rule.source}`,
         kind: "rule",
@@ -667,9 +764,4 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
         ...(rule.sticky ? { floor: "sticky_rule" as const } : {}),
       }),
     );
-  }
-
-  const named = [...targets.values()].some((r) => r === "user_named" || r === "failure_location");
-  const namesSomething = named || aboutChecks(goal) || words.length >= 3;
-  return { candidates, targets: targetList, namesSomething, ...(head ? { head } : {}), filesWalked: files.length, refused, worktreeChanges: entries.map((e) => e.path), untracked: entries.filter((e) => e.untracked).map((e) => e.path) };
 }

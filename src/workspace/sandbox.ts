@@ -250,6 +250,63 @@ export function borrowsObjects(root: string): boolean {
 
 
 
+/** How one command is started: its argv, descriptors and environment, and what to undo once it ended. */
+interface Spawn {
+  program: string;
+  args: string[];
+  fds?: number[];
+  env?: Record<string, string>;
+  /** Closes its descriptors and removes its files once every process of it is gone. */
+  release(): void;
+}
+
+/**
+ * A command under bubblewrap: its options reach bubblewrap through descriptor 3, from a private
+ * file, so no number of masks can make the command line too long; with the network, the seccomp
+ * filter through descriptor 4; started inside its copy-on-write view when it has one. I/O.
+ */
+function bwrapSpawn(bwrap: string, p: SandboxPolicy, argv: string[], cwd: string, inView?: (inner: string[]) => string[]): Spawn {
+  const optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
+  writeFileSync(optionsFile, `${bwrapOptions(p, cwd).join("\0")}\0`, { mode: 0o600 });
+  const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
+  const inner = [bwrap, "--args", "3", "--", ...limited(p, argv)];
+  const [program, ...args] = inView ? inView(inner) : inner;
+  const fds = [openSync(optionsFile, "r"), ...filter];
+  return {
+    program: program!,
+    args,
+    fds,
+    release() {
+      for (const fd of fds) closeSync(fd);
+      rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
+    },
+  };
+}
+
+/** A command under sandbox-exec, with a temporary directory of its own as its `$TMPDIR` (SandboxPolicy.temp). I/O. */
+function seatbeltSpawn(sandboxExec: string | undefined, base: SandboxPolicy, argv: string[], cwd: string): Spawn {
+  const person = realpathSync(tmpdir());
+  const command = mkdtempSync(join(person, "weir-command-"));
+  const [program, ...args] = wrapArgv("seatbelt", { ...base, temp: { person, command } }, argv, cwd, sandboxExec);
+  return { program: program!, args, env: { TMPDIR: command }, release: () => rmSync(command, { recursive: true, force: true }) };
+}
+
+/** The spawn joined to a pids cgroup of its own before it starts, where weir can make one. I/O. */
+function inProcessCgroup(s: Spawn, processes: number): Spawn {
+  const cgroup = processCgroup(processes);
+  if (!cgroup) return s;
+  const [program, ...args] = inCgroup(cgroup, [s.program, ...s.args]);
+  return {
+    ...s,
+    program: program!,
+    args,
+    release() {
+      s.release();
+      releaseCgroup(cgroup);
+    },
+  };
+}
+
 export function createSandbox(o: SandboxOptions): CommandSandbox {
   const detected = o.detected ?? detectSandbox();
   const active = o.mode !== "off" && detected.kind !== "none";
@@ -351,47 +408,27 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       // Only where commands may write the whole workspace is there anything of theirs to undo.
       const writes = o.mode === "workspace-write" && !o.visible;
       const watch = watchCommand(o.root, scan, guarded, writes);
-      let spawned: { program: string; args: string[]; fds?: number[] };
-      let optionsFile: string | undefined;
-      let commandTemp: string | undefined;
       // The command as a transaction: it writes a view, whose change set is settled after it.
       const tools = writes && detected.kind === "bwrap" && o.transactions ? viewTools(o.transactions.dir, o.root) : null;
       const view = tools ? o.transactions!.open() : undefined;
+      const base = policy(widen?.network === true, widen?.dir, guarded);
+      let spawn: Spawn;
       if (detected.kind === "bwrap") {
         const ids = view ? { ids: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } } : {};
-        const p = { ...policy(widen?.network === true, widen?.dir, guarded), linked: [...watch.links.keys()], ...ids };
-        if (extra?.length) p.readable = [...p.readable, ...extra];
-        optionsFile = join(mkdtempSync(join(tmpdir(), "weir-bwrap-")), "options");
-        writeFileSync(optionsFile, `${bwrapOptions(p, rest.cwd).join("\0")}\0`, { mode: 0o600 });
-        const filter = p.network && p.seccomp ? [openSync(p.seccomp, "r")] : [];
-        const inner = [detected.program ?? "bwrap", "--args", "3", "--", ...limited(p, argv)];
-        const [program, ...args] = view && tools ? viewArgv(tools, o.root, view, o.transactions!.lowerNames(), inner, o.transactions!.dir) : inner;
-        spawned = { program: program!, args, fds: [openSync(optionsFile, "r"), ...filter] };
-      } else {
-        // sandbox-exec: the command gets a temporary directory of its own (SandboxPolicy.temp).
-        const person = realpathSync(tmpdir());
-        commandTemp = mkdtempSync(join(person, "weir-command-"));
-        const p = { ...policy(widen?.network === true, widen?.dir, guarded), temp: { person, command: commandTemp } };
-        const [program, ...args] = wrapArgv(detected.kind, p, argv, rest.cwd, detected.program);
-        spawned = { program: program!, args };
-      }
-      // A pids cgroup holds the process limit for root too, which prlimit cannot; the command joins it before it starts.
-      const cgroup = detected.kind === "bwrap" ? processCgroup(o.processes ?? limits?.processes ?? 4_096) : undefined;
-      if (cgroup) {
-        const [program, ...args] = inCgroup(cgroup, [spawned.program, ...spawned.args]);
-        spawned = { ...spawned, program: program!, args };
-      }
+        const p = { ...base, linked: [...watch.links.keys()], ...ids, readable: [...base.readable, ...(extra ?? [])] };
+        const inView = view && tools ? (inner: string[]) => viewArgv(tools, o.root, view, o.transactions!.lowerNames(), inner, o.transactions!.dir) : undefined;
+        // A pids cgroup holds the process limit for root too, which prlimit cannot.
+        spawn = inProcessCgroup(bwrapSpawn(detected.program ?? "bwrap", p, argv, rest.cwd, inView), o.processes ?? limits?.processes ?? 4_096);
+      } else spawn = seatbeltSpawn(detected.program, base, argv, rest.cwd);
       let result: ProgramRun;
       const started = Date.now();
       try {
         // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
-        const env = { ...rest.env, PYTHONDONTWRITEBYTECODE: "1", ...(commandTemp ? { TMPDIR: commandTemp } : {}) };
-        result = await runProgram({ ...rest, env, ...spawned, ...floorAt(view?.upper ?? o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes }) });
+        const env = { ...rest.env, PYTHONDONTWRITEBYTECODE: "1", ...spawn.env };
+        const floor = floorAt(view?.upper ?? o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes });
+        result = await runProgram({ ...rest, env, program: spawn.program, args: spawn.args, ...(spawn.fds ? { fds: spawn.fds } : {}), ...floor });
       } finally {
-        for (const fd of spawned.fds ?? []) closeSync(fd);
-        if (optionsFile) rmSync(resolve(optionsFile, ".."), { recursive: true, force: true });
-        if (commandTemp) rmSync(commandTemp, { recursive: true, force: true });
-        if (cgroup) releaseCgroup(cgroup);
+        spawn.release();
       }
       // Every process of the command is gone: its view's upper layer is the exact change set.
       if (view) {
