@@ -201,7 +201,8 @@ function openRun(input: RunInput, opening: string | undefined): Run {
   const messages: Message[] = [...input.history, first];
   // The newest user message stays open for what the seams append (guidance, updates).
   const requests: RequestState = { messages, open: first, lastGuidance: undefined };
-  return { added: [first], messages, requests, usage: emptyUsage(), text: "", turns: 0, stop: "max_turns", reminders: 0, lastFailure: "", repeats: 0, overflows: 0, models: {} };
+  const counters = { reminders: 0, lastFailure: "", repeats: 0, overflows: 0 };
+  return { added: [first], messages, requests, usage: emptyUsage(), text: "", turns: 0, stop: "max_turns", ...counters, models: {} };
 }
 
 /** One model turn that came back whole. */
@@ -250,7 +251,9 @@ function turnFailed(run: Run, e: unknown, model: ModelProvider, seams: Seams, in
   if (e instanceof ContextOverflowError && !signal.aborted && run.overflows < 2 && seams.overflow?.(e)) {
     run.overflows++;
     const window = e.window ? ` (${e.window} tokens)` : "";
-    const message = `the model's context is smaller than this conversation${window}: older tool results are shown shorter, and the turn is sent again; --context-size sets the window weir plans for`;
+    const message =
+      `the model's context is smaller than this conversation${window}: older tool results are shown shorter, ` +
+      "and the turn is sent again; --context-size sets the window weir plans for";
     emit({ type: "notice", level: "warn", message });
     return "again";
   }
@@ -309,13 +312,15 @@ async function runCalls(calls: ToolCallBlock[], seams: Seams, input: RunInput, e
   const ran = running.length > 0 ? await input.execute(running, input.signal) : [];
   const results = calls.flatMap((c): ToolResultBlock[] => {
     const reason = held.get(c.id);
-    return reason !== undefined ? [{ type: "tool_result", callId: c.id, content: reason, isError: true, origin: "weir", refused: { rule: "decision" } }] : ran.filter((r) => r.callId === c.id);
+    if (reason === undefined) return ran.filter((r) => r.callId === c.id);
+    return [{ type: "tool_result", callId: c.id, content: reason, isError: true, origin: "weir", refused: { rule: "decision" } }];
   });
   for (const r of results) {
     const call = calls.find((c) => c.id === r.callId);
     if (call) seams.observe?.(call, r);
     const preview = r.content.split("\n").slice(0, 3).join("\n");
-    emit({ type: "tool_result", callId: r.callId, name: call?.name ?? "?", isError: r.isError, preview, bytes: r.content.length, content: r.content, ...(r.details ? { details: r.details } : {}) });
+    const details = r.details ? { details: r.details } : {};
+    emit({ type: "tool_result", callId: r.callId, name: call?.name ?? "?", isError: r.isError, preview, bytes: r.content.length, content: r.content, ...details });
   }
   return results;
 }
@@ -345,7 +350,9 @@ async function answerCalls(run: Run, calls: ToolCallBlock[], results: ToolResult
   return true;
 }
 
-const REPEATED = "[weir] That is the same call with the same result as your previous turn. Do not repeat it: change the arguments, try another way, or stop and say what blocks you.";
+const REPEATED =
+  "[weir] That is the same call with the same result as your previous turn. " +
+  "Do not repeat it: change the arguments, try another way, or stop and say what blocks you.";
 
 /** The run's result and its `run_end` event, with what the seams report. */
 async function endRun(run: Run, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<RunResult> {

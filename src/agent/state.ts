@@ -530,7 +530,15 @@ export class WorkState {
       const disk = this.onDisk(path);
       const dirty = this.dirty?.has(path) === true && !t.edited;
       const shown = dirty && this.changesSeen.has(path);
-      targets.push({ path, named_by_user: t.named_by_user, read: t.read, sha_fresh: disk.fresh, dirty_in_worktree: dirty, worktree_shown: shown, body_complete: t.body_complete });
+      targets.push({
+        path,
+        named_by_user: t.named_by_user,
+        read: t.read,
+        sha_fresh: disk.fresh,
+        dirty_in_worktree: dirty,
+        worktree_shown: shown,
+        body_complete: t.body_complete,
+      });
       if (disk.text !== undefined && (t.edited || t.named_by_user || planned.includes(path)))
         symbols.push(...(await this.symbolsOf(path, disk.text, disk.sha, task, proposal?.path === path ? proposal : undefined)));
     }

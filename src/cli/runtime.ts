@@ -277,7 +277,9 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   if (symbols?.status(workspace)) index.definers = (names) => indexedDefiners(workspace, symbols, names);
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
-  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(o.preview ? (o.onDecision ? { record: o.onDecision } : {}) : { record: (rec) => store.recordDecision(conversation.sessionId, rec) }) });
+  // A preview records nothing in the session; a caller may still be told of each decision.
+  const record = o.preview ? o.onDecision : (rec: DecisionRecord) => store.recordDecision(conversation.sessionId, rec);
+  const plane = await configurePlane(resolved, { ...(opts.judgment ? { mode: opts.judgment } : {}), workspace, notices, ...(record ? { record } : {}) });
   const judge = o.preview ? undefined : plane.chunkJudge();
   // The conversation may use the window minus the output reserve, the fixed prompt (system + tools) and the working set.
   const contextStep = createContextStep({

@@ -334,7 +334,13 @@ async function readFresh(abs: string, rel: string, maxBytes: number): Promise<Fi
   return { rel, text, sha, lines: text.split("\n").length, ...(o ? { outline: o } : {}) };
 }
 
-function fileChunk(f: FileInfo, head: string | undefined, floor: FloorReason | undefined, relevance: { score: number; reasons: string[] }, kind: ContextChunk["kind"] = "file_range"): ContextChunk {
+function fileChunk(
+  f: FileInfo,
+  head: string | undefined,
+  floor: FloorReason | undefined,
+  relevance: { score: number; reasons: string[] },
+  kind: ContextChunk["kind"] = "file_range",
+): ContextChunk {
   const lines = f.text.split("\n");
   const full = lines.length > 400 ? `${lines.slice(0, 400).join("\n")}\n[... ${lines.length - 400} more lines; read_file ${f.rel} with offset 401]` : f.text;
   const names = f.outline?.symbols.filter((s) => !s.parent).map((s) => s.name) ?? [];
@@ -418,7 +424,8 @@ async function checkCandidates(
 
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
-  const task = chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content: { full: goal, summary: goal, one_line: goal.split("\n")[0]! } });
+  const content = { full: goal, summary: goal, one_line: goal.split("\n")[0]! };
+  const task = chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content });
   const candidates: ContextChunk[] = [task];
   const refused: Gathered["refused"] = [];
   // git runs while the tree is walked and ranked.
@@ -454,7 +461,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const namesSomething = namesTarget || aboutChecks(goal) || words.length >= 3;
   const worktreeChanges = tree.entries.map((e) => e.path);
   const untracked = tree.entries.filter((e) => e.untracked).map((e) => e.path);
-  return { candidates, targets: targetList, namesSomething, ...(tree.head ? { head: tree.head } : {}), filesWalked: files.length, refused, worktreeChanges, untracked };
+  const head = tree.head ? { head: tree.head } : {};
+  return { candidates, targets: targetList, namesSomething, ...head, filesWalked: files.length, refused, worktreeChanges, untracked };
 }
 
 /** The git questions a gather asks, started at once so they run while the tree is walked. */
@@ -537,7 +545,12 @@ function namedInGoal(root: string, goal: string, fileSet: Set<string>, o: Gather
 }
 
 /** The files the goal's words match: by path (tests only by mapping to a source) and by contents (BM25), fused. */
-function lexicalRanking(root: string, files: string[], named: Named, o: GatherOptions): { byContent: string[]; lexical: string[]; fusedScore: Map<string, number> } {
+function lexicalRanking(
+  root: string,
+  files: string[],
+  named: Named,
+  o: GatherOptions,
+): { byContent: string[]; lexical: string[]; fusedScore: Map<string, number> } {
   const byPath = files
     .filter((p) => !isTestPath(p))
     .map((p) => ({ p, s: pathScore(named.words, p) }))
@@ -609,7 +622,15 @@ function fileReader(root: string, o: GatherOptions, refused: Gathered["refused"]
  * The files that define a symbol the goal names, beyond the targets: where the symbol index says
  * first (it reaches past the files searched by path), then source files ranked by path words.
  */
-async function symbolDefiners(symbols: string[], targets: Map<string, FloorReason>, files: string[], fileSet: Set<string>, words: string[], info: FileReader, o: GatherOptions): Promise<string[]> {
+async function symbolDefiners(
+  symbols: string[],
+  targets: Map<string, FloorReason>,
+  files: string[],
+  fileSet: Set<string>,
+  words: string[],
+  info: FileReader,
+  o: GatherOptions,
+): Promise<string[]> {
   const defining: string[] = [];
   if (!symbols.length) return defining;
   const wanted = new Set(symbols.map((n) => n.split(".").pop()!));
@@ -633,9 +654,19 @@ async function symbolDefiners(symbols: string[], targets: Map<string, FloorReaso
 }
 
 /** The targets' chunks, each with why it is one, then the definers', below them. */
-async function targetChunks(targets: Map<string, FloorReason>, defining: string[], symbols: string[], info: FileReader, head: string | undefined): Promise<ContextChunk[]> {
+async function targetChunks(
+  targets: Map<string, FloorReason>,
+  defining: string[],
+  symbols: string[],
+  info: FileReader,
+  head: string | undefined,
+): Promise<ContextChunk[]> {
   const out: ContextChunk[] = [];
-  const WHY: Partial<Record<FloorReason, string>> = { user_named: "named in the task", changed: "changed in the worktree", failure_location: "a failure points here" };
+  const WHY: Partial<Record<FloorReason, string>> = {
+    user_named: "named in the task",
+    changed: "changed in the worktree",
+    failure_location: "a failure points here",
+  };
   for (const [rel, reason] of targets) {
     const fi = await info.read(rel);
     if (fi) out.push(fileChunk(fi, head, reason, { score: 1, reasons: [WHY[reason] ?? "an edit target"] }));
@@ -660,7 +691,8 @@ function failureChunks(failures: Named["failures"], info: FileReader, head: stri
     const body = lines.slice(start - 1, end).map((l, i) => `${start + i}${start + i === f.line ? ">" : " "} ${l}`).join("\n");
     const content = { full: `${f.message}\n${body}`, summary: `${f.path}:${f.line}: ${f.message}`, one_line: `${f.path}:${f.line}` };
     const revision = { sha: fi.sha, ...(head ? { head } : {}) };
-    return [chunk({ id: `failure:${f.path}:${f.line}`, kind: "failure", source: f.path, range: { start, end }, revision, floor: "failure_location", relevance: { score: 1, reasons: ["failure location"] }, content })];
+    const relevance = { score: 1, reasons: ["failure location"] };
+    return [chunk({ id: `failure:${f.path}:${f.line}`, kind: "failure", source: f.path, range: { start, end }, revision, floor: "failure_location", relevance, content })];
   });
 }
 
@@ -672,7 +704,8 @@ async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
   const full = diff.length > 40_000 ? `${diff.slice(0, 40_000)}\n${DIFF_CUT}` : diff;
   const one_line = `${tree.changed.length} changed file(s): ${tree.changed.slice(0, 5).join(", ")}`;
   const revision = tree.head ? { head: tree.head } : {};
-  return [chunk({ id: "diff:worktree", kind: "diff", source: "git diff", revision, floor: "changed", relevance: { score: 1, reasons: ["uncommitted changes"] }, content: { full, summary: diffStat(diff), one_line } })];
+  const relevance = { score: 1, reasons: ["uncommitted changes"] };
+  return [chunk({ id: "diff:worktree", kind: "diff", source: "git diff", revision, floor: "changed", relevance, content: { full, summary: diffStat(diff), one_line } })];
 }
 
 /** Tests mapped to the targets: by naming conventions, then test files that import a target. */
@@ -735,10 +768,18 @@ async function relatedChunks(
  * Where the repository's work has been lately, after everything the task's words found, for a task
  * that says something of its own ("fix the typos"; not "hi"): these take only what the budget has left.
  */
-async function activeChunks(files: string[], shown: Set<string>, named: Named, asked: GitAsked, info: FileReader, head: string | undefined): Promise<ContextChunk[]> {
+async function activeChunks(
+  files: string[],
+  shown: Set<string>,
+  named: Named,
+  asked: GitAsked,
+  info: FileReader,
+  head: string | undefined,
+): Promise<ContextChunk[]> {
   if (named.words.length === 0 && named.symbols.length === 0) return [];
   const candidates = new Set(files);
-  const active = activeFiles((await asked.history) ?? "").filter((a) => candidates.has(a.path) && !isTestPath(a.path) && !shown.has(a.path) && !instructs(a.path));
+  const fresh = (path: string) => candidates.has(path) && !isTestPath(path) && !shown.has(path) && !instructs(path);
+  const active = activeFiles((await asked.history) ?? "").filter((a) => fresh(a.path));
   const out: ContextChunk[] = [];
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info.read(a.path);

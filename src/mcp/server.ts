@@ -18,11 +18,13 @@ export async function serveOverStdio(tools: readonly ServedTool[], version: stri
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const server = new McpServer({ name: "weir", version });
-  for (const t of tools)
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input, annotations: { readOnlyHint: t.readOnly } }, async (input: Record<string, unknown>) => {
+  for (const t of tools) {
+    const config = { description: t.description, inputSchema: t.input, annotations: { readOnlyHint: t.readOnly } };
+    server.registerTool(t.name, config, async (input: Record<string, unknown>) => {
       const r = await t.run(input);
       return { content: [{ type: "text" as const, text: r.text }], ...(r.isError ? { isError: true } : {}) };
     });
+  }
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -99,7 +99,8 @@ export class GraphStore {
   }
 
   nodes(id: string): NodeRow[] {
-    return this.guard(() => this.db.query("SELECT graph_id, node_id, state, goal_id, worktree, spent, reason, reserved, merge_commit FROM graph_nodes WHERE graph_id = ? ORDER BY rowid").all(id) as NodeRow[]);
+    const columns = "graph_id, node_id, state, goal_id, worktree, spent, reason, reserved, merge_commit";
+    return this.guard(() => this.db.query(`SELECT ${columns} FROM graph_nodes WHERE graph_id = ? ORDER BY rowid`).all(id) as NodeRow[]);
   }
 
   events(id: string): GraphEvent[] {
@@ -123,10 +124,14 @@ export class GraphStore {
           this.db.query("UPDATE graphs SET status = ?, updated_at = ? WHERE id = ?").run(state, now, id);
         } else {
           this.db.query("UPDATE graph_nodes SET state = ?, reason = ? WHERE graph_id = ? AND node_id = ?").run(state, reason, id, node);
-          if (fields.goal !== undefined) this.db.query("UPDATE graph_nodes SET goal_id = ? WHERE graph_id = ? AND node_id = ?").run(fields.goal, id, node);
-          if (fields.worktree !== undefined) this.db.query("UPDATE graph_nodes SET worktree = ? WHERE graph_id = ? AND node_id = ?").run(fields.worktree, id, node);
-          if (fields.reserved !== undefined) this.db.query("UPDATE graph_nodes SET reserved = ? WHERE graph_id = ? AND node_id = ?").run(fields.reserved, id, node);
-          if (fields.commit !== undefined) this.db.query("UPDATE graph_nodes SET merge_commit = ? WHERE graph_id = ? AND node_id = ?").run(fields.commit, id, node);
+          // Each field given is set; the column names are this table's, never input.
+          const set = (column: string, value: string | number | null | undefined) => {
+            if (value !== undefined) this.db.query(`UPDATE graph_nodes SET ${column} = ? WHERE graph_id = ? AND node_id = ?`).run(value, id, node);
+          };
+          set("goal_id", fields.goal);
+          set("worktree", fields.worktree);
+          set("reserved", fields.reserved);
+          set("merge_commit", fields.commit);
           this.db.query("UPDATE graphs SET updated_at = ? WHERE id = ?").run(now, id);
         }
         this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, ?, ?, ?, ?)").run(id, node ?? null, now, state, reason);

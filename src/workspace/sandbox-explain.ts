@@ -49,7 +49,11 @@ const NOT_FOUND = [
  * the line that says how to show it; undefined when no such program is named. Pure: `locate` finds
  * a name as the host's PATH does (and resolves links), `visible` says what commands see.
  */
-export function hiddenProgram(output: string, program: string | undefined, locate: (name: string) => string | undefined, visible: (path: string) => boolean): string | undefined {
+export function hiddenProgram(
+  output: string,
+  program: string | undefined,
+  locate: (name: string) => string | undefined, visible: (path: string) => boolean,
+): string | undefined {
   const names = new Set([program, ...NOT_FOUND.flatMap((r) => [...output.matchAll(r)].map((m) => m[1]))]);
   for (const name of names) {
     const at = name ? locate(name) : undefined;

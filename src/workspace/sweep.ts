@@ -105,7 +105,12 @@ export function sweepCommand(root: string, scan: ProtectedScan, watch: CommandWa
  * environments (read-only to the command) and the root's `.git` are not entered. Gives up after
  * `budgetMs`. I/O: a stat of each directory the scan read, and the reads of those that changed.
  */
-export function madeSince(root: string, scan: ProtectedScan, since: number, budgetMs = 3_000): { environments: string[]; gits: string[]; bytecode: string[]; madeRepository: string[] } {
+export function madeSince(
+  root: string,
+  scan: ProtectedScan,
+  since: number,
+  budgetMs = 3_000,
+): { environments: string[]; gits: string[]; bytecode: string[]; madeRepository: string[] } {
   const known = new Set(scan.dirs);
   const skip = new Set([join(root, ".git"), ...scan.environments]);
   const environments: string[] = [];

@@ -126,7 +126,8 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   const tty = process.stdout.isTTY === true;
   checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
   // The properties docs/security.md states, as they hold here.
-  const facts = { sandbox: sandbox.active ? sandbox.kind : "none", view: viewed, cgroup: sandbox.kind === "bwrap" && cgroupsAvailable(), root: process.getuid?.() === 0 } as const;
+  const cgroup = sandbox.kind === "bwrap" && cgroupsAvailable();
+  const facts = { sandbox: sandbox.active ? sandbox.kind : "none", view: viewed, cgroup, root: process.getuid?.() === 0 } as const;
   const properties = propertiesHere(facts);
   if (args.json) out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks, security: properties }, null, 2)}\n`);
   else {

@@ -67,12 +67,16 @@ export async function serveCommand(args: ParsedArgs, workspace: string, resolved
       description:
         "The working set weir compiles for a goal in this repository: the files, outlines, rules, changes and failures " +
         "that matter most, each at the level that fits the token budget, untrusted text quoted as data. Read it before planning.",
-      input: { goal: z.string().min(1).describe("the task, in a person's words"), budget: z.number().int().min(1).optional().describe("tokens (default 4000)") },
+      input: {
+        goal: z.string().min(1).describe("the task, in a person's words"),
+        budget: z.number().int().min(1).optional().describe("tokens (default 4000)"),
+      },
       readOnly: true,
       async run(i) {
         const { ws } = await preview(String(i.goal), typeof i.budget === "number" ? { budget: i.budget } : {});
         const c = ws.compiled;
-        const head = `[weir working set · ${ws.tokens} of ${c.budget} tokens · ${ws.gathered.filesWalked} files walked${c.overBudget ? ` · ${c.overBudget}` : ""}]`;
+        const over = c.overBudget ? ` · ${c.overBudget}` : "";
+        const head = `[weir working set · ${ws.tokens} of ${c.budget} tokens · ${ws.gathered.filesWalked} files walked${over}]`;
         return text(`${head}\n\n${ws.text}`);
       },
     },
