@@ -28,8 +28,11 @@ interface ConversationDeps {
    * loaded tools): told when a session is opened (made, or resumed) and after each of its runs.
    */
   prefix?: { opened(sessionId: string, resumed: boolean): void; ran(sessionId: string): void };
-  /** The images a task attaches (`@shot.png`) for a model, or the one line why they cannot go. */
-  images?: (task: string, model: string) => { images: ImageBlock[] } | { problem: string };
+  /**
+   * The images a task attaches (`@shot.png`) for a model, or the one line why they cannot go; `typed`
+   * is what the person typed of it (their own image paths outside the workspace may be read).
+   */
+  images?: (task: string, model: string, typed: string) => { images: ImageBlock[] } | { problem: string };
 }
 
 /**
@@ -118,13 +121,17 @@ export class Conversation {
     return captured;
   }
 
-  async send(prompt: string, display: Display, signal: AbortSignal): Promise<RunResult> {
+  /**
+   * Runs one task. `typed` is what the person typed of it (before a command template or piped input
+   * made the rest): only there may an image path lead outside the workspace. Default: nothing.
+   */
+  async send(prompt: string, display: Display, signal: AbortSignal, typed = ""): Promise<RunResult> {
     const { store, provider } = this.deps;
     // A task longer than its share of the window (a pasted log) keeps its two ends, and says so.
     const task = this.deps.taskRoom === undefined ? prompt : middleCut(prompt, this.deps.taskRoom).text;
     const { preset, model } = provider.settings;
     // Images go with the task, or the task does not go: nothing attached is dropped without a word.
-    const attached = this.deps.images?.(task, model) ?? { images: [] };
+    const attached = this.deps.images?.(task, model, typed) ?? { images: [] };
     if ("problem" in attached) throw new UserError(attached.problem);
     if (!this.sessionId) {
       this.sessionId = store.createSession(this.deps.workspace, task.split("\n")[0]!, preset, model, Date.now(), this.deps.parent?.());

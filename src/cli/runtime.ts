@@ -342,11 +342,11 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       // Disclosure offers the tools each turn; the full catalog is built only with --tools all.
       tools: [],
       execute: actions.executor.execute,
-      images(task, model) {
+      images(task, model, typed) {
         const named = imageMentions(task);
         const why = `${model} takes no images, so @${named[0]} cannot be sent; pick a model that does (--model), or say in words what it shows`;
         if (named.length && takesNoImages(model)) return { problem: why };
-        return attachImages(workspace, home, task);
+        return attachImages(workspace, home, task, typed);
       },
       prefix: {
         opened(id, resumed) {

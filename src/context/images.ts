@@ -1,6 +1,7 @@
 import type { ImageBlock } from "../core/messages.ts";
-import { resolveInWorkspace } from "../workspace/containment.ts";
-import { readFileSync, statSync } from "node:fs";
+import { inside, protectedReason, resolveInWorkspace } from "../workspace/containment.ts";
+import { realpathSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 
 /** The largest image sent: the Messages API's limit, the lower of the two wires'. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -29,12 +30,13 @@ export function imageType(bytes: Uint8Array): ImageBlock["mediaType"] | undefine
  * file or a link out is refused as any read is) and checked by their bytes and size. Either every
  * image, or the one line that says why one cannot be sent: nothing is dropped without a word.
  */
-export function attachImages(root: string, home: string, task: string): { images: ImageBlock[] } | { problem: string } {
+export function attachImages(root: string, home: string, task: string, typed = ""): { images: ImageBlock[] } | { problem: string } {
   const images: ImageBlock[] = [];
+  const own = new Set(imageMentions(typed).filter((p) => isAbsolute(p)));
   for (const path of imageMentions(task)) {
     let bytes: Buffer;
     try {
-      const r = resolveInWorkspace(root, path, { home });
+      const r = own.has(path) ? personalImage(root, home, path) : resolveInWorkspace(root, path, { home });
       if (!r.exists) return { problem: `@${path} is not there; nothing was sent` };
       const size = statSync(r.absolute).size;
       const mb = (n: number) => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0);
@@ -48,6 +50,26 @@ export function attachImages(root: string, home: string, task: string): { images
     images.push({ type: "image", mediaType, data: bytes.toString("base64"), source: path });
   }
   return { images };
+}
+
+/**
+ * An image the person named by its absolute path in what they typed (a screenshot on their desktop):
+ * read where it is, outside the workspace too, since they chose it; never a protected file (a key,
+ * a credential, anything in a dot-directory of the home), and only ever sent as an image (its bytes
+ * say so). A path that a command template or piped input wrote is read through containment instead.
+ */
+function personalImage(root: string, home: string, path: string): { exists: boolean; absolute: string } {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return { exists: false, absolute: path };
+  }
+  if (inside(root, real)) return resolveInWorkspace(root, real, { home });
+  const why = protectedReason(real.slice(1), real, home);
+  if (why) throw new Error(`${path}: ${why}`);
+  if (!statSync(real).isFile()) throw new Error(`${path} is not a file`);
+  return { exists: true, absolute: real };
 }
 
 /**

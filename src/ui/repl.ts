@@ -19,7 +19,7 @@ import type { Style } from "./style.ts";
 /** What the REPL drives; the CLI supplies it so this frontend never learns about stores or providers. */
 interface ReplHost {
   /** Runs one task; resolves when the run ends (cancelled runs included). */
-  send(task: string, display: Display, signal: AbortSignal): Promise<unknown>;
+  send(task: string, display: Display, signal: AbortSignal, typed: string): Promise<unknown>;
   /** `/goal ...`: starts, resumes or lists goals (cli/commands/goal.ts); resolves to the line that says how it ended. */
   goal(words: string[], display: Display, signal: AbortSignal): Promise<string>;
   /** `/graph ...`: starts, resumes, lists or shows goal graphs (cli/commands/graph.ts); resolves to the line that says how it ended. */
@@ -425,6 +425,8 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       continue;
     }
     remember(line);
+    // What the person typed, before a template, /go or /init makes the task: their own image paths are in it.
+    const typed = line;
     if (line.startsWith("!") && line.length > 1) {
       const cmd = line.slice(1).trim();
       running = new AbortController();
@@ -519,7 +521,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     try {
       if (goalWords) say(`${await host.goal(goalWords, display, running.signal)}\n`);
       else if (graphWords) say(`${await host.graph(graphWords, display, running.signal)}\n`);
-      else await host.send(line, display, running.signal);
+      else await host.send(line, display, running.signal, typed);
     } catch (e) {
       // An error that escaped the run (a store failure): report it and stay up.
       say(opts.style.red(`weir: ${(e as Error).message}\n`));

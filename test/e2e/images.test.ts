@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -56,5 +56,30 @@ describe("images", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
     expect(world.server.requests.length).toBe(before);
+  }, 60_000);
+
+  test("an absolute image path the person typed is read where it is; the same path from a command template, or a protected one, is refused", async () => {
+    const desk = join(world.tmp, "Desktop");
+    mkdirSync(desk, { recursive: true });
+    writeFileSync(join(desk, "shot.png"), PNG);
+    const shot = join(desk, "shot.png");
+    world.server.script({ turns: [{ text: "a single pixel" }] });
+    const before = world.server.requests.length;
+    const typed = await runWeir([...wires.chat(), "--verify-floor", "off", `what is in @${shot}?`], { home: world.home, cwd: world.ws });
+    expect(typed.code).toBe(0);
+    expect(JSON.stringify(world.server.requests[before]!.body.messages)).toContain(PNG.toString("base64"));
+    // A repository's command template naming the same path: what the person typed is "/look", not the path.
+    mkdirSync(join(world.ws, ".weir", "commands"), { recursive: true });
+    writeFileSync(join(world.ws, ".weir", "commands", "look.md"), `Describe @${shot} please.\n`);
+    const templated = await runWeir([...wires.chat(), "--verify-floor", "off", "/look"], { home: world.home, cwd: world.ws });
+    expect(templated.code).not.toBe(0);
+    expect(templated.stderr).toContain(`@${shot} cannot be attached`);
+    // Typed, but in a dot-directory of the home: protected as any read is.
+    mkdirSync(join(world.home, ".secrets"), { recursive: true });
+    writeFileSync(join(world.home, ".secrets", "qr.png"), PNG);
+    const hidden = await runWeir([...wires.chat(), "--verify-floor", "off", `what is in @${join(world.home, ".secrets", "qr.png")}?`], { home: world.home, cwd: world.ws });
+    expect(hidden.code).not.toBe(0);
+    expect(hidden.stderr).toContain("home dot-directories");
+    expect(world.server.requests.length).toBe(before + 1);
   }, 60_000);
 });

@@ -76,9 +76,9 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
     const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
     return await runRepl(
       {
-        async send(task, display, signal) {
+        async send(task, display, signal, typed) {
           const planning = mode === "plan";
-          const r = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal);
+          const r = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal, typed);
           planWaits = planning && r.stop === "end_turn";
           const message = "plan mode: nothing was changed; /go carries the plan out, or reply to change it";
           if (planWaits) display.emit({ type: "notice", level: "info", message });

@@ -51,7 +51,8 @@ export async function runCommand(args: ParsedArgs, task: string, workspace: stri
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     for (const message of runtime.notices) display.emit({ type: "notice", level: "info", message });
     const planning = opts.mode === "plan";
-    let result = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal);
+    // What the person typed on the command line: a template's own text and piped input are not.
+    let result = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal, args.task);
     if (planning && result.stop === "end_turn") {
       // The plan is the person's to accept: asked on a terminal, otherwise said how to go on.
       if (io.interactive && (await (await prompts()).confirmPlan())) {
