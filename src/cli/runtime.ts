@@ -158,6 +158,8 @@ function routing(
 
 /** Files the compiler's content search reads at most (context/sources.ts); past it the symbol index matters. */
 const CONTENT_SEARCH_FILES = 2_000;
+/** The least time between two refreshes of the symbol index a REPL starts between tasks. */
+const INDEX_IDLE_MS = 30_000;
 
 /** Said at the start of a run in a clone that borrows its objects (workspace/sandbox.ts borrowsObjects). */
 const BORROWED_OBJECTS =
@@ -247,6 +249,8 @@ export interface Runtime extends Actions {
   compact(): number;
   /** The budget of the goal the next runs work towards (null: none); the decision state and each request see it. */
   goalBudget(spent: number, budget: number | null): void;
+  /** Between tasks: what changed is indexed in a process of its own, at most once in `INDEX_IDLE_MS`. */
+  idle(): void;
 }
 
 /** Everything a run needs: the actions, the provider and the (new or resumed) session. */
@@ -377,13 +381,22 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     return actions.supervisor.watch(display);
   };
   const goalBudget = (spent: number, budget: number | null) => void (state.goalBudget = budget === null ? undefined : { spent, budget });
+  // Past what the content search reads, the symbol index is what finds a named symbol: it is
+  // refreshed after a run and while the REPL waits, in a process of its own (never on the path of a request).
+  const indexed = o.preview ? undefined : { at: -Infinity };
+  const refreshIndex = () => {
+    if (!indexed || (index.walked?.length ?? 0) <= CONTENT_SEARCH_FILES) return;
+    indexed.at = performance.now();
+    refreshInBackground(workspace);
+  };
+  const idle = () => {
+    if (indexed && performance.now() - indexed.at >= INDEX_IDLE_MS) refreshIndex();
+  };
   const close = async () => {
     walks.save(workspace, index.walk);
     symbols?.close();
-    // Past what the content search reads, the symbol index is what finds a named symbol: it is
-    // refreshed after the run, in a process of its own (never on the path of a request).
-    if (!o.preview && (index.walked?.length ?? 0) > CONTENT_SEARCH_FILES) refreshInBackground(workspace);
+    refreshIndex();
     await actions.close();
   };
-  return { ...actions, close, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget };
+  return { ...actions, close, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget, idle };
 }

@@ -25,6 +25,8 @@ interface ReplHost {
   /** `/graph ...`: starts, resumes, lists or shows goal graphs (cli/commands/graph.ts); resolves to the line that says how it ended. */
   graph(words: string[], display: Display, signal: AbortSignal): Promise<string>;
   clear(): void;
+  /** The person is reading an answer: background work that must not delay a request may start (the symbol index's refresh). */
+  idle?(): void;
   /** Switches model; returns a line to show. */
   setModel(model: string): Promise<string>;
   sessions(): string;
@@ -531,6 +533,7 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       waiting = undefined;
       pane.live(false);
     }
+    host.idle?.();
     prompt();
   }
   // The last status stays in the scrollback; the pane goes.

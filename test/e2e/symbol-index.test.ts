@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
+import { weirInPty } from "../support/pty.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /**
@@ -83,5 +84,28 @@ describe("the symbol index", () => {
     expect(status).toMatch(/fresh 2101, changed since 0, not indexed 0, gone 0/);
     // The refresher has let go of its lock before the test's directory is removed.
     await Bun.sleep(300);
+  }, 60_000);
+
+  test("the REPL refreshes the index between tasks, while it is still open", async () => {
+    bigRepository(2_100);
+    world.server.script({ turns: [{ text: "first answer" }] });
+    const t = weirInPty(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off"], { home: world.home, cwd: world.ws });
+    try {
+      await t.waitFor("/help for commands");
+      t.write("say something\r");
+      await t.waitFor("first answer");
+      let status = "";
+      for (let i = 0; i < 100 && !/fresh 2101,/.test(status); i++) {
+        await Bun.sleep(200);
+        status = existsSync(join(dataDir(), "symbols.db")) ? (await weir(["index", "--status"])).stdout : "";
+      }
+      // Refreshed while the REPL is open: no exit has run its close yet.
+      expect(t.proc.exitCode).toBeNull();
+      expect(status).toMatch(/fresh 2101, changed since 0, not indexed 0, gone 0/);
+    } finally {
+      t.write("\x04");
+      await t.proc.exited;
+      await Bun.sleep(300);
+    }
   }, 60_000);
 });

@@ -76,6 +76,7 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
     const banner = [`weir ${VERSION} (${COMMIT}) · ${s.provider}/${s.model} · ${workspace}`, ...runtime.notices].join("\n");
     return await runRepl(
       {
+        idle: () => runtime.idle(),
         async send(task, display, signal, typed) {
           const planning = mode === "plan";
           const r = await runtime.conversation.send(planning ? planTask(task) : task, runtime.watch(display), signal, typed);
