@@ -5,7 +5,7 @@ import { WalkCache, walkFiles } from "../workspace/walker.ts";
 import { readRegularFile } from "../workspace/containment.ts";
 
 /** Source files whose definitions are indexed. */
-const SOURCE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|php|cs|swift|c|cc|cpp|h|hpp|ex|exs|lua)$/i;
+export const SOURCE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|php|cs|swift|c|cc|cpp|h|hpp|ex|exs|lua)$/i;
 
 /**
  * Words that open a definition, in the languages weir outlines: the name after one is defined here.

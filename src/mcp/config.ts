@@ -4,7 +4,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { NotAFile, readRegularFile } from "../workspace/containment.ts";
 import { scrubEnv } from "../workspace/process.ts";
-import { MAX_COVERED, runFilesHash } from "./launch.ts";
+import { type Coverage, MAX_COVERED, runFilesHash } from "./launch.ts";
 
 const Stdio = z.object({
   type: z.literal("stdio").optional(),
@@ -35,9 +35,9 @@ export interface ServerEntry {
   origin: "user" | "project";
   path: string;
   /** Hash of the expanded config and of every workspace file it can load (`runFilesHash`): an approval covers exactly these. */
-  fingerprint: string;
+  readonly fingerprint: string;
   /** For a project stdio server: how many workspace files its approval covers, or that it can load too many to cover. */
-  covers?: { files: number; tooMany?: boolean };
+  readonly covers?: { files: number; tooMany?: boolean } | undefined;
 }
 
 /** Why no approval can cover a project server (it can load more of the workspace than `MAX_COVERED`), or undefined. Pure. */
@@ -93,10 +93,24 @@ function readMcpFile(path: string, origin: "user" | "project", env: Record<strin
       const issue = parsed.error.issues[0]!;
       throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
     }
-    const entry: ServerEntry = { name: safeName(name), config: parsed.data, origin, path, fingerprint: "" };
-    const coverage = runFilesHash(entry, workspace);
-    entry.fingerprint = createHash("sha256").update(JSON.stringify(parsed.data)).update(coverage.hash).digest("hex").slice(0, 16);
-    if (origin === "project" && "command" in parsed.data) entry.covers = { files: coverage.files, ...(coverage.tooMany ? { tooMany: true } : {}) };
+    // What the approval covers is hashed when first asked (a project server about to start, weir mcp):
+    // a run whose servers are disabled, or have none of the workspace's files, reads none of them.
+    let coverage: Coverage | undefined;
+    const entry: ServerEntry = {
+      name: safeName(name),
+      config: parsed.data,
+      origin,
+      path,
+      get fingerprint() {
+        coverage ??= runFilesHash(entry, workspace);
+        return createHash("sha256").update(JSON.stringify(parsed.data)).update(coverage.hash).digest("hex").slice(0, 16);
+      },
+      get covers() {
+        if (origin !== "project" || !("command" in parsed.data)) return undefined;
+        coverage ??= runFilesHash(entry, workspace);
+        return { files: coverage.files, ...(coverage.tooMany ? { tooMany: true } : {}) };
+      },
+    };
     return entry;
   });
 }

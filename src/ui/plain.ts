@@ -8,7 +8,8 @@ import { visibleEvent } from "./visible.ts";
 /** A unified diff for the log: file headers dropped, hunks coloured, at most `max` lines. Pure. */
 export function diffForLog(diff: string, style: Style, max = 40): string {
   const lines = diff.split("\n").filter((l) => !/^(?:Index: |={10,}|--- |\+\+\+ |\\ No newline)/.test(l) && l !== "");
-  const shown = lines.slice(0, max).map((l) => `  ${l.startsWith("+") ? style.green(l) : l.startsWith("-") ? style.red(l) : l.startsWith("@@") ? style.cyan(l) : style.dim(l)}`);
+  const paint = (l: string) => (l.startsWith("+") ? style.green(l) : l.startsWith("-") ? style.red(l) : l.startsWith("@@") ? style.cyan(l) : style.dim(l));
+  const shown = lines.slice(0, max).map((l) => `  ${paint(l)}`);
   if (lines.length > max) shown.push(style.dim(`  … ${lines.length - max} more diff lines`));
   return shown.join("\n");
 }
@@ -36,7 +37,13 @@ export interface Sink {
  * The plain line log for pipes and one-shot runs. The answer streams to `out`; tool echoes, retries
  * and notices go to `log` (stderr), so `weir "task" > answer.txt` captures just the answer.
  */
-export function plainDisplay(out: Sink, log: Sink, style: Style, verbose: boolean, opts: { markdown?: boolean; columns?: number } = {}): Display & { held(): string } {
+export function plainDisplay(
+  out: Sink,
+  log: Sink,
+  style: Style,
+  verbose: boolean,
+  opts: { markdown?: boolean; columns?: number } = {},
+): Display & { held(): string } {
   let midLine = false;
   // Rendered Markdown only where a person reads colour (a terminal), as wide as it is; a pipe gets the source.
   const md = opts.markdown ? new MarkdownStream((text) => Bun.markdown.ansi(text, { columns: opts.columns ?? 80 })) : undefined;

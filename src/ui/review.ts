@@ -74,7 +74,8 @@ function reviewScreen(lines: readonly string[], top: number, rows: number, style
   const at = clampTop(top, lines.length, rows);
   const shown = lines.slice(at, at + body);
   while (shown.length < body) shown.push("");
-  const footer = style.dim(`review: lines ${Math.min(lines.length, at + 1)}-${Math.min(lines.length, at + body)} of ${lines.length} · ↑↓ PgUp PgDn g G · q, Esc or Ctrl-O closes`);
+  const range = `${Math.min(lines.length, at + 1)}-${Math.min(lines.length, at + body)}`;
+  const footer = style.dim(`review: lines ${range} of ${lines.length} · ↑↓ PgUp PgDn g G · q, Esc or Ctrl-O closes`);
   return `\x1b[H\x1b[2J${shown.join("\r\n")}\r\n${footer}`;
 }
 
@@ -83,7 +84,12 @@ export function clampTop(top: number, total: number, rows: number): number {
 }
 
 /** Where a key moves the view; "close" to leave; undefined for keys it ignores. Pure. */
-export function reviewKey(key: { name?: string; ctrl?: boolean; shift?: boolean; sequence?: string }, top: number, total: number, rows: number): number | "close" | undefined {
+export function reviewKey(
+  key: { name?: string; ctrl?: boolean; shift?: boolean; sequence?: string },
+  top: number,
+  total: number,
+  rows: number,
+): number | "close" | undefined {
   const page = Math.max(1, rows - 2);
   if (key.name === "escape" || key.name === "q" || (key.ctrl && key.name === "o")) return "close";
   if (key.name === "up" || key.name === "k") return clampTop(top - 1, total, rows);

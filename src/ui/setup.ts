@@ -36,7 +36,12 @@ export const clackPrompts: SetupPrompts = {
   },
   async ask(message, o = {}) {
     return orUndefined(
-      await text({ message, ...(o.initial !== undefined ? { initialValue: o.initial } : {}), ...(o.placeholder ? { placeholder: o.placeholder } : {}), ...(o.validate ? { validate: (v) => o.validate!(v ?? "") } : {}) }),
+      await text({
+        message,
+        ...(o.initial !== undefined ? { initialValue: o.initial } : {}),
+        ...(o.placeholder ? { placeholder: o.placeholder } : {}),
+        ...(o.validate ? { validate: (v) => o.validate!(v ?? "") } : {}),
+      }),
     );
   },
   async secret(message) {

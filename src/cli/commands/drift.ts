@@ -1,11 +1,12 @@
 import { dirname, join } from "node:path";
 import { type CodeFacts, codeWords, docsDrift, type Drift } from "../../context/docs-drift.ts";
+import { SOURCE } from "../../context/definitions.ts";
 import { isDocumentation } from "../../context/public-api.ts";
 import { readRegularFile } from "../../workspace/containment.ts";
 import { WalkCache, walkFiles } from "../../workspace/walker.ts";
 
-/** Files whose words count as the code's: source and configuration. */
-const CODE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|php|cs|swift|c|cc|cpp|h|hpp|ex|exs|lua|sh|json|toml|ya?ml|ini|cfg)$/i;
+/** Files whose words count as the code's: the source the symbol index reads, shell scripts and configuration. */
+const CODE = (f: string) => SOURCE.test(f) || /\.(?:sh|json|toml|ya?ml|ini|cfg)$/i.test(f);
 /** Files over this size are not read (bundles, generated code, data). */
 const MAX_BYTES = 512_000;
 
@@ -29,7 +30,7 @@ export function workspaceDrift(root: string): Drift[] {
     }
   };
   const words = new Set<string>();
-  for (const f of files) if (CODE.test(f) && !isDocumentation(f)) codeWords(read(f) ?? "", words);
+  for (const f of files) if (CODE(f) && !isDocumentation(f)) codeWords(read(f) ?? "", words);
   const docs = files.filter((f) => /\.mdx?$/i.test(f)).flatMap((f) => {
     const text = read(f);
     return text === undefined ? [] : [{ path: f, text }];
