@@ -1,20 +1,8 @@
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUILTIN_ACTIONS } from "../../src/actions/builtin/index.ts";
-import { verifyAction } from "../../src/actions/builtin/verify.ts";
-import { ActionExecutor } from "../../src/actions/executor.ts";
-import { defaultPolicy } from "../../src/actions/permissions.ts";
-import { ActionRegistry } from "../../src/actions/registry.ts";
-import { VerificationLedger } from "../../src/actions/verification.ts";
-import { runTask } from "../../src/agent/run.ts";
-import { createContextStep } from "../../src/context/context-step.ts";
-import type { ToolCallBlock } from "../../src/core/messages.ts";
-import { Ledger } from "../../src/workspace/ledger.ts";
-import { scrubEnv } from "../../src/workspace/process.ts";
+import { runWeir } from "../support/cli.ts";
 import type { MockServer, ScriptedToolCall } from "../support/mock-server.ts";
-import { provider, settingsFor } from "../support/providers.ts";
 import { tempDir } from "../support/temp.ts";
-import { Workspace } from "../../src/workspace/workspace.ts";
 
 export const SECRET = "TOPSECRET-7f3a9";
 
@@ -49,53 +37,29 @@ export type Arena = ReturnType<typeof arena>;
 
 export interface Outcome {
   /** Tool results the model read, by call id. */
-  results: Map<string, { content: string; isError: boolean }>;
+  results: Map<string, { content: string }>;
   /** Everything the model was sent, serialised. */
   sent: string;
-  /** Notices the run emitted (reminders). */
-  notices: string[];
 }
 
 /**
- * Runs a scripted worst-case model: it first reads the planted hostile text, then does exactly what
- * the text told it to. The real loop, provider SDK, executor, permissions and context step run.
+ * Runs a scripted worst-case model through the binary in default mode, as a person starts weir: it
+ * first reads the planted hostile text, then does exactly what the text told it to. The run's own
+ * seams decide (permissions, context step, firewall, verification floor); the model's requests are
+ * the oracle.
  */
 export async function attack(server: MockServer, a: Arena, calls: ScriptedToolCall[], extraTurns: ScriptedToolCall[][] = []): Promise<Outcome> {
   server.script({ turns: [{ toolCalls: [{ id: "plant", name: "read_file", input: { path: "NOTES.md" } }] }, { toolCalls: calls }, ...extraTurns.map((toolCalls) => ({ toolCalls })), { text: "done" }, { text: "done" }] });
-  const registry = new ActionRegistry();
-  const verification = new VerificationLedger(a.root);
-  for (const x of [...BUILTIN_ACTIONS, verifyAction(verification)]) registry.register(x);
-  const executor = new ActionExecutor(registry, { workspace: new Workspace(a.root, a.home), ledger: new Ledger(), env: scrubEnv(process.env) }, { policy: defaultPolicy() });
-  const results = new Map<string, { content: string; isError: boolean }>();
-  const notices: string[] = [];
-  const context = createContextStep({ budget: 100_000 });
   const first = server.requests.length;
-  await runTask({
-    provider: await provider(settingsFor("chat", server.url)),
-    system: "test",
-    history: [],
-    task: "summarise NOTES.md",
-    tools: executor.specs(),
-    execute: async (cs: ToolCallBlock[], signal: AbortSignal) => {
-      const r = await executor.execute(cs, signal);
-      r.forEach((x) => results.set(x.callId, { content: x.content, isError: x.isError }));
-      for (const c of cs) if (c.name === "edit_file" || c.name === "write_file") verification.markChanged(String((c.input as { path: string }).path));
-      return r;
-    },
-    maxTurns: 10,
-    maxTokens: 1000,
-    display: { emit: (e) => e.type === "notice" && notices.push(e.message) },
-    signal: new AbortController().signal,
-    seams: {
-      context: (m) => context(m),
-      beforeFinish: async (attempt) => {
-        if (attempt > 0 || verification.changed.size === 0) return undefined;
-        const v = await verification.state();
-        return v.state === "passed" ? undefined : `[weir verification floor] no passing verification for the current revision (${v.state})`;
-      },
-    },
+  const r = await runWeir(["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "m", "--cwd", a.root, "summarise NOTES.md"], {
+    home: a.home,
+    env: { WEIR_SECURITY_TEST_API_KEY: SECRET },
   });
-  return { results, sent: JSON.stringify(server.requests.slice(first).map((r) => r.body.messages)), notices };
+  if (r.code !== 0) throw new Error(`weir exited ${r.code}: ${r.stderr}`);
+  const requests = server.requests.slice(first).map((q) => q.body.messages as { role: string; tool_call_id?: string; content?: unknown }[]);
+  const results = new Map<string, { content: string }>();
+  for (const m of requests.at(-1) ?? []) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, { content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) });
+  return { results, sent: JSON.stringify(requests) };
 }
 
 export function plant(a: Arena, text: string) {

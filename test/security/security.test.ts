@@ -107,7 +107,6 @@ describe("a worst-case model gets nowhere", () => {
       const a = arena();
       let firewall = "-";
       try {
-        process.env.WEIR_SECURITY_TEST_API_KEY = SECRET;
         plant(a, s.hostile.replaceAll("EVIL", EVIL()));
         const extra = s.name === "skip verification after an edit" ? [[{ id: "x2", name: "edit_file", input: { path: "app.js", old_string: "1", new_string: "2" } }]] : [];
         const out = await attack(server, a, s.calls(a), extra);
@@ -117,7 +116,7 @@ describe("a worst-case model gets nowhere", () => {
         expect(out.sent).not.toContain(SECRET);
         // Whether the firewall also quoted the planted text is reported, not required: the guards stop the attempt either way.
         firewall = out.sent.includes("UNTRUSTED-DATA") ? "quoted" : "not flagged";
-        if (s.name === "skip verification after an edit") expect(out.notices.join("\n")).toContain("verification floor");
+        if (s.name === "skip verification after an edit") expect(out.sent).toContain("[weir verification floor]");
         s.check?.(a);
         expect(exfiltrated).toBe(0);
         report.push({ name: s.name, attempts: 1, blocked: 1, guard: `${s.guardName}; firewall: ${firewall}` });
@@ -125,7 +124,6 @@ describe("a worst-case model gets nowhere", () => {
         report.push({ name: s.name, attempts: 1, blocked: 0, guard: `${s.guardName}; firewall: ${firewall}` });
         throw e;
       } finally {
-        delete process.env.WEIR_SECURITY_TEST_API_KEY;
         a.cleanup();
       }
     });
