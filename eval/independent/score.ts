@@ -6,23 +6,23 @@
  */
 import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
-import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT } from "../../src/decision/questions.ts";
 import { analyse } from "../../src/replay/analysis.ts";
 import { loadSuites } from "../../src/replay/suite.ts";
 
 const FILE = join(import.meta.dir, "..", "suites", "agent-context-independent.jsonl");
-const suite = loadSuites([FILE], AGENT_CONTEXT_V2, true);
+const suite = loadSuites([FILE], AGENT_CONTEXT, true);
 const scored = suite.cases.filter((c) => !c.tags?.includes("invariance"));
 const invariance = suite.cases.filter((c) => c.tags?.includes("invariance"));
 const report = analyse(
-  AGENT_CONTEXT_V2,
-  scored.map((c) => ({ id: c.id, state: c.state, labels: c.labels, baseline: baseline(c.state, AGENT_CONTEXT_V2) })),
+  AGENT_CONTEXT,
+  scored.map((c) => ({ id: c.id, state: c.state, labels: c.labels, baseline: baseline(c.state, AGENT_CONTEXT) })),
 );
 const byId = new Map(suite.cases.map((c) => [c.id, c]));
 let held = 0;
 for (const c of invariance) {
   const original = byId.get(c.id.replace(/-2$/, "-1"))!;
-  if (JSON.stringify(baseline(c.state, AGENT_CONTEXT_V2)) === JSON.stringify(baseline(original.state, AGENT_CONTEXT_V2))) held++;
+  if (JSON.stringify(baseline(c.state, AGENT_CONTEXT)) === JSON.stringify(baseline(original.state, AGENT_CONTEXT))) held++;
 }
 const rows = report.questions.map((q) => {
   const m = q.baseline as { n: number; accuracy: number; falseStop?: number };

@@ -38,10 +38,7 @@ export const DecisionPolicy = z.object({
 });
 export type DecisionPolicy = z.infer<typeof DecisionPolicy>;
 
-/**
- * Whether a policy applies to the active question set and judgment model. A mismatch is a warning
- * and the judgment stays in shadow; it never silently applies thresholds fitted to another model.
- */
+/** Whether a policy applies to the active question set and judgment model; a mismatch never silently applies thresholds fitted to another. */
 function policyMismatch(p: DecisionPolicy, questionSet: string, provider: string, model: string | undefined): string | undefined {
   if (p.question_set !== questionSet) return `the decision policy is for ${p.question_set}, not ${questionSet}`;
   if (p.provider !== provider) return `the decision policy was calibrated for provider ${p.provider}, not ${provider}`;
@@ -51,10 +48,11 @@ function policyMismatch(p: DecisionPolicy, questionSet: string, provider: string
 
 /**
  * policies/decision-policy.json, when it was calibrated for the active question set, provider and
- * model; otherwise a warning, and the judgment's raw answers are used with the default threshold.
+ * model. Otherwise a warning: for another question set the judge stays in shadow (`otherSet`); for
+ * another provider or model its raw answers are used with the default threshold.
  */
-function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProvider, notices: string[]): AnswerPolicy | undefined {
-  if (!existsSync(file)) return undefined;
+function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProvider, notices: string[]): { policy?: AnswerPolicy; otherSet?: true } {
+  if (!existsSync(file)) return {};
   const parsed = DecisionPolicy.safeParse((() => {
     try {
       return JSON.parse(readFileSync(file, "utf8"));
@@ -64,21 +62,27 @@ function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProv
   })());
   if (!parsed.success) {
     notices.push(`${file} is not a valid decision policy; ignored`);
-    return undefined;
+    return {};
   }
   const why = policyMismatch(parsed.data, questionSet, judge.id, judge.requestedModel);
   if (why) {
+    // A policy fitted on another question set says nothing of this one's answers: the baseline decides alone.
+    if (parsed.data.question_set !== questionSet) {
+      notices.push(`warning: ${why}; the baseline decides and the judgment stays in shadow (bun run eval calibrates this set)`);
+      return { otherSet: true };
+    }
     notices.push(`warning: ${why}; the policy is ignored and the judgment stays uncalibrated`);
-    return undefined;
+    return {};
   }
   const qs = parsed.data.questions;
-  return {
+  const policy: AnswerPolicy = {
     calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
     bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
     // Only certified reductions, and only for the model the policy was fitted on.
     reductions: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.reduction?.certified ? [[q, { reducing: v.reduction.reducing, threshold: v.reduction.threshold }]] : []))),
     resolvedModel: parsed.data.resolved_model,
   };
+  return { policy };
 }
 
 /**
@@ -89,8 +93,9 @@ function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProv
  */
 export async function configurePlane(resolved: Resolved, o: { mode?: JudgmentMode; workspace: string; notices: string[]; record?: (r: DecisionRecord) => void }): Promise<DecisionPlane> {
   const judge = await configureJudge(resolved, o.notices);
-  const policy = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT), judge, o.notices) : undefined;
-  const mode: JudgmentMode = judge ? (o.mode ?? resolved.settings.judgment?.mode ?? "shadow") : "off";
+  const { policy, otherSet } = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT), judge, o.notices) : {};
+  const asked: JudgmentMode = judge ? (o.mode ?? resolved.settings.judgment?.mode ?? "shadow") : "off";
+  const mode: JudgmentMode = otherSet && asked !== "off" ? "shadow" : asked;
   if (mode === "calibrated" && !Object.keys(policy?.reductions ?? {}).length)
     o.notices.push("--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment runs increase-only");
   const timeoutMs = resolved.settings.judgment?.timeoutMs;

@@ -6,6 +6,8 @@ import { MockServer } from "../support/mock-server.ts";
 import { tempDir } from "../support/temp.ts";
 
 const SUITE = join(import.meta.dir, "..", "..", "eval", "suites", "agent-context.jsonl");
+/** The main job's suite: the independent one, of the question set runs ask. */
+const INDEPENDENT = join(import.meta.dir, "..", "..", "eval", "suites", "agent-context-independent.jsonl");
 let tmp: ReturnType<typeof tempDir>;
 let home: string;
 beforeAll(() => {
@@ -17,14 +19,14 @@ afterAll(() => tmp.cleanup());
 const weir = (args: string[]) => runWeir(args, { home, cwd: home });
 
 describe("weir eval from the CLI", () => {
-  test("the offline main job: replay the bundled suite with the learned provider, calibrate, and write the report", async () => {
-    const run = await weir(["eval", "run", SUITE, "--provider", "learned", "--run", "main"]);
+  test("the offline main job: replay the independent suite with the learned provider, calibrate for the set runs ask, and write the report", async () => {
+    const run = await weir(["eval", "run", INDEPENDENT, "--provider", "learned", "--run", "main"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("run main (learned): 186 cases, 186 with a candidate answer");
+    expect(run.stdout).toContain("run main (learned): 475 cases, 475 with a candidate answer");
     const cal = await weir(["eval", "calibrate", "--run", "main"]);
     expect(cal.code).toBe(0);
     const policy = JSON.parse(readFileSync(join(home, "policies", "decision-policy.json"), "utf8"));
-    expect(policy).toMatchObject({ kind: "weir.decision-policy", question_set: "weir.agent_context@2", provider: "learned", sample_size: 186 });
+    expect(policy).toMatchObject({ kind: "weir.decision-policy", question_set: "weir.agent_context@4", provider: "learned", sample_size: 475 });
     expect(policy.questions.context_sufficient.band.falseStop).toBeLessThanOrEqual(0.02);
     // Calibrating again from the same data leaves the file as it is (the tree stays clean), and
     // --cwd puts the policy in that project's policies/, where its runs look for it.
@@ -37,7 +39,7 @@ describe("weir eval from the CLI", () => {
     expect(existsSync(join(home, "proj", "policies", "decision-policy.json"))).toBe(true);
     const rep = await weir(["eval", "report", "--run", "main", "--json", "--html", join(home, "report.html")]);
     expect(rep.code).toBe(0);
-    expect(JSON.parse(rep.stdout).report.cases).toBe(186);
+    expect(JSON.parse(rep.stdout).report.cases).toBe(475);
     expect(existsSync(join(home, "report.html"))).toBe(true);
   });
 

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { baseline } from "../../src/decision/baseline.ts";
-import { AGENT_CONTEXT_V2 } from "../../src/decision/questions.ts";
+import { AGENT_CONTEXT } from "../../src/decision/questions.ts";
 import { loadSuites } from "../../src/replay/suite.ts";
 import { CLAUSES, oracle, type State } from "../../eval/independent/oracle.ts";
 
-/** The independent @2 suite: what it must cover, that its labels are the oracle's, and where the baseline stands on it. */
+/** The independent suite, for the question set runs ask: what it must cover, that its labels are the oracle's, and where the baseline stands on it. */
 const FILE = join(import.meta.dir, "..", "..", "eval", "suites", "agent-context-independent.jsonl");
-const suite = loadSuites([FILE], AGENT_CONTEXT_V2, true);
+const suite = loadSuites([FILE], AGENT_CONTEXT, true);
 const scored = suite.cases.filter((c) => !c.tags?.includes("invariance"));
 const top = (a: ReturnType<typeof baseline>[string] | undefined) => (a?.type === "yes_no" ? a.p_yes >= 0.5 : a?.type === "choice" ? Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0] : a?.value);
 
@@ -32,8 +32,8 @@ describe("the independent suite", () => {
   });
 
   test("the baseline reaches accuracy >= 0.95 with false-stop <= 2% on every yes/no question, and invariance cases move nothing", () => {
-    const answers = new Map(suite.cases.map((c) => [c.id, baseline(c.state, AGENT_CONTEXT_V2)]));
-    for (const q of AGENT_CONTEXT_V2.questions.filter((x) => x.type === "yes_no")) {
+    const answers = new Map(suite.cases.map((c) => [c.id, baseline(c.state, AGENT_CONTEXT)]));
+    for (const q of AGENT_CONTEXT.questions.filter((x) => x.type === "yes_no")) {
       const right = scored.filter((c) => top(answers.get(c.id)![q.id]) === c.labels[q.id]).length;
       // A false stop: the answer that removes work (context sufficient; no retrieval, navigation or escalation) where the label needs it.
       const stops = scored.filter((c) => top(answers.get(c.id)![q.id]) === (q.id === "context_sufficient") && c.labels[q.id] !== (q.id === "context_sufficient")).length;
