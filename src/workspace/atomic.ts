@@ -106,6 +106,7 @@ export function removeInside(root: string, rel: string): { link?: string } {
   const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
   const name = parts.pop();
   if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a path inside the workspace`, "containment");
+  forgetHandles();
   if (process.platform !== "linux") {
     const link = linkOnTheWay(root, join(root, ...parts, name));
     if (!link) rmSync(join(root, ...parts, name), { recursive: true, force: true });
@@ -158,35 +159,86 @@ function writeChecked(root: string, parts: string[], name: string, data: string 
 }
 
 /**
+ * The directory handles one batch of writes keeps open (`inBatch`), by their path relative to its
+ * root ("" the root itself): a change set of 20,000 files in 200 directories walks each directory
+ * once, not once a file. Every handle was reached as `inParent` reaches one, never through a link;
+ * a removal or replacement in the batch forgets them all (once the write using them is done), so
+ * none outlives the directory it names. A batch is only for writes no other process races: a
+ * settled change set, whose command's processes are all gone.
+ */
+let batch: { root: string; dirs: Map<string, number>; busy: number; stale: boolean } | undefined;
+/** Handles a batch keeps at most; past it the batch starts again from the root. */
+const BATCH_HANDLES = 512;
+
+/** Runs `fn`, whose writes under `root` share directory handles; they are closed when it returns. */
+export function inBatch<T>(root: string, fn: () => T): T {
+  const outer = batch;
+  batch = { root, dirs: new Map(), busy: 0, stale: false };
+  try {
+    return fn();
+  } finally {
+    forgetHandles();
+    batch = outer;
+  }
+}
+
+/** Closes the batch's handles (a directory is about to go or be replaced), or marks them so while a write still uses them. */
+function forgetHandles(): void {
+  if (!batch) return;
+  batch.stale = batch.busy > 0;
+  if (batch.stale) return;
+  for (const fd of batch.dirs.values()) closeSync(fd);
+  batch.dirs.clear();
+}
+
+/** Opens the directory `part` of the open directory `dir` (never through a link), making it when missing. */
+function openPart(dir: number, part: string, rel: string): number {
+  const at = `/proc/self/fd/${dir}/${part}`;
+  try {
+    return openSync(at, DIR_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
+    if (code !== "ENOENT") throw e;
+    mkdirSync(at);
+    return openSync(at, DIR_FLAGS);
+  }
+}
+
+/**
  * Runs `fn` with the parent directory of `rel` inside `root` as a path that names the open directory
  * itself (`/proc/self/fd/N`), walked one handle at a time and never through a link; missing
- * directories are made. Linux only (the change-set writer runs only there).
+ * directories are made. Inside a batch for `root` the handles on the way are kept for the next
+ * write. Linux only (the change-set writer runs only there).
  */
 function inParent<T>(root: string, rel: string, fn: (dir: string, name: string) => T): T {
   const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
   const name = parts.pop();
   if (!name || parts.includes("..")) throw new PathRefused(`${rel} is not a path inside the workspace`, "containment");
-  let dir = openSync(root, DIR_FLAGS);
+  const mine = batch?.root === root ? batch : undefined;
+  const kept = mine?.dirs;
+  if (kept && kept.size > BATCH_HANDLES) forgetHandles();
+  const opened = (key: string, open: () => number) => {
+    const fd = kept?.get(key) ?? open();
+    kept?.set(key, fd);
+    return fd;
+  };
+  let dir = opened("", () => openSync(root, DIR_FLAGS));
   try {
-    for (const part of parts) {
-      const at = `/proc/self/fd/${dir}/${part}`;
-      let next: number;
-      try {
-        next = openSync(at, DIR_FLAGS);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ELOOP" || code === "ENOTDIR")
-          throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
-        if (code !== "ENOENT") throw e;
-        mkdirSync(at);
-        next = openSync(at, DIR_FLAGS);
-      }
-      closeSync(dir);
-      dir = next;
+    for (const [i, part] of parts.entries()) {
+      const from = dir;
+      dir = opened(parts.slice(0, i + 1).join("/"), () => openPart(from, part, rel));
+      if (!kept) closeSync(from);
     }
-    return fn(`/proc/self/fd/${dir}`, name);
+    if (mine) mine.busy++;
+    try {
+      return fn(`/proc/self/fd/${dir}`, name);
+    } finally {
+      if (mine) mine.busy--;
+    }
   } finally {
-    closeSync(dir);
+    if (!kept) closeSync(dir);
+    if (mine?.stale && mine.busy === 0) forgetHandles();
   }
 }
 
@@ -207,7 +259,10 @@ function standing(path: string): "dir" | "other" | undefined {
 export function placeInside(root: string, rel: string, from: string, mode: number): void {
   inParent(root, rel, (dir, name) => {
     const at = join(dir, name);
-    if (standing(at) === "dir") rmSync(at, { recursive: true, force: true });
+    if (standing(at) === "dir") {
+      forgetHandles();
+      rmSync(at, { recursive: true, force: true });
+    }
     try {
       renameSync(from, at);
     } catch (e) {
@@ -232,7 +287,9 @@ export function mkdirInside(root: string, rel: string, mode: number): void {
 export function symlinkInside(root: string, rel: string, target: string): void {
   inParent(root, rel, (dir, name) => {
     const at = join(dir, name);
-    if (standing(at)) rmSync(at, { recursive: true, force: true });
+    const was = standing(at);
+    if (was === "dir") forgetHandles();
+    if (was) rmSync(at, { recursive: true, force: true });
     symlinkSync(target, at);
   });
 }

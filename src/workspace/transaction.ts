@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { writeFileAtomic, mkdirInside, placeInside, removeInside, symlinkInside } from "./atomic.ts";
+import { inBatch, mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
 import { type ChangeFacts, classifyChange } from "./classify.ts";
 import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
@@ -109,28 +109,9 @@ export class Transactions {
     const parents = new Set(set.changes.map((c) => ancestors(c.rel).at(-1) ?? ""));
     const applied: string[] = [];
     const renames = statSync(view.upper).dev === statSync(this.root).dev;
-    let moved: string | undefined;
-    for (const c of set.changes) {
-      if (heldAt.has(c.rel)) continue;
-      if (moved && c.rel.startsWith(`${moved}/`)) {
-        applied.push(c.rel);
-        continue;
-      }
-      if (renames && c.kind === "dir" && !c.opaque && !partial.has(c.rel) && !existsSync(join(this.root, c.rel))) {
-        this.undo?.before(c.rel);
-        placeInside(this.root, c.rel, join(view.upper, c.rel), c.mode);
-        this.undo?.after(c.rel);
-        moved = c.rel;
-        applied.push(c.rel);
-        continue;
-      }
-      // A directory is made where something applied lands in it, or when it is all the command made there.
-      if (c.kind === "dir" && !c.opaque && parents.has(c.rel)) continue;
-      this.write(c, view.upper);
-      applied.push(c.rel);
-    }
+    inBatch(this.root, () => this.apply(set.changes, view.upper, { held: heldAt, partial, parents, renames }, applied));
     this.undo?.flush();
-    this.prune(view.upper, set.changes, new Set(held.map((h) => h.rel)));
+    this.prune(view.upper, set.changes, heldAt, renames);
     if (held.length === 0) {
       removeLayer(view.dir);
       return { applied, held };
@@ -140,6 +121,34 @@ export class Transactions {
     writeFileAtomic(join(view.dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
     this.held.unshift(view.dir);
     return { applied, held, id };
+  }
+
+  /**
+   * Writes what applies of a change set into the workspace, in its order, adding each path to
+   * `applied`: a new directory none of whose entries is held moves into place whole (with `renames`,
+   * on one file system), one that only holds what applies is made by its entries.
+   */
+  private apply(changes: Change[], upper: string, o: { held: Set<string>; partial: Set<string>; parents: Set<string>; renames: boolean }, applied: string[]): void {
+    let moved: string | undefined;
+    for (const c of changes) {
+      if (o.held.has(c.rel)) continue;
+      if (moved && c.rel.startsWith(`${moved}/`)) {
+        applied.push(c.rel);
+        continue;
+      }
+      if (o.renames && c.kind === "dir" && !c.opaque && !o.partial.has(c.rel) && !existsSync(join(this.root, c.rel))) {
+        this.undo?.before(c.rel);
+        placeInside(this.root, c.rel, join(upper, c.rel), c.mode);
+        this.undo?.after(c.rel);
+        moved = c.rel;
+        applied.push(c.rel);
+        continue;
+      }
+      // A directory is made where something applied lands in it, or when it is all the command made there.
+      if (c.kind === "dir" && !c.opaque && o.parents.has(c.rel)) continue;
+      this.write(c, upper);
+      applied.push(c.rel);
+    }
   }
 
   /** Writes one change of the layer `upper` into the workspace through the guarded writer. */
@@ -172,10 +181,11 @@ export class Transactions {
    * must keep hiding it) or they hold held entries (then the directory stays, no longer opaque:
    * the workspace below now has what it replaced).
    */
-  private prune(upper: string, changes: Change[], held: Set<string>): void {
+  private prune(upper: string, changes: Change[], held: Set<string>, renamed: boolean): void {
     const below = this.lowers();
     for (const c of [...changes].reverse()) {
-      if (held.has(c.rel)) continue;
+      // An applied file was renamed out of the layer already (on one file system).
+      if (held.has(c.rel) || (renamed && c.kind === "file")) continue;
       const at = join(upper, c.rel);
       if (c.kind === "dir") {
         try {
@@ -338,10 +348,12 @@ export function applyHeld(root: string, layer: HeldLayer): string[] {
   const t = new Transactions(root, layer.dir);
   const upper = join(layer.dir, "upper");
   const applied: string[] = [];
-  for (const c of readChangeSet(upper).changes) {
-    t.write(c, upper);
-    applied.push(c.rel);
-  }
+  inBatch(root, () => {
+    for (const c of readChangeSet(upper).changes) {
+      t.write(c, upper);
+      applied.push(c.rel);
+    }
+  });
   removeLayer(layer.dir);
   return applied;
 }

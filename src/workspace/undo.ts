@@ -1,4 +1,4 @@
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
@@ -59,6 +59,8 @@ const same = (a: Snapshot, b: Snapshot): boolean =>
 export class UndoLog {
   private turn: Turn | undefined;
   private recorded = new Map<string, Entry>();
+  /** The turn's blobs directory, once made. */
+  private blobs: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -70,6 +72,7 @@ export class UndoLog {
     const id = `${Date.now().toString(36).padStart(9, "0")}-${Math.random().toString(36).slice(2, 8)}`;
     this.turn = { id, session, task: task.split("\n")[0]!.slice(0, 120), at: new Date().toISOString(), entries: [] };
     this.recorded = new Map();
+    this.blobs = undefined;
   }
 
   /**
@@ -87,12 +90,16 @@ export class UndoLog {
     if (snap.kind === "file") {
       entry.blob = String(this.turn.entries.length);
       const blobs = join(this.dir, this.turn.id, "blobs");
-      mkdirSync(blobs, { recursive: true });
+      // Made once a turn (an install's thousands of files ask again); made again if it went meanwhile.
+      if (this.blobs !== blobs) mkdirSync(blobs, { recursive: true });
+      this.blobs = blobs;
+      const kept = join(blobs, entry.blob);
       try {
         if (keep !== "link") throw new Error("copy");
-        linkSync(at, join(blobs, entry.blob));
+        linkSync(at, kept);
       } catch {
-        copyFileSync(at, join(blobs, entry.blob));
+        if (!existsSync(blobs)) mkdirSync(blobs, { recursive: true });
+        copyFileSync(at, kept);
       }
     }
     this.turn.entries.push(entry);
