@@ -31,7 +31,7 @@ interface Recorded {
 }
 
 /** Runs one scenario and returns the state of the decision it picks. */
-async function stateOf(s: Scenario, server: MockServer): Promise<unknown> {
+export async function stateOf(s: Scenario, server: MockServer): Promise<unknown> {
   const tmp = mkdtempSync(join(tmpdir(), "weir-loop-"));
   try {
     const home = join(tmp, "home");
@@ -59,19 +59,23 @@ async function stateOf(s: Scenario, server: MockServer): Promise<unknown> {
   }
 }
 
-/** The suite's lines, built by running every scenario (`parallel` at a time, one wire server each). */
-export async function buildLoopSuite(parallel = 4): Promise<string[]> {
+/**
+ * A suite's lines, built by running every scenario (`parallel` at a time, one wire server each):
+ * ids `PREFIX-ID`, tags the prefix, the language and what `tags` adds for the scenario.
+ */
+export async function buildSuite<S extends Scenario>(scenarios: S[], prefix: string, tags: (s: S) => string[] = () => [], parallel = 4): Promise<string[]> {
   const servers = await Promise.all(Array.from({ length: parallel }, () => new MockServer().start()));
   try {
-    const lines: string[] = new Array(SCENARIOS.length);
+    const lines: string[] = new Array(scenarios.length);
     let next = 0;
     await Promise.all(
       servers.map(async (server) => {
-        for (let i = next++; i < SCENARIOS.length; i = next++) {
-          const s = SCENARIOS[i]!;
+        for (let i = next++; i < scenarios.length; i = next++) {
+          const s = scenarios[i]!;
           const state = await stateOf(s, server);
           const label_source = Object.fromEntries(Object.keys(s.labels).map((q) => [q, "criteria"]));
-          lines[i] = JSON.stringify({ id: `loop-${s.id}`, question_set: SET, state, labels: s.labels, tags: ["loop", s.language], label_source, notes: [s.note] });
+          const line = { id: `${prefix}-${s.id}`, question_set: SET, state, labels: s.labels, tags: [prefix, s.language, ...tags(s)], label_source, notes: [s.note] };
+          lines[i] = JSON.stringify(line);
         }
       }),
     );
@@ -80,6 +84,9 @@ export async function buildLoopSuite(parallel = 4): Promise<string[]> {
     await Promise.all(servers.map((s) => s.stop()));
   }
 }
+
+/** The loop suite's lines. */
+export const buildLoopSuite = (parallel = 4) => buildSuite(SCENARIOS, "loop", () => [], parallel);
 
 if (import.meta.main) {
   const text = `${(await buildLoopSuite()).join("\n")}\n`;
