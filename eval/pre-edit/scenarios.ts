@@ -97,6 +97,8 @@ interface Situation {
   task: (path: string, fn: string, l: Language) => string;
   /** Which files the model reads before its edit (the module first, unless said). */
   reads?: (path: string, fn: string, l: Language, files: Record<string, string>) => string[];
+  /** Where a file must stay unseen, the working set holds only its floor (the task's targets). */
+  unseen?: true;
   labels: Record<string, boolean | string>;
 }
 
@@ -271,6 +273,7 @@ const SITUATIONS: Situation[] = [
     expr: "n - 1",
     extra: (l, _p, f) => Object.fromEntries([testOf(l, { dir: "text", name: "trim" }, f)]),
     task: (p, f) => `Change ${f} in ${p} to subtract 2 instead of 1`,
+    unseen: true,
     labels: { verification_escalation: false, risk_surface: "local_logic", context_sufficient: false, continue_retrieval: true, semantic_navigation_required: false },
   },
   {
@@ -320,6 +323,7 @@ const SITUATIONS: Situation[] = [
     expr: "n * 100",
     extra: (l, p, f) => Object.fromEntries([l.caller("billing", p, f, "2")]),
     task: (p, f) => `Change ${f} in ${p} to take the currency as a second parameter`,
+    unseen: true,
     labels: { semantic_navigation_required: true, context_sufficient: false, continue_retrieval: false },
   },
   {
@@ -362,7 +366,8 @@ function build(l: Language, s: Situation): Scenario & { split: "dev" | "test" } 
   const files: Record<string, string> = { ...l.base, [path]: module, ...(s.extra?.(l, path, fn) ?? {}) };
   const reads = s.reads?.(path, fn, l, files) ?? [path];
   const turns: ScriptedTurn[] = reads.map((p, i) => read(`r${i + 1}`, p));
-  return { id: `${l.id}-${s.id}`, language: l.id, note: s.note, files, task: s.task(path, fn, l), turns, pick: reads.length, labels: s.labels, split: "dev" };
+  const flags = s.unseen ? ["--budget", "1"] : [];
+  return { id: `${l.id}-${s.id}`, language: l.id, note: s.note, files, task: s.task(path, fn, l), turns, flags, pick: reads.length, labels: s.labels, split: "dev" };
 }
 
 /** Every situation in every language; each language's every third situation (from the second) is the test split. */

@@ -5,7 +5,7 @@ import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { documentedName, isDocumentation, isPublicApi } from "../context/public-api.ts";
+import { documentedName, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
@@ -30,6 +30,19 @@ interface Target {
  * test's sandbox; beside one of these (`src/auth/token.ts`) the path is sensitive anyway. Data.
  */
 const SECURITY_WORDS = ["auth", "authn", "authz", "authentication", "authorization", "security", "crypto", "secret", "password", "permission", "acl", "oauth", "credential"];
+
+/**
+ * Phrases of a task that name security work its paths may not: input sanitisation, secrets that are
+ * tokens or keys of an API, comparisons that must take constant time. A lexer's "token kinds" or a
+ * keyboard's "key codes" are none of them. Data.
+ */
+const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", "api token", "access token", "bearer token", "api key", "constant time", "constant-time", "timing attack"];
+
+/** Whether a task asks for security work by its words: a security word of a path, or a security phrase. Pure. */
+export function securityTask(task: string): boolean {
+  const text = task.toLowerCase();
+  return securityPath(text) || SECURITY_PHRASES.some((p) => text.includes(p));
+}
 
 /** Whether a path is security-sensitive by its words (a plural counts as its singular). Pure. */
 export function securityPath(path: string): boolean {
@@ -502,7 +515,7 @@ export class WorkState {
         navigations: this.navigations,
         workspace_files: files.length,
       },
-      change: this.changeFacts(plan.planned, behaviour, symbols),
+      change: this.changeFacts(task, plan.planned, behaviour, symbols),
       untrusted_notes: [...this.notes],
     };
   }
@@ -588,14 +601,17 @@ export class WorkState {
   }
 
   /** The planned change's scope and surfaces, from its paths and the symbols in play. */
-  private changeFacts(planned: string[], behaviour: boolean, symbols: DecisionRequest["symbols"]): DecisionRequest["change"] {
+  private changeFacts(task: string, planned: string[], behaviour: boolean, symbols: DecisionRequest["symbols"]): DecisionRequest["change"] {
     const tops = new Set(planned.map((p) => p.split("/")[0]));
     const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
     return {
       planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
-      security_sensitive: planned.some(securityPath),
-      // A change that leaves behaviour as it is (a comment) changes no API its users depend on.
-      public_api: planned.some(entryFile) || (behaviour && this.reachesEntry(symbols.filter((x) => planned.includes(x.path)))),
+      security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)),
+      // A change that leaves behaviour as it is (a comment) changes no API its users depend on. A name the
+      // task quotes that a planned file holds as a string (a flag, a field, a key) is one other programs read.
+      public_api:
+        planned.some(entryFile) ||
+        (behaviour && (this.reachesEntry(symbols.filter((x) => planned.includes(x.path))) || planned.some((p) => namesLiteral(task, textOf(this.root, p, this.index) ?? "")))),
       behaviour_change: behaviour,
       persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
     };

@@ -104,11 +104,14 @@ function pythonPublic(path: string, name: string, files: ReadonlySet<string>, re
   if (name.startsWith("_")) return false;
   // A package's own __init__.py is what `import pkg` gives its users.
   if (path.endsWith("__init__.py")) return true;
-  const init = at(above(path)[0]!, "__init__.py");
-  if (!files.has(init)) return false;
-  const imports = [...(read(init) ?? "").matchAll(/^\s*from\s+([.\w]+)\s+import\s+\(?([^)\n]*)/gm)];
   const names = (list: string) => list.split(",").map((n) => n.trim().split(/\s+as\s+/)[0]);
-  return imports.some((m) => pythonModule(init, m[1]!, files as Set<string>) === path && (m[2]!.trim() === "*" || names(m[2]!).includes(name)));
+  // Any package's __init__.py on the way up may import it (`from .lib.round import round_price` at the top).
+  return above(path).some((dir) => {
+    const init = at(dir, "__init__.py");
+    if (!files.has(init)) return false;
+    const imports = [...(read(init) ?? "").matchAll(/^\s*from\s+([.\w]+)\s+import\s+\(?([^)\n]*)/gm)];
+    return imports.some((m) => pythonModule(init, m[1]!, files as Set<string>) === path && (m[2]!.trim() === "*" || names(m[2]!).includes(name)));
+  });
 }
 
 function rustPublic(path: string, name: string, files: ReadonlySet<string>, read: ReadText): boolean {
@@ -168,3 +171,22 @@ export function documentedName(name: string, docs: string): boolean {
   if (code.some((c) => word.test(c)) || new RegExp(`${word.source}\\(`).test(docs)) return true;
   return /[_\d]|.[A-Z]/.test(name) && word.test(docs);
 }
+
+/**
+ * The names a task quotes or gives as a flag: `--limit`, "total", 'retries', `max_retries`. Pure.
+ */
+export function quotedNames(task: string): string[] {
+  const flags = [...task.matchAll(/(?<![\w-])--[a-z][\w-]*/gi)].map((m) => m[0]);
+  const quoted = [...task.matchAll(/["'`]([\w.-]+)["'`]/g)].map((m) => m[1]!);
+  return [...new Set([...flags, ...quoted])];
+}
+
+/**
+ * Whether `text` (a planned file) holds a name the task quotes as a string literal: a flag, a field
+ * of an output, a key of a configuration, which programs and people outside the code read by that
+ * name, where an identifier is the code's own. Pure.
+ */
+export function namesLiteral(task: string, text: string): boolean {
+  return quotedNames(task).some((n) => [`"${n}"`, `'${n}'`, `\`${n}\``].some((q) => text.includes(q)));
+}
+

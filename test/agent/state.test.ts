@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { runsGitDiff, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
+import { runsGitDiff, securityTask, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
 
 describe("the task, read deterministically", () => {
   test.each([
@@ -52,3 +52,12 @@ describe("a task that asks only for tests", () => {
     ["write a function that tests primality", false],
   ] as const)("%s: %p", (task, only) => expect(testOnlyTask(task)).toBe(only));
 });
+
+describe("security work by the task's words", () => {
+  test("sanitisation, API tokens and keys, constant-time comparisons and security paths count; a lexer's tokens and a keyboard's keys do not", () => {
+    for (const t of ["Escape quotes when sanitising HTML input in src/web/escape.ts", "Return early when the two API tokens differ", "Rotate the api key", "Make the compare constant-time", "Fix src/auth/login.ts"])
+      expect([t, securityTask(t)]).toEqual([t, true]);
+    for (const t of ["Change tokenKind in src/lexer/token.ts to return 5 kinds", "Offset key codes by 64 in src/ui/keyboard.ts", "Rename the --limit flag"]) expect([t, securityTask(t)]).toEqual([t, false]);
+  });
+});
+

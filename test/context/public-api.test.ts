@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { documentedName, isPublicApi } from "../../src/context/public-api.ts";
+import { documentedName, isPublicApi, namesLiteral, quotedNames } from "../../src/context/public-api.ts";
 
 /** A package of files held in memory. */
 const pkg = (files: Record<string, string>) => ({ files: new Set(Object.keys(files)), read: (p: string) => files[p] });
@@ -28,6 +28,14 @@ describe("public API: reachable from the package's entry points", () => {
     expect(isPublicApi("src/codec.rs", "encode", hidden.files, hidden.read)).toBe(false);
   });
 
+  test("Python: an __init__.py any level up importing it by its dotted module; a namespace package on the way is passed over", () => {
+    const top = pkg({ "app/__init__.py": "from .lib.round import round_price\n", "app/lib/round.py": "def round_price(n):\n    return n\n\ndef other(n):\n    return n\n" });
+    expect(isPublicApi("app/lib/round.py", "round_price", top.files, top.read)).toBe(true);
+    expect(isPublicApi("app/lib/round.py", "other", top.files, top.read)).toBe(false);
+    const none = pkg({ "app/__init__.py": "", "app/lib/round.py": "def round_price(n):\n    return n\n" });
+    expect(isPublicApi("app/lib/round.py", "round_price", none.files, none.read)).toBe(false);
+  });
+
   test("Java: public in a package module-info exports; not without the export", () => {
     const java = (info: string) => pkg({ "src/main/java/module-info.java": info, "src/main/java/com/acme/Keys.java": "package com.acme;\npublic class Keys {\n  public static String encode(String k) { return k; }\n}\n" });
     const on = java("module acme { exports com.acme; }\n");
@@ -47,3 +55,14 @@ describe("a name the documentation names as code", () => {
     expect(documentedName("PAGE_SIZE", "Pages hold MAX_PAGE_SIZE items.")).toBe(false);
   });
 });
+
+describe("a name the task quotes that a planned file holds as a string", () => {
+  test("flags, fields and keys the task quotes are found as string literals, never as identifiers", () => {
+    expect(quotedNames('Rename the --limit flag and the "total" field, and \'retries\' and `max_retries`')).toEqual(["--limit", "total", "retries", "max_retries"]);
+    expect(namesLiteral("Rename the --limit flag to --max", 'const flags = ["--limit"];')).toBe(true);
+    expect(namesLiteral('Rename the "total" field to "count"', "return `{\"total\": ${n}}`;")).toBe(true);
+    expect(namesLiteral('Rename the "total" variable', "const total = 1;")).toBe(false);
+    expect(namesLiteral("Rename total to count", 'x = {"total": 1}')).toBe(false);
+  });
+});
+
