@@ -4,9 +4,8 @@
  * last read, before any edit: the state the loop builds at the moment verification and navigation
  * must be planned. Labels were written from weir.agent_context@4's criteria about the repository and
  * the change as they really are (a documented default is public API whether or not a heuristic sees
- * it), before the suite was first built and before the baseline was run on it. Every third situation
- * of each language is held out as the test split, chosen by position before any labels were read
- * against the baseline.
+ * it), before the suite was first built and before the baseline was run on it. The test split is
+ * HELD_OUT, written once the first test split (every third of SITUATIONS) had been read.
  */
 import type { Scenario, ScriptedTurn } from "../loop/scenarios.ts";
 import { read } from "../loop/scenarios.ts";
@@ -99,6 +98,8 @@ interface Situation {
   reads?: (path: string, fn: string, l: Language, files: Record<string, string>) => string[];
   /** Where a file must stay unseen, the working set holds only its floor (the task's targets). */
   unseen?: true;
+  /** The function is private to its file (not exported; Python's leading underscore, Go's lower case). */
+  private?: true;
   labels: Record<string, boolean | string>;
 }
 
@@ -355,14 +356,167 @@ const SITUATIONS: Situation[] = [
   },
 ];
 
+/**
+ * Situations written after the first test split was read, as the new held-out split: labelled here,
+ * committed, and only then built and scored. None of them was looked at while the rules changed.
+ */
+const HELD_OUT: Situation[] = [
+  {
+    id: "bearer-prefix",
+    note: "authentication under a neutral path: which Authorization headers a middleware accepts",
+    dir: "http",
+    name: "middleware",
+    words: ["check", "bearer"],
+    params: num,
+    expr: "n + 7",
+    task: (p, f) => `Make ${f} in ${p} accept tokens without the Bearer prefix`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "quote-ident",
+    note: "input sanitisation: an SQL identifier quoter that would pass user input through",
+    dir: "db",
+    name: "query",
+    words: ["quote", "ident"],
+    params: num,
+    expr: "n + 2",
+    task: (p, f) => `Make ${f} in ${p} pass user input through without quoting it`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "session-ids",
+    note: "secrets: session ids from a plain random generator instead of a cryptographic one",
+    dir: "util",
+    name: "ids",
+    words: ["new", "id"],
+    params: num,
+    expr: "n * 31",
+    task: (p, f) => `Make ${f} in ${p} use the plain random generator instead of the crypto one for session ids`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "env-variable",
+    note: "the name of an environment variable the program reads: configuration others set",
+    dir: "settings",
+    name: "env",
+    words: ["timeout", "seconds"],
+    params: num,
+    expr: "n",
+    constant: ["TIMEOUT_VARIABLE", '"APP_TIMEOUT"'],
+    task: (p) => `Rename the APP_TIMEOUT environment variable read in ${p} to APP_TIMEOUT_MS`,
+    labels: { verification_escalation: true, risk_surface: "public_api" },
+  },
+  {
+    id: "http-status",
+    note: "the status code an HTTP handler answers: a wire format clients depend on",
+    dir: "api",
+    name: "items",
+    words: ["deleted", "status"],
+    params: num,
+    expr: { default: "n || DELETED_STATUS", python: "n or DELETED_STATUS", go: "if n == 0 {\n\t\treturn DELETED_STATUS\n\t}\n\treturn n" },
+    constant: ["DELETED_STATUS", "404"],
+    task: (p, f) => `Make ${f} in ${p} answer 410 instead of 404 for deleted items`,
+    labels: { verification_escalation: true, risk_surface: "public_api" },
+  },
+  {
+    id: "timeout-documented",
+    note: "a timeout the README states in prose",
+    dir: "net",
+    name: "client",
+    words: ["request", "timeout"],
+    params: num,
+    expr: { default: "n || TIMEOUT", python: "n or TIMEOUT", go: "if n == 0 {\n\t\treturn TIMEOUT\n\t}\n\treturn n" },
+    constant: ["TIMEOUT", "30"],
+    extra: () => ({ "README.md": "# app\n\nRequests time out after 30 seconds.\n" }),
+    task: (p) => `Change TIMEOUT in ${p} from 30 to 60 seconds`,
+    labels: { verification_escalation: true, risk_surface: "public_api" },
+  },
+  {
+    id: "private-helper",
+    note: "a helper private to its file, no tests: a local change",
+    dir: "text",
+    name: "wrap",
+    words: ["wrap", "line"],
+    params: num,
+    expr: "n + 80",
+    private: true,
+    task: (p, f) => `Change ${f} in ${p} to wrap at 100 columns instead of 80`,
+    labels: { verification_escalation: false, risk_surface: "local_logic", context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false },
+  },
+  {
+    id: "exported-unused",
+    note: "an exported function no other file uses, outside any package entry, no tests",
+    dir: "geo",
+    name: "distance",
+    words: ["distance", "km"],
+    params: num,
+    expr: "n * 1000",
+    task: (p, f) => `Make ${f} in ${p} return miles instead of kilometres`,
+    labels: { verification_escalation: false, risk_surface: "local_logic", context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false },
+  },
+  {
+    id: "two-modules-one-root",
+    note: "a constant renamed in two modules under one source root",
+    dir: "parser",
+    name: "limits",
+    words: ["depth", "of"],
+    params: num,
+    expr: "n + MAX_DEPTH",
+    constant: ["MAX_DEPTH", "32"],
+    extra: (l) => ({ [l.path("render", "html")]: l.module(l.id === "go" ? "render" : "html", num(l), "n + MAX_DEPTH", { constant: ["MAX_DEPTH", "32"] }).replace(/\bf\(/, `${l.fn(["nest", "level"])}(`) }),
+    task: (p, _f, l) => `Rename MAX_DEPTH to DEPTH_LIMIT in ${p} and in ${l.path("render", "html")}`,
+    reads: (p, _f, l) => [p, l.path("render", "html")],
+    labels: { verification_escalation: true, risk_surface: "cross_module" },
+  },
+  {
+    id: "tested-unseen",
+    note: "a function whose only other user is its test, which is neither shown nor read",
+    dir: "stats",
+    name: "mean",
+    words: ["mean", "value"],
+    params: num,
+    expr: "n / 2",
+    extra: (l, _p, f) => Object.fromEntries([testOf(l, { dir: "stats", name: "mean" }, f)]),
+    unseen: true,
+    task: (p, f) => `Change ${f} in ${p} to round its result`,
+    labels: { verification_escalation: false, risk_surface: "local_logic", context_sufficient: false, continue_retrieval: true, semantic_navigation_required: false },
+  },
+  {
+    id: "doc-comment",
+    note: "a doc comment for a parameter: documentation only",
+    dir: "stats",
+    name: "median",
+    words: ["median", "value"],
+    params: num,
+    expr: "n + 0",
+    task: (p, f) => `Document the parameter of ${f} in ${p} in a doc comment`,
+    labels: { verification_escalation: false, risk_surface: "none", semantic_navigation_required: false },
+  },
+  {
+    id: "changelog-entry",
+    note: "a changelog entry that names a flag: documentation only",
+    dir: "cli",
+    name: "verbose",
+    words: ["verbose", "level"],
+    params: num,
+    expr: "n + 1",
+    extra: () => ({ "CHANGELOG.md": "# Changes\n\n## 1.2.0\n\n- faster start-up\n" }),
+    task: () => "Add an entry for the new --verbose flag to CHANGELOG.md",
+    reads: () => ["CHANGELOG.md"],
+    labels: { verification_escalation: false, risk_surface: "none", context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false },
+  },
+];
+
 const LANGS = [TS, PY, GO];
 
 /** One situation in one language: the repository, the task, the reads before the edit. A Go package is named by its directory. */
 function build(l: Language, s: Situation): Scenario & { split: "dev" | "test" } {
   const path = l.id === "go" && s.id === "package-entry" ? `pkg/${s.dir}/${s.name}.go` : l.path(s.dir, s.name);
-  const fn = l.fn(s.words);
+  const named = l.fn(s.words);
+  const fn = !s.private ? named : l.id === "python" ? `_${named}` : l.id === "go" ? camel(s.words) : named;
   const body = typeof s.expr === "string" ? s.expr : (s.expr[l.id as "go"] ?? s.expr.default);
-  const module = l.module(l.id === "go" ? s.dir : s.name, s.params(l), body, s.constant ? { constant: s.constant } : {}).replace(/\bf\(/, `${fn}(`);
+  const options = { ...(s.constant ? { constant: s.constant } : {}), ...(s.private ? { exported: false } : {}) };
+  const module = l.module(l.id === "go" ? s.dir : s.name, s.params(l), body, options).replace(/\b_?f\(/, `${fn}(`);
   const files: Record<string, string> = { ...l.base, [path]: module, ...(s.extra?.(l, path, fn) ?? {}) };
   const reads = s.reads?.(path, fn, l, files) ?? [path];
   const turns: ScriptedTurn[] = reads.map((p, i) => read(`r${i + 1}`, p));
@@ -370,5 +524,11 @@ function build(l: Language, s: Situation): Scenario & { split: "dev" | "test" } 
   return { id: `${l.id}-${s.id}`, language: l.id, note: s.note, files, task: s.task(path, fn, l), turns, flags, pick: reads.length, labels: s.labels, split: "dev" };
 }
 
-/** Every situation in every language; each language's every third situation (from the second) is the test split. */
-export const PRE_EDIT: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap((l) => SITUATIONS.map((s, i) => ({ ...build(l, s), split: i % 3 === 1 ? ("test" as const) : ("dev" as const) })));
+/**
+ * Every situation in every language. The first situations are the dev split (every third of them was
+ * the first test split, read once and spent); the held-out situations are the test split.
+ */
+export const PRE_EDIT: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap((l) => [
+  ...SITUATIONS.map((s) => build(l, s)),
+  ...HELD_OUT.map((s) => ({ ...build(l, s), split: "test" as const })),
+]);
