@@ -5,7 +5,7 @@ import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { documentedName, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
+import { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
@@ -42,6 +42,22 @@ const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", 
 export function securityTask(task: string): boolean {
   const text = task.toLowerCase();
   return securityPath(text) || SECURITY_PHRASES.some((p) => text.includes(p));
+}
+
+/** Directories that hold a project's sources or packages rather than being a module themselves. Data. */
+const SOURCE_ROOTS = ["src", "lib", "app", "internal", "pkg", "source"];
+const PACKAGE_ROOTS = ["packages", "crates", "apps", "modules"];
+
+/**
+ * The module a path belongs to: its first directory below the source roots (`src/parser/lexer.ts`
+ * is `src/parser`), a package of a monorepo (`packages/core/...`), or the root for a file at the top. Pure.
+ */
+export function moduleOf(path: string): string {
+  const dirs = path.split("/").slice(0, -1);
+  const container = PACKAGE_ROOTS.includes(dirs[0] ?? "") ? 2 : 0;
+  let at = container;
+  while (at < dirs.length - 1 && SOURCE_ROOTS.includes(dirs[at]!)) at++;
+  return dirs.slice(0, Math.min(dirs.length, at + 1)).join("/");
 }
 
 /** Whether a path is security-sensitive by its words (a plural counts as its singular). Pure. */
@@ -401,7 +417,8 @@ export class WorkState {
    * A target's symbols in play: those the task names (else its top-level ones) that other files can
    * reach (context/callers.ts, per language), at most eight, each with
    * whether its callers are known: found by find_references, or resolved by the compiler's import
-   * graph with every caller file read (a caller file the working set showed whole counts as read).
+   * graph with every caller file read (a caller file the working set showed whole counts as read;
+   * tests are not callers here, they are the mapped tests).
    */
   private async symbolsOf(path: string, text: string, sha: string, task: string, proposal?: Proposal): Promise<DecisionRequest["symbols"]> {
     const all = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
@@ -411,7 +428,8 @@ export class WorkState {
     const callers = await this.callersOf(path, sha, candidates.map((x) => x.name));
     const inPlay = candidates.filter((x) => reachableFromOtherFiles(path, x, (callers?.get(x.name)?.length ?? 0) > 0)).slice(0, 8);
     return inPlay.map((x) => {
-      const found = callers?.get(x.name);
+      // A test that calls it is a mapped test, which retrieval reads (`tests`), not a caller to navigate to.
+      const found = callers?.get(x.name)?.filter((f) => !this.isTest(f));
       // A caller is seen when the lines naming the symbol were shown, not when its file was touched.
       const unread = (found ?? []).flatMap((f) => {
         const lines = this.unseenCallSites(f, x.name);
@@ -480,8 +498,27 @@ export class WorkState {
     const read = (rel: string) => textOf(this.root, rel, this.index);
     if (symbols.some((x) => isPublicApi(x.path, x.name, files, read))) return true;
     // What the documentation names is public too: a documented default or behaviour.
-    this.docs ??= [...files].filter(isDocumentation).slice(0, 40).map((f) => (read(f) ?? "").slice(0, 200_000)).join("\n");
-    return symbols.some((x) => documentedName(x.name, this.docs!));
+    const docs = this.documentation();
+    return symbols.some((x) => documentedName(x.name, docs));
+  }
+
+  /**
+   * Whether a planned change alters what a party outside the code reads: a symbol the entry points
+   * reach or the docs name, a name the task quotes that a planned file holds as a string (a flag, a
+   * field, a key), or a value the task names that a planned file holds and the docs state (a default).
+   */
+  private externallyRead(task: string, planned: string[], symbols: DecisionRequest["symbols"]): boolean {
+    if (this.reachesEntry(symbols.filter((x) => planned.includes(x.path)))) return true;
+    const texts = planned.map((p) => textOf(this.root, p, this.index) ?? "");
+    if (texts.some((t) => namesLiteral(task, t))) return true;
+    return texts.some((t) => documentedValue(task, t, this.documentation()));
+  }
+
+  /** The workspace's documentation, read once (at most 40 files of 200,000 characters). */
+  private documentation(): string {
+    const files = (this.fileSet ??= new Set(this.workspaceFiles()));
+    this.docs ??= [...files].filter(isDocumentation).slice(0, 40).map((f) => (textOf(this.root, f, this.index) ?? "").slice(0, 200_000)).join("\n");
+    return this.docs;
   }
 
   /** Caller files of a symbol that were resolved and are not read yet (as of the newest request). */
@@ -602,16 +639,14 @@ export class WorkState {
 
   /** The planned change's scope and surfaces, from its paths and the symbols in play. */
   private changeFacts(task: string, planned: string[], behaviour: boolean, symbols: DecisionRequest["symbols"]): DecisionRequest["change"] {
-    const tops = new Set(planned.map((p) => p.split("/")[0]));
+    const tops = new Set(planned.map(moduleOf));
     const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
     return {
       planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
       security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)),
       // A change that leaves behaviour as it is (a comment) changes no API its users depend on. A name the
       // task quotes that a planned file holds as a string (a flag, a field, a key) is one other programs read.
-      public_api:
-        planned.some(entryFile) ||
-        (behaviour && (this.reachesEntry(symbols.filter((x) => planned.includes(x.path))) || planned.some((p) => namesLiteral(task, textOf(this.root, p, this.index) ?? "")))),
+      public_api: planned.some(entryFile) || (behaviour && this.externallyRead(task, planned, symbols)),
       behaviour_change: behaviour,
       persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
     };

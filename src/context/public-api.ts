@@ -190,3 +190,13 @@ export function namesLiteral(task: string, text: string): boolean {
   return quotedNames(task).some((n) => [`"${n}"`, `'${n}'`, `\`${n}\``].some((q) => text.includes(q)));
 }
 
+/**
+ * Whether the task names a value (a number of two digits or more: a port, a size, a timeout) that a
+ * planned file holds and the documentation states: the change alters documented behaviour. Pure.
+ */
+export function documentedValue(task: string, text: string, docs: string): boolean {
+  const values = [...new Set(task.match(/\b\d{2,}\b/g) ?? [])];
+  const word = (n: string) => new RegExp(`(?<![\\w.])${n}(?!\\w)`);
+  return values.some((n) => word(n).test(text) && word(n).test(docs));
+}
+

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { runsGitDiff, securityTask, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
+import { moduleOf, runsGitDiff, securityTask, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
 
 describe("the task, read deterministically", () => {
   test.each([
@@ -58,6 +58,20 @@ describe("security work by the task's words", () => {
     for (const t of ["Escape quotes when sanitising HTML input in src/web/escape.ts", "Return early when the two API tokens differ", "Rotate the api key", "Make the compare constant-time", "Fix src/auth/login.ts"])
       expect([t, securityTask(t)]).toEqual([t, true]);
     for (const t of ["Change tokenKind in src/lexer/token.ts to return 5 kinds", "Offset key codes by 64 in src/ui/keyboard.ts", "Rename the --limit flag"]) expect([t, securityTask(t)]).toEqual([t, false]);
+  });
+});
+
+describe("the module a path belongs to", () => {
+  test("the first directory below the source roots, a monorepo's package, or the top", () => {
+    expect(["src/parser/lexer.ts", "src/render/html.ts", "internal/net/retry.go", "app/text/pad.py", "packages/core/src/a/b.ts", "src/index.ts", "README.md"].map(moduleOf)).toEqual([
+      "src/parser",
+      "src/render",
+      "internal/net",
+      "app/text",
+      "packages/core/src/a",
+      "src",
+      "",
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { documentedName, isPublicApi, namesLiteral, quotedNames } from "../../src/context/public-api.ts";
+import { documentedName, documentedValue, isPublicApi, namesLiteral, quotedNames } from "../../src/context/public-api.ts";
 
 /** A package of files held in memory. */
 const pkg = (files: Record<string, string>) => ({ files: new Set(Object.keys(files)), read: (p: string) => files[p] });
@@ -63,6 +63,16 @@ describe("a name the task quotes that a planned file holds as a string", () => {
     expect(namesLiteral('Rename the "total" field to "count"', "return `{\"total\": ${n}}`;")).toBe(true);
     expect(namesLiteral('Rename the "total" variable', "const total = 1;")).toBe(false);
     expect(namesLiteral("Rename total to count", 'x = {"total": 1}')).toBe(false);
+  });
+});
+
+describe("a value the task names that the code holds and the docs state", () => {
+  test("a port or a size the README states is documented behaviour; a one-digit number or a value only one side holds is not", () => {
+    const docs = "The server listens on port 8080 unless told otherwise. Version 1.80.2.";
+    expect(documentedValue("Change the default PORT from 8080 to 3000", "export const PORT = 8080;", docs)).toBe(true);
+    expect(documentedValue("Change the default PORT from 8080 to 3000", "export const PORT = 80800;", docs)).toBe(false);
+    expect(documentedValue("Pad by 4 instead of 2", "return n + 2;", "pads by 2")).toBe(false);
+    expect(documentedValue("Change the limit from 80 to 100", "const LIMIT = 80;", docs)).toBe(false);
   });
 });
 
