@@ -44,6 +44,9 @@ const BYTECODE = [".pyc", ".pyo", ".class", ".beam", ".elc", ".luac"];
 
 const hold = (reason: string): Verdict => ({ apply: false, reason });
 
+/** Why an ignored path is held: the project's own ignore rules say it is made, not written (a build's output). */
+export const IGNORED = "ignored by git, so review would not show it";
+
 /** The reason a path under a git directory is held, or undefined when it is content the review shows. */
 function gitReason(rel: string, parts: string[], f: ChangeFacts): string | undefined {
   const at = parts.indexOf(".git");
@@ -99,6 +102,6 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   if (environment && !f.network) return hold(`installed dependencies (${environment}) change only with an install the person approved`);
   if (c.kind === "file" && (c.mode & 0o111) !== 0 && ((f.modeBefore ?? 0) & 0o111) === 0 && !(environment && f.network)) return hold("made executable");
   if (f.installChanged) return hold("changes what the next install runs (install scripts or workspaces)");
-  if (f.git === "ignored" && !(environment && f.network)) return hold("ignored by git, so review would not show it");
+  if (f.git === "ignored" && !(environment && f.network)) return hold(IGNORED);
   return { apply: true };
 }

@@ -79,7 +79,7 @@ export const PROPERTIES: readonly Property[] = [
   {
     name: "builds keep working",
     platforms: "all",
-    here: (f) => ["yes", f.view ? "held outputs stay in the run's later views" : "commands write the workspace directly"],
+    here: (f) => ["yes", f.view ? "held outputs stay in the run's later views; ignored ones in later runs' too" : "commands write the workspace directly"],
   },
   {
     name: "Linux and macOS enforce one policy",

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from 
 import { join, relative } from "node:path";
 import { inBatch, mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
-import { type ChangeFacts, classifyChange } from "./classify.ts";
+import { type ChangeFacts, classifyChange, IGNORED } from "./classify.ts";
 import { ENVIRONMENT_MARKERS, installScripts, looksLikeGitDirectory, wholeText } from "./containment.ts";
 import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
@@ -53,15 +53,21 @@ export function changesDir(dataDir: string, root: string): string {
  * the same run still see (a build's outputs stay in view) and the person lists with `weir changes`.
  */
 export class Transactions {
-  /** This run's layers of held changes, newest first: the lower layers of its next command's view. */
-  private held: string[] = [];
+  /**
+   * The layers in view of the next command, newest first: this run's held layers, and the layers of
+   * earlier runs that hold only what git ignores (a build's outputs), so a build in a new run is
+   * incremental. None of them reaches the workspace until the person applies it.
+   */
+  private held: string[];
 
   constructor(
     readonly root: string,
     readonly dir: string,
     /** Where what each applied change replaced is recorded, so `weir undo` can put it back. */
     private undo?: UndoLog,
-  ) {}
+  ) {
+    this.held = buildLayers(dir);
+  }
 
   /** A fresh view for one command. */
   open(): View {
@@ -98,7 +104,7 @@ export class Transactions {
       const verdict = set.truncated
         ? { apply: false as const, reason: "the command changed more than 250,000 paths; nothing of it was applied" }
         : parent
-          ? { apply: false as const, reason: `inside ${parent}, which is held` }
+          ? { apply: false as const, reason: insideHeld(parent) }
           : classifyChange(c, facts.get(c.rel)!);
       if (verdict.apply) continue;
       held.push({ rel: c.rel, kind: c.kind, reason: verdict.reason });
@@ -267,6 +273,9 @@ function gitDirectories(root: string, upper: string): (c: Change) => { gitDirect
   };
 }
 
+/** Why a path below a held directory is held with it. Pure. */
+const insideHeld = (parent: string) => `inside ${parent}, which is held`;
+
 /** The directories on the way to `rel`, outermost first (`a`, `a/b` for `a/b/c`). Pure. */
 function ancestors(rel: string): string[] {
   const parts = rel.split("/");
@@ -331,6 +340,23 @@ async function indexHides(root: string, index: string): Promise<boolean> {
   const before = await flagged();
   const after = await flagged(index);
   return [...after].some((p) => !before.has(p));
+}
+
+/**
+ * The kept layers that hold only paths git ignores, newest first: a build's outputs, which later
+ * commands see (sandboxed, on their view) and the person's own tools never do. A layer holding
+ * anything else (a config, a hook, bytecode) stays out of every later run's view. I/O.
+ */
+export function buildLayers(dir: string): string[] {
+  return heldLayers(dir)
+    .filter(onlyIgnored)
+    .map((l) => l.dir);
+}
+
+/** Whether a layer holds only what git ignores: each path ignored, or inside an ignored one held whole. Pure. */
+function onlyIgnored(l: HeldLayer): boolean {
+  const ignored = new Set(l.held.filter((h) => h.reason === IGNORED).map((h) => h.rel));
+  return ignored.size > 0 && l.held.every((h) => ignored.has(h.rel) || ancestors(h.rel).some((a) => ignored.has(a) && h.reason === insideHeld(a)));
 }
 
 /** The layers of held changes kept for the workspace, newest first. I/O. */

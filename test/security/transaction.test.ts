@@ -208,3 +208,24 @@ describe.skipIf(!viewed)("weir changes", () => {
     }
   });
 });
+
+describe.skipIf(!viewed)("a build's outputs across runs", () => {
+  test("what git ignores stays in view of the next run's commands, never on the workspace; a held config does not", async () => {
+    const w = world((x) => writeFileSync(join(x.root, ".gitignore"), "out/\n"));
+    try {
+      // The first run builds into out/ (ignored) and writes a package config (held for its own reason).
+      const first = await session(w, [sh("a", "mkdir -p out && echo built > out/app.o"), sh("b", "printf 'registry=http://x/\\n' > .npmrc")]);
+      expect(first.code).toBe(0);
+      expect(existsSync(join(w.root, "out"))).toBe(false);
+      // The second run's commands see the build's outputs, as an incremental build needs, and not the config.
+      const second = await session(w, [sh("c", "cat out/app.o; cat .npmrc || echo no-npmrc")]);
+      expect(second.code).toBe(0);
+      expect(second.sent).toContain("built");
+      expect(second.sent).toContain("no-npmrc");
+      expect(existsSync(join(w.root, "out"))).toBe(false);
+      expect(existsSync(join(w.root, ".npmrc"))).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
