@@ -11,18 +11,14 @@ import { type RequestState, turnRequest } from "./turn-request.ts";
 export type ToolExecutor = (calls: ToolCallBlock[], signal: AbortSignal) => Promise<ToolResultBlock[]>;
 
 /**
- * Where later layers plug into every turn. Each is optional; without them the loop sends the whole
- * conversation, offers `tools`, and adds no guidance. Contract: a seam must not throw for anything
- * but a bug (a seam that cannot do its work returns undefined and the run goes on without it).
+ * Where later layers plug into every turn, called in this order each run: gate, open, then per turn
+ * context, decide, offer, (the model streams), observe per result, update, and when the model
+ * answers without tools beforeFinish; report once at the end. Each is optional; without them the
+ * loop sends the whole conversation, offers `tools`, and adds no guidance.
  *
  * The request is built for prefix caching: what a seam adds is appended to the conversation (the
  * working set before the task, guidance and updates after the newest results) and kept there, so
  * each request starts with the previous one's bytes.
- */
-/**
- * The loop's extension points, called in this order each run: gate, open, then per turn context,
- * decide, offer, (the model streams), observe per result, update, and when the model answers
- * without tools beforeFinish; report once at the end.
  *
  * Contract for every seam: it **must not throw** — a failure of its own work is reported by
  * returning undefined (or nothing), and the run goes on as if the seam were absent. The loop holds

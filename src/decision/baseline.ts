@@ -5,10 +5,9 @@ import type { DecisionRequest } from "./request.ts";
  * The deterministic baseline: a pure function from a request to answers of the same typed shape as
  * any judgment provider's. It is the authority for everything safety depends on. It reads only the
  * structured state; `untrusted_notes` never enter it.
- */
-/**
- * The facts the criteria of `weir.agent_context@1` (../shared/specs/decision-questions.md) are written
- * in, one named clause each, read literally from the criteria text:
+ *
+ * Its facts are the clauses of the criteria (policies/question-sets/weir.agent_context@1.json and on),
+ * each read literally from the text:
  * - unreadOrPartial: "a needed target is unread or partial";
  * - stale: "a SHA is stale" (a dirty worktree is not in the sufficiency criterion; it is the
  *   next action's review_worktree row);
@@ -20,11 +19,10 @@ import type { DecisionRequest } from "./request.ts";
  *   whether or not it is a target yet ("failure locations" are material evidence);
  * - vague: the task names nothing to work on and no scope is planned, so "every target the edit
  *   needs" cannot be established.
- * @2 (a request with `task_kind: inspect`, a task that asks for no change): relations and tests are
- * never needed, nothing is escalated, and a sufficient context's next action is `answer` (where the
- * set has that option; @1 has not, and an @1 state is always a change).
- * @4: a dirty target whose changes were shown in full is not `dirty`; tests searched for and not
- * found are known; in a workspace with no files, no target is missing (`nothingToRead`).
+ * A request with `task_kind: inspect` (a task that asks for no change, from @2 on) never needs
+ * relations or tests, escalates nothing, and a sufficient context's next action is `answer` (where
+ * the set has that option; @1 has not, and an @1 state is always a change). What each later version
+ * settles is a row of `Settlements` (AT_2, AT_3, AT_4), selected once per request by `settlementsOf`.
  */
 interface Facts {
   unreadOrPartial: boolean;
@@ -38,30 +36,51 @@ interface Facts {
   nothingToRead: boolean;
 }
 
+/** What a version of the set settles beyond @2's literal reading (docs/decision-plane.md, one section a version). */
+interface Settlements {
+  /** @3: a question never reviews the worktree; a file it needs that changed since it was read is read again. */
+  questionsReadTheDisk: boolean;
+  /** @3: a question whose answer is a set of relations needs them until a navigation ran, and navigates first with no target. */
+  relationsQuestions: boolean;
+  /** @3: a changed declaration needs its callers even where the change is not one of behaviour. */
+  signaturesNeedCallers: boolean;
+  /** @4: a dirty target whose changes the conversation showed in full is reviewed. */
+  shownDiffsReviewed: boolean;
+  /** @4: tests searched for and not found are known. */
+  searchedTestsKnown: boolean;
+  /** @4: a workspace with no files has no target to find. */
+  emptyWorkspaceHasNothing: boolean;
+}
+
+const AT_2: Settlements = { questionsReadTheDisk: false, relationsQuestions: false, signaturesNeedCallers: false, shownDiffsReviewed: false, searchedTestsKnown: false, emptyWorkspaceHasNothing: false };
+const AT_3: Settlements = { ...AT_2, questionsReadTheDisk: true, relationsQuestions: true, signaturesNeedCallers: true };
+const AT_4: Settlements = { ...AT_3, shownDiffsReviewed: true, searchedTestsKnown: true, emptyWorkspaceHasNothing: true };
+
+/** The settlements of a set: weir.agent_context's by version (@1 and @2 read the text as written), none for any other set. */
+function settlementsOf(set: QuestionSet): Settlements {
+  if (set.id !== AGENT_CONTEXT.id) return AT_2;
+  return set.version >= 4 ? AT_4 : set.version === 3 ? AT_3 : AT_2;
+}
+
 export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Facts {
+  const v = settlementsOf(set);
   const behaviour = r.task_kind !== "inspect" && r.change.behaviour_change && r.change.planned_scope !== "none";
   const read = new Set(r.targets.filter((t) => t.read).map((t) => t.path));
-  // @3: a question whose answer is a set of relations needs them, until a navigation ran.
-  const relationsAsked = settles(set) && r.task_kind === "inspect" && r.task_flags.asks_relations && r.retrieval.navigations === 0;
-  const v4 = settles(set, 4);
-  // @4: tests are known when read, or when the workspace was searched for them and holds none.
-  const testsKnown = r.tests.mapped.length > 0 ? r.tests.read : v4 && r.tests.searched === true;
+  const relationsAsked = v.relationsQuestions && r.task_kind === "inspect" && r.task_flags.asks_relations && r.retrieval.navigations === 0;
+  const testsKnown = r.tests.mapped.length > 0 ? r.tests.read : v.searchedTestsKnown && r.tests.searched === true;
+  const changesDeclaration = (s: DecisionRequest["symbols"][number]) => behaviour || (v.signaturesNeedCallers && s.signature_change === true);
   return {
     unreadOrPartial: r.targets.some((t) => !t.read || !t.body_complete),
     stale: r.targets.some((t) => !t.sha_fresh),
-    dirty: r.targets.some((t) => t.dirty_in_worktree && !(v4 && t.worktree_shown)),
-    // @3: a changed declaration needs its callers even where the change is not one of behaviour.
-    relationsMissing: r.symbols.some((s) => s.exported && !s.callers_known && (behaviour || (settles(set) && s.signature_change === true))) || relationsAsked,
+    dirty: r.targets.some((t) => t.dirty_in_worktree && !(v.shownDiffsReviewed && t.worktree_shown)),
+    relationsMissing: r.symbols.some((s) => s.exported && !s.callers_known && changesDeclaration(s)) || relationsAsked,
     testsUnknown: behaviour && !testsKnown,
     failureUnread: r.failures.some((f) => !read.has(f.path)),
     nothingPlanned: r.change.planned_scope === "none",
     vague: r.task_flags.ambiguous && r.change.planned_scope === "none",
-    nothingToRead: v4 && r.retrieval.workspace_files === 0,
+    nothingToRead: v.emptyWorkspaceHasNothing && r.retrieval.workspace_files === 0,
   };
 }
-
-/** Whether a set carries the settlements of @`version` (docs/decision-plane.md, "weir.agent_context@3" and on). */
-const settles = (set: QuestionSet, version = 3) => set.id === AGENT_CONTEXT.id && set.version >= version;
 
 const hasOption = (set: QuestionSet, q: string, option: string) => set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
 
@@ -70,15 +89,15 @@ const pick = (id: string) => ({ type: "choice" as const, distribution: { [id]: 1
 
 export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Answers {
   const f = facts(r, set);
+  const v = settlementsOf(set);
   const inspect = r.task_kind === "inspect";
-  // @3: a task that asks for no change never reviews the worktree; a file it needs that changed since it was read is read again.
-  const worktree = settles(set) && inspect ? false : f.stale || f.dirty;
-  // @3: a question about relations with no target yet navigates first (navigation finds the targets).
-  const navigationFirst = settles(set) && f.relationsMissing && inspect && r.targets.length === 0;
+  const worktree = v.questionsReadTheDisk && inspect ? false : f.stale || f.dirty;
+  // A question about relations with no target yet navigates first (navigation finds the targets).
+  const navigationFirst = v.relationsQuestions && f.relationsMissing && inspect && r.targets.length === 0;
   // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
   const sufficient = (r.targets.length > 0 || f.nothingToRead) && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
-  const staleAnswer = settles(set) && inspect && f.stale;
+  const staleAnswer = v.questionsReadTheDisk && inspect && f.stale;
   const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst && !f.nothingToRead);
   // Not when the worktree must be reviewed first, nor for a task too vague for reading to resolve
   // (task_flags.ambiguous means exactly that).
@@ -127,7 +146,7 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   }
   if (!inspect && r.change.behaviour_change && r.change.planned_scope !== "none") {
     need += 2;
-    // @4: tests searched for and not found are known, and there is nothing of them to read.
+    // Tests searched for and not found (@4) are known, and there is nothing of them to read.
     if (r.tests.mapped.length === 0 && !f.testsUnknown) have += 2;
     else {
       if (r.tests.mapped.length > 0) have++;

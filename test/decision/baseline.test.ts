@@ -87,7 +87,7 @@ describe("the baseline", () => {
       expect(yes(a, "continue_retrieval")).toBe(false);
       expect(top(a, "next_action")).toBe("other_review");
     });
-    test("a question about a file read whole (nothing planned) is sufficient", () => {
+    test("a change with nothing planned yet, its file read whole, is sufficient (it is not a question: task_kind stays change)", () => {
       const a = baseline(request({ change: { ...request().change, planned_scope: "none", behaviour_change: false }, symbols: [], tests: { mapped: [], read: false } }));
       expect(yes(a, "context_sufficient")).toBe(true);
     });
