@@ -45,7 +45,8 @@ const PROJECTS: Project[] = [
     args: ["build", "--offline", "--quiet"],
     files: () => {
       const mods = Array.from({ length: 12 }, (_, i) => i);
-      const body = (i: number) => Array.from({ length: 40 }, (_, j) => `pub fn f${j}(x: u64) -> u64 { x.wrapping_mul(${i * 40 + j + 3}).rotate_left(${j % 7}) }\n`).join("");
+      const fn = (i: number, j: number) => `pub fn f${j}(x: u64) -> u64 { x.wrapping_mul(${i * 40 + j + 3}).rotate_left(${j % 7}) }\n`;
+      const body = (i: number) => Array.from({ length: 40 }, (_, j) => fn(i, j)).join("");
       return {
         "Cargo.toml": '[package]\nname = "bench"\nversion = "0.1.0"\nedition = "2021"\n',
         ".gitignore": "target/\n",
@@ -63,7 +64,11 @@ const PROJECTS: Project[] = [
       const unit = (i: number) => Array.from({ length: 60 }, (_, j) => `int f${i}_${j}(int x) { return x * ${j + 3} + ${i}; }\n`).join("");
       return {
         ".gitignore": "build/\n",
-        Makefile: `OBJ = ${units.map((i) => `build/u${i}.o`).join(" ")}\nbuild/app: $(OBJ)\n\tcc -o $@ $(OBJ) main.c\nbuild/%.o: %.c\n\t@mkdir -p build\n\tcc -O2 -c $< -o $@\n`,
+        Makefile: [
+          `OBJ = ${units.map((i) => `build/u${i}.o`).join(" ")}`,
+          "build/app: $(OBJ)\n\tcc -o $@ $(OBJ) main.c",
+          "build/%.o: %.c\n\t@mkdir -p build\n\tcc -O2 -c $< -o $@\n",
+        ].join("\n"),
         "main.c": "int main(void) { return 0; }\n",
         ...Object.fromEntries(units.map((i) => [`u${i}.c`, unit(i)])),
       };
@@ -83,7 +88,8 @@ function repository(name: string, files: Record<string, string>): string {
 
 /** One run of weir whose model runs the build once; its wall time, and whether the build passed. */
 async function run(p: Project, ws: string): Promise<number> {
-  server.script({ turns: [{ toolCalls: [{ id: `b${Math.random()}`, name: "run_command", input: { program: p.program, args: p.args, timeout_ms: 300_000 } }] }, { text: "built" }] });
+  const build = { id: `b${Math.random()}`, name: "run_command", input: { program: p.program, args: p.args, timeout_ms: 300_000 } };
+  server.script({ turns: [{ toolCalls: [build] }, { text: "built" }] });
   const t0 = performance.now();
   const proc = Bun.spawn([bin, ...wire, "build the project"], { cwd: ws, env, stdout: "ignore", stderr: "pipe" });
   if ((await proc.exited) !== 0) throw new Error(`weir exited: ${await new Response(proc.stderr).text()}`);

@@ -9,7 +9,12 @@ import { AGENT_CONTEXT } from "../../src/decision/questions.ts";
 import { loadSuites } from "../../src/replay/suite.ts";
 import { PRE_EDIT_SUITE } from "./build.ts";
 
-const top = (a: ReturnType<typeof baseline>[string]) => (a?.type === "yes_no" ? a.p_yes >= 0.5 : a?.type === "choice" ? Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0] : a?.value);
+/** The answer a baseline's distribution stands for: yes or no, the likeliest option, or the score. */
+function top(a: ReturnType<typeof baseline>[string]): unknown {
+  if (a?.type === "yes_no") return a.p_yes >= 0.5;
+  if (a?.type === "choice") return Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0];
+  return a?.value;
+}
 /** The answer of each yes/no question that removes work. */
 const STOPS: Record<string, boolean> = { context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false, verification_escalation: false };
 
@@ -20,7 +25,9 @@ export function scorePreEdit(split: string) {
     const answers = labelled.map((c) => ({ id: c.id, got: top(baseline(c.state, AGENT_CONTEXT)[q]!), want: c.labels[q] }));
     const wrong = answers.filter((a) => a.got !== a.want);
     const stops = q in STOPS ? wrong.filter((a) => a.got === STOPS[q]).length : 0;
-    return { question: q, n: labelled.length, accuracy: labelled.length ? 1 - wrong.length / labelled.length : 1, falseStop: labelled.length ? stops / labelled.length : 0, wrong: wrong.map((w) => `${w.id}: ${String(w.got)} (label ${String(w.want)})`) };
+    const share = (k: number) => (labelled.length ? k / labelled.length : 0);
+    const named = wrong.map((w) => `${w.id}: ${String(w.got)} (label ${String(w.want)})`);
+    return { question: q, n: labelled.length, accuracy: 1 - share(wrong.length), falseStop: share(stops), wrong: named };
   });
   return { cases: cases.length, rows };
 }
@@ -31,7 +38,8 @@ if (import.meta.main) {
     const { cases, rows } = scorePreEdit(split);
     console.log(`pre-edit suite, ${split} split: ${cases} cases`);
     for (const r of rows) {
-      console.log(`  ${r.question.padEnd(30)} n ${String(r.n).padStart(3)}  accuracy ${r.accuracy.toFixed(3)}  false-stop ${r.falseStop.toFixed(3)}`);
+      const figures = `n ${String(r.n).padStart(3)}  accuracy ${r.accuracy.toFixed(3)}  false-stop ${r.falseStop.toFixed(3)}`;
+      console.log(`  ${r.question.padEnd(30)} ${figures}`);
       if (split === "dev") for (const w of r.wrong) console.log(`      ${w}`);
     }
   }

@@ -36,7 +36,8 @@ const SECURITY_WORDS = ["auth", "authn", "authz", "authentication", "authorizati
  * tokens or keys of an API, comparisons that must take constant time. A lexer's "token kinds" or a
  * keyboard's "key codes" are none of them. Data.
  */
-const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", "api token", "access token", "bearer token", "api key", "constant time", "constant-time", "timing attack"];
+const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", "api token", "access token", "bearer token", "api key"]
+  .concat(["constant time", "constant-time", "timing attack"]);
 
 /** Whether a task asks for security work by its words: a security word of a path, or a security phrase. Pure. */
 export function securityTask(task: string): boolean {

@@ -52,7 +52,14 @@ interface Settlements {
   emptyWorkspaceHasNothing: boolean;
 }
 
-const AT_2: Settlements = { questionsReadTheDisk: false, relationsQuestions: false, signaturesNeedCallers: false, shownDiffsReviewed: false, searchedTestsKnown: false, emptyWorkspaceHasNothing: false };
+const AT_2: Settlements = {
+  questionsReadTheDisk: false,
+  relationsQuestions: false,
+  signaturesNeedCallers: false,
+  shownDiffsReviewed: false,
+  searchedTestsKnown: false,
+  emptyWorkspaceHasNothing: false,
+};
 const AT_3: Settlements = { ...AT_2, questionsReadTheDisk: true, relationsQuestions: true, signaturesNeedCallers: true };
 const AT_4: Settlements = { ...AT_3, shownDiffsReviewed: true, searchedTestsKnown: true, emptyWorkspaceHasNothing: true };
 

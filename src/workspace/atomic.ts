@@ -198,7 +198,8 @@ function openPart(dir: number, part: string, rel: string): number {
     return openSync(at, DIR_FLAGS);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "ENOTDIR") throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
+    if (code === "ELOOP" || code === "ENOTDIR")
+      throw new PathRefused(`${rel}: ${part} is not a directory (a symlink or a file); nothing was written`, "symlink");
     if (code !== "ENOENT") throw e;
     mkdirSync(at);
     return openSync(at, DIR_FLAGS);

@@ -134,7 +134,12 @@ export class Transactions {
    * `applied`: a new directory none of whose entries is held moves into place whole (with `renames`,
    * on one file system), one that only holds what applies is made by its entries.
    */
-  private apply(changes: Change[], upper: string, o: { held: Set<string>; partial: Set<string>; parents: Set<string>; renames: boolean }, applied: string[]): void {
+  private apply(
+    changes: Change[],
+    upper: string,
+    o: { held: Set<string>; partial: Set<string>; parents: Set<string>; renames: boolean },
+    applied: string[],
+  ): void {
     let moved: string | undefined;
     for (const c of changes) {
       if (o.held.has(c.rel)) continue;

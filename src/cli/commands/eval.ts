@@ -49,7 +49,8 @@ const num = (args: ParsedArgs, name: string, fallback: number) => (typeof args.f
 
 function suitesOf(args: ParsedArgs, out: Out) {
   const files = args.command.slice(2);
-  if (files.length === 0) throw usageError(`weir eval ${args.command[1]} needs a suite: weir eval ${args.command[1]} eval/suites/agent-context-independent.jsonl`);
+  const verb = args.command[1];
+  if (files.length === 0) throw usageError(`weir eval ${verb} needs a suite: weir eval ${verb} eval/suites/agent-context-independent.jsonl`);
   const set = setOfSuite(files);
   const suite = loadSuites(files, set, args.strict);
   for (const p of suite.problems) out(`skipped ${p.file}:${p.line}: ${p.message}\n`);
