@@ -418,6 +418,30 @@ describe("the REPL", () => {
   });
 });
 
+describe("images in the REPL", () => {
+  test("an absolute image path typed at the prompt is attached from where it is; a command template naming it is refused in one line", async () => {
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    const desk = join(world.tmp, "Desktop");
+    mkdirSync(desk, { recursive: true });
+    const shot = join(desk, "repl-shot.png");
+    writeFileSync(shot, png);
+    mkdirSync(join(world.ws, ".weir", "commands"), { recursive: true });
+    writeFileSync(join(world.ws, ".weir", "commands", "peek.md"), `Describe @${shot} please.\n`);
+    world.server.script({ turns: [{ text: "A single pixel." }] });
+    const before = world.server.requests.length;
+    const t = weirInPty([...args(), "--verify-floor", "off"], { home: world.home, cwd: world.ws });
+    await t.waitFor("/help for commands");
+    t.write(`what is in @${shot}?\r`);
+    await t.waitFor("A single pixel.");
+    expect(JSON.stringify(world.server.requests[before]!.body.messages)).toContain(png.toString("base64"));
+    t.write("/peek\r");
+    await t.waitFor("cannot be attached");
+    expect(world.server.requests.length).toBe(before + 1);
+    t.write("/exit\r");
+    await t.exits(0);
+  });
+});
+
 describe("follow-ups in the REPL", () => {
   /** The text of the newest user message in a request (the follow-up and what weir added to it). */
   const lastUser = (body: { messages: { role: string; content: unknown }[] }) => JSON.stringify(body.messages.filter((m) => m.role === "user").at(-1)!.content);
