@@ -42,7 +42,8 @@ export const terminalApprover: Approver = async (asked: ApprovalRequest): Promis
   if (out.isTTY) {
     const optionLabel = { once: "allow once", session: "allow for this session", deny: "deny" }[chosen];
     const rows = answeredRows(message, optionLabel, out.columns ?? 80);
-    out.write(`\x1b[${rows}A\x1b[J${chosen === "deny" ? "✗" : "✓"} ${LABEL[chosen]}: ${req.summary.split("\n")[0]!.slice(0, Math.max(20, (out.columns ?? 80) - 30))}\n`);
+    const summary = req.summary.split("\n")[0]!.slice(0, Math.max(20, (out.columns ?? 80) - 30));
+    out.write(`\x1b[${rows}A\x1b[J${chosen === "deny" ? "✗" : "✓"} ${LABEL[chosen]}: ${summary}\n`);
   }
   return chosen;
 };
@@ -107,5 +108,6 @@ export async function confirmProjectServer(entry: {
  */
 export async function confirmProjectHooks(file: string, commands: string[]): Promise<boolean> {
   const shown = commands.map((c) => reviewable(c).replace(/^/gm, "  "));
-  return confirmCollapsed(`${reviewable(file)} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`, (yes) => `${reviewable(file)} hooks ${yes ? "allowed for this workspace" : "not run"}`);
+  const question = `${reviewable(file)} declares hooks (they run in the command sandbox on these events):\n${shown.join("\n")}\nRun them in this workspace?`;
+  return confirmCollapsed(question, (yes) => `${reviewable(file)} hooks ${yes ? "allowed for this workspace" : "not run"}`);
 }

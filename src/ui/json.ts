@@ -38,7 +38,15 @@ function claudeUsage(u: Usage) {
   return { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead, output_tokens: u.output };
 }
 
-const SUBTYPE: Record<RunStop, string> = { end_turn: "success", max_turns: "error_max_turns", max_tokens: "error_max_tokens", refusal: "error_refusal", cancelled: "error_cancelled", error: "error_during_execution", repeating: "error_repeating" };
+const SUBTYPE: Record<RunStop, string> = {
+  end_turn: "success",
+  max_turns: "error_max_turns",
+  max_tokens: "error_max_tokens",
+  refusal: "error_refusal",
+  cancelled: "error_cancelled",
+  error: "error_during_execution",
+  repeating: "error_repeating",
+};
 
 /** The closing object: Claude Code's `result` shape, with weir's own fields after it. Pure. */
 function resultEvent(e: Extract<AgentEvent, { type: "run_end" }>, durationMs: number, meta: RunMeta) {

@@ -99,7 +99,9 @@ export function plainDisplay(
         case "tool_result": {
           // An edit shows its diff; a command its last lines and how it ended; the rest their first lines.
           if (!e.isError && isWrite(e.details) && e.details.diff) {
-            line(`${style.dim(`  ${e.preview.split("\n")[0]!.replace(/, sha256 [0-9a-f]{64}/, "").replace(/ \(\d+ bytes, sha256 [0-9a-f]{64}\)/, "")}`)}\n${diffForLog(e.details.diff, style)}`);
+            // The SHA is for the model and the ledger, not the person.
+            const head = e.preview.split("\n")[0]!.replace(/, sha256 [0-9a-f]{64}/, "").replace(/ \(\d+ bytes, sha256 [0-9a-f]{64}\)/, "");
+            line(`${style.dim(`  ${head}`)}\n${diffForLog(e.details.diff, style)}`);
             return;
           }
           if (e.details?.kind === "command" && e.content) {
@@ -117,7 +119,7 @@ export function plainDisplay(
           const d = e.details;
           const preview =
             d?.kind === "read" && !e.isError
-              ? [`${d.path} (${d.complete || !d.shown ? `${d.lines} line${d.lines === 1 ? "" : "s"}` : `lines ${d.shown[0]}-${d.shown[1]} of ${d.lines}`})`, ...e.preview.split("\n").slice(1)].join("\n")
+              ? [`${d.path} (${readExtent(d)})`, ...e.preview.split("\n").slice(1)].join("\n")
               : e.preview;
           const head = preview.split("\n").map((l) => `  ${l}`).join("\n");
           line(e.isError ? style.red(head) : style.dim(head));
@@ -159,3 +161,10 @@ export function plainDisplay(
     },
   };
 }
+
+/** How much of a file a read showed: all its lines, or which of them. Pure. */
+function readExtent(d: { lines: number; complete: boolean; shown?: readonly number[] | undefined }): string {
+  if (d.complete || !d.shown) return `${d.lines} line${d.lines === 1 ? "" : "s"}`;
+  return `lines ${d.shown[0]}-${d.shown[1]} of ${d.lines}`;
+}
+

@@ -56,17 +56,20 @@ export class Transactions {
   /**
    * The layers in view of the next command, newest first: this run's held layers, and the layers of
    * earlier runs that hold only what git ignores (a build's outputs), so a build in a new run is
-   * incremental. None of them reaches the workspace until the person applies it.
+   * incremental. None of them reaches the workspace until the person applies it. Read from disk
+   * when the first command asks, not when the run starts.
    */
-  private held: string[];
+  private layers: string[] | undefined;
 
   constructor(
     readonly root: string,
     readonly dir: string,
     /** Where what each applied change replaced is recorded, so `weir undo` can put it back. */
     private undo?: UndoLog,
-  ) {
-    this.held = buildLayers(dir);
+  ) {}
+
+  private get held(): string[] {
+    return (this.layers ??= buildLayers(this.dir));
   }
 
   /** A fresh view for one command. */
