@@ -369,6 +369,36 @@ d("the REPL's screen", () => {
     }
   });
 
+
+  for (const noColor of [false, true]) {
+    test(`keys typed while an answer streams stay on the input line, never in the answer${noColor ? " (NO_COLOR)" : ""}`, async () => {
+      const text = Array.from({ length: 16 }, (_, i) => `STREAM-${String(i + 1).padStart(2, "0")} goes on a while`).join("\n");
+      world.server.script({ turns: [{ text, chunkSize: 8, partDelayMs: 50 }, { text: "second answer" }] });
+      const t = terminal(wire(), { noColor });
+      try {
+        await t.waitFor(/\/help for commands/);
+        t.keys("tell me", "Enter");
+        await t.waitFor(/STREAM-03/);
+        // Typed one key at a time, between the answer's chunks.
+        for (const k of "zqx typed") {
+          t.keys(k === " " ? "Space" : k);
+          await Bun.sleep(40);
+        }
+        await t.waitFor(/STREAM-16 goes on a while/);
+        await t.waitFor(/^› zqx typed$/m);
+        const screen = t.screen();
+        const answerRows = screen.split("\n").filter((row) => row.includes("STREAM-"));
+        expect(answerRows).toHaveLength(16);
+        for (const row of answerRows) expect(row).toMatch(/^STREAM-\d\d goes on a while$/);
+        expect(screen.split("\n").filter((row) => row.includes("zqx"))).toEqual(["› zqx typed"]);
+        t.keys("Enter");
+        await t.waitFor(/second answer/);
+        expect(JSON.stringify(world.server.requests.at(-1)!.body.messages)).toContain("zqx typed");
+      } finally {
+        t.close();
+      }
+    });
+  }
   test("reasoning streams live in the pane, then folds to one dim line in the log", async () => {
     world.server.script({ turns: [{ thinking: { text: "First I check the build script, then the tests it runs, then what fails.", signature: "sig" }, text: "It builds.", chunkSize: 6, partDelayMs: 150 }] });
     const t = terminal(["--provider", "anthropic-compatible", "--base-url", world.server.url, "--model", "mock", "--verify-floor", "off"]);
