@@ -93,7 +93,12 @@ export function recalledActions(words: readonly string[], m: RecallStats): Ranke
 }
 
 /** Names an MCP tool may carry that a built-in action already covers. */
-const BUILTIN_TWINS = /^(read_(text_)?file|read_multiple_files|write_file|edit_file|list_directory|list_files|directory_tree|search_files|search|get_file_info|run_command|shell|execute_command)$/;
+const BUILTIN_TWINS = new RegExp(
+  `^(${[
+    "read_(text_)?file", "read_multiple_files", "write_file", "edit_file", "list_directory", "list_files", "directory_tree",
+    "search_files", "search", "get_file_info", "run_command", "shell", "execute_command",
+  ].join("|")})$`,
+);
 
 /**
  * Progressive disclosure. Each request carries the core actions, the small `load_actions` tool whose
@@ -134,26 +139,34 @@ export class Disclosure {
    */
   index(): string {
     const core = new Set(this.coreIds());
-    return this.registry
-      .capabilities()
-      .filter((c) => c.name !== "discovery")
-      // A capability whose every action is in the core needs no line: its tools are right there.
-      .filter((c) => c.ids.some((id) => !core.has(id)))
-      .map((c) => {
-        const open = c.ids.filter((id) => !core.has(id)).length;
-        // The names are listed, so a count is only worth its bytes when some are always offered.
-        const counts = open < c.ids.length ? ` (${c.ids.length - open} of ${c.ids.length} already available)` : "";
-        // An MCP server's line lists its tools, so their purposes are visible before anything loads.
-        return c.name.startsWith("mcp:") ? `- ${c.name}: ${this.registry.purposes(c.name)}${counts}` : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)}${counts}`;
-      })
-      .join("\n");
+    return (
+      this.registry
+        .capabilities()
+        .filter((c) => c.name !== "discovery")
+        // A capability whose every action is in the core needs no line: its tools are right there.
+        .filter((c) => c.ids.some((id) => !core.has(id)))
+        .map((c) => {
+          const open = c.ids.filter((id) => !core.has(id)).length;
+          // The names are listed, so a count is only worth its bytes when some are always offered.
+          const counts = open < c.ids.length ? ` (${c.ids.length - open} of ${c.ids.length} already available)` : "";
+          // An MCP server's line lists its tools, so their purposes are visible before anything loads.
+          return c.name.startsWith("mcp:")
+            ? `- ${c.name}: ${this.registry.purposes(c.name)}${counts}`
+            : `- ${c.name}: ${c.hint}: ${this.registry.purposes(c.name)}${counts}`;
+        })
+        .join("\n")
+    );
   }
 
   /** The tools array for the next request. */
   offer(): ToolSpec[] {
     if (this.opts.mode === "all") return this.registry.ids().filter((id) => id !== LOAD_ACTIONS).map((id) => this.registry.spec(id)!);
     // load_actions carries the capability index.
-    return this.names().map((id) => (id === LOAD_ACTIONS ? { ...this.registry.spec(id)!, description: `${this.registry.spec(id)!.description}\n\nCapabilities:\n${this.index()}` } : this.registry.spec(id)!));
+    return this.names().map((id) =>
+      id === LOAD_ACTIONS
+        ? { ...this.registry.spec(id)!, description: `${this.registry.spec(id)!.description}\n\nCapabilities:\n${this.index()}` }
+        : this.registry.spec(id)!,
+    );
   }
 
   /** The names offered, in order (core, load_actions, loaded). */

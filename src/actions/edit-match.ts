@@ -47,7 +47,8 @@ function exactPositions(text: string, needle: string): number[] {
 
 function ambiguous(lines: number[], how: string): EditRefused {
   return new EditRefused(
-    `old_string matches ${lines.length} places${how} (lines ${lines.join(", ")}); either include more surrounding lines so it matches exactly one, or set replace_all: true to change every one`,
+    `old_string matches ${lines.length} places${how} (lines ${lines.join(", ")}); either include more ` +
+      `surrounding lines so it matches exactly one, or set replace_all: true to change every one`,
   );
 }
 
@@ -59,7 +60,23 @@ function unescapeQuoted(s: string): string {
 const collapse = (l: string) => l.trim().replace(/\s+/g, " ");
 
 /** Typographic forms a model may write for the plain ones, or the plain for them. */
-const PLAIN: Record<string, string> = { "\u2026": "...", "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-" };
+const PLAIN: Record<string, string> = {
+  "\u2026": "...",
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201a": "'",
+  "\u201b": "'",
+  "\u201c": '"',
+  "\u201d": '"',
+  "\u201e": '"',
+  "\u201f": '"',
+  "\u2010": "-",
+  "\u2011": "-",
+  "\u2012": "-",
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2212": "-",
+};
 
 /** A line with whitespace runs collapsed (`\s` holds non-breaking spaces) and typographic punctuation made plain. */
 const plain = (l: string) => collapse(l).replace(/[\u2018-\u201f\u2010-\u2014\u2026\u2212]/g, (c) => PLAIN[c] ?? c);
@@ -82,7 +99,8 @@ function align(a: string[], b: string[]): number[] {
   const n = a.length;
   const m = b.length;
   const dp: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i]![j] = a[i]!.trim() === b[j]!.trim() ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) dp[i]![j] = a[i]!.trim() === b[j]!.trim() ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
   const anchors: [number, number][] = [];
   for (let i = 0, j = 0; i < n && j < m; ) {
     if (a[i]!.trim() === b[j]!.trim() && a[i]!.trim() !== "") anchors.push([i++, j++]);
@@ -330,7 +348,9 @@ function match(text: string, oldS: string, newS: string, replaceAll: boolean): E
   const first = oldLines.map((l) => l.trim()).find((l) => l !== "")!;
   const near = fileLines.flatMap((l, i) => (collapse(l).includes(collapse(first)) ? [i + 1] : [])).slice(0, 5);
   throw new EditRefused(
-    `old_string was not found, exactly or ignoring indentation and whitespace${near.length ? `; its first line appears at line ${near.join(", ")}, so the lines after it differ` : ""}; read the file again and copy the text exactly`,
+    `old_string was not found, exactly or ignoring indentation and ` +
+      (`whitespace${near.length ? `; its first line appears at line ${near.join(", ")}, so the lines after it differ` : ""}; ` +
+        `read the file again and copy the text exactly`),
   );
 }
 
@@ -377,7 +397,9 @@ export function textAfter(call: { name: string; input: unknown }, before: string
   if (call.name === "write_file") return typeof i.content === "string" ? inFileConventions(before, i.content) : undefined;
   if (call.name !== "edit_file") return undefined;
   if (i.old_string === "" && typeof i.new_string === "string" && !before) return i.new_string;
-  const edits = Array.isArray(i.edits) ? (i.edits as EditSpec[]) : [{ old_string: i.old_string, new_string: i.new_string, replace_all: i.replace_all === true } as EditSpec];
+  const edits = Array.isArray(i.edits)
+    ? (i.edits as EditSpec[])
+    : [{ old_string: i.old_string, new_string: i.new_string, replace_all: i.replace_all === true } as EditSpec];
   if (before === undefined || edits.some((e) => typeof e?.old_string !== "string" || typeof e.new_string !== "string")) return undefined;
   try {
     return applyEdits(before, edits).text;

@@ -32,7 +32,10 @@ export function capOutput(text: string, cap: number, hint?: string): string {
   const tail = cap - head;
   const cut = bytes.length - head - tail;
   // Decoding may split a multi-byte character at the edges; the replacement character is harmless.
-  return `${bytes.subarray(0, head).toString("utf8")}\n[… ${cut} of ${bytes.length} bytes cut here${hint ? `; to see them: ${hint}` : ""} …]\n${bytes.subarray(bytes.length - tail).toString("utf8")}`;
+  return (
+    `${bytes.subarray(0, head).toString("utf8")}\n[… ${cut} of ${bytes.length} bytes cut here` +
+    `${hint ? `; to see them: ${hint}` : ""} …]\n${bytes.subarray(bytes.length - tail).toString("utf8")}`
+  );
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): string {
@@ -159,7 +162,8 @@ export class ActionExecutor {
     const action = this.registry.get(call.name);
     if (!action) return say(this.registry.goneReason(call.name) ?? `no action named ${call.name}; load_actions lists the capabilities`);
     const raw = call.input as { __invalid_json?: string } | undefined;
-    if (raw && typeof raw === "object" && "__invalid_json" in raw) return say(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
+    if (raw && typeof raw === "object" && "__invalid_json" in raw)
+      return say(`the arguments were not valid JSON (${String(raw.__invalid_json).slice(0, 200)}); send a JSON object`);
     const parsed = action.input.safeParse(call.input ?? {});
     if (!parsed.success) return say(`invalid arguments for ${action.id}: ${fieldErrors(parsed.error.issues)}`);
     const input = parsed.data;
@@ -167,7 +171,9 @@ export class ActionExecutor {
     const refusal = await this.gate.check(call, action, input, this.byPerson.has(call.id));
     if (refusal) return refuse(refusal.message, refusal.rule);
     // The user's PreToolUse hooks may block a call the policy allowed (never allow one it refused).
-    const pre = this.opts.hooks?.has("PreToolUse") ? await this.opts.hooks.run("PreToolUse", action.id, { tool_name: action.id, tool_input: input }, signal) : undefined;
+    const pre = this.opts.hooks?.has("PreToolUse")
+      ? await this.opts.hooks.run("PreToolUse", action.id, { tool_name: action.id, tool_input: input }, signal)
+      : undefined;
     if (pre?.block) return refuse(`refused by a PreToolUse hook: ${pre.message}`, "hook");
     // Context a PreToolUse hook adds (additionalContext) reaches the model with the call's result.
     const preNote = pre?.message ? `\n[PreToolUse hook] ${pre.message}` : "";
@@ -183,16 +189,28 @@ export class ActionExecutor {
           onProcess: (pid) => tracker?.setPid(call.id, pid),
           onOutput: () => tracker?.output(call.id),
         });
-      const target = action.risk === "write" && typeof (input as { path?: unknown })?.path === "string" ? resolve(this.ctx.workspace.root, (input as { path: string }).path) : undefined;
+      const target =
+        action.risk === "write" && typeof (input as { path?: unknown })?.path === "string"
+          ? resolve(this.ctx.workspace.root, (input as { path: string }).path)
+          : undefined;
       const out = target && this.opts.locks ? await this.opts.locks.with(target, run) : await run();
       if (stopped?.aborted) return say("stopped by the user");
       const o0 = typeof out === "string" ? { content: out } : out;
       // A PostToolUse hook's message (exit 2's stderr, or added context) reaches the model with the result.
-      const post = this.opts.hooks?.has("PostToolUse") ? await this.opts.hooks.run("PostToolUse", action.id, { tool_name: action.id, tool_input: input, tool_response: o0.content.slice(0, 20_000) }, signal) : undefined;
+      const post = this.opts.hooks?.has("PostToolUse")
+        ? await this.opts.hooks.run("PostToolUse", action.id, { tool_name: action.id, tool_input: input, tool_response: o0.content.slice(0, 20_000) }, signal)
+        : undefined;
       const withPre = preNote ? { ...o0, content: `${o0.content}${preNote}` } : o0;
       const o = post?.message ? { ...withPre, content: `${withPre.content}\n[PostToolUse hook${post.block ? " (blocking)" : ""}] ${post.message}` } : withPre;
       const own = o.trusted === true && action.source === "builtin" ? { origin: "weir" as const } : {};
-      return { type: "tool_result", callId: call.id, content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint), isError: false, ...(o.details ? { details: o.details } : {}), ...own };
+      return {
+        type: "tool_result",
+        callId: call.id,
+        content: capOutput(redactCredentials(o.content), this.opts.outputCap ?? DEFAULT_OUTPUT_CAP, action.moreHint),
+        isError: false,
+        ...(o.details ? { details: o.details } : {}),
+        ...own,
+      };
     } catch (e) {
       if (stopped?.aborted) return fail(`stopped by the user${e instanceof ToolFailure ? `\n${capOutput(redactCredentials(e.message), 4_000)}` : ""}`);
       if (e instanceof PathRefused) return refuse(`refused by the ${e.rule} guard: ${e.message}`, e.rule);

@@ -1,7 +1,15 @@
 import type { RunMode } from "../config/options.ts";
 import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
-import { autorunReason, dependencyEnvironment, gitDirectoryReason, installScripts, PathRefused, type ResolvedPath, wholeText } from "../workspace/containment.ts";
+import {
+  autorunReason,
+  dependencyEnvironment,
+  gitDirectoryReason,
+  installScripts,
+  PathRefused,
+  type ResolvedPath,
+  wholeText,
+} from "../workspace/containment.ts";
 import { gitConfigReason } from "../workspace/gitconfig.ts";
 import { homeReadReason, pathReason } from "../workspace/home-reads.ts";
 import { createPatch } from "diff";
@@ -97,8 +105,17 @@ export class PermissionGate {
       const { root, home } = this.ctx.workspace;
       const target = this.ctx.workspace.resolve(path, "write");
       const env = dependencyEnvironment(root, target.relative);
-      const installed = env ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show` : undefined;
-      const reason = autorunReason(target.relative) ?? installed ?? gitDirectoryReason(root, target.relative) ?? gitConfigReason(root, target.relative, home) ?? homeReadReason(root, target.relative, home) ?? pathReason(root, target.relative) ?? this.installScriptsChange(action, input, target);
+      const installed = env
+        ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show`
+        : undefined;
+      const reason =
+        autorunReason(target.relative) ??
+        installed ??
+        gitDirectoryReason(root, target.relative) ??
+        gitConfigReason(root, target.relative, home) ??
+        homeReadReason(root, target.relative, home) ??
+        pathReason(root, target.relative) ??
+        this.installScriptsChange(action, input, target);
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {
       return undefined; // refused paths are the action's to report
@@ -154,7 +171,13 @@ export class PermissionGate {
     return refused;
   }
 
-  private async verdict(call: ToolCallBlock, action: Action, input: unknown, autorun: string | undefined, byPerson: boolean): Promise<{ message: string; rule: string } | undefined> {
+  private async verdict(
+    call: ToolCallBlock,
+    action: Action,
+    input: unknown,
+    autorun: string | undefined,
+    byPerson: boolean,
+  ): Promise<{ message: string; rule: string } | undefined> {
     const command = action.command?.(input);
     const parsed = command?.shell ? await parseShell(command.line) : undefined;
     let verdict = decide(this.opts.policy, action.id, command, action.risk, parsed);
@@ -182,17 +205,30 @@ export class PermissionGate {
     const sandbox = this.ctx.sandbox;
     // A worker's scope reaches its commands only through the kernel: without a sandbox it runs none.
     if (this.opts.worker && action.risk === "execute" && !sandbox?.active)
-      return { rule: "sandbox", message: `refused: a worker runs commands only inside the OS sandbox, and there is none here; ${action.id} ${summary} was not run. Report what you need run instead.` };
+      return {
+        rule: "sandbox",
+        message:
+          `refused: a worker runs commands only inside the OS sandbox, and there is none here; ${action.id} ` +
+          `${summary} was not run. Report what you need run instead.`,
+      };
     // Without an OS sandbox the kernel cannot hold a command in: every command asks instead.
     if (command && action.risk === "execute" && sandbox && !sandbox.active && sandbox.mode !== "off" && verdict.decision === "allow")
       verdict = { decision: "ask", rule: "no OS sandbox on this machine" };
     // A sandbox widening is the user's to give: --allow-network or a person, never --yes or a rule.
     if (command?.network && sandbox?.active && !this.opts.allowNetwork && verdict.decision !== "deny") {
       if (!this.opts.approver)
-        return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks for network access, which only the user can give (rerun with --allow-network, or approve it in the REPL). Do it without the network or explain what you need.` };
+        return {
+          rule: "sandbox",
+          message:
+            `refused: ${action.id} ${summary} asks for network access, which only the user can give (rerun with ` +
+            `--allow-network, or approve it in the REPL). Do it without the network or explain what you need.`,
+        };
       this.opts.tracker?.awaiting(call.id, true);
-      const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
-      if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
+      const answer = await this.opts
+        .approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" })
+        .finally(() => this.opts.tracker?.awaiting(call.id, false));
+      if (answer === "deny")
+        return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
       return undefined;
     }
     // A directory outside the workspace is the user's to open: --add-dir, or a person; never --yes.
@@ -201,9 +237,16 @@ export class PermissionGate {
       if (!dir) return { rule: "sandbox", message: `refused: widen.dir ${command.widenDir} must be an existing absolute directory other than / or your home` };
       if (!sandbox.writable.includes(dir)) {
         if (!this.opts.approver)
-          return { rule: "sandbox", message: `refused: ${action.id} ${summary} asks to write ${dir}, outside the workspace; only the user can allow that (rerun with --add-dir ${dir}). Do it inside the workspace or explain what you need.` };
+          return {
+            rule: "sandbox",
+            message:
+              `refused: ${action.id} ${summary} asks to write ${dir}, outside the workspace; only the user can ` +
+              `allow that (rerun with --add-dir ${dir}). Do it inside the workspace or explain what you need.`,
+          };
         this.opts.tracker?.awaiting(call.id, true);
-        const answer = await this.opts.approver({ action: action.id, summary: `${summary} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" }).finally(() => this.opts.tracker?.awaiting(call.id, false));
+        const answer = await this.opts
+          .approver({ action: action.id, summary: `${summary} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" })
+          .finally(() => this.opts.tracker?.awaiting(call.id, false));
         if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} may not write ${dir}. Do not retry it with widen.dir.` };
         return undefined;
       }
@@ -213,7 +256,12 @@ export class PermissionGate {
     // Accepting edits approves a file action's write, never a command or a file another tool runs later.
     if (this.opts.mode === "accept-edits" && verdict.decision === "ask" && action.risk === "write" && !command && !autorun && !argProblem) return undefined;
     if (verdict.decision === "deny") {
-      return { rule: "permissions", message: `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not retry it. The user can change the rule in their config.` };
+      return {
+        rule: "permissions",
+        message:
+          `refused by permission policy: ${action.id} ${summary} is denied by rule ${verdict.rule}; do not ` +
+          `retry it. The user can change the rule in their config.`,
+      };
     }
     // "For this session" is for this command line, or for writes to this one file, never for the action whole.
     const target = command ? undefined : this.writeTarget(action, input);
@@ -221,8 +269,20 @@ export class PermissionGate {
     const subject = command?.line ?? action.id;
     if (this.sessionApprovals.has(key) || this.opts.yes || this.allowedByPattern(action.id, command, subject, parsed)) return undefined;
     if (!this.opts.approver || this.opts.worker) {
-      if (this.opts.worker) return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}), and a worker cannot ask; report what you need and the main agent can do it.` };
-      return { rule: "approval", message: `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or explain what you need.` };
+      if (this.opts.worker)
+        return {
+          rule: "approval",
+          message:
+            `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}), and a worker ` +
+            `cannot ask; report what you need and the main agent can do it.`,
+        };
+      return {
+        rule: "approval",
+        message:
+          `refused: ${action.id} ${summary} needs the user's approval (rule ${verdict.rule}) and no one can ` +
+          `approve in this mode; the user can rerun with --yes or --allow '<pattern>'. Try another way or ` +
+          `explain what you need.`,
+      };
     }
     this.opts.tracker?.awaiting(call.id, true);
     const change = this.changePreview(action, input, target);

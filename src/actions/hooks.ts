@@ -115,10 +115,20 @@ export class Hooks {
         const argv = ["/bin/sh", "-c", h.command];
         const readable = h.own ? namedFiles(h.command, this.o.env.HOME ?? "") : [];
         const limits = { timeoutMs: (h.timeout ?? 60) * 1000, outputCap: 64_000 };
-        const r = await runCommandIn(this.o.sandbox, { argv, cwd: this.o.root, ...limits, env: this.o.env, stdin: input, ...(signal ? { signal } : {}), separateStderr: true, readable });
+        const r = await runCommandIn(this.o.sandbox, {
+          argv,
+          cwd: this.o.root,
+          ...limits,
+          env: this.o.env,
+          stdin: input,
+          ...(signal ? { signal } : {}),
+          separateStderr: true,
+          readable,
+        });
         // 126/127: the shell could not run it (not found, not executable). A guard that cannot run fails closed.
-        if (r.exitCode === 126 || r.exitCode === 127 || r.exitCode === null && !r.timedOut && !r.cancelled) {
-          const why = `the ${event} hook "${h.command.slice(0, 80)}" could not start: ${(r.stderr || r.output).trim().split("\n").pop() || `exit ${r.exitCode}`}`;
+        if (r.exitCode === 126 || r.exitCode === 127 || (r.exitCode === null && !r.timedOut && !r.cancelled)) {
+          const why =
+            `the ${event} hook "${h.command.slice(0, 80)}" could not start: ` + `${(r.stderr || r.output).trim().split("\n").pop() || `exit ${r.exitCode}`}`;
           this.o.onProblem?.(why);
           if (event === "PreToolUse") return { block: true, message: `${why}; the call was not run (a guard that cannot run blocks)` };
           context.push(`[${why}]`);
@@ -137,8 +147,14 @@ export class Hooks {
         const out = r.output.trim();
         if (!out) continue;
         try {
-          const j = JSON.parse(out) as { decision?: string; reason?: string; additionalContext?: string; hookSpecificOutput?: { additionalContext?: string; permissionDecision?: string; permissionDecisionReason?: string } };
-          if (j.decision === "block" || j.hookSpecificOutput?.permissionDecision === "deny") return { block: true, message: j.reason ?? j.hookSpecificOutput?.permissionDecisionReason ?? `blocked by the ${event} hook` };
+          const j = JSON.parse(out) as {
+            decision?: string;
+            reason?: string;
+            additionalContext?: string;
+            hookSpecificOutput?: { additionalContext?: string; permissionDecision?: string; permissionDecisionReason?: string };
+          };
+          if (j.decision === "block" || j.hookSpecificOutput?.permissionDecision === "deny")
+            return { block: true, message: j.reason ?? j.hookSpecificOutput?.permissionDecisionReason ?? `blocked by the ${event} hook` };
           const add = j.additionalContext ?? j.hookSpecificOutput?.additionalContext;
           if (add) context.push(add);
         } catch {
@@ -176,6 +192,8 @@ export async function approvedProjectHooks(
     approvals.approveProjectHooks(workspace, fingerprint);
     return project;
   }
-  notices.push(`${file} declares hooks that are not approved for this workspace, so they do not run (${ask ? "declined" : "run weir in a terminal to be asked"})`);
+  notices.push(
+    `${file} declares hooks that are not approved for this workspace, so they do not run (${ask ? "declined" : "run weir in a terminal to be asked"})`,
+  );
   return undefined;
 }

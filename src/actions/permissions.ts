@@ -98,14 +98,16 @@ function actionVerdict(policy: Policy, action: string, risk?: string): Verdict {
   if (exact) return { decision: exact, rule: `the setting for ${action}` };
   let best: Verdict | undefined;
   for (const [pattern, d] of Object.entries(policy.actions))
-    if (pattern.includes("*") && globMatch(pattern, action) && (!best || RANK[d] > RANK[best.decision])) best = { decision: d, rule: `the setting "${pattern}"` };
+    if (pattern.includes("*") && globMatch(pattern, action) && (!best || RANK[d] > RANK[best.decision]))
+      best = { decision: d, rule: `the setting "${pattern}"` };
   return best ?? { decision: risk === "read" ? "allow" : "ask", rule: `the default for ${risk ?? "unknown"} actions` };
 }
 
 /** Whether a normalised command runs code or other programs from its arguments. */
 function runsCode(words: readonly string[]): string | undefined {
   const [name = "", ...args] = words;
-  for (const [prog, flag] of CODE_RUNNERS) if (prog.test(name) && args.some((a) => flag.test(a))) return `${name} running code or another program counts as shell`;
+  for (const [prog, flag] of CODE_RUNNERS)
+    if (prog.test(name) && args.some((a) => flag.test(a))) return `${name} running code or another program counts as shell`;
   return undefined;
 }
 

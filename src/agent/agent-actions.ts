@@ -36,7 +36,11 @@ export function agentActions(fleet: Fleet): Action[] {
     async run(i, ctx) {
       try {
         const s = fleet.spawn(i, ctx.callId ?? "");
-        return `started ${s.id} (${s.label}): reads ${s.reads.join(", ")}; writes ${s.writes.join(", ") || "nothing"}; at most ${s.budget.turns} turns, ${s.budget.tokens} tokens. Collect it with wait_agents.`;
+        return (
+          `started ${s.id} (${s.label}): reads ${s.reads.join(", ")}; writes ` +
+          `${s.writes.join(", ") || "nothing"}; at most ${s.budget.turns} turns, ${s.budget.tokens} tokens. ` +
+          `Collect it with wait_agents.`
+        );
       } catch (e) {
         if (e instanceof FleetRefused) throw new ToolFailure(`refused: ${e.message}`, "agents");
         throw e;
@@ -48,7 +52,9 @@ export function agentActions(fleet: Fleet): Action[] {
     capability: "agents",
     hint: "wait for workers and collect their reports (each report is delivered once)",
     description:
-      "Wait until the named workers (default: every one not yet reported) finish, or timeout_ms passes. Each finished worker's report (state, validated result or why it was refused, files written, whether it is stale) is delivered once; workers still running are listed as such.",
+      "Wait until the named workers (default: every one not yet reported) finish, or timeout_ms passes. " +
+      "Each finished worker's report (state, validated result or why it was refused, files written, " +
+      "whether it is stale) is delivered once; workers still running are listed as such.",
     input: z.object({ ids: z.array(z.string().min(1)).optional(), timeout_ms: z.number().int().min(0).max(3_600_000).optional() }).strict(),
     risk: "read",
     source: "builtin",

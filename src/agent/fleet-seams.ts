@@ -17,12 +17,21 @@ export function withFleet(seams: RunSeams, fleet: Fleet, o: { workspace: string;
       const opening = await open?.(task);
       const left = await fleet.uncollected().catch(() => []);
       if (!left.length) return opening;
-      const block = `[weir · reports of workers from an earlier turn that were not collected]\n${quoteData(left.map((r) => JSON.stringify({ ...r, answer: r.answer.slice(0, 1_000) })).join("\n"))}`;
+      const block =
+        `[weir · reports of workers from an earlier turn that were not ` +
+        `collected]\n${quoteData(left.map((r) => JSON.stringify({ ...r, answer: r.answer.slice(0, 1_000) })).join("\n"))}`;
       return [opening, block].filter(Boolean).join("\n\n");
     },
     report: async () => {
       const stopped = await fleet.stopAll().catch(() => []);
-      if (stopped.length) o.emit({ type: "notice", level: "warn", message: `the run ended with ${stopped.length} worker${stopped.length === 1 ? "" : "s"} still running (${stopped.join(", ")}); stopped them (what they wrote stays)` });
+      if (stopped.length)
+        o.emit({
+          type: "notice",
+          level: "warn",
+          message:
+            `the run ended with ${stopped.length} worker${stopped.length === 1 ? "" : "s"} still running ` +
+            `(${stopped.join(", ")}); stopped them (what they wrote stays)`,
+        });
       const base = (await report?.()) ?? {};
       const agents = fleet.usage();
       return agents.length ? { ...base, agents } : base;

@@ -58,7 +58,11 @@ export interface AgentReport {
 
 /** One line per worker, for list_agents and the REPL's /agents. Pure. */
 export function formatAgentRow(r: AgentRow): string {
-  return `${r.id}  ${r.label}  ${r.state}  ${(r.elapsedMs / 1000).toFixed(1)}s  ${r.turns} turns  ${r.calls} calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite}/${r.usage.output} tokens in/out${r.health !== "-" ? `  health: ${r.health}` : ""}  (${r.scope})`;
+  return (
+    `${r.id}  ${r.label}  ${r.state}  ${(r.elapsedMs / 1000).toFixed(1)}s  ${r.turns} turns  ${r.calls} ` +
+    `calls  ${r.usage.input + r.usage.cacheRead + r.usage.cacheWrite}/${r.usage.output} tokens in/out` +
+    `${r.health !== "-" ? `  health: ${r.health}` : ""}  (${r.scope})`
+  );
 }
 
 export interface AgentRow {
@@ -137,7 +141,8 @@ export class Fleet {
   spawn(req: SpawnRequest, parentCallId: string): Subgoal {
     if (!this.enabled) throw new FleetRefused("workers are disabled (--max-agents 0); do the work yourself");
     const live = this.live();
-    if (live.length >= this.o.max) throw new FleetRefused(`${live.length} workers are running, the limit (--max-agents ${this.o.max}); wait_agents for one to finish, or stop_agent one`);
+    if (live.length >= this.o.max)
+      throw new FleetRefused(`${live.length} workers are running, the limit (--max-agents ${this.o.max}); wait_agents for one to finish, or stop_agent one`);
     if (req.output_schema) {
       const c = compileOutputSchema(req.output_schema);
       if (!c.ok) throw new FleetRefused(c.error);
@@ -146,7 +151,10 @@ export class Fleet {
       const files = this.o.files();
       for (const other of live) {
         const clash = writeOverlap(req.writes, other.writes, files);
-        if (clash) throw new FleetRefused(`its writes overlap ${other.id} (${other.label})'s: ${clash}; two workers never write one file. Narrow the globs, or wait for ${other.id} first`);
+        if (clash)
+          throw new FleetRefused(
+            `its writes overlap ${other.id} (${other.label})'s: ${clash}; two workers never write one file. Narrow the globs, or wait for ${other.id} first`,
+          );
       }
     }
     const id = `w${++this.seq}`;
@@ -164,7 +172,16 @@ export class Fleet {
     };
     const subgoal = subgoalOf(req, { id, parent: "main", revision: "pending", now: this.now() });
     const controller = new AbortController();
-    const entry: Entry = { subgoal, controller, startedAt: this.now(), startRevision, state: "running", delivered: false, settled: Promise.resolve(), handle: undefined as unknown as WorkerHandle };
+    const entry: Entry = {
+      subgoal,
+      controller,
+      startedAt: this.now(),
+      startRevision,
+      state: "running",
+      delivered: false,
+      settled: Promise.resolve(),
+      handle: undefined as unknown as WorkerHandle,
+    };
     const stopFor = (why: Entry["stoppedBy"]) => {
       if (entry.state !== "running" || controller.signal.aborted) return;
       entry.stoppedBy = why;
@@ -240,7 +257,11 @@ export class Fleet {
    * Finished workers are reported once; a second wait names them as already reported; workers
    * still running come back as such.
    */
-  async wait(ids: string[] | undefined, timeoutMs: number | undefined, signal: AbortSignal): Promise<{ reports: AgentReport[]; running: AgentRow[]; unknown: string[]; already: string[] }> {
+  async wait(
+    ids: string[] | undefined,
+    timeoutMs: number | undefined,
+    signal: AbortSignal,
+  ): Promise<{ reports: AgentReport[]; running: AgentRow[]; unknown: string[]; already: string[] }> {
     const unknown = (ids ?? []).filter((id) => !this.entries.has(id));
     const chosen = ids ? ids.filter((id) => this.entries.has(id)).map((id) => this.entries.get(id)!) : [...this.entries.values()].filter((e) => !e.delivered);
     const limit = timeoutMs ?? this.o.waitMs;
@@ -320,7 +341,9 @@ export class Fleet {
 
   /** In-flight calls of every live worker, by agent. */
   calls(): { agent: string; label: string; calls: ReturnType<WorkerHandle["calls"]> }[] {
-    return [...this.entries.values()].filter((e) => e.state === "running").map((e) => ({ agent: e.subgoal.id, label: e.subgoal.label, calls: e.handle.calls() }));
+    return [...this.entries.values()]
+      .filter((e) => e.state === "running")
+      .map((e) => ({ agent: e.subgoal.id, label: e.subgoal.label, calls: e.handle.calls() }));
   }
 
   /** `/stop ID` for a worker's call: `w2:call_id`. */

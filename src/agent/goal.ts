@@ -24,7 +24,9 @@ export const tokensOf = (u: Usage): number => u.input + u.cacheRead + u.cacheWri
 
 /** The message that starts a goal, or continues it after a pause or a budget top-up. Pure. */
 export function goalMessage(goal: GoalRow, checkName: string | undefined, resumed: boolean): string {
-  const check = checkName ? `When you stop, weir runs the completion check (${checkName}); if it fails you get its output and go on.` : "There is no completion check: the goal ends when you say it is done.";
+  const check = checkName
+    ? `When you stop, weir runs the completion check (${checkName}); if it fails you get its output and go on.`
+    : "There is no completion check: the goal ends when you say it is done.";
   const budget = goal.budget === null ? "no token budget" : `a budget of ${goal.budget} tokens, ${goal.spent} spent so far`;
   const lead = resumed ? `[weir goal ${goal.id}] Resumed. Carry on towards the goal` : `[weir goal ${goal.id}] Work towards this goal until it is done`;
   return `${lead}: ${goal.objective}\n${check} It has ${budget}.`;
@@ -86,7 +88,9 @@ export async function pursueGoal(goal: GoalRow, r: GoalRunner, opts: GoalOptions
     if (!c) return end("complete", "the model said it is done (the goal has no check)");
     if (c.passed) return end("complete", `the completion check passed (${opts.checkName})`);
     if (opts.signal.aborted) return end("paused", "the person stopped it during the check");
-    message = `[weir goal ${goal.id}] The completion check (${opts.checkName}) failed after round ${round}; its output:\n${c.summary}\nGo on towards the goal: ${goal.objective}`;
+    message =
+      `[weir goal ${goal.id}] The completion check (${opts.checkName}) failed after round ${round}; its ` +
+      `output:\n${c.summary}\nGo on towards the goal: ${goal.objective}`;
   }
   return end("failed", `the completion check still failed after ${MAX_ROUNDS} rounds`);
 }

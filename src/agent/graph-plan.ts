@@ -23,7 +23,10 @@ export const GraphPlan = z.object({ nodes: z.array(PlanNode).min(1).max(32) }).s
 export type GraphPlan = z.infer<typeof GraphPlan>;
 
 /** The JSON schema the planner is asked to answer in, as text for its prompt. */
-export const PLAN_SHAPE = `{"nodes": [{"id": "lower-case-id", "objective": "what this step achieves", "check": "shell command that passes when it is done (optional)", "scope": ["globs of the files it may write"], "depends_on": ["ids of steps that must be merged first"]}]}`;
+export const PLAN_SHAPE =
+  `{"nodes": [{"id": "lower-case-id", "objective": "what this step achieves", "check": "shell command ` +
+  `that passes when it is done (optional)", "scope": ["globs of the files it may write"], ` +
+  `"depends_on": ["ids of steps that must be merged first"]}]}`;
 
 const ID = /^[a-z][a-z0-9-]{0,31}$/;
 

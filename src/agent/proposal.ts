@@ -72,7 +72,8 @@ export function declarationOf(signature: string): string {
     else if (depth > 0) continue;
     else if (c === "{") return tidy(signature.slice(0, i));
     else if (signature.startsWith("=>", i)) return tidy(signature.slice(0, i + 2));
-    else if (c === "=" && !"=!<>".includes(signature[i - 1] ?? "") && signature[i + 1] !== "=" && !signature.includes("=>", i)) return tidy(signature.slice(0, i));
+    else if (c === "=" && !"=!<>".includes(signature[i - 1] ?? "") && signature[i + 1] !== "=" && !signature.includes("=>", i))
+      return tidy(signature.slice(0, i));
   }
   return tidy(signature);
 }

@@ -58,7 +58,8 @@ export interface RunSeams extends Seams {
 }
 
 /** Tokens of a whole request: the fixed prompt and the rendered conversation. */
-const sizeOf = (system: string, tools: readonly ToolSpec[], messages: readonly Message[]) => tokensOf(system) + tokensOf(JSON.stringify(tools)) + conversationTokens(messages);
+const sizeOf = (system: string, tools: readonly ToolSpec[], messages: readonly Message[]) =>
+  tokensOf(system) + tokensOf(JSON.stringify(tools)) + conversationTokens(messages);
 
 /**
  * The turn behaviour of a compiled run, as seams of the loop: open (the working set), context
@@ -112,7 +113,8 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       // A follow-up sends only what the conversation does not hold yet: not a chunk a working set
       // showed, not bytes a read returned.
       const followUp = d.newSession ? !d.newSession() : false;
-      const held = (c: ContextChunk) => shownChunks.has(heldKey(c)) || (c.revision.sha !== undefined && d.ledger.get(join(d.workspace, c.source)) === c.revision.sha);
+      const held = (c: ContextChunk) =>
+        shownChunks.has(heldKey(c)) || (c.revision.sha !== undefined && d.ledger.get(join(d.workspace, c.source)) === c.revision.sha);
       const w = await compileWorkingSet(d.workspace, t, {
         home: d.home,
         userDir: d.userDir,
@@ -187,7 +189,17 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         if (check)
           evidence = evidence.then(async () => {
             const revision = await d.verification.revision();
-            d.verification.record({ producer: call.name === "shell" ? "shell" : "run_command", check: check.name, command: line, level: check.level, exitCode: 0, passed: true, complete: true, revision, at: Date.now() });
+            d.verification.record({
+              producer: call.name === "shell" ? "shell" : "run_command",
+              check: check.name,
+              command: line,
+              level: check.level,
+              exitCode: 0,
+              passed: true,
+              complete: true,
+              revision,
+              at: Date.now(),
+            });
           });
       }
     },
@@ -219,7 +231,19 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // A task that asks for no change gets no edit guidance (until something was changed after all).
         if (taskKind(task) === "inspect" && d.verification.changed.size === 0) return left;
         // When the conversation is being shrunk to fit, the advisory goes first, never source or evidence.
-        return [d.contextStep.underPressure ? undefined : reminder(r.guidance, { checks: checked, review: { stale: request.targets.some((t) => !t.sha_fresh), unseen: request.targets.some((t) => t.dirty_in_worktree && !t.worktree_shown) } }), left].filter(Boolean).join("\n") || undefined;
+        return (
+          [
+            d.contextStep.underPressure
+              ? undefined
+              : reminder(r.guidance, {
+                  checks: checked,
+                  review: { stale: request.targets.some((t) => !t.sha_fresh), unseen: request.targets.some((t) => t.dirty_in_worktree && !t.worktree_shown) },
+                }),
+            left,
+          ]
+            .filter(Boolean)
+            .join("\n") || undefined
+        );
       } catch (e) {
         // A cancelled turn decides nothing; any other failure is the loop's to report.
         if (signal?.aborted) return undefined;
@@ -251,7 +275,12 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
             const callers = d.state.unreadCallers(s.path, s.name);
             return callers.length ? `${s.name} (called from ${callers.slice(0, 5).join("; ")}${callers.length > 5 ? "; ..." : ""})` : s.name;
           });
-          out.set(call.id, `[weir] Not applied: this edit changes the declaration of ${named.join(", ")} in ${proposal.path}, and its callers are not read where they call it. Read those lines (or run find_references) and update them with it; to apply the edit as it is, make it again.`);
+          out.set(
+            call.id,
+            `[weir] Not applied: this edit changes the declaration of ${named.join(", ")} in ${proposal.path}, ` +
+              `and its callers are not read where they call it. Read those lines (or run find_references) and ` +
+              `update them with it; to apply the edit as it is, make it again.`,
+          );
         } finally {
           d.state.withdraw();
         }
@@ -277,14 +306,27 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       remindedFor = key;
       const changed = [...d.verification.changed].slice(0, 5).join(", ");
       d.disclosure.load([checked ? "verification" : "command"], []);
-      if (!checked) return `[weir verification floor] You changed ${changed}, and ${NO_CHECKS}. Before you finish, run what exercises the change (run_command), or say exactly why it cannot be checked.`;
-      return `[weir verification floor] You changed ${changed} and there is no passing verification for the current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`;
+      if (!checked)
+        return (
+          `[weir verification floor] You changed ${changed}, and ${NO_CHECKS}. Before you finish, run what ` +
+          `exercises the change (run_command), or say exactly why it cannot be checked.`
+        );
+      return (
+        `[weir verification floor] You changed ${changed} and there is no passing verification for the ` +
+        `current revision (${v.state}). Run verify before you finish, or say exactly why it cannot be verified.`
+      );
     },
     async report() {
       d.disclosure.remember(task, [...called]);
       await evidence;
       const v = await d.verification.state();
-      return { verification: { state: v.state, ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}), changed: [...d.verification.changed] } };
+      return {
+        verification: {
+          state: v.state,
+          ...(v.latest ? { check: v.latest.check, level: v.latest.level, revision: v.latest.revision } : {}),
+          changed: [...d.verification.changed],
+        },
+      };
     },
   };
 }

@@ -72,7 +72,8 @@ export interface Seams {
 /** Holds a seam to its contract: a throw becomes a warning notice naming it, and the seam's absence. */
 function guarded(seams: Seams, emit: (e: AgentEvent) => void): Seams {
   const out: Seams = {};
-  const warn = (name: string, e: unknown) => emit({ type: "notice", level: "warn", message: `the ${name} step failed (${(e as Error)?.message ?? String(e)}); the run goes on without it` });
+  const warn = (name: string, e: unknown) =>
+    emit({ type: "notice", level: "warn", message: `the ${name} step failed (${(e as Error)?.message ?? String(e)}); the run goes on without it` });
   for (const [name, f] of Object.entries(seams) as [keyof Seams, ((...a: unknown[]) => unknown) | undefined][]) {
     if (typeof f !== "function") continue;
     (out as Record<string, unknown>)[name] = (...a: unknown[]) => {
@@ -138,7 +139,15 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   // Said once, as the run's end: a notice as well printed it twice.
   if (blocked) {
     const result: RunResult = { stop: "refusal", text: "", turns: 0, usage: emptyUsage(), added: [userText(input.task)], error: blocked, extra: {} };
-    emit({ type: "run_end", stop: "refusal", text: "", turns: 0, usage: result.usage, error: blocked, ...(input.sessionId ? { sessionId: input.sessionId } : {}) });
+    emit({
+      type: "run_end",
+      stop: "refusal",
+      text: "",
+      turns: 0,
+      usage: result.usage,
+      error: blocked,
+      ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+    });
     return result;
   }
   const run = openRun(input, await seams.open?.(input.task));
@@ -316,7 +325,16 @@ async function runCalls(calls: ToolCallBlock[], seams: Seams, input: RunInput, e
     if (call) seams.observe?.(call, r);
     const preview = r.content.split("\n").slice(0, 3).join("\n");
     const details = r.details ? { details: r.details } : {};
-    emit({ type: "tool_result", callId: r.callId, name: call?.name ?? "?", isError: r.isError, preview, bytes: r.content.length, content: r.content, ...details });
+    emit({
+      type: "tool_result",
+      callId: r.callId,
+      name: call?.name ?? "?",
+      isError: r.isError,
+      preview,
+      bytes: r.content.length,
+      content: r.content,
+      ...details,
+    });
   }
   return results;
 }
@@ -353,7 +371,8 @@ const REPEATED =
 /** The run's result and its `run_end` event, with what the seams report. */
 async function endRun(run: Run, seams: Seams, input: RunInput, emit: (e: AgentEvent) => void): Promise<RunResult> {
   const { stop, text, turns, usage, added, error, models } = run;
-  if (stop === "max_turns") emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
+  if (stop === "max_turns")
+    emit({ type: "notice", level: "warn", message: `stopped after --max-turns ${input.maxTurns} turns; continue the session to go on` });
   const extra = (await seams.report?.()) ?? {};
   const byModel = Object.keys(models).length > 0 ? { models } : {};
   const result: RunResult = { stop, text, turns, usage, added, ...(error ? { error } : {}), extra, ...byModel };

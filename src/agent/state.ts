@@ -29,7 +29,21 @@ interface Target {
  * `oauth2.rs`). Words with other common meanings are left out: a lexer's token, a REPL's session, a
  * test's sandbox; beside one of these (`src/auth/token.ts`) the path is sensitive anyway. Data.
  */
-const SECURITY_WORDS = ["auth", "authn", "authz", "authentication", "authorization", "security", "crypto", "secret", "password", "permission", "acl", "oauth", "credential"];
+const SECURITY_WORDS = [
+  "auth",
+  "authn",
+  "authz",
+  "authentication",
+  "authorization",
+  "security",
+  "crypto",
+  "secret",
+  "password",
+  "permission",
+  "acl",
+  "oauth",
+  "credential",
+];
 
 /**
  * Phrases of a task that name security work its paths may not: input sanitisation, secrets that are
@@ -78,7 +92,10 @@ export function taskAmbiguous(task: string): boolean {
   if (pathsIn(task, true).length > 0) return false;
   if (/`[^`]+`|\b[a-z]+[A-Z]\w*|\b\w+_\w+\b|:\d+\b/.test(task)) return false;
   // No word of its own at all: "fix it", "do the thing". A short real task ("fix lint") is not ambiguous.
-  return goalWords(task).filter((w) => !["it", "thing", "things", "stuff", "something", "this", "that", "again", "now", "issue", "problem", "bug"].includes(w)).length === 0;
+  return (
+    goalWords(task).filter((w) => !["it", "thing", "things", "stuff", "something", "this", "that", "again", "now", "issue", "problem", "bug"].includes(w))
+      .length === 0
+  );
 }
 
 /** Verbs that ask for a change. */
@@ -128,7 +145,10 @@ export function asksRelations(task: string): boolean {
 
 /** Whether a task only writes prose: a comment, docstring or documentation, not code. Pure. */
 export function documentationTask(task: string): boolean {
-  return /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) && !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task);
+  return (
+    /\b(?:comments?|docstrings?|jsdoc|tsdoc|javadoc|readme|changelog|documentation|docs?)\b/i.test(task) &&
+    !/\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename)\b/i.test(task)
+  );
 }
 
 /**
@@ -138,7 +158,10 @@ export function documentationTask(task: string): boolean {
  */
 export function testOnlyTask(task: string): boolean {
   const kinds = "(?:(?:unit|integration|regression|property|e2e|end-to-end)\\s+)?";
-  const writesTests = new RegExp(`^\\s*(?:please\\s+)?(?:add|write|create|extend)\\s+(?:a |an |some |more |the )?${kinds}(?:tests?|specs?|test cases?)\\b`, "i");
+  const writesTests = new RegExp(
+    `^\\s*(?:please\\s+)?(?:add|write|create|extend)\\s+(?:a |an |some |more |the )?${kinds}(?:tests?|specs?|test cases?)\\b`,
+    "i",
+  );
   const covers = /^\s*(?:please\s+)?cover\b.*\bwith (?:a |more )?tests?\b/i;
   const alsoChanges = /\b(?:and|then|also)\s+(?:fix|change|add|implement|refactor|rename|remove|make|update)\b|\bfix(?:es)?\b/i;
   return (writesTests.test(task) || covers.test(task)) && !alsoChanges.test(task);
@@ -400,7 +423,9 @@ export class WorkState {
 
   /** The workspace's files: those the run's newest compile walked, when there was one. */
   private workspaceFiles(): string[] {
-    this.files ??= this.index ? (this.index.walked ?? walkFiles(this.root, this.index.walk)) : Array.from(walk(this.root, { limit: WALK_LIMIT }), (e) => e.path);
+    this.files ??= this.index
+      ? (this.index.walked ?? walkFiles(this.root, this.index.walk))
+      : Array.from(walk(this.root, { limit: WALK_LIMIT }), (e) => e.path);
     return this.files;
   }
 

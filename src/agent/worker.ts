@@ -51,8 +51,22 @@ export function workerActionsFor(o: {
 }): WorkerDeps["actions"] {
   return (w) => {
     const set = builtinActionSet(w.verification, o.skill, o.tools);
-    const visible = w.scope.readsEverything ? {} : { visible: () => Array.from(walk(o.workspace), (e) => e.path).filter((p) => w.scope.allows(p, "read")).map((p) => join(o.workspace, p)) };
-    const sandbox = createSandbox({ mode: o.sandbox.mode === "off" ? "off" : "read-only", root: o.workspace, home: o.home, readable: o.sandbox.readable, own: [userConfigDir(), userDataDir()], ...visible });
+    const visible = w.scope.readsEverything
+      ? {}
+      : {
+          visible: () =>
+            Array.from(walk(o.workspace), (e) => e.path)
+              .filter((p) => w.scope.allows(p, "read"))
+              .map((p) => join(o.workspace, p)),
+        };
+    const sandbox = createSandbox({
+      mode: o.sandbox.mode === "off" ? "off" : "read-only",
+      root: o.workspace,
+      home: o.home,
+      readable: o.sandbox.readable,
+      own: [userConfigDir(), userDataDir()],
+      ...visible,
+    });
     const parts = { workspace: new Workspace(o.workspace, o.home, w.scope), ledger: w.ledger, env: o.env, sandbox };
     const executor = new ActionExecutor(set.registry, parts, { ...o.gate, tracker: w.tracker, worker: w.label });
     return { ...set, executor };

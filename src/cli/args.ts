@@ -1,5 +1,15 @@
 import { usageError } from "../core/errors.ts";
-import { CACHE_MODES, type ConfigValues as ConfigFile, EFFORTS, JUDGMENT_MODES, OUTPUT_FORMATS, RUN_MODES, SANDBOX_MODES, THINKING_MODES, VERIFY_FLOORS } from "../config/options.ts";
+import {
+  CACHE_MODES,
+  type ConfigValues as ConfigFile,
+  EFFORTS,
+  JUDGMENT_MODES,
+  OUTPUT_FORMATS,
+  RUN_MODES,
+  SANDBOX_MODES,
+  THINKING_MODES,
+  VERIFY_FLOORS,
+} from "../config/options.ts";
 import { ROUTER_MODES } from "../config/options.ts";
 import { PRESET_IDS } from "../providers/presets.ts";
 
@@ -16,7 +26,14 @@ interface FlagSpec {
 
 /** Every flag weir takes. The help text and the parser are both generated from this table. */
 export const FLAGS: readonly FlagSpec[] = [
-  { name: "provider", kind: "enum", values: PRESET_IDS, key: "provider", arg: "NAME", help: "model vendor or wire preset (weir eval run: baseline, learned, replay, or judgment; weir eval firewall: firewall, judgment or replay)" },
+  {
+    name: "provider",
+    kind: "enum",
+    values: PRESET_IDS,
+    key: "provider",
+    arg: "NAME",
+    help: "model vendor or wire preset (weir eval run: baseline, learned, replay, or judgment; weir eval firewall: firewall, judgment or replay)",
+  },
   { name: "model", short: "m", kind: "string", key: "model", arg: "ID", help: "model id (default: the preset's flagship); the main role's model" },
   {
     name: "fast-model",
@@ -24,7 +41,14 @@ export const FLAGS: readonly FlagSpec[] = [
     arg: "ID",
     help: "the fast role's model: small views that inspect or change one file with tests go to it (its provider: models.fast's, else the main one)",
   },
-  { name: "router", kind: "enum", values: ROUTER_MODES, key: "router", arg: "on|off", help: "on: each request goes to the model its view needs; off: all go to the main model" },
+  {
+    name: "router",
+    kind: "enum",
+    values: ROUTER_MODES,
+    key: "router",
+    arg: "on|off",
+    help: "on: each request goes to the model its view needs; off: all go to the main model",
+  },
   { name: "base-url", kind: "string", key: "baseUrl", arg: "URL", help: "API endpoint (needed by openai-compatible, anthropic-compatible)" },
   { name: "api-key", kind: "string", key: "apiKey", arg: "KEY", help: "API key (else the vendor's variable, e.g. ANTHROPIC_API_KEY, or WEIR_API_KEY)" },
   { name: "max-tokens", kind: "int", key: "maxTokens", arg: "N", help: "output token limit per model turn (default 16384)" },
@@ -34,16 +58,34 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "thinking", kind: "enum", values: THINKING_MODES, key: "thinking", help: "send reasoning back to the model or strip it" },
   { name: "cache", kind: "enum", values: CACHE_MODES, key: "cache", help: "prompt caching: vendor default, or explicit breakpoints" },
   { name: "output-format", kind: "enum", values: OUTPUT_FORMATS, key: "outputFormat", help: "how a one-shot run prints" },
-  { name: "verify-floor", kind: "enum", values: VERIFY_FLOORS, key: "verifyFloor", help: "when files changed without passing checks: nothing, remind once, or keep asking" },
+  {
+    name: "verify-floor",
+    kind: "enum",
+    values: VERIFY_FLOORS,
+    key: "verifyFloor",
+    help: "when files changed without passing checks: nothing, remind once, or keep asking",
+  },
   { name: "judgment", kind: "enum", values: JUDGMENT_MODES, help: "the configured judgment provider: off, shadow (record only) or increase-only" },
   { name: "cwd", kind: "string", arg: "DIR", help: "workspace root (default: the current directory)" },
   { name: "continue", short: "c", kind: "boolean", help: "continue this workspace's newest session" },
   { name: "list", kind: "boolean", help: "list this workspace's sessions, newest first" },
   { name: "all", kind: "boolean", help: "with --list: every workspace's sessions (weir eval capture: also the states no outcome rule labelled)" },
-  { name: "mode", kind: "enum", values: RUN_MODES, arg: "MODE", help: "plan: investigate and plan, change nothing, then ask to carry the plan out; accept-edits: approve file edits (Shift-Tab cycles in the REPL)" },
+  {
+    name: "mode",
+    kind: "enum",
+    values: RUN_MODES,
+    arg: "MODE",
+    help: "plan: investigate and plan, change nothing, then ask to carry the plan out; accept-edits: approve file edits (Shift-Tab cycles in the REPL)",
+  },
   { name: "yes", short: "y", kind: "boolean", help: "approve every action that would ask (denied ones stay denied)" },
   { name: "allow", kind: "list", arg: "PATTERN", help: "approve commands matching PATTERN (* wildcard) or an action id; repeatable" },
-  { name: "sandbox", kind: "enum", values: SANDBOX_MODES, arg: "MODE", help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)" },
+  {
+    name: "sandbox",
+    kind: "enum",
+    values: SANDBOX_MODES,
+    arg: "MODE",
+    help: "the OS sandbox commands run in (default workspace-write; off only by your own flag or user config)",
+  },
   { name: "allow-network", kind: "boolean", help: "let a command that asks for network access (widen.network) have it without asking" },
   { name: "add-dir", kind: "list", arg: "DIR", help: "a directory outside the workspace commands may write; repeatable" },
   { name: "max-agents", kind: "count", arg: "N", help: "background workers the agent may run at once (default 4; 0: none)" },
@@ -53,7 +95,12 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "batch", kind: "int", arg: "N", help: "weir eval firewall: texts per judgment call (default 8)" },
   { name: "limit", kind: "int", arg: "N", help: "weir eval run, firewall: only the first N cases" },
   { name: "shard", kind: "string", arg: "I/N", help: "weir eval run: every N-th case starting at I" },
-  { name: "run", kind: "string", arg: "ID", help: "weir eval: name the run (an existing one is replaced), or the run to calibrate or report (default: the newest)" },
+  {
+    name: "run",
+    kind: "string",
+    arg: "ID",
+    help: "weir eval: name the run (an existing one is replaced), or the run to calibrate or report (default: the newest)",
+  },
   { name: "resume", kind: "string", arg: "ID", help: "continue a session (or, with weir eval run, an interrupted run) by id prefix" },
   { name: "record", kind: "string", arg: "FILE", help: "weir eval run, firewall: write the suite with the live provider's answers recorded" },
   { name: "strict", kind: "boolean", help: "weir eval: stop at the first bad suite line" },
@@ -67,13 +114,28 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: "output", short: "o", kind: "string", arg: "FILE", help: "weir eval capture: the suite file to write" },
   { name: "include-untrusted", kind: "boolean", help: "weir eval capture: keep the states' untrusted notes (text from files and tools; dropped by default)" },
   { name: "port", kind: "int", arg: "PORT", help: "weir eval label: serve the page on this loopback port (default: any free one)" },
-  { name: "budget", kind: "int", arg: "N", help: "tokens the whole compiled working set may cost, floor included (default: --context-size / 50, 1000 to 4000); weir goal or graph: its budget" },
-  { name: "check", kind: "string", arg: "CMD", help: "weir goal: the command whose success completes the goal (default: the project's tests); weir graph: the check of the merged result" },
+  {
+    name: "budget",
+    kind: "int",
+    arg: "N",
+    help: "tokens the whole compiled working set may cost, floor included (default: --context-size / 50, 1000 to 4000); weir goal or graph: its budget",
+  },
+  {
+    name: "check",
+    kind: "string",
+    arg: "CMD",
+    help: "weir goal: the command whose success completes the goal (default: the project's tests); weir graph: the check of the merged result",
+  },
   { name: "plan", kind: "string", arg: "FILE", help: "weir graph: the plan as a JSON file instead of a planner call" },
   { name: "concurrency", kind: "int", arg: "N", help: "weir graph: nodes run at once (1 to 8, default 3)" },
   { name: "from-worktree", kind: "boolean", help: "weir graph: start from the working tree as it is, uncommitted changes included (default: refuse them)" },
   { name: "keep-worktrees", kind: "boolean", help: "weir graph: keep a finished graph's worktrees and node branches (weir graph clean removes them)" },
-  { name: "status-port", kind: "string", arg: "PORT", help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)" },
+  {
+    name: "status-port",
+    kind: "string",
+    arg: "PORT",
+    help: "serve GET /status and POST /stop on 127.0.0.1:PORT (0: any free port; WEIR_STATUS_TOKEN adds a token)",
+  },
   { name: "export", kind: "string", arg: "FILE", help: "weir events: write finished calls as JSON lines to FILE (rotated at 10 MiB)" },
   { name: "status", kind: "boolean", help: "weir index: what is fresh, stale or not indexed, and the last refresh" },
   { name: "mcp", kind: "boolean", help: "weir serve: speak MCP on stdin and stdout (the tools another agent calls weir through)" },
@@ -148,7 +210,15 @@ export function nearCommand(word: string): string | undefined {
 }
 
 function describe(spec: FlagSpec): string {
-  return spec.values ? `${spec.values.join(", ")}` : spec.kind === "int" ? "a positive whole number" : spec.kind === "count" ? "a whole number" : spec.kind === "number" ? "a number" : "a value";
+  return spec.values
+    ? `${spec.values.join(", ")}`
+    : spec.kind === "int"
+      ? "a positive whole number"
+      : spec.kind === "count"
+        ? "a whole number"
+        : spec.kind === "number"
+          ? "a number"
+          : "a value";
 }
 
 interface Tokens {
@@ -262,7 +332,8 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   const exec = firstWordIsCommand && positionals[0] === "exec";
   const written = exec ? positionals.slice(1).join(" ") : firstWordIsCommand ? "" : positionals.join(" ");
   // A task given but blank ("   ") is a mistake, not a request for the REPL.
-  if ((exec || (!firstWordIsCommand && positionals.length > 0)) && written.trim() === "") throw usageError('the task is blank; pass what weir should do (weir "fix the failing test")');
+  if ((exec || (!firstWordIsCommand && positionals.length > 0)) && written.trim() === "")
+    throw usageError('the task is blank; pass what weir should do (weir "fix the failing test")');
   return {
     command: firstWordIsCommand && !exec ? [...positionals] : [],
     task: written.trim(),
@@ -281,7 +352,14 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     strict: values.strict === true,
     flags: {
       ...(values as Record<string, string | boolean | string[]>),
-      ...(typeof values["status-port"] === "string" ? { "status-port": parsePort(values["status-port"]) } : {}), ...Object.fromEntries(FLAGS.filter((f) => (f.kind === "int" || f.kind === "count" || f.kind === "number") && values[f.name] !== undefined).map((f) => [f.name, Number(values[f.name])])) },
+      ...(typeof values["status-port"] === "string" ? { "status-port": parsePort(values["status-port"]) } : {}),
+      ...Object.fromEntries(
+        FLAGS.filter((f) => (f.kind === "int" || f.kind === "count" || f.kind === "number") && values[f.name] !== undefined).map((f) => [
+          f.name,
+          Number(values[f.name]),
+        ]),
+      ),
+    },
     ...(typeof values.budget === "string" ? { budget: Number(values.budget) } : {}),
     ...(typeof values.judgment === "string" ? { judgment: values.judgment as (typeof JUDGMENT_MODES)[number] } : {}),
     ...(typeof values.session === "string" ? { session: values.session } : {}),

@@ -36,7 +36,12 @@ function selfExecutable(): string {
  * (tests can run the source with their own bun), not on Windows (no exec); a failed exec leaves the
  * run going as it was.
  */
-export function startWithEngineOptions(compiled: boolean, options: Record<string, string>, env: Record<string, string | undefined> = process.env, self = selfExecutable()): void {
+export function startWithEngineOptions(
+  compiled: boolean,
+  options: Record<string, string>,
+  env: Record<string, string | undefined> = process.env,
+  self = selfExecutable(),
+): void {
   const names = Object.keys(options);
   if (names.every((n) => env[n] !== undefined)) {
     for (const n of names) delete env[n];

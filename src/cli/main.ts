@@ -159,7 +159,10 @@ async function main(argv: string[]): Promise<number> {
     if (m) task = expandCommand(m.command, m.args);
     // "/name" that is no path on this machine ("/tmp is full" is a task) names a command: an unknown one is a mistake.
     else if (/^\/[\w.:-]+$/.test(task.split(/\s/)[0]!) && !existsSync(task.split(/\s/)[0]!))
-      throw usageError(`unknown command ${task.split(/\s/)[0]}; yours and the repository's are ${commands.map((c) => `/${c.name}`).join(", ") || "none (add one in ~/.config/weir/commands/NAME.md)"}`);
+      throw usageError(
+        `unknown command ${task.split(/\s/)[0]}; yours and the repository's are ` +
+          `${commands.map((c) => `/${c.name}`).join(", ") || "none (add one in ~/.config/weir/commands/NAME.md)"}`,
+      );
   }
   // `git diff | weir "review this diff"`: what was piped in joins the task as quoted data, with its size.
   if (args.task !== "" && !process.stdin.isTTY) {

@@ -25,7 +25,9 @@ export function writeAll(fd: number, text: string): void {
       if (code !== "EAGAIN") {
         closed.add(fd);
         if (fd === 2) return;
-        throw new UserError(`could not write to ${fd === 1 ? "standard output" : `descriptor ${fd}`}: ${refusalReason(e)}; the run stopped, its session kept (weir -c goes on)`);
+        throw new UserError(
+          `could not write to ${fd === 1 ? "standard output" : `descriptor ${fd}`}: ${refusalReason(e)}; the run stopped, its session kept (weir -c goes on)`,
+        );
       }
       Atomics.wait(pause, 0, 0, 2);
     }

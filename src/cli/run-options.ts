@@ -67,7 +67,8 @@ function addDirs(v: unknown): string[] {
     } catch {
       throw new UserError(`--add-dir ${d} is not a directory`, 2);
     }
-    if (!widenableDir(real, homeDirectory())) throw new UserError(`--add-dir ${d} holds your home directory (or is /): commands could read and change your keys; add a directory inside it instead`, 2);
+    if (!widenableDir(real, homeDirectory()))
+      throw new UserError(`--add-dir ${d} holds your home directory (or is /): commands could read and change your keys; add a directory inside it instead`, 2);
     return real;
   });
 }

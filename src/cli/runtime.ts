@@ -193,7 +193,13 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   useKnownSecrets(knownSecretValues(opts.env, workspace));
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.
-  const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), { root: workspace, env, sandbox, sessionId: () => sessionForRecords, onProblem: (l) => process.stderr.write(`weir: ${l}\n`) });
+  const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), {
+    root: workspace,
+    env,
+    sandbox,
+    sessionId: () => sessionForRecords,
+    onProblem: (l) => process.stderr.write(`weir: ${l}\n`),
+  });
   // Writes of every agent of this process queue per file.
   const locks = new FileLocks();
   const autorunWrites: string[] = [];
@@ -214,11 +220,26 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   setMode(opts.mode);
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);
-  if (opts.yes) notices.push(`--yes approves every action that would ask (denied ones stay denied); ${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`);
+  if (opts.yes)
+    notices.push(
+      `--yes approves every action that would ask (denied ones stay denied); ` +
+        `${sandbox.active ? "the sandbox stays on and network access is still only by --allow-network" : "there is no sandbox to stay on"}`,
+    );
   const entries = loadMcpServers(userConfigDir(opts.env), workspace, opts.env, notices);
   // The MCP SDK loads only when a server is configured.
   const hub: Hub = entries.length
-    ? await (await import("../mcp/hub.ts")).startServers(entries, { registry, workspace, serverHomes: join(userDataDir(opts.env), "mcp"), approvals: store, ...(o.approveServer ? { ask: o.approveServer } : {}), clientVersion: VERSION, notices, log: (l) => process.stderr.write(`${l}\n`) })
+    ? await (
+        await import("../mcp/hub.ts")
+      ).startServers(entries, {
+        registry,
+        workspace,
+        serverHomes: join(userDataDir(opts.env), "mcp"),
+        approvals: store,
+        ...(o.approveServer ? { ask: o.approveServer } : {}),
+        clientVersion: VERSION,
+        notices,
+        log: (l) => process.stderr.write(`${l}\n`),
+      })
     : NO_SERVERS;
   const token = opts.env.WEIR_STATUS_TOKEN;
   const status = opts.statusPort !== undefined ? startStatusServer(supervisor, opts.statusPort, token) : undefined;
@@ -312,7 +333,17 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       for (const p of end.wrote) actions.verification.markChanged(p);
     },
     start: workerStarter({
-      workspace, home, userDir, store, state, index, contextSize: s.contextSize, maxTokens: s.maxTokens, workingSetBudget: workingSet, actions: actions.workerActions, ledger: actions.ledger,
+      workspace,
+      home,
+      userDir,
+      store,
+      state,
+      index,
+      contextSize: s.contextSize,
+      maxTokens: s.maxTokens,
+      workingSetBudget: workingSet,
+      actions: actions.workerActions,
+      ledger: actions.ledger,
       provider: () => conversation.provider,
       // A worker's routes are recorded under its own session.
       ...(router ? { router: (session: () => string | undefined) => router("fast", session) } : {}),
@@ -324,7 +355,17 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const seams = withFleet(
     runSeams(
       {
-        workspace, home, userDir, state, contextStep, index, plane, ledger: actions.ledger, verification: actions.verification, registry: actions.registry, disclosure: actions.disclosure,
+        workspace,
+        home,
+        userDir,
+        state,
+        contextStep,
+        index,
+        plane,
+        ledger: actions.ledger,
+        verification: actions.verification,
+        registry: actions.registry,
+        disclosure: actions.disclosure,
         questionSet: setKey(AGENT_CONTEXT),
         contextSize: s.contextSize,
         workingSetBudget: workingSet,

@@ -12,7 +12,8 @@ export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFi
     text = readRegularFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    if (e instanceof NotAFile) throw new UserError(`cannot read config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
+    if (e instanceof NotAFile)
+      throw new UserError(`cannot read config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
     throw new UserError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 2);
   }
   // An empty file is an empty layer (a fresh `touch`), not broken JSON.
@@ -33,13 +34,17 @@ export function loadConfigFile(path: string, kind: "user" | "project"): ConfigFi
   if (kind === "project" && json && typeof json === "object")
     for (const key of USER_ONLY_KEYS)
       if ((json as Record<string, unknown>)[key] !== undefined)
-        problems.push(`config ${path}: field ${key} is not allowed in a project config (a repository must not redirect your API key); set it in your user config or with a flag`);
+        problems.push(
+          `config ${path}: field ${key} is not allowed in a project config (a repository must not redirect ` +
+            `your API key); set it in your user config or with a flag`,
+        );
   // A project may name a role's model, as it may name `model`, but not where it is sent or with what key.
   const models = kind === "project" && json && typeof json === "object" ? (json as { models?: Record<string, unknown> }).models : undefined;
   for (const [role, m] of Object.entries(models && typeof models === "object" ? models : {}))
     if (m && typeof m === "object" && Object.keys(m).some((k) => k !== "model"))
       problems.push(
-        `config ${path}: field models.${role} may only name a model in a project config (a repository must not choose where your key goes); set its provider in your user config`,
+        `config ${path}: field models.${role} may only name a model in a project config (a repository must ` +
+          `not choose where your key goes); set its provider in your user config`,
       );
   // Every problem of the file at once, one line each.
   if (problems.length || !parsed.success) throw new UserError(problems.join("\n"), 2);

@@ -42,7 +42,12 @@ export interface ConfigValues {
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   verifyFloor?: (typeof VERIFY_FLOORS)[number];
   /** Hooks in Claude Code's format; a project's are not run (they would run its code unasked). */
-  hooks?: Partial<Record<"PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart", { matcher?: string; hooks: { type: "command"; command: string; timeout?: number }[] }[]>>;
+  hooks?: Partial<
+    Record<
+      "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionStart",
+      { matcher?: string; hooks: { type: "command"; command: string; timeout?: number }[] }[]
+    >
+  >;
   /** Dollars per million tokens, by model id: where a model's price is here, weir shows what a session cost. */
   prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
   /** The command sandbox; a project config may tighten it (read-only) but never turn it off. */

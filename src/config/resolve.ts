@@ -256,7 +256,14 @@ export function resolveSettings(given: Layers): Resolved {
   const provider = get("provider", DEFAULTS.provider)!;
   const preset = findPreset(provider);
   if (!preset) {
-    const from = sources.provider === "user" ? ` (set in ${layers.userPath ?? "the user config"}, field provider)` : sources.provider === "project" ? ` (set in ${layers.projectPath ?? "the project config"}, field provider)` : sources.provider === "env" ? " (from WEIR_PROVIDER)" : "";
+    const from =
+      sources.provider === "user"
+        ? ` (set in ${layers.userPath ?? "the user config"}, field provider)`
+        : sources.provider === "project"
+          ? ` (set in ${layers.projectPath ?? "the project config"}, field provider)`
+          : sources.provider === "env"
+            ? " (from WEIR_PROVIDER)"
+            : "";
     throw usageError(`unknown provider "${provider}"${from}; use one of ${PRESET_IDS.join(", ")}`);
   }
 
@@ -329,7 +336,8 @@ export function resolveSettings(given: Layers): Resolved {
  * it off (a cloned repository must not lower its own boundary). Readable home entries add up.
  */
 function sandboxSettings(layers: Layers): Settings["sandbox"] {
-  if (layers.project.sandbox?.mode === "off") throw usageError("the project config (.weir/config.json) may not set sandbox.mode off; only your own flag or user config can");
+  if (layers.project.sandbox?.mode === "off")
+    throw usageError("the project config (.weir/config.json) may not set sandbox.mode off; only your own flag or user config can");
   const mode = layers.flags.sandbox?.mode ?? layers.user.sandbox?.mode ?? layers.project.sandbox?.mode ?? "workspace-write";
   return { mode, readable: [...(layers.user.sandbox?.readable ?? [])], env: [...(layers.user.sandbox?.env ?? [])] };
 }

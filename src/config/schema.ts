@@ -38,9 +38,26 @@ export const ConfigFile = z
     verifyFloor: z.enum(VERIFY_FLOORS),
     hooks: z.partialRecord(
       z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"]),
-      z.array(z.object({ matcher: z.string().optional(), hooks: z.array(z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() }).strict()) }).strict()),
+      z.array(
+        z
+          .object({
+            matcher: z.string().optional(),
+            hooks: z.array(z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() }).strict()),
+          })
+          .strict(),
+      ),
     ),
-    prices: z.record(z.string().min(1), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() }).strict()),
+    prices: z.record(
+      z.string().min(1),
+      z
+        .object({
+          input: z.number().nonnegative(),
+          output: z.number().nonnegative(),
+          cacheRead: z.number().nonnegative().optional(),
+          cacheWrite: z.number().nonnegative().optional(),
+        })
+        .strict(),
+    ),
     sandbox: z
       .object({
         mode: z.enum(SANDBOX_MODES),
@@ -53,7 +70,9 @@ export const ConfigFile = z
       z.enum(MODEL_ROLES),
       z.union([
         z.string().min(1),
-        z.object({ provider: z.string().min(1).optional(), model: z.string().min(1), baseUrl: z.url().optional(), apiKey: z.string().min(1).optional() }).strict(),
+        z
+          .object({ provider: z.string().min(1).optional(), model: z.string().min(1), baseUrl: z.url().optional(), apiKey: z.string().min(1).optional() })
+          .strict(),
       ]),
     ),
     router: z.enum(ROUTER_MODES),

@@ -14,7 +14,12 @@ export type ReadText = (rel: string) => string | undefined;
  * or the workspace is past `MAX_FILES`: then the callers are not known. Precision is `syntax`:
  * a name used through a re-export or a dynamic import is missed.
  */
-export async function resolveCallers(target: string, names: readonly string[], files: readonly string[], read: ReadText): Promise<Map<string, string[]> | undefined> {
+export async function resolveCallers(
+  target: string,
+  names: readonly string[],
+  files: readonly string[],
+  read: ReadText,
+): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
   if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang) || files.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
@@ -127,7 +132,8 @@ export function jsModule(from: string, spec: string, files: Set<string>): string
   if (!spec.startsWith(".")) return undefined;
   const base = normalize(join(dirname(from), spec)).replace(/\\/g, "/");
   const stem = base.replace(/\.[cm]?[jt]sx?$/, "");
-  for (const cand of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.js`]) if (files.has(cand)) return cand;
+  for (const cand of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.js`])
+    if (files.has(cand)) return cand;
   return undefined;
 }
 
@@ -140,7 +146,10 @@ export function javaClass(imported: string, target: string): boolean {
   return under(path, parts.join("/")) || under(path, parts.slice(0, -1).join("/"));
 }
 
-/** A Python module name (`pkg.mod`, `.mod`, `..pkg.mod`) as the file it names: from the importer's directory when relative, else from the root or a `src/` root. */
+/**
+ * A Python module name (`pkg.mod`, `.mod`, `..pkg.mod`) as the file it names: from the importer's
+ * directory when relative, else from the root or a `src/` root.
+ */
 export function pythonModule(from: string, module: string, files: Set<string>): string | undefined {
   const dots = module.match(/^\.*/)![0].length;
   const parts = module.slice(dots).split(".").filter(Boolean);

@@ -40,7 +40,8 @@ function baseVerdict(c: ContextChunk, irrelevantBelow: number): Verdict {
   return !c.floor && c.relevance.score < irrelevantBelow ? "irrelevant" : "evidence";
 }
 
-const contentAt = (c: ContextChunk, level: RenderLevel): string => (level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line);
+const contentAt = (c: ContextChunk, level: RenderLevel): string =>
+  level === "full" ? c.content.full : level === "summary" ? c.content.summary : c.content.one_line;
 
 /** An entry at one level as the model would read it, flagged or not. */
 interface View {
@@ -60,7 +61,11 @@ interface View {
  * everything else gets the highest level that still fits in what the floor left of the budget,
  * most relevant first. A floor over the budget is shown anyway, and `overBudget` says so.
  */
-export function compileContext(candidates: readonly ContextChunk[], budget: number, opts: { irrelevantBelow?: number; floorCap?: number } = {}): CompiledContext {
+export function compileContext(
+  candidates: readonly ContextChunk[],
+  budget: number,
+  opts: { irrelevantBelow?: number; floorCap?: number } = {},
+): CompiledContext {
   const base = (c: ContextChunk) => baseVerdict(c, opts.irrelevantBelow ?? 0.05);
   const seen = new Set<string>();
   const entries: CompiledEntry[] = [];
@@ -161,7 +166,8 @@ export function compileContext(candidates: readonly ContextChunk[], budget: numb
     e.why =
       e.level === "omit"
         ? `left out: no room in the budget at any level (relevance ${e.chunk.relevance.score.toFixed(2)})`
-        : `relevance ${e.chunk.relevance.score.toFixed(2)} (${e.chunk.relevance.reasons.join(", ") || "no reasons"})${e.level !== "full" ? `; ${e.level.replace("_", "-")} to fit the budget` : ""}`;
+        : `relevance ${e.chunk.relevance.score.toFixed(2)} ` +
+          `(${e.chunk.relevance.reasons.join(", ") || "no reasons"})${e.level !== "full" ? `; ${e.level.replace("_", "-")} to fit the budget` : ""}`;
   }
   const all = [...entries, ...floor, ...rest];
   const over = `the floor alone needs ${floorTokens} tokens, over the budget of ${budget}: it is shown whole, nothing else fits`;

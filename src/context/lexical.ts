@@ -7,11 +7,17 @@
 
 /** Words of a task that say nothing about where the code is ("fix the file that ..."). */
 export const TASK_STOPWORDS: ReadonlySet<string> = new Set(
-  "the a an and or to of in on for it is this that with fix add make use update change file files code please should when where what why how be are was not can into from by as at we you".split(" "),
+  (
+    "the a an and or to of in on for it is this that with fix add make use update change file files " +
+    "code please should when where what why how be are was not can into from by as at we you"
+  ).split(" "),
 );
 
 /** Task words plus the keywords every source file repeats, for ranking file contents. */
-const STOP = new Set([...TASK_STOPWORDS, ..."if else return const let var function def class import export new true false null none self type int str".split(" ")]);
+const STOP = new Set([
+  ...TASK_STOPWORDS,
+  ..."if else return const let var function def class import export new true false null none self type int str".split(" "),
+]);
 
 /** Sub-words of identifiers: ACRONYMS before a capitalised word, Capitalised or lower runs, trailing ACRONYMS. */
 const PART = /[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]{2,}/g;
@@ -66,7 +72,8 @@ export function generatedGlobs(gitattributes: string): string[] {
   const out: string[] = [];
   for (const line of gitattributes.split("\n")) {
     const [pattern, ...attrs] = line.trim().split(/\s+/);
-    if (pattern && !pattern.startsWith("#") && attrs.some((a) => a === "linguist-generated" || a === "linguist-generated=true" || a === "linguist-vendored")) out.push(pattern.startsWith("/") ? pattern.slice(1) : `**/${pattern}`);
+    if (pattern && !pattern.startsWith("#") && attrs.some((a) => a === "linguist-generated" || a === "linguist-generated=true" || a === "linguist-vendored"))
+      out.push(pattern.startsWith("/") ? pattern.slice(1) : `**/${pattern}`);
   }
   return out;
 }

@@ -40,7 +40,18 @@ export interface Outline {
   imports: string[];
 }
 
-const GRAMMARS: Record<string, string> = { ts: tsWasm, tsx: tsxWasm, js: jsWasm, python: pyWasm, go: goWasm, rust: rustWasm, java: javaWasm, ruby: rubyWasm, php: phpWasm, bash: bashWasm };
+const GRAMMARS: Record<string, string> = {
+  ts: tsWasm,
+  tsx: tsxWasm,
+  js: jsWasm,
+  python: pyWasm,
+  go: goWasm,
+  rust: rustWasm,
+  java: javaWasm,
+  ruby: rubyWasm,
+  php: phpWasm,
+  bash: bashWasm,
+};
 const EXT: Record<string, string> = {
   ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust",
   ".java": "java", ".rb": "ruby", ".rake": "ruby", ".php": "php",
@@ -113,7 +124,8 @@ function jsSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
           const name = nameOf(c);
           push(name, "class");
           const body = c.childForFieldName("body");
-          if (body) for (const m of body.namedChildren) if (m && (m.type === "method_definition" || m.type === "method_signature")) push(nameOf(m), "method", m, name);
+          if (body)
+            for (const m of body.namedChildren) if (m && (m.type === "method_definition" || m.type === "method_signature")) push(nameOf(m), "method", m, name);
           break;
         }
         case "interface_declaration":
@@ -127,7 +139,9 @@ function jsSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
           break;
         case "lexical_declaration":
         case "variable_declaration":
-          for (const d of c.namedChildren) if (d?.type === "variable_declarator") push(nameOf(d), /arrow_function|function/.test(d.childForFieldName("value")?.type ?? "") ? "function" : "const", c);
+          for (const d of c.namedChildren)
+            if (d?.type === "variable_declarator")
+              push(nameOf(d), /arrow_function|function/.test(d.childForFieldName("value")?.type ?? "") ? "function" : "const", c);
           break;
         case "expression_statement": {
           // CommonJS: require("x")
@@ -177,9 +191,20 @@ function goSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
     const add = (name: string | undefined, kind: SymbolKind, node: Node, parent?: string) =>
       name && out.push(symbolAt(node, name, kind, exported(name), parent));
     if (c.type === "function_declaration") add(nameOf(c), "function", c);
-    else if (c.type === "method_declaration") add(nameOf(c), "method", c, c.childForFieldName("receiver")?.text.replace(/[()*]/g, "").trim().split(/\s+/).pop());
+    else if (c.type === "method_declaration")
+      add(nameOf(c), "method", c, c.childForFieldName("receiver")?.text.replace(/[()*]/g, "").trim().split(/\s+/).pop());
     else if (c.type === "type_declaration")
-      for (const spec of c.namedChildren) spec && add(nameOf(spec), spec.childForFieldName("type")?.type === "interface_type" ? "interface" : spec.childForFieldName("type")?.type === "struct_type" ? "struct" : "type", spec);
+      for (const spec of c.namedChildren)
+        spec &&
+          add(
+            nameOf(spec),
+            spec.childForFieldName("type")?.type === "interface_type"
+              ? "interface"
+              : spec.childForFieldName("type")?.type === "struct_type"
+                ? "struct"
+                : "type",
+            spec,
+          );
     else if (c.type === "const_declaration" || c.type === "var_declaration")
       for (const spec of c.namedChildren) spec && add(spec.childForFieldName("name")?.text ?? spec.firstNamedChild?.text, "const", spec);
     else if (c.type === "import_declaration") for (const m of c.text.matchAll(/"([^"]+)"/g)) imports.push(m[1]!);
@@ -191,7 +216,12 @@ function goSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
  * `private` (public and protected from everywhere, package-private from the files of its package).
  */
 function javaSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
-  const kinds: Record<string, SymbolKind> = { class_declaration: "class", record_declaration: "class", interface_declaration: "interface", enum_declaration: "enum" };
+  const kinds: Record<string, SymbolKind> = {
+    class_declaration: "class",
+    record_declaration: "class",
+    interface_declaration: "interface",
+    enum_declaration: "enum",
+  };
   const isPrivate = (n: Node) => n.namedChildren.some((c) => c?.type === "modifiers" && /\bprivate\b/.test(c.text));
   const add = (name: string | undefined, kind: SymbolKind, n: Node, parent?: string) =>
     name && out.push(symbolAt(n, name, kind, !isPrivate(n), parent));
@@ -277,7 +307,12 @@ function rubySymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
  * from other files.
  */
 function phpSymbols(root: Node, out: OutlineSymbol[], imports: string[]) {
-  const kinds: Record<string, SymbolKind> = { class_declaration: "class", interface_declaration: "interface", trait_declaration: "trait", enum_declaration: "enum" };
+  const kinds: Record<string, SymbolKind> = {
+    class_declaration: "class",
+    interface_declaration: "interface",
+    trait_declaration: "trait",
+    enum_declaration: "enum",
+  };
   const visit = (n: Node, parent?: string) => {
     for (const c of n.namedChildren) {
       if (!c) continue;

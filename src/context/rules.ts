@@ -55,7 +55,11 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typ
  * protected file is refused, never read. Two names for one file (CLAUDE.md linking to AGENTS.md)
  * give one rule.
  */
-export function loadRules(root: string, targets: string[], o: { userDir?: string; home: string }): { rules: ContextRule[]; refused: { path: string; reason: string }[] } {
+export function loadRules(
+  root: string,
+  targets: string[],
+  o: { userDir?: string; home: string },
+): { rules: ContextRule[]; refused: { path: string; reason: string }[] } {
   const rules: ContextRule[] = [];
   const refused: { path: string; reason: string }[] = [];
   const own = o.userDir ? join(o.userDir, "AGENTS.md") : undefined;

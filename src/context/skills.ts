@@ -27,7 +27,13 @@ export interface Skill {
 
 const MAX_BODY = 40_000;
 
-function readSkills(dir: string, origin: Skill["origin"], label: (abs: string) => string, out: Map<string, Skill>, readable: (abs: string) => boolean = () => true): void {
+function readSkills(
+  dir: string,
+  origin: Skill["origin"],
+  label: (abs: string) => string,
+  out: Map<string, Skill>,
+  readable: (abs: string) => boolean = () => true,
+): void {
   if (!existsSync(dir)) return;
   let names: string[];
   try {

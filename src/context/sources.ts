@@ -41,7 +41,8 @@ const instructs = (path: string): boolean => INSTRUCTION_FILES.has(path.slice(pa
 
 /** Files the content ranking reads at most, shallow paths first: bounds a compile on a huge tree. */
 const CONTENT_FILES = 2_000;
-const TEXT_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
+const TEXT_EXT =
+  /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|lua|sh|md|rst|txt|toml|ya?ml|json|vue|svelte|ex|exs|erl|hs|ml|clj|sql)$/i;
 /** Data and documents: under a test directory they are the tests' fixtures, expected outputs and snapshots, not tests. */
 const DATA_EXT = /\.(?:json|jsonl|ya?ml|toml|xml|csv|tsv|txt|md|rst|proto|snap|html?|svg|ini|cfg|conf|properties|sql|graphql|gql|log|in|out|expected|golden)$/i;
 
@@ -198,7 +199,8 @@ export function statusEntries(z: string, prefix = ""): { untracked: boolean; pat
 /** Where the JVM, .NET, PHP and Swift name a test after its class: `CalcTest.java`, `CalcTests.cs`. */
 const CLASS_TEST_EXT = "java|kt|scala|groovy|cs|fs|vb|php|swift";
 /** Test files by the lower-case conventions: tests/, *.test.*, *_spec.rb, test_*.py, spec_*.rb, *_test.go. */
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)(?:test|spec)_[^/]+\.(?:py|rb)$|_test\.(?:go|py|rb|exs)$/i;
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|spec)(?:\/|\.[a-z]+$)|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)(?:test|spec)_[^/]+\.(?:py|rb)$|_test\.(?:go|py|rb|exs)$/i;
 /** ...and the case-sensitive ones: `CalcTest.java`, `CalcIT.java`, `CalcSpec.scala`, a .NET test project `Calc.Tests/`. */
 const CLASS_TEST_PATH = new RegExp(`[a-z0-9](?:Tests?|Spec|IT)\\.(?:${CLASS_TEST_EXT})$|\\w\\.(?:Unit|Integration|Functional)?Tests?/`);
 
@@ -285,7 +287,10 @@ function contentRanking(root: string, files: string[], query: string[], index: C
 export function testNamesFor(path: string): { test(candidate: string): boolean } {
   const base = path.split("/").pop()!.replace(/\.[^.]+$/, "");
   const esc = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const lower = new RegExp(`(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|(?:test|spec)_${esc}\\.(?:py|rb)|${esc}_test\\.(?:go|py|rb|exs)|tests?/${esc}\\.[a-z]+)$`, "i");
+  const lower = new RegExp(
+    `(?:^|/)(?:${esc}[._-](?:test|spec)s?\\.[a-z]+|(?:test|spec)_${esc}\\.(?:py|rb)|${esc}_test\\.(?:go|py|rb|exs)|tests?/${esc}\\.[a-z]+)$`,
+    "i",
+  );
   const named = new RegExp(`(?:^|/)(?:${esc}(?:Tests?|Spec|IT)|Test${esc})\\.(?:${CLASS_TEST_EXT})$`);
   return { test: (candidate) => lower.test(candidate) || named.test(candidate) };
 }
@@ -344,14 +349,21 @@ function fileChunk(
   const lines = f.text.split("\n");
   const full = lines.length > 400 ? `${lines.slice(0, 400).join("\n")}\n[... ${lines.length - 400} more lines; read_file ${f.rel} with offset 401]` : f.text;
   const names = f.outline?.symbols.filter((s) => !s.parent).map((s) => s.name) ?? [];
-  const summary = f.outline && f.outline.symbols.length ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline)}` : `${lines.slice(0, 12).join("\n")}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
+  const summary =
+    f.outline && f.outline.symbols.length
+      ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline)}`
+      : `${lines.slice(0, 12).join("\n")}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
   return chunk({
     id: `file:${f.rel}`,
     kind,
     source: f.rel,
     range: { start: 1, end: Math.min(lines.length, 400) },
     revision: { sha: f.sha, ...(head ? { head } : {}) },
-    content: { full, summary, one_line: `${f.rel} (${f.lines} lines${names.length ? `; ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", ..." : ""}` : ""})` },
+    content: {
+      full,
+      summary,
+      one_line: `${f.rel} (${f.lines} lines${names.length ? `; ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", ..." : ""}` : ""})`,
+    },
     relevance,
     precision: f.outline ? "syntax" : "exact",
     ...(floor ? { floor } : {}),
@@ -380,7 +392,11 @@ function untrackedChunk(root: string, paths: string[]): ContextChunk {
     kind: "diff",
     source: "git status",
     relevance: { score: 0.5, reasons: ["untracked files"] },
-    content: { full: `untracked, not in git: ${rows.join(", ")}`, summary: `untracked: ${rows.slice(0, 8).join(", ")}`, one_line: `${paths.length} untracked file(s)` },
+    content: {
+      full: `untracked, not in git: ${rows.join(", ")}`,
+      summary: `untracked: ${rows.slice(0, 8).join(", ")}`,
+      one_line: `${paths.length} untracked file(s)`,
+    },
   });
 }
 
@@ -400,9 +416,24 @@ async function checkCandidates(
   const out: ContextChunk[] = [];
   const checks = detectChecks(root);
   if (checks.length) {
-    const line = (level: string) => checks.filter((c) => c.level === level).map((c) => c.name).join(", ");
-    const full = [`The project's checks (verify runs them): quick: ${line("quick") || "none"}`, line("full") ? `full: ${line("full")}` : ""].filter(Boolean).join("; ");
-    out.push(chunk({ id: "checks", kind: "checks", source: "project checks", trust: "trusted", relevance: { score: 1, reasons: ["the task is about tests or the build"] }, content: { full, summary: full, one_line: full } }));
+    const line = (level: string) =>
+      checks
+        .filter((c) => c.level === level)
+        .map((c) => c.name)
+        .join(", ");
+    const full = [`The project's checks (verify runs them): quick: ${line("quick") || "none"}`, line("full") ? `full: ${line("full")}` : ""]
+      .filter(Boolean)
+      .join("; ");
+    out.push(
+      chunk({
+        id: "checks",
+        kind: "checks",
+        source: "project checks",
+        trust: "trusted",
+        relevance: { score: 1, reasons: ["the task is about tests or the build"] },
+        content: { full, summary: full, one_line: full },
+      }),
+    );
   }
   const ranked = testLike
     .filter((f) => !targets.has(f) && !DATA_EXT.test(f))
@@ -425,7 +456,15 @@ async function checkCandidates(
 /** Gathers the candidates for a goal. I/O at the edge: the walk, git, reads; everything after is pure. */
 export async function gatherCandidates(root: string, goal: string, o: GatherOptions): Promise<Gathered> {
   const content = { full: goal, summary: goal, one_line: goal.split("\n")[0]! };
-  const task = chunk({ id: "task", kind: "task", source: "task", trust: "trusted", floor: "task", relevance: { score: 1, reasons: ["the user's task"] }, content });
+  const task = chunk({
+    id: "task",
+    kind: "task",
+    source: "task",
+    trust: "trusted",
+    floor: "task",
+    relevance: { score: 1, reasons: ["the user's task"] },
+    content,
+  });
   const candidates: ContextChunk[] = [task];
   const refused: Gathered["refused"] = [];
   // git runs while the tree is walked and ranked.
@@ -692,7 +731,18 @@ function failureChunks(failures: Named["failures"], info: FileReader, head: stri
     const content = { full: `${f.message}\n${body}`, summary: `${f.path}:${f.line}: ${f.message}`, one_line: `${f.path}:${f.line}` };
     const revision = { sha: fi.sha, ...(head ? { head } : {}) };
     const relevance = { score: 1, reasons: ["failure location"] };
-    return [chunk({ id: `failure:${f.path}:${f.line}`, kind: "failure", source: f.path, range: { start, end }, revision, floor: "failure_location", relevance, content })];
+    return [
+      chunk({
+        id: `failure:${f.path}:${f.line}`,
+        kind: "failure",
+        source: f.path,
+        range: { start, end },
+        revision,
+        floor: "failure_location",
+        relevance,
+        content,
+      }),
+    ];
   });
 }
 
@@ -705,7 +755,17 @@ async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
   const one_line = `${tree.changed.length} changed file(s): ${tree.changed.slice(0, 5).join(", ")}`;
   const revision = tree.head ? { head: tree.head } : {};
   const relevance = { score: 1, reasons: ["uncommitted changes"] };
-  return [chunk({ id: "diff:worktree", kind: "diff", source: "git diff", revision, floor: "changed", relevance, content: { full, summary: diffStat(diff), one_line } })];
+  return [
+    chunk({
+      id: "diff:worktree",
+      kind: "diff",
+      source: "git diff",
+      revision,
+      floor: "changed",
+      relevance,
+      content: { full, summary: diffStat(diff), one_line },
+    }),
+  ];
 }
 
 /** Tests mapped to the targets: by naming conventions, then test files that import a target. */
@@ -801,7 +861,16 @@ function ruleChunks(root: string, goal: string, targetList: string[], o: GatherO
         kind: "rule",
         source: rule.source,
         relevance: { score: 0.8, reasons: [rule.paths.length || rule.keywords.length ? "its condition holds" : "applies everywhere"] },
-        content: { full: rule.body, summary: rule.body.split("\n").slice(0, 10).join("\n"), one_line: `${rule.source}: ${rule.body.split("\n").find((l) => l.trim())?.slice(0, 100) ?? ""}` },
+        content: {
+          full: rule.body,
+          summary: rule.body.split("\n").slice(0, 10).join("\n"),
+          one_line: `${rule.source}: ${
+            rule.body
+              .split("\n")
+              .find((l) => l.trim())
+              ?.slice(0, 100) ?? ""
+          }`,
+        },
         ...(rule.sticky ? { floor: "sticky_rule" as const } : {}),
       }),
     );

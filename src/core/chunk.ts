@@ -4,7 +4,20 @@ import { z } from "zod";
  * A context chunk: anything that may enter the model's context, with where it came from and how far
  * it can be trusted. The compiler renders each admitted chunk at one level.
  */
-const ChunkKind = z.enum(["task", "file_range", "symbol_outline", "test", "diff", "tool_output", "mcp_result", "rule", "evidence", "past_decision", "failure", "checks"]);
+const ChunkKind = z.enum([
+  "task",
+  "file_range",
+  "symbol_outline",
+  "test",
+  "diff",
+  "tool_output",
+  "mcp_result",
+  "rule",
+  "evidence",
+  "past_decision",
+  "failure",
+  "checks",
+]);
 export const RenderLevel = z.enum(["omit", "one_line", "summary", "full"]);
 export const FloorReason = z.enum(["user_named", "changed", "failure_location", "edit_target", "evidence", "sticky_rule", "task"]);
 

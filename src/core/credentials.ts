@@ -3,6 +3,12 @@ const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|AP
 /** Its assignment (`=` or `:`, quoted or not) to a literal: a value that is not an identifier or a member access. */
 const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_])(${SECRET_NAME}\s*[=:]\s*)(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`, "gim");
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+/** Tokens known by their shape: GitHub, OpenAI and Anthropic, AWS access keys, Slack, GitLab. */
+const TOKEN_SHAPES = new RegExp(
+  String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}` +
+    String.raw`|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b`,
+  "g",
+);
 const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|$)/g;
 
 /**
@@ -18,7 +24,7 @@ export function redactCredentials(text: string): string {
   // A native search first: a URL's password needs "://", and most texts have none.
   const unurled = known.includes("://") ? known.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : known;
   return unurled
-    .replace(/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})\b/g, "[redacted token]")
+    .replace(TOKEN_SHAPES, "[redacted token]")
     .replace(PRIVATE_KEY_BLOCK, "[redacted private key]")
     .replace(SECRET_ASSIGNMENT, (m, lead: string, q: string, value: string) =>
       !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value)) ? m : `${lead}${q}[redacted]${q}`,

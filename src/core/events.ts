@@ -22,7 +22,17 @@ export type AgentEvent =
   | { type: "route"; turn: number; role: string; model: string; reason: string }
   | { type: "turn_end"; turn: number; usage: Usage; model?: string; role?: string }
   | { type: "notice"; level: "info" | "warn"; message: string }
-  | { type: "run_end"; stop: RunStop; text: string; turns: number; usage: Usage; sessionId?: string; error?: string; verification?: unknown; models?: ModelUsage }
+  | {
+      type: "run_end";
+      stop: RunStop;
+      text: string;
+      turns: number;
+      usage: Usage;
+      sessionId?: string;
+      error?: string;
+      verification?: unknown;
+      models?: ModelUsage;
+    }
   /**
    * Something a worker did (its tool calls and results, its turns' usage, its end), attributed to
    * it: `agent` is its id, `parentCallId` the spawn_agent call that started it. A worker's events

@@ -54,7 +54,15 @@ export type ToolDetails =
   | { kind: "search"; files: string[]; hits: number }
   | { kind: "list"; paths: number }
   | { kind: "references"; symbol: string; found: number }
-  | { kind: "command"; line: string; argv?: string[]; exitCode: number | null; timedOut: boolean; cancelled: boolean; failures: { path: string; line: number; message: string }[] }
+  | {
+      kind: "command";
+      line: string;
+      argv?: string[];
+      exitCode: number | null;
+      timedOut: boolean;
+      cancelled: boolean;
+      failures: { path: string; line: number; message: string }[];
+    }
   | { kind: "verify"; passed: boolean; failures: { path: string; line: number; message: string }[] }
   | { kind: "todo"; items: { content: string; status: "pending" | "in_progress" | "completed" }[] };
 

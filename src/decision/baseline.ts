@@ -89,7 +89,8 @@ export function facts(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): Fac
   };
 }
 
-const hasOption = (set: QuestionSet, q: string, option: string) => set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
+const hasOption = (set: QuestionSet, q: string, option: string) =>
+  set.questions.some((x) => x.id === q && x.type === "choice" && x.options.some((o) => o.id === option));
 
 const yes = (b: boolean) => ({ type: "yes_no" as const, p_yes: b ? 1 : 0 });
 const pick = (id: string) => ({ type: "choice" as const, distribution: { [id]: 1 } });
@@ -102,10 +103,12 @@ export function baseline(r: DecisionRequest, set: QuestionSet = AGENT_CONTEXT): 
   // A question about relations with no target yet navigates first (navigation finds the targets).
   const navigationFirst = v.relationsQuestions && f.relationsMissing && inspect && r.targets.length === 0;
   // context_sufficient: every needed target read whole, every SHA fresh, every needed relation and test known.
-  const sufficient = (r.targets.length > 0 || f.nothingToRead) && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
+  const sufficient =
+    (r.targets.length > 0 || f.nothingToRead) && !f.unreadOrPartial && !f.stale && !f.relationsMissing && !f.testsUnknown && !f.failureUnread && !f.vague;
   // continue_retrieval: material evidence missing that reading can get (not relations, not a worktree review).
   const staleAnswer = v.questionsReadTheDisk && inspect && f.stale;
-  const evidenceMissing = f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst && !f.nothingToRead);
+  const evidenceMissing =
+    f.unreadOrPartial || f.testsUnknown || f.failureUnread || staleAnswer || (r.targets.length === 0 && !f.vague && !navigationFirst && !f.nothingToRead);
   // Not when the worktree must be reviewed first, nor for a task too vague for reading to resolve
   // (task_flags.ambiguous means exactly that).
   const continueRetrieval = evidenceMissing && !worktree && !r.task_flags.ambiguous;

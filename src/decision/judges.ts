@@ -39,7 +39,11 @@ export function judgmentPrompt(set: QuestionSet): string {
   ];
   for (const q of set.questions) {
     if (q.type === "yes_no") lines.push(`${q.id} (yes/no): ${q.text}\n  yes when: ${q.true_when}\n  no when: ${q.false_when}`);
-    else if (q.type === "choice") lines.push(`${q.id} (choice): ${q.text} Priority: ${q.priority}\n${q.options.map((o) => `  - ${o.id}: use when ${o.use_when} Not when ${o.do_not_use_when}`).join("\n")}`);
+    else if (q.type === "choice")
+      lines.push(
+        `${q.id} (choice): ${q.text} Priority: ` +
+          `${q.priority}\n${q.options.map((o) => `  - ${o.id}: use when ${o.use_when} Not when ${o.do_not_use_when}`).join("\n")}`,
+      );
     else lines.push(`${q.id} (score 0..1): ${q.text} ${q.criteria}`);
   }
   return lines.join("\n");
@@ -53,7 +57,11 @@ export function answerSchema(set: QuestionSet): Record<string, unknown> {
   for (const q of set.questions) {
     if (q.type === "yes_no") props[q.id] = { type: "number", minimum: 0, maximum: 1, description: `P(yes) for ${q.id}` };
     else if (q.type === "choice")
-      props[q.id] = { type: "object", properties: Object.fromEntries(q.options.map((o) => [o.id, { type: "number", minimum: 0 }])), description: `probability of each option of ${q.id}` };
+      props[q.id] = {
+        type: "object",
+        properties: Object.fromEntries(q.options.map((o) => [o.id, { type: "number", minimum: 0 }])),
+        description: `probability of each option of ${q.id}`,
+      };
     else props[q.id] = { type: "number", minimum: 0, maximum: 1 };
   }
   return { type: "object", properties: props, required: set.questions.map((q) => q.id) };
@@ -188,7 +196,8 @@ function isLoopback(u: URL): boolean {
  */
 export function httpJudge(url: string, key: string | undefined, timeoutMs: number): JudgmentProvider {
   const u = new URL(url);
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopback(u))) throw new Error(`judgment url ${u.origin} must use https (plain http only on loopback)`);
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopback(u)))
+    throw new Error(`judgment url ${u.origin} must use https (plain http only on loopback)`);
   return {
     id: "http",
     async judge(set, request, signal) {
@@ -216,7 +225,9 @@ export function httpJudge(url: string, key: string | undefined, timeoutMs: numbe
         }
         chunks.push(c as Buffer);
       }
-      const parsed = z.object({ answers: z.record(z.string(), z.unknown()), model: z.string().optional() }).safeParse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      const parsed = z
+        .object({ answers: z.record(z.string(), z.unknown()), model: z.string().optional() })
+        .safeParse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
       if (!parsed.success) throw new Error("judgment response has the wrong shape (expected {answers: {...}})");
       return { answers: parsed.data.answers, ...(parsed.data.model ? { resolvedModel: parsed.data.model } : {}), requestBytes: body.length };
     },

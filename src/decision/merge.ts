@@ -68,7 +68,8 @@ export function mergeIncreaseOnly(base: Guidance, cand: Guidance | undefined): M
   if (base.retrieve && !cand.retrieve) violations.push("retrieve: the candidate would stop retrieval the baseline requires");
   if (base.semantic_navigation && !cand.semantic_navigation) violations.push("semantic_navigation: the candidate would skip relations the baseline requires");
   if (base.review_worktree && !cand.review_worktree) violations.push("review_worktree: the candidate would skip the worktree review");
-  if (RANK[cand.verification] < RANK[base.verification]) violations.push(`verification: the candidate would lower it from ${base.verification} to ${cand.verification}`);
+  if (RANK[cand.verification] < RANK[base.verification])
+    violations.push(`verification: the candidate would lower it from ${base.verification} to ${cand.verification}`);
   if (cand.allow_edit && !base.allow_edit) violations.push("allow_edit: the candidate would allow an edit the baseline does not");
   // The candidate's next action wins only when it adds work to an edit the baseline would allow.
   const next = base.next_action === "edit_then_verify" && cand.next_action !== "edit_then_verify" ? cand.next_action : base.next_action;
@@ -118,7 +119,12 @@ export const NO_CHECKS = "weir found no project checks (test script, test target
 export type ReducibleField = "retrieve" | "semantic_navigation" | "verification";
 
 /** Which guidance field each work-reducing question governs. */
-export const REDUCES: Record<string, ReducibleField> = { context_sufficient: "retrieve", continue_retrieval: "retrieve", semantic_navigation_required: "semantic_navigation", verification_escalation: "verification" };
+export const REDUCES: Record<string, ReducibleField> = {
+  context_sufficient: "retrieve",
+  continue_retrieval: "retrieve",
+  semantic_navigation_required: "semantic_navigation",
+  verification_escalation: "verification",
+};
 
 /**
  * Calibrated mode's merge. Pure. Everything is increase-only, except the fields of questions the
@@ -127,7 +133,12 @@ export const REDUCES: Record<string, ReducibleField> = { context_sufficient: "re
  * files changed, an edit the baseline does not allow is never allowed, and SHA, containment and
  * authorization are the runtime's, out of any guidance's reach.
  */
-export function mergeCalibrated(base: Guidance, cand: Guidance | undefined, reducible: ReadonlySet<ReducibleField>, changed: boolean): MergeResult & { reductions: string[] } {
+export function mergeCalibrated(
+  base: Guidance,
+  cand: Guidance | undefined,
+  reducible: ReadonlySet<ReducibleField>,
+  changed: boolean,
+): MergeResult & { reductions: string[] } {
   const inc = mergeIncreaseOnly(base, cand);
   if (!cand || reducible.size === 0) return { ...inc, reductions: [] };
   const g = { ...inc.guidance };

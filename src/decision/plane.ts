@@ -98,7 +98,19 @@ export class DecisionPlane {
     const { provider, mode } = this.opts;
     if (!provider || mode === "off") {
       // Every decision is recorded, with its state, even when no judge is configured.
-      this.opts.record?.({ request_hash: requestHash(request), question_set: setKey(this.set), provider: "baseline", baseline: base, deltas: {}, missing: [], mismatched: [], violations: [], mode: "off", request, ...(at !== undefined ? { at } : {}) });
+      this.opts.record?.({
+        request_hash: requestHash(request),
+        question_set: setKey(this.set),
+        provider: "baseline",
+        baseline: base,
+        deltas: {},
+        missing: [],
+        mismatched: [],
+        violations: [],
+        mode: "off",
+        request,
+        ...(at !== undefined ? { at } : {}),
+      });
       return { guidance: baseGuidance, baseline: base };
     }
     const pending = this.ask(provider, request, base, baseGuidance, changed, signal, at);
@@ -129,7 +141,15 @@ export class DecisionPlane {
     return out;
   }
 
-  private async ask(provider: JudgmentProvider, request: DecisionRequest, base: Answers, baseGuidance: Guidance, changed: boolean, signal: AbortSignal, at?: number): Promise<Guidance | undefined> {
+  private async ask(
+    provider: JudgmentProvider,
+    request: DecisionRequest,
+    base: Answers,
+    baseGuidance: Guidance,
+    changed: boolean,
+    signal: AbortSignal,
+    at?: number,
+  ): Promise<Guidance | undefined> {
     const rec: DecisionRecord = {
       request_hash: requestHash(request),
       question_set: setKey(this.set),

@@ -26,12 +26,23 @@ export const DecisionPolicy = z.object({
     z.object({
       calibrator: z.unknown(),
       calibrator_choice: z.object({ chosen: z.string(), held_out_log_loss: z.record(z.string(), z.number()) }).optional(),
-      band: z.object({ yes: z.number(), no: z.number(), coverage: z.number(), falseStop: z.number(), falseContinue: z.number(), feasible: z.boolean() }).optional(),
+      band: z
+        .object({ yes: z.number(), no: z.number(), coverage: z.number(), falseStop: z.number(), falseContinue: z.number(), feasible: z.boolean() })
+        .optional(),
       conformal: z.object({ alpha: z.number(), qhat: z.number(), singleton_rate: z.number(), empirical_coverage: z.number() }).optional(),
       option_thresholds: z.record(z.string(), z.object({ threshold: z.number(), coverage: z.number(), error: z.number() })).optional(),
       held_out: z.record(z.string(), z.number()).optional(),
       reduction: z
-        .object({ reducing: z.enum(["yes", "no"]), threshold: z.number(), n: z.number().int(), false_stops: z.number().int(), upper_bound: z.number(), alpha: z.number(), certified: z.boolean(), selection_n: z.number().int() })
+        .object({
+          reducing: z.enum(["yes", "no"]),
+          threshold: z.number(),
+          n: z.number().int(),
+          false_stops: z.number().int(),
+          upper_bound: z.number(),
+          alpha: z.number(),
+          certified: z.boolean(),
+          selection_n: z.number().int(),
+        })
         .optional(),
     }),
   ),
@@ -79,7 +90,9 @@ function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProv
     calibrate: (q, p) => (qs[q]?.calibrator ? applyCalibrator(qs[q]!.calibrator as Calibrator, p) : p),
     bands: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.band && v.band.coverage > 0 ? [[q, { yes: v.band.yes, no: v.band.no }]] : []))),
     // Only certified reductions, and only for the model the policy was fitted on.
-    reductions: Object.fromEntries(Object.entries(qs).flatMap(([q, v]) => (v.reduction?.certified ? [[q, { reducing: v.reduction.reducing, threshold: v.reduction.threshold }]] : []))),
+    reductions: Object.fromEntries(
+      Object.entries(qs).flatMap(([q, v]) => (v.reduction?.certified ? [[q, { reducing: v.reduction.reducing, threshold: v.reduction.threshold }]] : [])),
+    ),
     resolvedModel: parsed.data.resolved_model,
   };
   return { policy };
@@ -91,13 +104,26 @@ function loadAnswerPolicy(file: string, questionSet: string, judge: JudgmentProv
  * default when a judge is configured, off without one). Calibrated mode says so when the policy
  * certifies no reduction for this judge. Problems are notices; the baseline always decides.
  */
-export async function configurePlane(resolved: Resolved, o: { mode?: JudgmentMode; workspace: string; notices: string[]; record?: (r: DecisionRecord) => void }): Promise<DecisionPlane> {
+export async function configurePlane(
+  resolved: Resolved,
+  o: { mode?: JudgmentMode; workspace: string; notices: string[]; record?: (r: DecisionRecord) => void },
+): Promise<DecisionPlane> {
   const judge = await configureJudge(resolved, o.notices);
   const { policy, otherSet } = judge ? loadAnswerPolicy(join(o.workspace, "policies", "decision-policy.json"), setKey(AGENT_CONTEXT), judge, o.notices) : {};
   const asked: JudgmentMode = judge ? (o.mode ?? resolved.settings.judgment?.mode ?? "shadow") : "off";
   const mode: JudgmentMode = otherSet && asked !== "off" ? "shadow" : asked;
   if (mode === "calibrated" && !Object.keys(policy?.reductions ?? {}).length)
-    o.notices.push("--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment runs increase-only");
+    o.notices.push(
+      "--judgment calibrated: the pinned decision policy certifies no work reduction for this judge (each " +
+        "needs >= 200 calibration cases in its band and an upper 95% false-stop bound <= 2%); the judgment " +
+        "runs increase-only",
+    );
   const timeoutMs = resolved.settings.judgment?.timeoutMs;
-  return new DecisionPlane({ ...(judge ? { provider: judge } : {}), ...(policy ? { policy } : {}), mode, ...(timeoutMs ? { timeoutMs } : {}), ...(o.record ? { record: o.record } : {}) });
+  return new DecisionPlane({
+    ...(judge ? { provider: judge } : {}),
+    ...(policy ? { policy } : {}),
+    mode,
+    ...(timeoutMs ? { timeoutMs } : {}),
+    ...(o.record ? { record: o.record } : {}),
+  });
 }

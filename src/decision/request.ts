@@ -78,6 +78,17 @@ export type DecisionRequest = z.infer<typeof DecisionRequest>;
 /** A stable hash of a request, so comparisons and replays can refer to exactly this state. */
 export function requestHash(r: DecisionRequest): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify(canonical(r))).digest("hex").slice(0, 16);
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return new Bun.CryptoHasher("sha256")
+    .update(JSON.stringify(canonical(r)))
+    .digest("hex")
+    .slice(0, 16);
 }

@@ -75,7 +75,8 @@ function readMcpFile(path: string, origin: "user" | "project", env: Record<strin
     text = readRegularFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    if (e instanceof NotAFile) throw new UserError(`cannot read MCP config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
+    if (e instanceof NotAFile)
+      throw new UserError(`cannot read MCP config ${path}: it is not a regular file (a named pipe, socket or device); replace it with a file or remove it`, 2);
     throw new UserError(`cannot read MCP config ${path}: ${(e as NodeJS.ErrnoException).code}`, 2);
   }
   let json: unknown;
@@ -91,7 +92,10 @@ function readMcpFile(path: string, origin: "user" | "project", env: Record<strin
     const parsed = ServerConfig.safeParse(expandDeep(raw, origin === "project" ? scrubEnv(env) : env));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new UserError(`MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`, 2);
+      throw new UserError(
+        `MCP config ${path}: server ${name}: ${issue.path.join(".") || "entry"}: ${issue.message} (give command/args for stdio or url for HTTP)`,
+        2,
+      );
     }
     // What the approval covers is hashed when first asked (a project server about to start, weir mcp):
     // a run whose servers are disabled, or have none of the workspace's files, reads none of them.

@@ -94,7 +94,13 @@ function buildAnthropicParams(req: ModelRequest, s: ProviderSettings): Param {
   return params;
 }
 
-const STOP: Record<string, StopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", refusal: "refusal", stop_sequence: "end_turn" };
+const STOP: Record<string, StopReason> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  refusal: "refusal",
+  stop_sequence: "end_turn",
+};
 
 /** Messages wire stream → port events. Throws when the stream ends without `message_stop`. */
 async function* fromAnthropicStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, label = "the model endpoint"): AsyncGenerator<StreamEvent> {
@@ -173,8 +179,10 @@ function withSdkWarnings<T>(call: () => T): { value: T; warnings: string[] } {
 /** An SDK warning in weir's words. Pure. */
 function sdkWarning(text: string, model: string): string {
   const eol = text.match(/end-of-life on ([^\n]+?)\n/);
-  if (/is deprecated and will reach end-of-life/.test(text)) return `the model ${model} is deprecated (end of life ${eol?.[1] ?? "soon"}); pass --model with a current one, e.g. ${ANTHROPIC_DEFAULT_MODEL}`;
-  if (/thinking\.type=enabled' is deprecated/.test(text)) return `the model ${model} wants adaptive thinking; weir sends it with --effort on the anthropic preset`;
+  if (/is deprecated and will reach end-of-life/.test(text))
+    return `the model ${model} is deprecated (end of life ${eol?.[1] ?? "soon"}); pass --model with a current one, e.g. ${ANTHROPIC_DEFAULT_MODEL}`;
+  if (/thinking\.type=enabled' is deprecated/.test(text))
+    return `the model ${model} wants adaptive thinking; weir sends it with --effort on the anthropic preset`;
   return `the Anthropic SDK warns: ${text.split("\n")[0]}`;
 }
 

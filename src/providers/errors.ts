@@ -46,9 +46,16 @@ export class ContextOverflowError extends ProviderError {
 }
 
 /** How endpoints say a request is longer than the model's context (Anthropic, OpenAI and those that copy it, vLLM, llama.cpp). */
-const OVERFLOW = /prompt is too long|maximum context length|context_length_exceeded|exceeds? the available context size|context size has been exceeded|exceed_context_size/i;
+const OVERFLOW =
+  /prompt is too long|maximum context length|context_length_exceeded|exceeds? the available context size|context size has been exceeded|exceed_context_size/i;
 
 /** Where they name the window: Anthropic's "N tokens > W maximum", OpenAI's and vLLM's "maximum context length is W", llama.cpp's "(W tokens)". */
+/** OpenAI's and vLLM's older overflow message: the window, then the request's input and the answer asked for. */
+const SPLIT_REQUEST = new RegExp(
+  String.raw`maximum context length is (\d+) tokens[.,] however,? you requested (?:about )?\d+ tokens ` +
+    String.raw`\((\d+) (?:in the messages|of text input), (\d+) (?:in the completion|in the output)\)`,
+  "i",
+);
 const WINDOW = [/> ?(\d+) maximum/, /maximum context length is (\d+)/i, /available context size \((\d+) tokens\)/i];
 
 /**
@@ -93,7 +100,7 @@ export function outputLimit(detail: string): number | undefined {
   const vllm = /is too large: \d+\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens/i.exec(detail);
   if (vllm) return within(Number(vllm[1]), Number(vllm[2]));
   // OpenAI's and vLLM's older form, and OpenRouter's: the request split into its input and the answer asked for.
-  const split = /maximum context length is (\d+) tokens[.,] however,? you requested (?:about )?\d+ tokens \((\d+) (?:in the messages|of text input), (\d+) (?:in the completion|in the output)\)/i.exec(detail);
+  const split = SPLIT_REQUEST.exec(detail);
   if (split && Number(split[3]) > Number(split[1]) / 2) return within(Number(split[1]), Number(split[2]));
   const said = [
     /valid range of max_tokens is \[1, (\d+)\]/i,
@@ -118,12 +125,22 @@ export function notAStream(response: { status: number; headers: Headers }, label
   const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "text/event-stream") return undefined;
   const what = type === "" ? "a body with no content type" : type === "text/html" ? "an HTML page (text/html)" : type;
-  return new ProviderError(`${label} did not answer with a model stream: it sent ${what} with status ${response.status}; check that --base-url is the API's address`, "not_a_stream", false, undefined, response.status);
+  return new ProviderError(
+    `${label} did not answer with a model stream: it sent ${what} with status ${response.status}; check that --base-url is the API's address`,
+    "not_a_stream",
+    false,
+    undefined,
+    response.status,
+  );
 }
 
 /** The error for a stream that carried no model event at all (empty, or not the wire's events). */
 export const noModelEvents = (label: string) =>
-  new ProviderError(`${label} did not answer with a model stream: the event stream held no model events (empty or malformed); check --base-url and the wire (--provider)`, "not_a_stream", false);
+  new ProviderError(
+    `${label} did not answer with a model stream: the event stream held no model events (empty or malformed); check --base-url and the wire (--provider)`,
+    "not_a_stream",
+    false,
+  );
 
 /** What to say after a 401/403: whether a key was sent at all decides the advice. Pure. */
 export function keyAdvice(keySent: boolean, presetHint: string): string {
@@ -189,11 +206,23 @@ export function classifyError(err: unknown, label: string, keyHint: string): Pro
     return new ProviderError(`${label} did not answer before the request timeout; raise requestTimeoutMs or try again`, "timeout", true);
   if (cls === "APIConnectionError" || e.message === "Connection error.") {
     const code = String((e as { cause?: { code?: unknown } }).cause?.code ?? "");
-    const why = /REFUSED/i.test(code) ? "connection refused" : /NOTFOUND|EAI_AGAIN|DNS/i.test(code) ? "host not found" : /RESET/i.test(code) ? "connection reset" : code ? code : "connection failed";
+    const why = /REFUSED/i.test(code)
+      ? "connection refused"
+      : /NOTFOUND|EAI_AGAIN|DNS/i.test(code)
+        ? "host not found"
+        : /RESET/i.test(code)
+          ? "connection reset"
+          : code
+            ? code
+            : "connection failed";
     return new ProviderError(`could not connect to ${label} (${why}); check --base-url and that the server is running`, "connection", why !== "host not found");
   }
   if (err instanceof SyntaxError)
-    return new ProviderError(`${label} sent a malformed stream (invalid JSON in an event); try again or check --base-url points at a real endpoint`, "malformed_stream", false);
+    return new ProviderError(
+      `${label} sent a malformed stream (invalid JSON in an event); try again or check --base-url points at a real endpoint`,
+      "malformed_stream",
+      false,
+    );
   const status = typeof e.status === "number" ? e.status : undefined;
   const type = vendorType(e.error);
   const detail = plainDetail(vendorMessage(e.error) ?? e.message ?? String(err));
@@ -209,10 +238,15 @@ export function classifyError(err: unknown, label: string, keyHint: string): Pro
     return new ProviderError(`${label} sent an error mid-stream: ${detail}`, "malformed_stream", false);
   }
   const limit = status === 400 || status === 422 ? outputLimit(detail) : undefined;
-  if (limit) return new OutputLimitError(`${label} allows at most ${limit} output tokens (${status}): ${detail}; --max-tokens sets what weir asks for`, limit, status);
+  if (limit)
+    return new OutputLimitError(`${label} allows at most ${limit} output tokens (${status}): ${detail}; --max-tokens sets what weir asks for`, limit, status);
   const overflow = contextOverflow(detail, type, e.error);
   if (overflow && (status === 400 || status === 413 || status >= 500))
-    return new ContextOverflowError(`${label} says the conversation is longer than the model's context${overflow.window ? ` of ${overflow.window} tokens` : ""} (${status}): ${detail}`, overflow.window, status);
+    return new ContextOverflowError(
+      `${label} says the conversation is longer than the model's context${overflow.window ? ` of ${overflow.window} tokens` : ""} (${status}): ${detail}`,
+      overflow.window,
+      status,
+    );
   if (status === 401 || status === 403)
     return new ProviderError(`${label} refused the API key (${status}): ${detail}; ${keyHint}`, "auth", false, undefined, status);
   if (status === 404)

@@ -50,7 +50,11 @@ export function logprobCompleter(s: ProviderSettings) {
       const choice = r.choices[0];
       return {
         text: choice?.message.content ?? "",
-        tokens: (choice?.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob, top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })) })),
+        tokens: (choice?.logprobs?.content ?? []).map((t) => ({
+          token: t.token,
+          logprob: t.logprob,
+          top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })),
+        })),
         model: r.model,
         usage: { input: r.usage?.prompt_tokens ?? 0, output: r.usage?.completion_tokens ?? 0 },
       };

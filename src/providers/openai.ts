@@ -72,7 +72,13 @@ function buildChatParams(req: ModelRequest, s: ProviderSettings): OpenAI.Chat.Ch
   return params;
 }
 
-const FINISH: Record<string, StopReason> = { stop: "end_turn", tool_calls: "tool_use", function_call: "tool_use", length: "max_tokens", content_filter: "refusal" };
+const FINISH: Record<string, StopReason> = {
+  stop: "end_turn",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  length: "max_tokens",
+  content_filter: "refusal",
+};
 
 interface UsageWire {
   prompt_tokens?: number;
@@ -96,7 +102,13 @@ export function normaliseChatUsage(u: UsageWire): Usage {
   const completion = u.completion_tokens ?? 0;
   const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
   const outside = reasoning > 0 && u.total_tokens !== undefined && u.total_tokens >= prompt + completion + reasoning;
-  return { input: Math.max(0, prompt - cacheRead - cacheWrite), cacheRead, cacheWrite, output: completion + (outside ? reasoning : 0), ...(reasoning ? { reasoning } : {}) };
+  return {
+    input: Math.max(0, prompt - cacheRead - cacheWrite),
+    cacheRead,
+    cacheWrite,
+    output: completion + (outside ? reasoning : 0),
+    ...(reasoning ? { reasoning } : {}),
+  };
 }
 
 /** Garbage before the first event is no model stream, as on the Messages wire; later garbage stays a malformed stream. */

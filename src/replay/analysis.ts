@@ -106,7 +106,15 @@ export function analyse(set: QuestionSet, results: CaseResult[]): EvalReport {
     const withCand = rows.filter((r) => r.candidate?.[q.id]);
     if (q.type === "yes_no") {
       const p = (a: Answers | undefined) => (a?.[q.id] as { p_yes: number }).p_yes;
-      const rep: YesNoReport = { type: "yes_no", id: q.id, baseline: yesNoMetrics(q.id, rows.map((r) => r.labels[q.id] === true), rows.map((r) => p(r.baseline))) };
+      const rep: YesNoReport = {
+        type: "yes_no",
+        id: q.id,
+        baseline: yesNoMetrics(
+          q.id,
+          rows.map((r) => r.labels[q.id] === true),
+          rows.map((r) => p(r.baseline)),
+        ),
+      };
       if (withCand.length) {
         rep.candidate = yesNoMetrics(q.id, withCand.map((r) => r.labels[q.id] === true), withCand.map((r) => p(r.candidate)));
         let d = 0;
@@ -128,7 +136,12 @@ export function analyse(set: QuestionSet, results: CaseResult[]): EvalReport {
           return Math.max(...Object.values(dist));
         });
         const correct = pred.map((x, i) => x === truth[i]);
-        return { n: rs.length, accuracy: rs.length ? correct.filter(Boolean).length / rs.length : NaN, topEce: ece(correct, top), confusion: confusion(classes, truth, pred) };
+        return {
+          n: rs.length,
+          accuracy: rs.length ? correct.filter(Boolean).length / rs.length : NaN,
+          topEce: ece(correct, top),
+          confusion: confusion(classes, truth, pred),
+        };
       };
       const rep: ChoiceReport = { type: "choice", id: q.id, classes, baseline: stats(rows, (r) => r.baseline) };
       if (withCand.length) {
@@ -147,7 +160,12 @@ export function analyse(set: QuestionSet, results: CaseResult[]): EvalReport {
         const e = rs.map((r) => (pick(r)[q.id] as { value: number }).value - Number(r.labels[q.id]));
         return { n: rs.length, mae: e.reduce((s, x) => s + Math.abs(x), 0) / (rs.length || 1), mse: e.reduce((s, x) => s + x * x, 0) / (rs.length || 1) };
       };
-      questions.push({ type: "score", id: q.id, baseline: err(rows, (r) => r.baseline), ...(withCand.length ? { candidate: err(withCand, (r) => r.candidate!) } : {}) });
+      questions.push({
+        type: "score",
+        id: q.id,
+        baseline: err(rows, (r) => r.baseline),
+        ...(withCand.length ? { candidate: err(withCand, (r) => r.candidate!) } : {}),
+      });
     }
   }
   return {

@@ -162,7 +162,12 @@ export interface Certification {
  * Clopper–Pearson bound on their false-stop rate at or below `maxFalseStop`. Choosing and certifying
  * on the same cases would let the search over thresholds flatter the bound. Pure.
  */
-export function certifyReduction(cal: readonly number[], y: readonly boolean[], reducing: "yes" | "no", o: { maxFalseStop: number; minCases: number; alpha?: number }): Certification {
+export function certifyReduction(
+  cal: readonly number[],
+  y: readonly boolean[],
+  reducing: "yes" | "no",
+  o: { maxFalseStop: number; minCases: number; alpha?: number },
+): Certification {
   const alpha = o.alpha ?? 0.05;
   const inBand = (p: number, t: number) => (reducing === "yes" ? p >= t : p <= t);
   const falseStop = (truth: boolean) => (reducing === "yes" ? !truth : truth);
@@ -184,8 +189,22 @@ export function certifyReduction(cal: readonly number[], y: readonly boolean[], 
   const band = certify.filter((i) => inBand(cal[i]!, threshold));
   const k = band.filter((i) => falseStop(y[i]!)).length;
   const upper = clopperPearsonUpper(k, band.length, alpha);
-  return { reducing, threshold, n: band.length, false_stops: k, upper_bound: upper, alpha, certified: band.length >= o.minCases && upper <= o.maxFalseStop, selection_n: select.length };
+  return {
+    reducing,
+    threshold,
+    n: band.length,
+    false_stops: k,
+    upper_bound: upper,
+    alpha,
+    certified: band.length >= o.minCases && upper <= o.maxFalseStop,
+    selection_n: select.length,
+  };
 }
 
 /** The answer of each yes/no question that removes work. */
-export const REDUCING_ANSWER: Record<string, "yes" | "no"> = { context_sufficient: "yes", continue_retrieval: "no", semantic_navigation_required: "no", verification_escalation: "no" };
+export const REDUCING_ANSWER: Record<string, "yes" | "no"> = {
+  context_sufficient: "yes",
+  continue_retrieval: "no",
+  semantic_navigation_required: "no",
+  verification_escalation: "no",
+};

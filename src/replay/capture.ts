@@ -116,7 +116,10 @@ export function outcomeLabels(state: DecisionRequest, steps: readonly Step[]): {
  * same state captured twice is kept once); untrusted notes are dropped unless `includeUntrusted`
  * (they are text from the repository or tools, and a suite is meant to be shared). Pure.
  */
-export function captureCases(sessions: readonly CapturedSession[], o: { includeUntrusted?: boolean; all?: boolean } = {}): { cases: EvalCase[]; unlabelled: number; withoutPosition: number } {
+export function captureCases(
+  sessions: readonly CapturedSession[],
+  o: { includeUntrusted?: boolean; all?: boolean } = {},
+): { cases: EvalCase[]; unlabelled: number; withoutPosition: number } {
   const cases: EvalCase[] = [];
   const seen = new Set<string>();
   let unlabelled = 0;

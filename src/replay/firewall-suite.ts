@@ -86,7 +86,8 @@ export function firewallReport(layers: readonly { name: string; figures: LayerFi
   for (const { name, figures } of layers) {
     lines.push(`${name}: caught ${tally(figures.recall)} of injections, flagged ${tally(figures.falsePositives)} of benign texts`);
     if (figures.recall.of > 0) lines.push(`  by class: ${per(figures.byClass)}`, `  by carrier: ${per(figures.byCarrier)}`);
-    if (figures.falsePositives.hit > 0) lines.push(`  benign flagged by carrier: ${per(Object.fromEntries(Object.entries(figures.benignByCarrier).filter(([, t]) => t.hit > 0)))}`);
+    if (figures.falsePositives.hit > 0)
+      lines.push(`  benign flagged by carrier: ${per(Object.fromEntries(Object.entries(figures.benignByCarrier).filter(([, t]) => t.hit > 0)))}`);
   }
   return lines.join("\n");
 }

@@ -41,7 +41,17 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
       const perFold = new Map<number, ReturnType<typeof chooseCalibrator>["calibrator"]>();
       for (const f of new Set(fi)) {
         const trainIdx = p.map((_, j) => j).filter((j) => fi[j] !== f);
-        perFold.set(f, trainIdx.length ? chooseCalibrator(trainIdx.map((j) => p[j]!), trainIdx.map((j) => y[j]!), trainIdx.map((j) => fi[j]!), k).calibrator : { kind: "identity" });
+        perFold.set(
+          f,
+          trainIdx.length
+            ? chooseCalibrator(
+                trainIdx.map((j) => p[j]!),
+                trainIdx.map((j) => y[j]!),
+                trainIdx.map((j) => fi[j]!),
+                k,
+              ).calibrator
+            : { kind: "identity" },
+        );
       }
       const cal = p.map((x, i) => applyCalibrator(perFold.get(fi[i]!)!, x));
       const reducing = q.id === "context_sufficient";
@@ -62,13 +72,18 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
         },
         held_out: { raw_brier: brier(y, p), calibrated_brier: brier(y, cal) },
         // Calibrated mode: where (if anywhere) the judge may reduce work on this question.
-        ...(REDUCING_ANSWER[q.id] ? { reduction: certifyReduction(cal, y, REDUCING_ANSWER[q.id]!, { maxFalseStop: maxFs, minCases: opts.minCertifyCases ?? 200 }) } : {}),
+        ...(REDUCING_ANSWER[q.id]
+          ? { reduction: certifyReduction(cal, y, REDUCING_ANSWER[q.id]!, { maxFalseStop: maxFs, minCases: opts.minCertifyCases ?? 200 }) }
+          : {}),
       };
       const red = questions[q.id]!.reduction;
       if (red) {
         const verdict = red.certified ? `certified at ${red.reducing === "yes" ? ">=" : "<="}${red.threshold.toFixed(2)}` : "not certified";
         const needs = `needs >= ${opts.minCertifyCases ?? 200} cases and <= ${maxFs}`;
-        lines.push(`${"".padEnd(30)} calibrated reduction (${red.reducing}): ${verdict}: ${red.false_stops} false stops in ${red.n} certification cases, upper 95% bound ${red.upper_bound.toFixed(3)} (${needs})`);
+        lines.push(
+          `${"".padEnd(30)} calibrated reduction (${red.reducing}): ${verdict}: ${red.false_stops} false ` +
+            `stops in ${red.n} certification cases, upper 95% bound ${red.upper_bound.toFixed(3)} (${needs})`,
+        );
       }
       const rates = `coverage ${(100 * band.coverage).toFixed(0)}% false-stop ${band.falseStop.toFixed(3)} false-continue ${band.falseContinue.toFixed(3)}`;
       const abstains = band.coverage === 0 ? "  (abstains everywhere: targets not met)" : "";
@@ -81,9 +96,14 @@ export function fitPolicy(withCand: CaseResult[], set: QuestionSet, opts: FitOpt
         let best = { threshold: 1.01, coverage: 0, error: 0 };
         for (let t = 0; t <= 100; t++) {
           const th = t / 100;
-          const picked = rows.filter((r) => topChoice(q, r.candidate![q.id] as never) === o.id && ((r.candidate![q.id] as { distribution: Record<string, number> }).distribution[o.id] ?? 0) >= th);
+          const picked = rows.filter(
+            (r) =>
+              topChoice(q, r.candidate![q.id] as never) === o.id &&
+              ((r.candidate![q.id] as { distribution: Record<string, number> }).distribution[o.id] ?? 0) >= th,
+          );
           const wrong = picked.filter((r) => r.labels[q.id] !== o.id).length;
-          if (picked.length && wrong / rows.length <= limit && picked.length / rows.length > best.coverage) best = { threshold: th, coverage: picked.length / rows.length, error: wrong / rows.length };
+          if (picked.length && wrong / rows.length <= limit && picked.length / rows.length > best.coverage)
+            best = { threshold: th, coverage: picked.length / rows.length, error: wrong / rows.length };
         }
         thresholds[o.id] = best;
       }

@@ -41,10 +41,12 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "
 
 /** The page: every case's state in brief and a control per labellable question; edits go to POST /api/label. Pure. */
 export function labelPage(file: string, cases: readonly EvalCase[], set: QuestionSet, token: string): string {
-  const questions = set.questions.filter((q) => q.type !== "score").map((q) => ({ id: q.id, type: q.type, text: q.text, options: q.type === "choice" ? q.options.map((o) => o.id) : ["yes", "no"] }));
+  const questions = set.questions
+    .filter((q) => q.type !== "score")
+    .map((q) => ({ id: q.id, type: q.type, text: q.text, options: q.type === "choice" ? q.options.map((o) => o.id) : ["yes", "no"] }));
   // The data goes in as JSON inside a script tag: `<` is escaped so no text from a case can close it.
   const data = JSON.stringify({ token, questions, cases }).replace(/</g, "\\u003c");
-  return `<!doctype html>
+  return (`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>weir eval label · ${esc(file)}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
@@ -56,13 +58,16 @@ table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #ddd;padding
 .err{color:#b00}
 </style></head><body>
 <h1>Labels of ${esc(file)}</h1>
-<p>${cases.length} cases of ${esc(set.id)}@${set.version}. Read each state against the criteria (docs/eval.md links them); a change is saved to the file at once and marked as yours. <em>Confirm</em> marks the case's labels as checked by you.</p>
+<p>${cases.length} cases of ${esc(set.id)}@${set.version}. Read each state against the criteria ` +
+    `(docs/eval.md links them); a change is saved to the file at once and marked as yours. ` +
+    `<em>Confirm</em> marks the case's labels as checked by you.</p>
 <div id="status"></div>
 <div id="cases"></div>
 <script id="data" type="application/json">${data}</script>
 <script>
 const D = JSON.parse(document.getElementById("data").textContent);
-const el = (t, a = {}, ...kids) => { const e = document.createElement(t); for (const [k, v] of Object.entries(a)) e.setAttribute(k, v); for (const k of kids) e.append(k); return e; };
+const el = (t, a = {}, ...kids) => { const e = document.createElement(t); for (const [k, v] of ` +
+    `Object.entries(a)) e.setAttribute(k, v); for (const k of kids) e.append(k); return e; };
 const flags = (t) => ["read", "body_complete", "sha_fresh", "dirty_in_worktree", "named_by_user"].filter((f) => t[f]).join(", ");
 async function send(edit, card) {
   const r = await fetch("/api/label?token=" + D.token, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(edit) });
@@ -79,7 +84,8 @@ function render(card, c) {
   const tt = el("table", {}, el("tr", {}, el("th", {}, "target"), el("th", {}, "flags")));
   for (const t of s.targets) tt.append(el("tr", {}, el("td", {}, t.path), el("td", {}, flags(t))));
   card.append(tt);
-  card.append(el("div", {}, "symbols: " + (s.symbols.map((x) => x.name + (x.exported ? " (exported" + (x.callers_known ? ", callers known)" : ", callers unknown)") : "")).join("; ") || "none")));
+  card.append(el("div", {}, "symbols: " + (s.symbols.map((x) => x.name + (x.exported ? " (exported" ` +
+    `+ (x.callers_known ? ", callers known)" : ", callers unknown)") : "")).join("; ") || "none")));
   card.append(el("div", {}, "tests: " + (s.tests.mapped.join(", ") || "none mapped") + (s.tests.read ? " (read)" : "")));
   card.append(el("div", {}, "failures: " + (s.failures.map((f) => f.path + ":" + f.line).join(", ") || "none")));
   const change = s.change.planned_scope + (s.change.security_sensitive ? ", security-sensitive" : "") + (s.change.public_api ? ", public API" : "");
@@ -111,5 +117,5 @@ const root = document.getElementById("cases");
 for (const c of D.cases) { const card = el("div", { class: "case", id: "case-" + c.id }); root.append(card); render(card, c); }
 document.getElementById("status").textContent = "ready";
 </script></body></html>
-`;
+`);
 }

@@ -105,7 +105,12 @@ interface LearnedModel {
   weights: Record<string, number[] | Record<string, number[]>>;
 }
 
-export function trainLearned(set: QuestionSet, questionSet: string, cases: { state: DecisionRequest; labels: Record<string, unknown> }[], suiteHash: string): LearnedModel {
+export function trainLearned(
+  set: QuestionSet,
+  questionSet: string,
+  cases: { state: DecisionRequest; labels: Record<string, unknown> }[],
+  suiteHash: string,
+): LearnedModel {
   const weights: LearnedModel["weights"] = {};
   for (const q of set.questions) {
     const rows = cases.filter((c) => c.labels[q.id] !== undefined);

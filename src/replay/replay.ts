@@ -8,7 +8,11 @@ import { type CaseResult } from "./analysis.ts";
 import { foldOf, predictLearned, trainLearned } from "./learned.ts";
 import type { EvalCase } from "./suite.ts";
 
-export type CandidateSource = { kind: "baseline" } | { kind: "learned"; folds: number } | { kind: "replay"; key: string } | { kind: "live"; provider: JudgmentProvider; key: string };
+export type CandidateSource =
+  | { kind: "baseline" }
+  | { kind: "learned"; folds: number }
+  | { kind: "replay"; key: string }
+  | { kind: "live"; provider: JudgmentProvider; key: string };
 
 interface Progress {
   done: number;
@@ -90,7 +94,14 @@ export async function replay(o: {
         }
       }
       if (error) progress.failures++;
-      o.store.addResult({ run_id: o.runId, case_id: c.id, baseline: JSON.stringify(base), candidate: candidate ? JSON.stringify(candidate) : null, latency_ms: Math.round(performance.now() - t0), error: error ?? null });
+      o.store.addResult({
+        run_id: o.runId,
+        case_id: c.id,
+        baseline: JSON.stringify(base),
+        candidate: candidate ? JSON.stringify(candidate) : null,
+        latency_ms: Math.round(performance.now() - t0),
+        error: error ?? null,
+      });
       progress.done++;
       o.onProgress?.({ ...progress });
     },
@@ -108,7 +119,13 @@ export const isJudgmentSource = (name: string): boolean => ["judgment", "llm", "
  */
 export function replayKey(providerName: string, keys: readonly string[], howToRecord: string): string {
   const key = providerName.startsWith("replay:") ? providerName.slice(7) : keys.length === 1 ? keys[0] : undefined;
-  if (!key) throw new UserError(keys.length ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>` : `the suite holds no recorded judgments; record some with ${howToRecord}`, 2);
+  if (!key)
+    throw new UserError(
+      keys.length
+        ? `the suite holds judgments from ${keys.join(", ")}; pick one with --provider replay:<key>`
+        : `the suite holds no recorded judgments; record some with ${howToRecord}`,
+      2,
+    );
   return key;
 }
 
@@ -118,6 +135,14 @@ export function joinResults(cases: EvalCase[], rows: { case_id: string; baseline
   return rows.flatMap((r) => {
     const c = byId.get(r.case_id);
     if (!c) return [];
-    return [{ id: c.id, state: c.state, labels: c.labels, baseline: JSON.parse(r.baseline) as Answers, ...(r.candidate ? { candidate: JSON.parse(r.candidate) as Answers } : {}) }];
+    return [
+      {
+        id: c.id,
+        state: c.state,
+        labels: c.labels,
+        baseline: JSON.parse(r.baseline) as Answers,
+        ...(r.candidate ? { candidate: JSON.parse(r.candidate) as Answers } : {}),
+      },
+    ];
   });
 }

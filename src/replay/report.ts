@@ -21,7 +21,11 @@ export function terminalReport(r: EvalReport, title: string): string {
       row("candidate", q.candidate);
     } else if (q.type === "choice") {
       lines.push(`${q.id.padEnd(30)} baseline  ${String(q.baseline.n).padStart(4)}  ${f3(q.baseline.accuracy)}  (top-prob ECE ${f3(q.baseline.topEce)})`);
-      if (q.candidate) lines.push(`${q.id.padEnd(30)} candidate ${String(q.candidate.n).padStart(4)}  ${f3(q.candidate.accuracy)}  (top-prob ECE ${f3(q.candidate.topEce)})  disagree ${f3(q.disagreement)}`);
+      if (q.candidate)
+        lines.push(
+          `${q.id.padEnd(30)} candidate ${String(q.candidate.n).padStart(4)}  ${f3(q.candidate.accuracy)}  ` +
+            `(top-prob ECE ${f3(q.candidate.topEce)})  disagree ${f3(q.disagreement)}`,
+        );
     } else {
       lines.push(`${q.id.padEnd(30)} baseline  ${String(q.baseline.n).padStart(4)}  MAE ${f3(q.baseline.mae)}  MSE ${f3(q.baseline.mse)}`);
       if (q.candidate) lines.push(`${q.id.padEnd(30)} candidate ${String(q.candidate.n).padStart(4)}  MAE ${f3(q.candidate.mae)}  MSE ${f3(q.candidate.mse)}`);
@@ -39,8 +43,13 @@ function ticks(W: number): string {
   for (const v of [0, 0.5, 1]) {
     const x = (20 + v * (W - 30)).toFixed(1);
     const y = (W - 20 - v * (W - 30)).toFixed(1);
-    out.push(`<line x1="${x}" y1="${W - 20}" x2="${x}" y2="${W - 16}" stroke="#999"/><text class="tick" x="${x}" y="${W - 8}" font-size="8" text-anchor="middle">${v}</text>`);
-    out.push(`<line x1="16" y1="${y}" x2="20" y2="${y}" stroke="#999"/><text class="tick" x="14" y="${Number(y) + 3}" font-size="8" text-anchor="end">${v}</text>`);
+    out.push(
+      `<line x1="${x}" y1="${W - 20}" x2="${x}" y2="${W - 16}" stroke="#999"/><text class="tick" x="${x}" ` +
+        `y="${W - 8}" font-size="8" text-anchor="middle">${v}</text>`,
+    );
+    out.push(
+      `<line x1="16" y1="${y}" x2="20" y2="${y}" stroke="#999"/><text class="tick" x="14" y="${Number(y) + 3}" font-size="8" text-anchor="end">${v}</text>`,
+    );
   }
   return out.join("");
 }
@@ -59,27 +68,37 @@ function reliabilitySvg(q: YesNoReport): string {
           })
           .join("")
       : "";
-  return `<svg class="reliability" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="reliability diagram for ${q.id}">
-<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/><polyline points="${pt(0, 0)} ${pt(1, 1)}" stroke="#bbb" stroke-dasharray="4"/>
+  return (
+    `<svg class="reliability" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ` +
+    `${W}" role="img" aria-label="reliability diagram for ${q.id}">
+<rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/><polyline ` +
+    `points="${pt(0, 0)} ${pt(1, 1)}" stroke="#bbb" stroke-dasharray="4"/>
 ${series(q.baseline, "#1f77b4")}${series(q.candidate, "#d62728")}${ticks(W)}
-<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">predicted P(yes) → observed ↑</text></svg>`;
+<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">predicted P(yes) → observed ↑</text></svg>`);
 }
 
 function coverageSvg(q: YesNoReport): string {
   const W = 220;
+  const point = (c: { coverage: number; risk: number }) => `${(20 + c.coverage * (W - 30)).toFixed(1)},${(W - 20 - Math.min(1, c.risk) * (W - 30)).toFixed(1)}`;
   const line = (m: SourceMetrics | undefined, color: string) =>
-    m ? `<polyline fill="none" stroke="${color}" points="${m.riskCoverage.map((c) => `${(20 + c.coverage * (W - 30)).toFixed(1)},${(W - 20 - Math.min(1, c.risk) * (W - 30)).toFixed(1)}`).join(" ")}"/>` : "";
-  return `<svg class="risk-coverage" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" role="img" aria-label="risk-coverage for ${q.id}">
+    m ? `<polyline fill="none" stroke="${color}" points="${m.riskCoverage.map(point).join(" ")}"/>` : "";
+  return (
+    `<svg class="risk-coverage" data-question="${q.id}" width="${W}" height="${W}" viewBox="0 0 ${W} ` +
+    `${W}" role="img" aria-label="risk-coverage for ${q.id}">
 <rect x="20" y="10" width="${W - 30}" height="${W - 30}" fill="none" stroke="#999"/>${line(q.baseline, "#1f77b4")}${line(q.candidate, "#d62728")}${ticks(W)}
-<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">coverage → risk ↑</text></svg>`;
+<text x="${W / 2}" y="${W}" font-size="10" text-anchor="middle">coverage → risk ↑</text></svg>`);
 }
 
 function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): string {
   const m = q[which];
   if (!m) return "";
-  return `<table class="confusion" data-question="${q.id}" data-source="${which}"><caption>${which} (rows: label, columns: answer)</caption><tr><th></th>${q.classes.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${m.confusion
-    .map((row, i) => `<tr><th>${esc(q.classes[i]!)}</th>${row.map((v) => `<td>${v}</td>`).join("")}</tr>`)
-    .join("")}</table>`;
+  return (
+    `<table class="confusion" data-question="${q.id}" data-source="${which}"><caption>${which} (rows: ` +
+    `label, columns: answer)</caption><tr><th></th>` +
+    `${q.classes.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${m.confusion
+      .map((row, i) => `<tr><th>${esc(q.classes[i]!)}</th>${row.map((v) => `<td>${v}</td>`).join("")}</tr>`)
+      .join("")}</table>`
+  );
 }
 
 /**
@@ -91,7 +110,8 @@ function confusionTable(q: ChoiceReport, which: "baseline" | "candidate"): strin
 /** One choice question's heading (its accuracies, as data-metric spans) and confusion tables. */
 function choiceSection(q: ChoiceReport): string {
   const accuracy = (which: "baseline" | "candidate", v: number) => `<span data-metric="${q.id}.${which}.accuracy">${f3(v)}</span> ${which}`;
-  const heading = `<h3>${q.id}: accuracy ${accuracy("baseline", q.baseline.accuracy)}${q.candidate ? `, ${accuracy("candidate", q.candidate.accuracy)}` : ""}</h3>`;
+  const candidate = q.candidate ? `, ${accuracy("candidate", q.candidate.accuracy)}` : "";
+  const heading = `<h3>${q.id}: accuracy ${accuracy("baseline", q.baseline.accuracy)}${candidate}</h3>`;
   return `${heading}${confusionTable(q, "baseline")}${confusionTable(q, "candidate")}`;
 }
 
@@ -110,15 +130,31 @@ export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { li
   const yesNo = r.questions.filter((q): q is YesNoReport => q.type === "yes_no");
   const judged = r.questions.filter((q) => q.type === "yes_no" || q.type === "choice") as (YesNoReport | ChoiceReport)[];
   const perfect = judged.length > 0 && judged.every((q) => q.baseline.accuracy === 1);
-  const verdict = (m: SourceMetrics | undefined) => (m ? (m.accuracy >= 0.95 && m.falseStop <= 0.02 ? "meets the target" : "misses the target") : "not answered");
+  const verdict = (m: SourceMetrics | undefined) =>
+    m ? (m.accuracy >= 0.95 && m.falseStop <= 0.02 ? "meets the target" : "misses the target") : "not answered";
   const lines = [
-    `Measured: ${r.cases} labelled cases replayed through the deterministic baseline${r.withCandidate ? ` and the candidate ${String(meta.provider ?? "")} (${r.withCandidate} answered)` : ""}, question set ${String(meta.question_set ?? "")}.`,
+    `Measured: ${r.cases} labelled cases replayed through the deterministic ` +
+      (`baseline${r.withCandidate ? ` and the candidate ${String(meta.provider ?? "")} (${r.withCandidate} answered)` : ""}, ` +
+        `question set ${String(meta.question_set ?? "")}.`),
     `Target per yes/no question: accuracy at least 0.95 and false-stop at most 2%.`,
-    ...yesNo.map((q) => `${q.id}: baseline ${verdict(q.baseline)} (accuracy ${f3(q.baseline.accuracy)}, false-stop ${f3(q.baseline.falseStop)})${q.candidate ? `; candidate ${verdict(q.candidate)} (accuracy ${f3(q.candidate.accuracy)}, false-stop ${f3(q.candidate.falseStop)})` : ""}.`),
+    ...yesNo.map((q) => {
+      const scored = (m: SourceMetrics) => `${verdict(m)} (accuracy ${f3(m.accuracy)}, false-stop ${f3(m.falseStop)})`;
+      return `${q.id}: baseline ${scored(q.baseline)}${q.candidate ? `; candidate ${scored(q.candidate)}` : ""}.`;
+    }),
   ];
   const sources = meta.label_sources as Record<string, number> | undefined;
   if (sources && Object.values(sources).some((n) => n > 0))
-    lines.push(`Labels: ${[["criteria", "written from the criteria"], ["outcome", "from what happened next in real sessions"], ["human", "set or confirmed by a person"], ["unmarked", "with no recorded source"]].filter(([k]) => sources[k!]).map(([k, say]) => `${sources[k!]} ${say}`).join(", ")}.`);
+    lines.push(
+      `Labels: ${[
+        ["criteria", "written from the criteria"],
+        ["outcome", "from what happened next in real sessions"],
+        ["human", "set or confirmed by a person"],
+        ["unmarked", "with no recorded source"],
+      ]
+        .filter(([k]) => sources[k!])
+        .map(([k, say]) => `${sources[k!]} ${say}`)
+        .join(", ")}.`,
+    );
   if (perfect && sources?.criteria && !sources.outcome && !sources.human)
     lines.push(
       [
@@ -127,7 +163,12 @@ export function plainSummary(r: EvalReport, meta: Record<string, unknown>): { li
         "two readings of the criteria agree, which does not show either is right. Score it on labels written apart.",
       ].join(" "),
     );
-  else if (perfect) lines.push("Caution: the baseline matches every label of every question. Labels like these were most likely written from the baseline's own rules; the figures then measure that mapping, not how right the baseline is. Score it on independently written labels.");
+  else if (perfect)
+    lines.push(
+      "Caution: the baseline matches every label of every question. Labels like these were most likely " +
+        "written from the baseline's own rules; the figures then measure that mapping, not how right the " +
+        "baseline is. Score it on independently written labels.",
+    );
   return { lines, labelsFromBaseline: perfect };
 }
 
@@ -155,20 +196,29 @@ export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: 
       }),
     )
     .join("\n");
+  const state = (id: string) => esc(JSON.stringify(cases.get(id), null, 2));
   const disagreements = r.disagreements
     .slice(0, 200)
-    .map((d) => `<details><summary>${esc(d.id)}: ${d.signals.join(", ")}</summary><pre>${esc(JSON.stringify(cases.get(d.id), null, 2))}</pre></details>`)
+    .map((d) => `<details><summary>${esc(d.id)}: ${d.signals.join(", ")}</summary><pre>${state(d.id)}</pre></details>`)
     .join("\n");
-  return `<!doctype html>
+  return (`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>weir eval report</title>
 <style>${STYLE}</style>
 </head><body>
 <h1>weir eval report</h1>
-<section id="plain-summary">${plainSummary(r, meta).lines.map((l) => `<p${l.startsWith("Caution") ? ' class="caution" style="color:#a40"' : ""}>${esc(l)}</p>`).join("")}</section>
-<p id="summary">${r.cases} cases; ${r.withCandidate} with a candidate answer. Run ${esc(String(meta.run ?? ""))}, provider ${esc(String(meta.provider ?? ""))}, question set ${esc(String(meta.question_set ?? ""))}.</p>
-<p class="legend"><span style="background:#1f77b4"></span>baseline <span style="background:#d62728"></span>candidate. ECE uses 10 bins (equal-width and equal-mass); the floor is the ECE a perfectly calibrated source would show at this sample size.</p>
+<section id="plain-summary">${plainSummary(r, meta)
+      .lines.map((l) => `<p${l.startsWith("Caution") ? ' class="caution" style="color:#a40"' : ""}>${esc(l)}</p>`)
+      .join("")}</section>
+<p id="summary">${r.cases} cases; ${r.withCandidate} with a candidate answer. Run ` +
+    `${esc(String(meta.run ?? ""))}, provider ${esc(String(meta.provider ?? ""))}, question set ` +
+    `${esc(String(meta.question_set ?? ""))}.</p>
+<p class="legend"><span style="background:#1f77b4"></span>baseline <span ` +
+    `style="background:#d62728"></span>candidate. ECE uses 10 bins (equal-width and equal-mass); the ` +
+    `floor is the ECE a perfectly calibrated source would show at this sample size.</p>
 <h2>Yes/no questions</h2>
-<table id="metrics"><tr><th>question</th><th>source</th><th>n</th><th>accuracy</th><th>Brier</th><th>log loss</th><th>ECE (width)</th><th>ECE (mass)</th><th>ECE 95% CI</th><th>ECE floor</th><th>false stop</th><th>false continue</th><th>AURC</th></tr>
+<table id="metrics"><tr><th>question</th><th>source</th><th>n</th><th>accuracy</th><th>Brier</th><th>log ` +
+    `loss</th><th>ECE (width)</th><th>ECE (mass)</th><th>ECE 95% CI</th><th>ECE floor</th><th>false ` +
+    `stop</th><th>false continue</th><th>AURC</th></tr>
 ${rows}</table>
 <h2>Reliability diagrams and risk-coverage curves</h2>
 <div class="charts">${yesNo.map((q) => `<figure><figcaption>${q.id}</figcaption>${reliabilitySvg(q)}${coverageSvg(q)}</figure>`).join("")}</div>
@@ -178,5 +228,5 @@ ${choices.map(choiceSection).join("\n")}
 ${disagreements || "<p>none</p>"}
 <script type="application/json" id="report-data">${JSON.stringify({ meta, report: r }).replace(/</g, "\\u003c")}</script>
 </body></html>
-`;
+`);
 }

@@ -13,7 +13,10 @@ export const EvalCase = z
     /** The true answer per question: boolean for yes/no, an option id for choices, 0..1 for scores. A question may be unlabeled. */
     labels: z.record(z.string(), z.union([z.boolean(), z.string(), z.number().min(0).max(1)])),
     tags: z.array(z.string()).optional(),
-    /** Where each label came from: the criteria (a person writing from the question text), an outcome rule of `weir eval capture`, or a person in `weir eval label`. */
+    /**
+     * Where each label came from: the criteria (a person writing from the question text), an outcome
+     * rule of `weir eval capture`, or a person in `weir eval label`.
+     */
     label_source: z.record(z.string(), z.enum(["criteria", "outcome", "human"])).optional(),
     /** Why the labels are what they are (the outcome rules that fired, a resolution citing the criterion). */
     notes: z.array(z.string()).optional(),
@@ -42,7 +45,13 @@ export interface Suite {
  * stops the run), and `take` may refuse a line the same way. An unreadable file is a user error.
  * Returns the files' bytes, for a hash. Shared by decision suites and firewall suites.
  */
-export function readJsonl<T>(files: readonly string[], schema: z.ZodType<T>, strict: boolean, problems: SuiteProblem[], take: (value: T, report: (message: string) => void) => void): string[] {
+export function readJsonl<T>(
+  files: readonly string[],
+  schema: z.ZodType<T>,
+  strict: boolean,
+  problems: SuiteProblem[],
+  take: (value: T, report: (message: string) => void) => void,
+): string[] {
   const texts: string[] = [];
   for (const file of files) {
     let text: string;
@@ -84,11 +93,17 @@ export function loadSuites(files: string[], set: QuestionSet, strict = false): S
   const problems: SuiteProblem[] = [];
   const ids = new Set<string>();
   const texts = readJsonl(files, EvalCase, strict, problems, (c, report) => {
-    if (c.question_set !== setKey(set)) return report(`case ${c.id} is for question set ${c.question_set}; this replay uses ${setKey(set)} (a new version needs its own suite)`);
+    if (c.question_set !== setKey(set))
+      return report(`case ${c.id} is for question set ${c.question_set}; this replay uses ${setKey(set)} (a new version needs its own suite)`);
     for (const [q, v] of Object.entries(c.labels)) {
       const question = set.questions.find((x) => x.id === q);
       if (!question) return report(`case ${c.id}: label for unknown question ${q}`);
-      const ok = question.type === "yes_no" ? typeof v === "boolean" : question.type === "choice" ? typeof v === "string" && question.options.some((o) => o.id === v) : typeof v === "number";
+      const ok =
+        question.type === "yes_no"
+          ? typeof v === "boolean"
+          : question.type === "choice"
+            ? typeof v === "string" && question.options.some((o) => o.id === v)
+            : typeof v === "number";
       if (!ok) return report(`case ${c.id}: label ${q}=${JSON.stringify(v)} does not fit a ${question.type} question`);
     }
     if (ids.has(c.id)) return report(`duplicate case id ${c.id}`);

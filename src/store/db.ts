@@ -188,12 +188,17 @@ function explain(path: string, e: unknown): UserError {
   const code = (e as { code?: string }).code ?? "";
   if (/NOTADB|not a database|malformed|CORRUPT/i.test(code + msg))
     return new UserError(`the session database ${path} is corrupt (${msg}); weir left it untouched: move it aside to start with a fresh one`);
-  if (/BUSY|LOCKED|locked/i.test(code + msg)) return new UserError(`the session database ${path} is locked by another process; close other weir sessions and retry`);
+  if (/BUSY|LOCKED|locked/i.test(code + msg))
+    return new UserError(`the session database ${path} is locked by another process; close other weir sessions and retry`);
   if (/FULL|ENOSPC|disk is full/i.test(code + msg)) return new UserError(`the disk holding the session database ${path} is full; free some space and retry`);
   // The data directory could not be made: a file in its place, a parent that is not there to write.
   if (/ENOTDIR|ENOENT|EEXIST|EROFS/.test(code) && (e as { syscall?: string }).syscall === "mkdir")
-    return new UserError(`cannot create weir's data directory ${dirname(path)}: ${refusalReason(e)}; point ${process.platform === "win32" ? "LOCALAPPDATA" : "XDG_DATA_HOME"} at a directory you can write`);
-  if (/READONLY|CANTOPEN|EACCES|EROFS|permission/i.test(code + msg)) return new UserError(`cannot open the session database ${path} (${msg}); check its permissions`);
+    return new UserError(
+      `cannot create weir's data directory ${dirname(path)}: ${refusalReason(e)}; point ` +
+        `${process.platform === "win32" ? "LOCALAPPDATA" : "XDG_DATA_HOME"} at a directory you can write`,
+    );
+  if (/READONLY|CANTOPEN|EACCES|EROFS|permission/i.test(code + msg))
+    return new UserError(`cannot open the session database ${path} (${msg}); check its permissions`);
   return new UserError(`the session database ${path} failed: ${msg}`);
 }
 

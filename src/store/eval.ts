@@ -92,7 +92,9 @@ export class EvalStore {
 
   /** One committed row per case, as soon as it is known. */
   addResult(r: EvalResultRow): void {
-    this.db.query("INSERT OR REPLACE INTO eval_results (run_id, case_id, baseline, candidate, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)").run(r.run_id, r.case_id, r.baseline, r.candidate, r.latency_ms, r.error);
+    this.db
+      .query("INSERT OR REPLACE INTO eval_results (run_id, case_id, baseline, candidate, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(r.run_id, r.case_id, r.baseline, r.candidate, r.latency_ms, r.error);
   }
 
   results(runId: string): EvalResultRow[] {
@@ -110,7 +112,10 @@ export class EvalStore {
     this.db.transaction(() => {
       for (const r of runs) {
         this.db
-          .query("INSERT OR IGNORE INTO eval_runs (id, suite_hash, suites, provider, model, question_set, shard, total, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          .query(
+            "INSERT OR IGNORE INTO eval_runs (id, suite_hash, suites, provider, model, question_set, shard, total, created_at, finished_at) " +
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          )
           .run(r.id, r.suite_hash, r.suites, r.provider, r.model, r.question_set, r.shard, r.total, r.created_at, r.finished_at);
         for (const x of other.results(r.id)) {
           this.addResult(x);

@@ -40,12 +40,17 @@ export class GoalStore {
   create(g: { sessionId: string; workspace: string; objective: string; check: string | undefined; budget: number | undefined }, now = Date.now()): GoalRow {
     const id = randomBytes(6).toString("hex");
     this.guard(() =>
-      this.db.transaction(() => {
-        this.db
-          .query("INSERT INTO goals (id, session_id, workspace, objective, check_command, budget, spent, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 'active', ?, ?)")
-          .run(id, g.sessionId, g.workspace, g.objective, g.check ?? null, g.budget ?? null, now, now);
-        this.db.query("INSERT INTO goal_transitions (goal_id, at, status, reason, spent) VALUES (?, ?, 'active', ?, 0)").run(id, now, "started");
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.db
+            .query(
+              "INSERT INTO goals (id, session_id, workspace, objective, check_command, budget, spent, status, " +
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 'active', ?, ?)",
+            )
+            .run(id, g.sessionId, g.workspace, g.objective, g.check ?? null, g.budget ?? null, now, now);
+          this.db.query("INSERT INTO goal_transitions (goal_id, at, status, reason, spent) VALUES (?, ?, 'active', ?, 0)").run(id, now, "started");
+        })
+        .immediate(),
     );
     return this.get(id);
   }
@@ -66,7 +71,9 @@ export class GoalStore {
   }
 
   transitions(id: string): GoalTransition[] {
-    return this.guard(() => this.db.query("SELECT at, status, reason, spent FROM goal_transitions WHERE goal_id = ? ORDER BY rowid").all(id) as GoalTransition[]);
+    return this.guard(
+      () => this.db.query("SELECT at, status, reason, spent FROM goal_transitions WHERE goal_id = ? ORDER BY rowid").all(id) as GoalTransition[],
+    );
   }
 
   /** Tokens spent so far, written as they are spent (a killed process keeps its spend). */

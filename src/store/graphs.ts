@@ -69,16 +69,34 @@ export class GraphStore {
     private guard: <T>(f: () => T) => T,
   ) {}
 
-  create(g: { workspace: string; objective: string; base: string; check: string | undefined; budget: number | undefined; concurrency: number; plan: string; nodes: string[] }, now = Date.now()): GraphRow {
+  create(
+    g: {
+      workspace: string;
+      objective: string;
+      base: string;
+      check: string | undefined;
+      budget: number | undefined;
+      concurrency: number;
+      plan: string;
+      nodes: string[];
+    },
+    now = Date.now(),
+  ): GraphRow {
     const id = randomBytes(4).toString("hex");
     this.guard(() =>
-      this.db.transaction(() => {
-        this.db
-          .query("INSERT INTO graphs (id, workspace, objective, base, branch, check_command, budget, concurrency, plan, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)")
-          .run(id, g.workspace, g.objective, g.base, `weir/graph-${id}`, g.check ?? null, g.budget ?? null, g.concurrency, g.plan, now, now);
-        for (const n of g.nodes) this.db.query("INSERT INTO graph_nodes (graph_id, node_id, state, spent, reason) VALUES (?, ?, 'waiting', 0, 'planned')").run(id, n);
-        this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, NULL, ?, 'active', 'planned')").run(id, now);
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.db
+            .query(
+              "INSERT INTO graphs (id, workspace, objective, base, branch, check_command, budget, concurrency, " +
+                "plan, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)",
+            )
+            .run(id, g.workspace, g.objective, g.base, `weir/graph-${id}`, g.check ?? null, g.budget ?? null, g.concurrency, g.plan, now, now);
+          for (const n of g.nodes)
+            this.db.query("INSERT INTO graph_nodes (graph_id, node_id, state, spent, reason) VALUES (?, ?, 'waiting', 0, 'planned')").run(id, n);
+          this.db.query("INSERT INTO graph_events (graph_id, node_id, at, state, reason) VALUES (?, NULL, ?, 'active', 'planned')").run(id, now);
+        })
+        .immediate(),
     );
     return this.get(id);
   }
@@ -104,7 +122,9 @@ export class GraphStore {
   }
 
   events(id: string): GraphEvent[] {
-    return this.guard(() => this.db.query("SELECT graph_id, node_id, at, state, reason FROM graph_events WHERE graph_id = ? ORDER BY rowid").all(id) as GraphEvent[]);
+    return this.guard(
+      () => this.db.query("SELECT graph_id, node_id, at, state, reason FROM graph_events WHERE graph_id = ? ORDER BY rowid").all(id) as GraphEvent[],
+    );
   }
 
   /** A node's spend so far, written as it is spent. */
@@ -116,7 +136,14 @@ export class GraphStore {
    * The one place a state changes: the graph's (`node` undefined; `budget` re-arms it) or a node's
    * (with the goal it runs as and its worktree), and the event, in one transaction.
    */
-  transition(id: string, node: string | undefined, state: GraphStatus | NodeState, reason: string, fields: TransitionFields = {}, now = Date.now()): GraphEvent {
+  transition(
+    id: string,
+    node: string | undefined,
+    state: GraphStatus | NodeState,
+    reason: string,
+    fields: TransitionFields = {},
+    now = Date.now(),
+  ): GraphEvent {
     this.guard(() =>
       this.db.transaction(() => {
         if (node === undefined) {

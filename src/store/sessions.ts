@@ -140,7 +140,9 @@ export class SessionStore {
       () =>
         this.db
           .query(
-            "SELECT s.id, s.label, s.title, s.created_at, COALESCE(r.status, 'running') AS status, COALESCE(r.turns, 0) AS turns FROM sessions s LEFT JOIN runs r ON r.session_id = s.id WHERE s.parent_id = ? ORDER BY s.created_at, s.rowid",
+            "SELECT s.id, s.label, s.title, s.created_at, COALESCE(r.status, 'running') AS status, " +
+              "COALESCE(r.turns, 0) AS turns FROM sessions s LEFT JOIN runs r ON r.session_id = s.id WHERE " +
+              "s.parent_id = ? ORDER BY s.created_at, s.rowid",
           )
           .all(sessionId) as { id: string; label: string; title: string; status: string; turns: number; created_at: number }[],
     );
@@ -150,13 +152,21 @@ export class SessionStore {
   startRun(sessionId: string, task: string, provider: string, model: string, now = Date.now()): string {
     const id = newId();
     this.guard(() =>
-      this.db.query("INSERT INTO runs (id, session_id, task, provider, model, status, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?)").run(id, sessionId, task, provider, model, now),
+      this.db
+        .query("INSERT INTO runs (id, session_id, task, provider, model, status, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?)")
+        .run(id, sessionId, task, provider, model, now),
     );
     return id;
   }
 
   /** Commits a run's messages and outcome in one transaction. */
-  finishRun(sessionId: string, runId: string, messages: readonly Message[], outcome: { status: RunStatus; turns: number; usage: Usage; error?: string; provider: string; model: string }, now = Date.now()): void {
+  finishRun(
+    sessionId: string,
+    runId: string,
+    messages: readonly Message[],
+    outcome: { status: RunStatus; turns: number; usage: Usage; error?: string; provider: string; model: string },
+    now = Date.now(),
+  ): void {
     this.guard(() =>
       this.db.transaction(() => {
         const row = this.db.query("SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = ?").get(sessionId) as { seq: number };
@@ -213,14 +223,33 @@ export class SessionStore {
   }
 
   verdicts(sessionId: string): { call_id: string; action: string; verdict: string; findings: string }[] {
-    return this.guard(() => this.db.query("SELECT call_id, action, verdict, findings FROM firewall_verdicts WHERE session_id = ? ORDER BY created_at").all(sessionId) as never);
+    return this.guard(
+      () => this.db.query("SELECT call_id, action, verdict, findings FROM firewall_verdicts WHERE session_id = ? ORDER BY created_at").all(sessionId) as never,
+    );
   }
 
-  recordDecision(sessionId: string | undefined, r: { request_hash: string; question_set: string; provider: string; requested_model?: string; resolved_model?: string; latency_ms?: number }, now = Date.now()): void {
+  recordDecision(
+    sessionId: string | undefined,
+    r: { request_hash: string; question_set: string; provider: string; requested_model?: string; resolved_model?: string; latency_ms?: number },
+    now = Date.now(),
+  ): void {
     this.guard(() =>
       this.db
-        .query("INSERT INTO decisions (session_id, request_hash, question_set, provider, requested_model, resolved_model, latency_ms, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        .run(sessionId ?? null, r.request_hash, r.question_set, r.provider, r.requested_model ?? null, r.resolved_model ?? null, r.latency_ms ?? null, JSON.stringify(r), now),
+        .query(
+          "INSERT INTO decisions (session_id, request_hash, question_set, provider, requested_model, " +
+            "resolved_model, latency_ms, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .run(
+          sessionId ?? null,
+          r.request_hash,
+          r.question_set,
+          r.provider,
+          r.requested_model ?? null,
+          r.resolved_model ?? null,
+          r.latency_ms ?? null,
+          JSON.stringify(r),
+          now,
+        ),
     );
   }
 
@@ -239,17 +268,28 @@ export class SessionStore {
       (
         this.db
           .query(
-            "SELECT d.session_id, d.created_at, d.record FROM decisions d JOIN sessions s ON s.id = d.session_id WHERE (?1 IS NULL OR d.session_id LIKE ?1) AND d.created_at >= ?2 AND (?3 IS NULL OR s.workspace = ?3) ORDER BY d.id",
+            "SELECT d.session_id, d.created_at, d.record FROM decisions d JOIN sessions s ON s.id = " +
+              "d.session_id WHERE (?1 IS NULL OR d.session_id LIKE ?1) AND d.created_at >= ?2 AND (?3 IS NULL OR " +
+              "s.workspace = ?3) ORDER BY d.id",
           )
-          .all(o.session ? `${o.session.replace(/[%_]/g, "")}%` : null, o.since ?? 0, o.workspace ?? null) as { session_id: string; created_at: number; record: string }[]
+          .all(o.session ? `${o.session.replace(/[%_]/g, "")}%` : null, o.since ?? 0, o.workspace ?? null) as {
+          session_id: string;
+          created_at: number;
+          record: string;
+        }[]
       ).map((r) => ({ ...r, record: JSON.parse(r.record) })),
     );
   }
 
-  recordCall(sessionId: string | undefined, r: { callId: string; action: string; preview: string; startedAt: number; durationMs: number; resultClass: string; errorClass?: string }): void {
+  recordCall(
+    sessionId: string | undefined,
+    r: { callId: string; action: string; preview: string; startedAt: number; durationMs: number; resultClass: string; errorClass?: string },
+  ): void {
     this.guard(() =>
       this.db
-        .query("INSERT INTO call_events (session_id, call_id, action, preview, started_at, duration_ms, result_class, error_class) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .query(
+          "INSERT INTO call_events (session_id, call_id, action, preview, started_at, duration_ms, result_class, error_class) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
         .run(sessionId ?? null, r.callId, r.action, r.preview, r.startedAt, r.durationMs, r.resultClass, r.errorClass ?? null),
     );
   }
@@ -267,14 +307,20 @@ export class SessionStore {
   approveMcpServer(workspace: string, server: string, fingerprint: string, now = Date.now()): void {
     this.guard(() =>
       this.db
-        .query("INSERT INTO mcp_approvals (workspace, server, fingerprint, approved_at) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, server) DO UPDATE SET fingerprint = excluded.fingerprint, approved_at = excluded.approved_at")
+        .query(
+          "INSERT INTO mcp_approvals (workspace, server, fingerprint, approved_at) VALUES (?, ?, ?, ?) ON " +
+            "CONFLICT (workspace, server) DO UPDATE SET fingerprint = excluded.fingerprint, approved_at = " +
+            "excluded.approved_at",
+        )
         .run(workspace, server, fingerprint, now),
     );
   }
 
   /** Approved only for this exact configuration: a changed command needs a new approval. */
   isMcpServerApproved(workspace: string, server: string, fingerprint: string): boolean {
-    return this.guard(() => this.db.query("SELECT 1 FROM mcp_approvals WHERE workspace = ? AND server = ? AND fingerprint = ?").get(workspace, server, fingerprint) !== null);
+    return this.guard(
+      () => this.db.query("SELECT 1 FROM mcp_approvals WHERE workspace = ? AND server = ? AND fingerprint = ?").get(workspace, server, fingerprint) !== null,
+    );
   }
 
   /**
@@ -292,10 +338,14 @@ export class SessionStore {
   /** Finds a session by id prefix; none or several is a clear error. */
   find(prefix: string): SessionRow {
     const rows = this.guard(
-      () => this.db.query("SELECT s.*, 0 AS runs FROM sessions s WHERE s.id LIKE ? ORDER BY s.updated_at DESC LIMIT 6").all(`${prefix.replace(/[%_]/g, "")}%`) as SessionRow[],
+      () =>
+        this.db
+          .query("SELECT s.*, 0 AS runs FROM sessions s WHERE s.id LIKE ? ORDER BY s.updated_at DESC LIMIT 6")
+          .all(`${prefix.replace(/[%_]/g, "")}%`) as SessionRow[],
     );
     if (prefix.trim() === "" || rows.length === 0) throw new UserError(`no session matches "${prefix}"; weir --list shows this workspace's sessions`, 2);
-    if (rows.length > 1) throw new UserError(`"${prefix}" matches ${rows.length} sessions (${rows.map((r) => r.id.slice(0, 8)).join(", ")}); give more of the id`, 2);
+    if (rows.length > 1)
+      throw new UserError(`"${prefix}" matches ${rows.length} sessions (${rows.map((r) => r.id.slice(0, 8)).join(", ")}); give more of the id`, 2);
     return rows[0]!;
   }
 }

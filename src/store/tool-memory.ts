@@ -25,16 +25,24 @@ export class ToolMemory {
     const a = [...new Set(actions)].slice(0, MAX_ACTIONS);
     if (w.length === 0 || a.length === 0) return;
     this.guard(() =>
-      this.db.transaction(() => {
-        const task = this.db.query("INSERT INTO tool_word_tasks (word, tasks, last_at) VALUES (?, 1, ?) ON CONFLICT (word) DO UPDATE SET tasks = tasks + 1, last_at = excluded.last_at");
-        const use = this.db.query("INSERT INTO tool_words (word, action, uses, last_at) VALUES (?, ?, 1, ?) ON CONFLICT (word, action) DO UPDATE SET uses = uses + 1, last_at = excluded.last_at");
-        task.run("", now);
-        for (const word of w) {
-          task.run(word, now);
-          for (const action of a) use.run(word, action, now);
-        }
-        this.db.query("DELETE FROM tool_words WHERE last_at < ?").run(now - FORGET_MS);
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const task = this.db.query(
+            "INSERT INTO tool_word_tasks (word, tasks, last_at) VALUES (?, 1, ?) ON CONFLICT (word) DO UPDATE " +
+              "SET tasks = tasks + 1, last_at = excluded.last_at",
+          );
+          const use = this.db.query(
+            "INSERT INTO tool_words (word, action, uses, last_at) VALUES (?, ?, 1, ?) ON CONFLICT (word, " +
+              "action) DO UPDATE SET uses = uses + 1, last_at = excluded.last_at",
+          );
+          task.run("", now);
+          for (const word of w) {
+            task.run(word, now);
+            for (const action of a) use.run(word, action, now);
+          }
+          this.db.query("DELETE FROM tool_words WHERE last_at < ?").run(now - FORGET_MS);
+        })
+        .immediate(),
     );
   }
 
@@ -47,8 +55,11 @@ export class ToolMemory {
       const uses: { word: string; action: string; uses: number }[] = [];
       if (total === 0 || w.length === 0) return { total, tasks, uses };
       const marks = w.map(() => "?").join(", ");
-      for (const r of this.db.query(`SELECT word, tasks FROM tool_word_tasks WHERE word IN (${marks})`).all(...w) as { word: string; tasks: number }[]) tasks.set(r.word, r.tasks);
-      uses.push(...(this.db.query(`SELECT word, action, uses FROM tool_words WHERE word IN (${marks})`).all(...w) as { word: string; action: string; uses: number }[]));
+      for (const r of this.db.query(`SELECT word, tasks FROM tool_word_tasks WHERE word IN (${marks})`).all(...w) as { word: string; tasks: number }[])
+        tasks.set(r.word, r.tasks);
+      uses.push(
+        ...(this.db.query(`SELECT word, action, uses FROM tool_words WHERE word IN (${marks})`).all(...w) as { word: string; action: string; uses: number }[]),
+      );
       return { total, tasks, uses };
     });
   }

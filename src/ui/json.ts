@@ -111,7 +111,13 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
     const ev = e.event;
     const flushWorker = () => {
       if (!w.usage) return;
-      line({ type: "assistant", message: { type: "message", role: "assistant", model: meta.model, content: w.calls, usage: claudeUsage(w.usage) }, parent_tool_use_id: e.parentCallId, session_id: session, agent_id: e.agent });
+      line({
+        type: "assistant",
+        message: { type: "message", role: "assistant", model: meta.model, content: w.calls, usage: claudeUsage(w.usage) },
+        parent_tool_use_id: e.parentCallId,
+        session_id: session,
+        agent_id: e.agent,
+      });
       w.calls = [];
       w.usage = undefined;
     };
@@ -121,7 +127,13 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
     } else if (ev.type === "tool_call") w.calls.push(claudeToolUse(ev.call));
     else if (ev.type === "tool_result") {
       flushWorker();
-      line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: ev.callId, content: ev.content ?? ev.preview, is_error: ev.isError }] }, parent_tool_use_id: e.parentCallId, session_id: session, agent_id: e.agent });
+      line({
+        type: "user",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: ev.callId, content: ev.content ?? ev.preview, is_error: ev.isError }] },
+        parent_tool_use_id: e.parentCallId,
+        session_id: session,
+        agent_id: e.agent,
+      });
     } else if (ev.type === "run_end") {
       flushWorker();
       workers.delete(e.agent);
@@ -134,15 +146,28 @@ export function claudeStreamDisplay(out: Sink, meta: RunMeta): Display {
       if (e.type === "run_start") {
         session = e.sessionId ?? null;
         started = performance.now();
-        line({ type: "system", subtype: "init", session_id: session, cwd: meta.cwd, model: e.model, tools: meta.tools(), provider: e.provider, permissionMode: "default" });
+        line({
+          type: "system",
+          subtype: "init",
+          session_id: session,
+          cwd: meta.cwd,
+          model: e.model,
+          tools: meta.tools(),
+          provider: e.provider,
+          permissionMode: "default",
+        });
       } else if (e.type === "text_delta") text += e.text;
       else if (e.type === "tool_call") calls.push(claudeToolUse(e.call));
       else if (e.type === "turn_end") {
         pending = e.usage;
         answeredBy = e.model ?? meta.model;
-      }
-      else if (e.type === "tool_result")
-        line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.callId, content: e.content ?? e.preview, is_error: e.isError }] }, parent_tool_use_id: null, session_id: session });
+      } else if (e.type === "tool_result")
+        line({
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.callId, content: e.content ?? e.preview, is_error: e.isError }] },
+          parent_tool_use_id: null,
+          session_id: session,
+        });
       else if (e.type === "run_end") line(resultEvent(e, performance.now() - started, meta));
     },
   };

@@ -6,7 +6,8 @@ import type { Style } from "./style.ts";
  * line not yet ended, the spinner (what the run waits for, and for how long), the status bar, and the
  * input line, which stays live while a turn runs. Output is committed above the pane: erase the pane,
  * print, draw it again. The pane draws the input line too (the line editor edits, but writes to a
- * silent sink): one party owns the screen, so a wrapped line that shrinks leaves nothing behind. The pure parts (what the rows say) are below; `LivePane` is the impure shell.
+ * silent sink): one party owns the screen, so a wrapped line that shrinks leaves nothing behind.
+ * The pure parts (what the rows say) are below; `LivePane` is the impure shell.
  */
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -116,7 +117,12 @@ export function paneRows(v: PaneView, columns: number, style: Style): string[] {
     rows.push(cutToWidth(Bun.stringWidth(line) > width - 2 ? `…${line.slice(-(width - 3))}` : line, width)[0]);
   }
   if (v.partial) rows.push(cutToWidth(v.partial, width)[0]);
-  if (v.spinner) rows.push(style.dim(cutToWidth(`${FRAMES[v.spinner.frame % FRAMES.length]} ${v.spinner.label}${v.spinner.secs >= 1 ? ` ${v.spinner.secs}s` : ""} · Esc cancels`, width)[0]));
+  if (v.spinner)
+    rows.push(
+      style.dim(
+        cutToWidth(`${FRAMES[v.spinner.frame % FRAMES.length]} ${v.spinner.label}${v.spinner.secs >= 1 ? ` ${v.spinner.secs}s` : ""} · Esc cancels`, width)[0],
+      ),
+    );
   rows.push(style.dim(`─ ${fitSegments(v.status, width - 2)}`));
   return rows;
 }

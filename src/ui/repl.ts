@@ -182,15 +182,27 @@ export function completeMention(line: string, files: readonly string[], max = 50
   const partial = m[1]!;
   const hits = files.filter((f) => f.startsWith(partial));
   // Past a directory, offer the next level only, so a large tree stays navigable.
-  const next = [...new Set(hits.map((f) => { const rest = f.slice(partial.length); const slash = rest.indexOf("/"); return slash >= 0 ? f.slice(0, partial.length + slash + 1) : f; }))].sort().slice(0, max);
+  const next = [
+    ...new Set(
+      hits.map((f) => {
+        const rest = f.slice(partial.length);
+        const slash = rest.indexOf("/");
+        return slash >= 0 ? f.slice(0, partial.length + slash + 1) : f;
+      }),
+    ),
+  ]
+    .sort()
+    .slice(0, max);
   return [next.map((f) => `@${f}`), `@${partial}`];
 }
 
 /** What `/init` asks: an AGENTS.md a coding agent (weir or another) can follow, written from the repository itself. */
 const INIT_TASK =
-  "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test and lint (the exact commands, found in the project files, not guessed), the layout of the source tree, the conventions the code follows, and what must not be done. " +
-    "Read the project's manifest, README and a few source files first. " +
-    "If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";
+  "Write an AGENTS.md at the root of this repository for coding agents: how to install, build, test " +
+  "and lint (the exact commands, found in the project files, not guessed), the layout of the source " +
+  "tree, the conventions the code follows, and what must not be done. " +
+  "Read the project's manifest, README and a few source files first. " +
+  "If an AGENTS.md exists, improve it instead of replacing what is still true. Keep it under 80 lines.";
 
 function loadHistory(path: string): string[] {
   try {
@@ -289,7 +301,9 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
     };
   };
   // The live pane owns the bottom rows; everything else is printed above it.
-  const pane = new LivePane(out, { prompt: () => rl.getPrompt(), line: () => rl.line, cursor: () => rl.getCursorPos() }, opts.style, () => statusSegments(status()));
+  const pane = new LivePane(out, { prompt: () => rl.getPrompt(), line: () => rl.line, cursor: () => rl.getCursorPos() }, opts.style, () =>
+    statusSegments(status()),
+  );
   thePane = pane;
   const say = (s: string) => pane.print(s.endsWith("\n") ? s : `${s}\n`);
   // readline's prompt (its state; it draws into the silent sink), then the pane draws it; a line
@@ -467,9 +481,10 @@ export async function runRepl(host: ReplHost, opts: { historyFile: string; style
       if (cmd === "/exit" || cmd === "/quit") break;
       if (cmd === "/help") {
         const mine = host.commands();
-        say(`${REPL_HELP}\n${mine.length ? `\nCustom commands:\n${mine.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(19) + ` ${c.description} (${c.origin}: ${c.file})`).join("\n")}\n` : ""}`);
-      }
-      else if (cmd === "/clear") {
+        const entry = (c: (typeof mine)[number]) =>
+          `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(19) + ` ${c.description} (${c.origin}: ${c.file})`;
+        say(`${REPL_HELP}\n${mine.length ? `\nCustom commands:\n${mine.map(entry).join("\n")}\n` : ""}`);
+      } else if (cmd === "/clear") {
         host.clear();
         lastUsage = emptyUsage();
         say(opts.style.dim("new session\n"));

@@ -141,7 +141,8 @@ function writeChecked(root: string, parts: string[], name: string, data: string 
   const dir = join(root, ...parts);
   mkdirSync(dir, { recursive: true });
   const check = () => {
-    if (!inside(root, realpathSync(dir)) || !statSync(dir).isDirectory()) throw new PathRefused(`${join(...parts)} leads outside the workspace; nothing was written`, "symlink");
+    if (!inside(root, realpathSync(dir)) || !statSync(dir).isDirectory())
+      throw new PathRefused(`${join(...parts)} leads outside the workspace; nothing was written`, "symlink");
   };
   check();
   writeIn(dir, name, data, opts);

@@ -195,6 +195,7 @@ export function detectChecks(root: string): Check[] {
   // A Makefile's test target is the project's own way to run its tests: the language's runner
   // would run them a second time, so it adds only its full checks.
   const madeTests = checks.some((c) => c.program === "make" && c.level === "quick");
-  for (const detect of [rust, go, python, maven, gradle, ruby, php, dotnet, elixir, swift]) checks.push(...detect(r).filter((c) => !madeTests || c.level === "full"));
+  for (const detect of [rust, go, python, maven, gradle, ruby, php, dotnet, elixir, swift])
+    checks.push(...detect(r).filter((c) => !madeTests || c.level === "full"));
   return checks;
 }

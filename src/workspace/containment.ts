@@ -204,7 +204,11 @@ export function workspaceGlobs(manifest: string | undefined, pnpmWorkspace: stri
   } catch {
     // not YAML: pnpm installs no workspace from it
   }
-  return [...new Set(globs.map((g) => g.replace(/^\.\//, "").replace(/\/+$/, "")).filter((g) => g && !g.startsWith("!") && !g.startsWith("/") && !g.split("/").includes("..")))];
+  return [
+    ...new Set(
+      globs.map((g) => g.replace(/^\.\//, "").replace(/\/+$/, "")).filter((g) => g && !g.startsWith("!") && !g.startsWith("/") && !g.split("/").includes("..")),
+    ),
+  ];
 }
 
 /**
@@ -341,7 +345,8 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
     if (st.isFile() && st.nlink > 1)
       throw new PathRefused(`${requested} has ${st.nlink} hard links; weir cannot tell where the others lead, so it will not use it`, "hardlink");
     // A named pipe would block a read or a write for ever, a device may never end.
-    if (!st.isFile() && !st.isDirectory()) throw new PathRefused(`${requested} is not a regular file (a named pipe, socket or device); weir reads and writes only files`, "special");
+    if (!st.isFile() && !st.isDirectory())
+      throw new PathRefused(`${requested} is not a regular file (a named pipe, socket or device); weir reads and writes only files`, "special");
   } catch (e) {
     if (e instanceof PathRefused) throw e;
   }
@@ -349,7 +354,9 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
   // file, and a write under it would make a second one beside it.
   if (!exists && requested.includes(UNDECODABLE))
     throw new PathRefused(
-      `${requested} holds ${UNDECODABLE}, which stands for bytes of a file name that are not UTF-8: no file has this name, and weir's file tools cannot name the one listed so; a command can (a glob in shell, e.g. ls -b or cat with a * where the ${UNDECODABLE} is)`,
+      `${requested} holds ${UNDECODABLE}, which stands for bytes of a file name that are not UTF-8: no ` +
+        `file has this name, and weir's file tools cannot name the one listed so; a command can (a glob in ` +
+        `shell, e.g. ls -b or cat with a * where the ${UNDECODABLE} is)`,
       "name",
     );
   // A worker's scope narrows the workspace further: checked on the canonical path, after every guard above.
@@ -357,7 +364,10 @@ export function resolveInWorkspace(root: string, requested: string, opts: { home
     const access = opts.access ?? "read";
     const dir = exists && access === "read" && statSync(real).isDirectory();
     if (!(dir ? opts.scope.mayHoldReadable(rel) : opts.scope.allows(rel, access)))
-      throw new PathRefused(`${requested} is outside this worker's scope (${opts.scope.describe()}); the main agent can do it or spawn a worker with a wider scope`, "scope");
+      throw new PathRefused(
+        `${requested} is outside this worker's scope (${opts.scope.describe()}); the main agent can do it or spawn a worker with a wider scope`,
+        "scope",
+      );
   }
   return { absolute: real, relative: rel, exists };
 }

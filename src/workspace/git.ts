@@ -12,8 +12,29 @@ import { enclosingRepository } from "./walker.ts";
  * config (a later session's `git status` must not fire what a command planted). Paths come out as
  * they are ("café.py", not "caf\303\251.py").
  */
-const SAFE_GIT = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "-c", "core.quotePath=false", "--no-pager"];
-const SAFE_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", GIT_EXTERNAL_DIFF: "" };
+const SAFE_GIT = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.pager=cat",
+  "-c",
+  "diff.external=",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.quotePath=false",
+  "--no-pager",
+];
+const SAFE_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_OPTIONAL_LOCKS: "0",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_PAGER: "cat",
+  GIT_EXTERNAL_DIFF: "",
+};
 
 let sandbox: { kind: string; program?: string } | undefined;
 
@@ -31,8 +52,19 @@ export async function gitOutput(root: string, args: string[], timeoutMs = 10_000
     // In a subdirectory of a repository git reads the whole repository; in a linked worktree, its git directory.
     const repository = enclosingRepository(root);
     const gitDir = linkedGitDir(repository ?? root);
-    const policy = { mode: "read-only" as const, root, home: homeDirectory(), network: false, writable: [], readable: [], masked: [], ...(repository ? { repository } : {}), ...(gitDir ? { gitFile: !repository, gitDir } : {}) };
-    const cmd = sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
+    const policy = {
+      mode: "read-only" as const,
+      root,
+      home: homeDirectory(),
+      network: false,
+      writable: [],
+      readable: [],
+      masked: [],
+      ...(repository ? { repository } : {}),
+      ...(gitDir ? { gitFile: !repository, gitDir } : {}),
+    };
+    const cmd =
+      sandbox.kind === "bwrap" ? bwrapArgv({ ...policy, disableUserns: bwrapDisablesUserns(sandbox.program ?? "bwrap") }, argv, root, sandbox.program) : argv;
     return await run(cmd, root, {}, timeoutMs);
   } catch {
     return undefined;

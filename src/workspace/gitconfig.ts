@@ -53,7 +53,27 @@ export function gitSettings(text: string): GitSetting[] {
  * Keys whose value git runs as a program (or, for `hookspath`, whose directory's programs it runs):
  * core's and a diff, merge, filter or credential driver's, `remote.*.uploadpack` for a local remote.
  */
-const PROGRAM_KEYS = new Set(["fsmonitor", "sshcommand", "pager", "editor", "askpass", "helper", "external", "textconv", "command", "cmd", "clean", "smudge", "process", "driver", "program", "gitproxy", "uploadpack", "receivepack", "hookspath"]);
+const PROGRAM_KEYS = new Set([
+  "fsmonitor",
+  "sshcommand",
+  "pager",
+  "editor",
+  "askpass",
+  "helper",
+  "external",
+  "textconv",
+  "command",
+  "cmd",
+  "clean",
+  "smudge",
+  "process",
+  "driver",
+  "program",
+  "gitproxy",
+  "uploadpack",
+  "receivepack",
+  "hookspath",
+]);
 
 /** Whether a setting has git run a program: a program key, any `pager.<command>`, or an alias starting with `!`. Pure. */
 const runsProgram = ({ section, key, value }: GitSetting) => PROGRAM_KEYS.has(key) || section === "pager" || (section === "alias" && value.startsWith("!"));
@@ -124,7 +144,13 @@ function namedBy(files: string[], top: string | undefined, home: string): string
       const word = include ? value : (value.replace(/^!\s*/, "").split(/\s+/)[0] ?? "");
       if (!include && key !== "hookspath" && !word.includes("/")) continue; // a program the PATH finds
       const relativeTo = include ? dirname(file) : top;
-      const path = word.startsWith("~/") ? join(home, word.slice(2)) : isAbsolute(word) ? word : relativeTo === undefined ? undefined : resolve(relativeTo, word);
+      const path = word.startsWith("~/")
+        ? join(home, word.slice(2))
+        : isAbsolute(word)
+          ? word
+          : relativeTo === undefined
+            ? undefined
+            : resolve(relativeTo, word);
       if (path === undefined || found.has(path) || path === top) continue;
       found.add(path);
       if (include && depth < 5) read(path, depth + 1);
@@ -149,9 +175,14 @@ export function gitConfigReason(root: string, rel: string, home = homeDirectory(
   const above = enclosingRepository(root, home);
   for (const top of above ? [...tops, above] : tops) {
     const named = gitConfigured(top, home).find((p) => inside(p, abs));
-    if (named) return `${rel} is named by the git config of the repository at ${relative(root, top) || "."} (${relative(root, named)}), which git reads or runs at the person's next git command there`;
+    if (named)
+      return (
+        `${rel} is named by the git config of the repository at ${relative(root, top) || "."} (` +
+        `${relative(root, named)}), which git reads or runs at the person's next git command there`
+      );
   }
   const personal = personalGitConfigured(home).find((p) => inside(p, abs));
-  if (personal) return `${rel} is named by your own git config (${relative(root, personal)}), which every git command of yours reads or runs, in any repository`;
+  if (personal)
+    return `${rel} is named by your own git config (${relative(root, personal)}), which every git command of yours reads or runs, in any repository`;
   return undefined;
 }

@@ -86,7 +86,9 @@ export function pathReason(root: string, rel: string, path = process.env.PATH ??
   const dirs = pathDirectories(root, path);
   if (!ofWorkspace(root, dirs).includes(dir)) return undefined;
   const shadowed = shadows(dirs, dir, basename(abs));
-  return shadowed ? `${rel} is in ${relative(root, dir)}, a directory on your PATH, and would run instead of ${shadowed} when you type ${basename(abs)}` : undefined;
+  return shadowed
+    ? `${rel} is in ${relative(root, dir)}, a directory on your PATH, and would run instead of ${shadowed} when you type ${basename(abs)}`
+    : undefined;
 }
 
 /** How many entries of the home `linkedFromHome` reads at most: a home's dot-directories can be large. */
@@ -181,7 +183,13 @@ const STARTUP: { files: string[]; reads: (text: string, home: string) => string[
   },
   {
     files: [".ssh/config"],
-    reads: (text, home) => [...text.matchAll(SSH_INCLUDE)].flatMap((m) => m[1]!.trim().split(/\s+/).flatMap((w) => namedPath(w, home, join(home, ".ssh")) ?? [])),
+    reads: (text, home) =>
+      [...text.matchAll(SSH_INCLUDE)].flatMap((m) =>
+        m[1]!
+          .trim()
+          .split(/\s+/)
+          .flatMap((w) => namedPath(w, home, join(home, ".ssh")) ?? []),
+      ),
     verb: "included by",
     runs: "ssh runs the commands it names (ProxyCommand, Match exec) at its next start",
   },
@@ -216,7 +224,8 @@ function readAtStart(root: string, home: string): Map<string, HomeRead> {
       }
       if (seen.has(path)) return;
       seen.add(path);
-      if (inside(root, path) && path !== root && !found.has(path)) found.set(path, { via: `${startup.verb} ~/${relative(home, from)} in your home`, runs: startup.runs });
+      if (inside(root, path) && path !== root && !found.has(path))
+        found.set(path, { via: `${startup.verb} ~/${relative(home, from)} in your home`, runs: startup.runs });
       let text: string;
       try {
         text = readRegularFile(path, "utf8");
@@ -242,7 +251,11 @@ export function homeReads(root: string, home: string): Map<string, HomeRead> {
   const known = homeReadsKept.get(key);
   if (known) return known;
   const found = new Map<string, HomeRead>();
-  for (const [target, link] of linkedFromHome(root, home)) found.set(target, { via: `what ~/${relative(home, link)} in your home links to`, runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start" });
+  for (const [target, link] of linkedFromHome(root, home))
+    found.set(target, {
+      via: `what ~/${relative(home, link)} in your home links to`,
+      runs: "what reads it there (your shell, git, editor, ssh) runs it at its next start",
+    });
   for (const [target, r] of readAtStart(root, home)) if (!found.has(target)) found.set(target, r);
   homeReadsKept.set(key, found);
   return found;
@@ -265,7 +278,12 @@ export function personalReads(root: string, home: string): { path: string; why: 
   const rel = (p: string) => relative(root, p).split(sep).join("/");
   return [
     ...[...homeReads(root, home)].map(([p, r]) => ({ path: rel(p), why: r.via })),
-    ...personalGitConfigured(home).filter((p) => inside(root, p) && p !== root).map((p) => ({ path: rel(p), why: "named by your own git config" })),
-    ...pathDirectoriesInside(root).map((p) => ({ path: rel(p), why: "a directory on your PATH: a program a command adds there that shadows one of yours is removed" })),
+    ...personalGitConfigured(home)
+      .filter((p) => inside(root, p) && p !== root)
+      .map((p) => ({ path: rel(p), why: "named by your own git config" })),
+    ...pathDirectoriesInside(root).map((p) => ({
+      path: rel(p),
+      why: "a directory on your PATH: a program a command adds there that shadows one of yours is removed",
+    })),
   ];
 }

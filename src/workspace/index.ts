@@ -5,7 +5,16 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { writeFileAtomic, writeFileInside } from "./atomic.ts";
-export { INSTRUCTION_FILES, MAX_WHOLE_FILE, NotAFile, PathRefused, autorunReason, dependencyEnvironment, gitDirectoryReason, holdsKeyMaterial } from "./containment.ts";
+export {
+  INSTRUCTION_FILES,
+  MAX_WHOLE_FILE,
+  NotAFile,
+  PathRefused,
+  autorunReason,
+  dependencyEnvironment,
+  gitDirectoryReason,
+  holdsKeyMaterial,
+} from "./containment.ts";
 export { headText, homeDirectory, inside, installScripts, openRegularFile, protectedReason } from "./containment.ts";
 export { readableInWorkspace, readRegularFile, resolveInWorkspace, wholeText } from "./containment.ts";
 export type { ResolvedPath } from "./containment.ts";

@@ -110,9 +110,14 @@ export class Ledger {
     if (currentSha === undefined) return undefined;
     const last = this.seen.get(path);
     const other = this.writtenByOther(path, currentSha);
-    if (last === undefined) return other ? `${rel} was written by ${other} and you have not read it; read it first (read_file), then write` : `${rel} exists and weir has not read it; read it first (read_file), then write`;
+    if (last === undefined)
+      return other
+        ? `${rel} was written by ${other} and you have not read it; read it first (read_file), then write`
+        : `${rel} exists and weir has not read it; read it first (read_file), then write`;
     if (last !== currentSha)
-      return other ? `${rel} was changed by ${other} since you last read it; re-read it first` : `${rel} changed on disk since weir last read it (another program edited it); re-read it first`;
+      return other
+        ? `${rel} was changed by ${other} since you last read it; re-read it first`
+        : `${rel} changed on disk since weir last read it (another program edited it); re-read it first`;
     return undefined;
   }
 }

@@ -146,8 +146,18 @@ export async function runProgram(o: ProgramOptions): Promise<ProgramRun> {
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const output = code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${(e as Error).message}`;
-    return { exitCode: null, signal: null, output, droppedBytes: 0, timedOut: false, cancelled: false, durationMs: performance.now() - started, pid: undefined };
+    const output =
+      code === "ENOENT" ? `program not found: ${o.program} (is it installed and on PATH?)` : `could not start ${o.program}: ${(e as Error).message}`;
+    return {
+      exitCode: null,
+      signal: null,
+      output,
+      droppedBytes: 0,
+      timedOut: false,
+      cancelled: false,
+      durationMs: performance.now() - started,
+      pid: undefined,
+    };
   }
   const pid = child.pid;
   o.onStart?.(pid);

@@ -41,7 +41,11 @@ export const PROPERTIES: readonly Property[] = [
     name: "what review cannot show and runs later is held",
     platforms: VIEW,
     here: (f) =>
-      f.view ? ["yes", "held, listed by weir changes"] : f.sandbox === "none" ? ["no", "no sandbox: every command asks"] : ["partly", `${noView(f)}: a sweep after each command removes what it finds by times`],
+      f.view
+        ? ["yes", "held, listed by weir changes"]
+        : f.sandbox === "none"
+          ? ["no", "no sandbox: every command asks"]
+          : ["partly", `${noView(f)}: a sweep after each command removes what it finds by times`],
   },
   {
     name: "a hard link never carries a write out",

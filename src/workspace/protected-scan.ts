@@ -1,6 +1,15 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { AUTORUN_PATHS, ENVIRONMENT_DIR, ENVIRONMENT_MARKERS, ENVIRONMENT_NAMES, GIT_DIRECTORY_PARTS, inside, looksLikeGitDirectory, protectedReason } from "./containment.ts";
+import {
+  AUTORUN_PATHS,
+  ENVIRONMENT_DIR,
+  ENVIRONMENT_MARKERS,
+  ENVIRONMENT_NAMES,
+  GIT_DIRECTORY_PARTS,
+  inside,
+  looksLikeGitDirectory,
+  protectedReason,
+} from "./containment.ts";
 import { gitConfigured, personalGitConfigured } from "./gitconfig.ts";
 import { homeReads, shadowingPrograms } from "./home-reads.ts";
 import { maskable } from "./toolchains.ts";
@@ -134,7 +143,13 @@ export function guardedOutsideGit(root: string, home: string, scan: ProtectedSca
   const configured = [...[...repositories, ...(above ? [above] : [])].flatMap((r) => gitConfigured(r, home)), ...personalGitConfigured(home)];
   const named = configured.filter((p) => inside(root, p) && p !== root);
   const gitDirectories = scan.gitDirectories.filter((d) => inside(root, d));
-  return [...named, ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))), ...AUTORUN_PATHS.map((a) => join(root, a)), ...homeReads(root, home).keys(), ...shadowingPrograms(root, new Set())];
+  return [
+    ...named,
+    ...gitDirectories.flatMap((d) => GIT_DIRECTORY_PARTS.map((x) => join(d, x))),
+    ...AUTORUN_PATHS.map((a) => join(root, a)),
+    ...homeReads(root, home).keys(),
+    ...shadowingPrograms(root, new Set()),
+  ];
 }
 
 /** What is at `path` itself (links not followed), or undefined when nothing is or a file stands on the way. I/O. */

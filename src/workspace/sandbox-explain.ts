@@ -89,11 +89,20 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     return "blocked by the sandbox: network (ask for it with widen.network, which needs the user's approval or --allow-network)";
   // With the network a command makes no Unix socket (unixSocketFilter): the refusal names a socket.
   if (p.network && /socket/i.test(output) && /EACCES|Permission denied/i.test(output))
-    return "blocked by the sandbox: a command with the network makes no Unix sockets (they would reach the user's own services); run what needs them without widen.network";
+    return (
+      "blocked by the sandbox: a command with the network makes no Unix sockets (they would reach the " +
+      "user's own services); run what needs them without widen.network"
+    );
   // Outside the workspace the host is not there at all: a missing path outside it is the sandbox's doing.
   if (/No such file or directory|Directory nonexistent|ENOENT|cannot access|can't cd/i.test(output)) {
-    const outside = absolutePaths(output).find((x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)));
-    if (outside) return `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; ${SHOW_IT}; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`;
+    const outside = absolutePaths(output).find(
+      (x) => !inside(p.root, x) && !SYSTEM.some((d) => x === d || x.startsWith(`${d}/`)) && !p.writable.some((w) => inside(w, x)),
+    );
+    if (outside)
+      return (
+        `blocked by the sandbox: ${outside} is outside the workspace and not visible to commands; ` +
+        `${SHOW_IT}; a directory to write needs --add-dir DIR (or widen.dir, which asks the user)`
+      );
   }
   if (p.limits && /Resource temporarily unavailable|fork: retry|EAGAIN/.test(output))
     return `blocked by the sandbox: a command may run at most ${p.limits.processes} processes at once`;
@@ -103,13 +112,26 @@ export function sandboxBlock(output: string, p: SandboxPolicy, run?: { program?:
     // Installed dependencies, read-only without the network: a line that refused a write names one.
     const refusals = output.split("\n").filter((l) => /Read-only file system|EROFS/.test(l));
     const env = p.network ? undefined : p.environments?.find((e) => refusals.some((l) => namesPath(l, e) || namesPath(l, relative(p.root, e))));
-    if (env) return `blocked by the sandbox: ${relative(p.root, env)} holds installed dependencies, which a command changes only with the network (their code runs at the user's next command, and git does not show it); to install, ask for widen.network, which the user approves`;
+    if (env)
+      return (
+        `blocked by the sandbox: ${relative(p.root, env)} holds installed dependencies, which a command ` +
+        `changes only with the network (their code runs at the user's next command, and git does not show ` +
+        `it); to install, ask for widen.network, which the user approves`
+      );
     // A build that writes at the top of the repository the workspace lies in (a Cargo or Gradle workspace's lock and output).
     const above = p.repository ? absolutePaths(output).find((x) => inside(p.repository!, x) && !inside(p.root, x)) : undefined;
-    if (above) return `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`;
+    if (above)
+      return (
+        `blocked by the sandbox: ${above} is in the repository above the workspace, which commands see ` +
+        `read-only; to build there, start weir at ${p.repository} or allow it with --add-dir ${p.repository}`
+      );
     // A tool that writes its cache in the home (Maven's local repository, with the network allowed): shown read-only.
     const cache = p.home ? absolutePaths(output).find((x) => inside(p.home, x) && !inside(p.root, x)) : undefined;
-    if (cache) return `blocked by the sandbox: ${cache} is in your home, whose toolchain directories commands see read-only; to let a build write there, the user can allow its directory with --add-dir DIR`;
+    if (cache)
+      return (
+        `blocked by the sandbox: ${cache} is in your home, whose toolchain directories commands see ` +
+        `read-only; to let a build write there, the user can allow its directory with --add-dir DIR`
+      );
     return p.visible
       ? "blocked by the sandbox: a worker's commands see the workspace read-only; change files with write_file or edit_file inside your write scope"
       : p.mode === "read-only"

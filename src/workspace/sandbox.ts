@@ -176,7 +176,10 @@ interface SandboxOptions {
 }
 
 /** The disk floor of a command that writes under `path` (`diskFloor` and `inodeFloor`, or `given`); none when the disk cannot be read. I/O. */
-function floorAt(path: string, given: { bytes?: number; inodes?: number } = {}): { diskFloor: { path: string; bytes: number; inodes?: number } } | Record<string, never> {
+function floorAt(
+  path: string,
+  given: { bytes?: number; inodes?: number } = {},
+): { diskFloor: { path: string; bytes: number; inodes?: number } } | Record<string, never> {
   const space = diskSpace(path);
   const bytes = given.bytes ?? (space ? diskFloor(space) : undefined);
   const inodes = given.inodes ?? (space?.files ? inodeFloor(space.files) : undefined);
@@ -443,7 +446,16 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
     explain(output, widen, run) {
       if (!active) return undefined;
       const environments = scan.environments.filter((e) => inside(o.root, e));
-      const p: SandboxPolicy = { mode: o.mode, root: o.root, home: o.home, network: widen?.network === true, writable: o.writable ?? [], readable: [], masked: [], environments };
+      const p: SandboxPolicy = {
+        mode: o.mode,
+        root: o.root,
+        home: o.home,
+        network: widen?.network === true,
+        writable: o.writable ?? [],
+        readable: [],
+        masked: [],
+        environments,
+      };
       const more = { ...(limits ? { limits } : {}), ...(o.visible ? { visible: [] } : {}), ...(repository ? { repository } : {}) };
       return explainHidden(output, run?.program) ?? sandboxBlock(output, { ...p, ...more }, run);
     },
@@ -451,7 +463,9 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       o.mode === "off"
         ? "the command sandbox is off (--sandbox off): commands run with your full rights"
         : active
-          ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, the home hidden but for your toolchains (read-only)`
+          ? `commands run in ${detected.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${o.mode}): the ` +
+            `workspace ${o.mode === "read-only" ? "read-only" : "writable"}, no network, the home hidden but for ` +
+            `your toolchains (read-only)`
           : "no OS sandbox here (install bubblewrap on Linux): every command asks before it runs",
   };
 }

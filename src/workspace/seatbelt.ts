@@ -51,7 +51,8 @@ export function seatbeltProfile(p: SandboxPolicy): string {
     // Host statistics (libuv's os.cpus()), POSIX shared memory and semaphores (Python's multiprocessing).
     "(allow sysctl-read mach-host* ipc-posix-shm ipc-posix-sem)",
     machLookup(MACH_SERVICES),
-    '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath "/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
+    '(allow file-read* (subpath "/usr") (subpath "/bin") (subpath "/sbin") (subpath "/System") (subpath ' +
+      '"/Library") (subpath "/opt") (subpath "/private/etc") (subpath "/dev") (literal "/"))',
     // Under those, package managers keep their services' state: databases and logs, never programs.
     `(deny file-read* ${SERVICE_STATE.map((d) => `(subpath ${q(d)})`).join(" ")})`,
     `(allow file-read* ${SERVICE_STATE.map((d) => `(subpath ${q(join(d, "homebrew"))})`).join(" ")})`,

@@ -4,7 +4,17 @@ import { linkOnTheWay, removeInside, writeFileInside } from "./atomic.ts";
 import { inside, installManifests, installScripts, looksLikeGitDirectory, readRegularFile, wholeText, workspaceGlobs } from "./containment.ts";
 import { runsPrograms } from "./gitconfig.ts";
 import { programsOnPath, shadowingPrograms } from "./home-reads.ts";
-import { entryAt, environmentsAmong, guardedOutsideGit, hiddenPaths, linkOut, PYTHON_CACHE, type ProtectedScan, protectedFilesIn, resolvedInside } from "./protected-scan.ts";
+import {
+  entryAt,
+  environmentsAmong,
+  guardedOutsideGit,
+  hiddenPaths,
+  linkOut,
+  PYTHON_CACHE,
+  type ProtectedScan,
+  protectedFilesIn,
+  resolvedInside,
+} from "./protected-scan.ts";
 import { GIT_GUARDED, type SandboxPolicy } from "./sandbox-policy.ts";
 
 /**
@@ -139,7 +149,10 @@ export function madeSince(
       else madeRepository.push(...["HEAD", "objects", "refs"].map((n) => join(dir, n)).filter((p) => bornSince(p, since)));
     }
     // Python loads bytecode in place of its source only from a __pycache__ beside it.
-    if (basename(dir) === PYTHON_CACHE) bytecode.push(...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && stampedSince(join(dir, e.name), "ctimeMs", since)).map((e) => join(dir, e.name)));
+    if (basename(dir) === PYTHON_CACHE)
+      bytecode.push(
+        ...entries.filter((e) => e.isFile() && e.name.endsWith(".pyc") && stampedSince(join(dir, e.name), "ctimeMs", since)).map((e) => join(dir, e.name)),
+      );
     if (found.dirs[0] === dir) continue; // an environment: what is below it is its own
     // A directory the scan did not know is new: read it whole.
     for (const e of entries) {
@@ -201,7 +214,14 @@ interface WorkspaceGuards extends Pick<SandboxPolicy, "guarded" | "linked" | "en
 function sweepWorkspace(root: string, home: string, since: number, scan: ProtectedScan, network: boolean, onPath: Set<string>): string[] {
   const below = madeSince(root, scan, since);
   const guarded = guardedOutsideGit(root, home, scan);
-  const made = [...guarded.filter((g) => bornSince(g, since)), ...(network ? [] : below.environments), ...below.gits.flatMap(madeGitRisks), ...below.bytecode, ...below.madeRepository, ...shadowingPrograms(root, onPath)];
+  const made = [
+    ...guarded.filter((g) => bornSince(g, since)),
+    ...(network ? [] : below.environments),
+    ...below.gits.flatMap(madeGitRisks),
+    ...below.bytecode,
+    ...below.madeRepository,
+    ...shadowingPrograms(root, onPath),
+  ];
   return removeAll(root, made, since).map((m) => relative(root, m));
 }
 

@@ -150,7 +150,13 @@ export interface PathFacts {
  * version manager's root beside its shims and a Homebrew prefix's program parts beside its bin; and,
  * for an entry that names its directory through a link, a link at the same place. Pure.
  */
-export function pathView(path: string, home: string, visible: (p: string) => boolean, refused: readonly string[], fs: PathFacts): { readable: string[]; links: PathLink[] } {
+export function pathView(
+  path: string,
+  home: string,
+  visible: (p: string) => boolean,
+  refused: readonly string[],
+  fs: PathFacts,
+): { readable: string[]; links: PathLink[] } {
   const readable: string[] = [];
   const links: PathLink[] = [];
   const shown = (dir: string) => !inside(dir, home) && !refusedDir(dir, home, refused);
@@ -238,7 +244,13 @@ export interface ToolchainsShown {
  * additions and the PATH's directories (`seen`: what commands see anyway, such as the system's and
  * the workspace), with the credentials inside them. I/O: resolves the PATH, looks for credentials.
  */
-export function toolchainsShown(o: { home: string; extra?: readonly string[]; own?: readonly string[]; path: string; seen: (p: string) => boolean }): ToolchainsShown {
+export function toolchainsShown(o: {
+  home: string;
+  extra?: readonly string[];
+  own?: readonly string[];
+  path: string;
+  seen: (p: string) => boolean;
+}): ToolchainsShown {
   const base = homeReadable(o.home, o.extra);
   const view = pathView(o.path, o.home, (p) => o.seen(p) || base.some((r) => inside(r, p)), o.own ?? [], diskFacts);
   const readable = [...base, ...view.readable];

@@ -218,7 +218,8 @@ export function restoreWalk(entries: unknown): WalkCache {
   const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
   for (const e of entries) {
     const [dir, d] = Array.isArray(e) ? (e as [unknown, Partial<DirEntry>]) : [];
-    if (typeof dir === "string" && d && typeof d.mtime === "number" && typeof d.sig === "string" && strings(d.files) && strings(d.subdirs)) cache.dirs.set(dir, d as DirEntry);
+    if (typeof dir === "string" && d && typeof d.mtime === "number" && typeof d.sig === "string" && strings(d.files) && strings(d.subdirs))
+      cache.dirs.set(dir, d as DirEntry);
   }
   return cache;
 }

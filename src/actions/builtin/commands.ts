@@ -17,7 +17,16 @@ function workdir(ctx: ActionContext, cwd: string | undefined): string {
   return p.absolute;
 }
 
-async function execute(program: string, args: string[], display: string, cwd: string, timeoutMs: number | undefined, ctx: ActionContext, argv?: string[], widen?: { network?: boolean; dir?: string }): Promise<ActionOutput> {
+async function execute(
+  program: string,
+  args: string[],
+  display: string,
+  cwd: string,
+  timeoutMs: number | undefined,
+  ctx: ActionContext,
+  argv?: string[],
+  widen?: { network?: boolean; dir?: string },
+): Promise<ActionOutput> {
   // The executor approved the widening; the directory is bound as the canonical path it approved.
   const dir = widen?.dir ? widenableDir(widen.dir, ctx.workspace.home) : undefined;
   const r = await runCommandIn(ctx.sandbox, {
@@ -35,7 +44,8 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const status = r.cancelled
     ? `stopped by the user after ${secs}s`
     : r.diskFull
-      ? `stopped after ${secs}s: the disk it was writing to fell below the free space weir keeps (5% of the disk or 1 GiB, and 5% of its inodes, which each file takes); remove what it wrote before running it again`
+      ? `stopped after ${secs}s: the disk it was writing to fell below the free space weir keeps (5% of the ` +
+        `disk or 1 GiB, and 5% of its inodes, which each file takes); remove what it wrote before running it again`
       : r.timedOut
         ? `timed out after ${secs}s and was killed (raise timeout_ms, up to ${MAX_TIMEOUT}, if it needs longer)`
         : r.exitCode === null
@@ -44,10 +54,25 @@ async function execute(program: string, args: string[], display: string, cwd: st
   const dropped = r.droppedBytes > 0 ? `\n[${r.droppedBytes} bytes cut from the middle of the output]` : "";
   const failed = r.cancelled || r.timedOut || r.exitCode !== 0;
   const blocked = failed ? ctx.sandbox?.explain(r.output, widen, { program, exitCode: r.exitCode }) : undefined;
-  const undone = r.undone.length ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or instruct agents are written with write_file, which asks the user]` : "";
-  const restored = r.restored ? `\n[weir put ${r.restored.join(", ")} back as ${r.restored.length > 1 ? "they were" : "it was"}: the command changed install scripts or workspaces, which the next npm install would run outside the sandbox; change them with edit_file, which asks the user]` : "";
-  const installed = r.installed ? `\n[weir removed ${r.installed.join(", ")}, which the command made without the network: installed dependencies run at the user's next command and git does not show them; install with the network (widen.network, which the user approves)]` : "";
-  const relinked = r.relinked ? `\n[weir put the link${r.relinked.length > 1 ? "s" : ""} ${r.relinked.join(", ")} back: the command replaced or changed what git, agents or other tools read there later; change it with write_file, which asks the user]` : "";
+  const undone = r.undone.length
+    ? `\n[weir removed ${r.undone.join(", ")}, which the command created: files that run code later or ` +
+      `instruct agents are written with write_file, which asks the user]`
+    : "";
+  const restored = r.restored
+    ? `\n[weir put ${r.restored.join(", ")} back as ${r.restored.length > 1 ? "they were" : "it was"}: ` +
+      `the command changed install scripts or workspaces, which the next npm install would run outside the ` +
+      `sandbox; change them with edit_file, which asks the user]`
+    : "";
+  const installed = r.installed
+    ? `\n[weir removed ${r.installed.join(", ")}, which the command made without the network: installed ` +
+      `dependencies run at the user's next command and git does not show them; install with the network ` +
+      `(widen.network, which the user approves)]`
+    : "";
+  const relinked = r.relinked
+    ? `\n[weir put the link${r.relinked.length > 1 ? "s" : ""} ${r.relinked.join(", ")} back: the command ` +
+      `replaced or changed what git, agents or other tools read there later; change it with write_file, ` +
+      `which asks the user]`
+    : "";
   const held = r.held ? `\n${heldNote(r.held)}` : "";
   const output = `${r.output}${r.output.endsWith("\n") || r.output === "" ? "" : "\n"}`;
   const notes = `${blocked ? `\n[${blocked}]` : ""}${undone}${installed}${restored}${relinked}${held}`;
@@ -68,7 +93,11 @@ async function execute(program: string, args: string[], display: string, cwd: st
 const Widen = z
   .object({
     network: z.boolean().optional().describe("run with network access (asks the user unless --allow-network)"),
-    dir: z.string().min(1).optional().describe("one absolute directory outside the workspace to make writable (asks the user unless it was given with --add-dir)"),
+    dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("one absolute directory outside the workspace to make writable (asks the user unless it was given with --add-dir)"),
   })
   .strict()
   .optional()
@@ -81,7 +110,9 @@ export const runCommand = defineAction({
   capability: "command",
   hint: "run a program with an argument array (no shell), e.g. tests or a build",
   description:
-    "Run one program with arguments, without a shell (no pipes, globs or redirection), in the workspace or a directory inside it. Output (stdout and stderr interleaved) and the exit code come back; a non-zero exit is reported as an error. Secret-bearing environment variables are removed.",
+    "Run one program with arguments, without a shell (no pipes, globs or redirection), in the workspace " +
+    "or a directory inside it. Output (stdout and stderr interleaved) and the exit code come back; a " +
+    "non-zero exit is reported as an error. Secret-bearing environment variables are removed.",
   input: z
     .object({
       program: z.string().min(1).describe("the executable, e.g. npm, pytest, go"),
@@ -95,7 +126,13 @@ export const runCommand = defineAction({
   source: "builtin",
   readOnly: false,
   moreHint: "rerun with narrower output (a single test, a filter, or | head via shell)",
-  command: (i) => ({ argv: [i.program, ...i.args], line: [i.program, ...i.args].map(quote).join(" "), shell: false, network: i.widen?.network === true, ...(i.widen?.dir ? { widenDir: i.widen.dir } : {}) }),
+  command: (i) => ({
+    argv: [i.program, ...i.args],
+    line: [i.program, ...i.args].map(quote).join(" "),
+    shell: false,
+    network: i.widen?.network === true,
+    ...(i.widen?.dir ? { widenDir: i.widen.dir } : {}),
+  }),
   summary: (i) => [i.program, ...i.args].map(quote).join(" "),
   async run(i, ctx) {
     return execute(i.program, i.args, [i.program, ...i.args].map(quote).join(" "), workdir(ctx, i.cwd), i.timeout_ms, ctx, [i.program, ...i.args], i.widen);
@@ -112,7 +149,8 @@ export const shell = defineAction({
   capability: "command",
   hint: "run a shell command line (pipes, redirection); asks first by default",
   description:
-    "Run a command line through the system shell (bash, or cmd on Windows). Use run_command when no shell features are needed: shell is risky by policy and usually needs the user's approval.",
+    "Run a command line through the system shell (bash, or cmd on Windows). Use run_command when no " +
+    "shell features are needed: shell is risky by policy and usually needs the user's approval.",
   input: z
     .object({
       command: z.string().min(1),

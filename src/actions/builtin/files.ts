@@ -25,7 +25,11 @@ function existing(path: string, ctx: ActionContext, access: "read" | "write") {
 function readExisting(path: string, ctx: ActionContext, access: "read" | "write" = "read") {
   const { p, size } = existing(path, ctx, access);
   if (size > MAX_WHOLE_FILE)
-    throw new ToolFailure(`${path} is ${(size / 2 ** 20).toFixed(0)} MB, more than the ${MAX_WHOLE_FILE / 2 ** 20} MB weir reads or edits whole; read parts with read_file offset and limit, search it, or change it with a command (sed)`);
+    throw new ToolFailure(
+      `${path} is ${(size / 2 ** 20).toFixed(0)} MB, more than the ${MAX_WHOLE_FILE / 2 ** 20} MB weir ` +
+        `reads or edits whole; read parts with read_file offset and limit, search it, or change it with a ` +
+        `command (sed)`,
+    );
   const bytes = readFileSync(p.absolute);
   return { p, bytes };
 }
@@ -33,7 +37,9 @@ function readExisting(path: string, ctx: ActionContext, access: "read" | "write"
 /** Lines numbered from `from + 1`, each cut at MAX_LINE characters, as read_file shows them. */
 function numbered(lines: readonly string[], from: number): string {
   const width = String(from + lines.length).length;
-  return lines.map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`).join("\n");
+  return lines
+    .map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`)
+    .join("\n");
 }
 
 /**
@@ -89,7 +95,8 @@ export const readFile = defineAction({
   capability: "read",
   hint: "read a file (or a line range) with line numbers and its SHA-256",
   description:
-    "Read a text file in the workspace: numbered lines and the file's SHA-256 (weir keeps it, so a later write detects changes made by others). offset/limit (1-based lines) for large files.",
+    "Read a text file in the workspace: numbered lines and the file's SHA-256 (weir keeps it, so a " +
+    "later write detects changes made by others). offset/limit (1-based lines) for large files.",
   input: z
     .object({
       path: z.string().min(1).describe("relative to the workspace root"),
@@ -118,13 +125,18 @@ export const readFile = defineAction({
     // The same bytes, whole, are in the conversation already: point there rather than send them twice.
     const where = i.offset === undefined && i.limit === undefined ? ctx.ledger.whereShown(p.absolute, sha) : undefined;
     if (where) {
-      const content = `${p.relative} (sha256 ${sha}, ${lines.length} lines) is unchanged since ${where}; it is not repeated here. Its SHA is recorded: you can edit it now. read_file with offset and limit shows a part again.`;
+      const content =
+        `${p.relative} (sha256 ${sha}, ${lines.length} lines) is unchanged since ${where}; it is not ` +
+        `repeated here. Its SHA is recorded: you can edit it now. read_file with offset and limit shows a part again.`;
       return { content, details: { kind: "read", path: p.relative, sha, complete: true, lines: lines.length, shown: [1, lines.length], byReference: true } };
     }
     const shown = lines.slice(from, from + (i.limit ?? DEFAULT_LIMIT));
     const body = numbered(shown, from);
     const range = shown.length === lines.length ? `${lines.length} lines` : `lines ${from + 1}-${from + shown.length} of ${lines.length}`;
-    return { content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`, details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length, shown: [from + 1, from + shown.length] } };
+    return {
+      content: `${p.relative} (sha256 ${sha}, ${range})\n${body}`,
+      details: { kind: "read", path: p.relative, sha, complete: shown.length === lines.length, lines: lines.length, shown: [from + 1, from + shown.length] },
+    };
   },
 });
 
@@ -136,8 +148,20 @@ function largeRead(p: ResolvedPath, i: { offset?: number; limit?: number }, ctx:
   if (holdsKeyMaterial(head)) throw new PathRefused(`${p.relative} holds a private key; weir never shows key material`, "protected");
   if (looksBinary(head)) throw new ToolFailure(`${p.relative} is a binary file (sha256 ${sha}); it is not shown`);
   if (from >= total && total > 0) throw new ToolFailure(`${p.relative} has ${total} lines; offset ${i.offset} is past the end`);
-  const content = `${p.relative} (sha256 ${sha}, lines ${from + 1}-${from + lines.length} of ${total}; a large file: read parts with offset and limit)\n${numbered(lines, from)}`;
-  return { content, details: { kind: "read" as const, path: p.relative, sha, complete: lines.length === total, lines: total, shown: [from + 1, from + lines.length] as [number, number] } };
+  const content =
+    `${p.relative} (sha256 ${sha}, lines ${from + 1}-${from + lines.length} of ${total}; a large file: ` +
+    `read parts with offset and limit)\n${numbered(lines, from)}`;
+  return {
+    content,
+    details: {
+      kind: "read" as const,
+      path: p.relative,
+      sha,
+      complete: lines.length === total,
+      lines: total,
+      shown: [from + 1, from + lines.length] as [number, number],
+    },
+  };
 }
 
 export const writeFile = defineAction({
@@ -145,7 +169,8 @@ export const writeFile = defineAction({
   capability: "code_edit",
   hint: "create a file or replace a whole file (atomic)",
   description:
-    "Write a whole file, creating parent directories (for part of a file use edit_file). Overwriting needs the file read first and is refused if it changed on disk since.",
+    "Write a whole file, creating parent directories (for part of a file use edit_file). Overwriting " +
+    "needs the file read first and is refused if it changed on disk since.",
   input: z.object({ path: z.string().min(1), content: z.string() }).strict(),
   risk: "write",
   source: "builtin",
@@ -166,7 +191,10 @@ function writeWhole(path: string, p: ResolvedPath, content: string, ctx: ActionC
   writeFileWithLedger(p.absolute, content, ctx);
   const sha = ctx.ledger.get(p.absolute)!;
   const diff = old && looksBinary(old) ? undefined : diffOf(p.relative, old?.toString("utf8") ?? "", content);
-  return { content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(content)} bytes, sha256 ${sha})`, details: { kind: "write" as const, path: p.relative, sha, created: !p.exists, ...(diff ? { diff } : {}) } };
+  return {
+    content: `${p.exists ? "overwrote" : "created"} ${p.relative} (${Buffer.byteLength(content)} bytes, sha256 ${sha})`,
+    details: { kind: "write" as const, path: p.relative, sha, created: !p.exists, ...(diff ? { diff } : {}) },
+  };
 }
 
 /** The change as a unified diff for the person watching (capped; the model gets its own short echo). */
@@ -221,9 +249,10 @@ export const editFile = defineAction({
   hint: "replace exact text in a file (or several edits at once, all or nothing)",
   description:
     "Replace old_string (exact text, without line numbers) with new_string in a file you have read or weir showed you. " +
-      "It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; " +
-      "ambiguous matches are refused with their line numbers. An empty old_string creates a new (or empty) file. `edits` (instead of old/new): several replacements in order, all or nothing. " +
-      "Refused if the file changed on disk since.",
+    "It must match one place, or set replace_all; else a match ignoring indentation is tried and re-indented; " +
+    ("ambiguous matches are refused with their line numbers. An empty old_string creates a new (or " +
+      "empty) file. `edits` (instead of old/new): several replacements in order, all or nothing. ") +
+    "Refused if the file changed on disk since.",
   input: z
     .object({
       path: z.string().min(1),
@@ -274,7 +303,9 @@ export const editFile = defineAction({
     }[outcome.how];
     const sha = ctx.ledger.get(p.absolute)!;
     return {
-      content: `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, sha256 ${sha}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`,
+      content:
+        `edited ${p.relative}: ${outcome.replaced} replacement${outcome.replaced === 1 ? "" : "s"}${how}, ` +
+        `sha256 ${sha}\n${changedSnippet(before.replace(/\r\n/g, "\n"), outcome.text.replace(/\r\n/g, "\n"))}`,
       details: { kind: "write", path: p.relative, sha, created: false, how: outcome.how, diff: diffOf(p.relative, before, outcome.text) },
     };
   },

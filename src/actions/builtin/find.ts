@@ -53,8 +53,12 @@ export const listFiles = defineAction({
       else more++;
     }
     const note = hidden ? `\n[${hidden} protected path${hidden === 1 ? "" : "s"} (secrets, keys) not listed]` : "";
-    if (out.length === 0) return { content: `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}${note}`, details: { kind: "list", paths: 0 } };
-    return { content: out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : "") + note, details: { kind: "list", paths: out.length + more } };
+    if (out.length === 0)
+      return { content: `no files${i.pattern ? ` match ${i.pattern}` : ""}${sub ? ` below ${sub}` : ""}${note}`, details: { kind: "list", paths: 0 } };
+    return {
+      content: out.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern or raise limit]` : "") + note,
+      details: { kind: "list", paths: out.length + more },
+    };
   },
 });
 

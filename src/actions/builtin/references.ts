@@ -20,9 +20,17 @@ export const findReferences = defineAction({
   hint: "find where a symbol is defined, referenced and called",
   description:
     "Find the definitions (from a parser: precision syntax), references and call sites (from a text search: " +
-      "precision heuristic) of a symbol across the workspace. Use before changing an exported symbol's signature or behaviour. " +
-      "Results are not type-checked; a name shared by unrelated symbols shows up too.",
-  input: z.object({ symbol: z.string().min(1).regex(/^[\w$.]+$/, "a plain identifier"), path: z.string().optional().describe("limit to files below this directory") }).strict(),
+    "precision heuristic) of a symbol across the workspace. Use before changing an exported symbol's signature or behaviour. " +
+    "Results are not type-checked; a name shared by unrelated symbols shows up too.",
+  input: z
+    .object({
+      symbol: z
+        .string()
+        .min(1)
+        .regex(/^[\w$.]+$/, "a plain identifier"),
+      path: z.string().optional().describe("limit to files below this directory"),
+    })
+    .strict(),
   risk: "read",
   source: "builtin",
   readOnly: true,

@@ -23,17 +23,39 @@ export function verifyAction(ledger: VerificationLedger) {
     async run(i, ctx) {
       const checks = detectChecks(ctx.workspace.root).filter((c) => i.level === "full" || c.level === "quick");
       if (checks.length === 0)
-        throw new ToolFailure("no checks found at the workspace root (no test script, test target or build file weir knows); weir will not guess a command: run the project's tests with run_command");
+        throw new ToolFailure(
+          "no checks found at the workspace root (no test script, test target or build file weir knows); weir " +
+            "will not guess a command: run the project's tests with run_command",
+        );
       const revision = await ledger.revision();
       const lines: string[] = [];
       const failures: { path: string; line: number; message: string }[] = [];
       let allPassed = true;
       for (const c of checks) {
-        const r = await runCommandIn(ctx.sandbox, { argv: [c.program, ...c.args], cwd: ctx.workspace.root, onOutput: ctx.onOutput, timeoutMs: i.timeout_ms ?? 600_000, outputCap: 40_000, env: ctx.env, signal: ctx.signal, onStart: ctx.onProcess });
+        const r = await runCommandIn(ctx.sandbox, {
+          argv: [c.program, ...c.args],
+          cwd: ctx.workspace.root,
+          onOutput: ctx.onOutput,
+          timeoutMs: i.timeout_ms ?? 600_000,
+          outputCap: 40_000,
+          env: ctx.env,
+          signal: ctx.signal,
+          onStart: ctx.onProcess,
+        });
         const complete = !r.timedOut && !r.cancelled && r.exitCode !== null;
         const passed = complete && r.exitCode === 0;
         allPassed &&= passed;
-        const e: Evidence = { producer: "verify", check: c.name, command: [c.program, ...c.args].join(" "), level: i.level, exitCode: r.exitCode, passed, complete, revision, at: Date.now() };
+        const e: Evidence = {
+          producer: "verify",
+          check: c.name,
+          command: [c.program, ...c.args].join(" "),
+          level: i.level,
+          exitCode: r.exitCode,
+          passed,
+          complete,
+          revision,
+          at: Date.now(),
+        };
         ledger.record(e);
         const tail = passed ? r.output.split("\n").slice(-TAIL_LINES).join("\n") : failureView(r.output);
         if (!passed) failures.push(...parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));

@@ -45,7 +45,8 @@ export async function actionsCommand(args: ParsedArgs, workspace: string, resolv
     }
     const w = (k: keyof (typeof rows)[number]) => Math.max(k.length, ...rows.map((r) => String(r[k]).length));
     const line = (r: Record<string, unknown>) =>
-      `${String(r.capability).padEnd(w("capability"))}  ${String(r.id).padEnd(w("id"))}  ${String(r.risk).padEnd(11)}  ${String(r.source).padEnd(w("source"))}  ${String(r.schemaTokens).padStart(6)}`;
+      `${String(r.capability).padEnd(w("capability"))}  ${String(r.id).padEnd(w("id"))}  ` +
+      `${String(r.risk).padEnd(11)}  ${String(r.source).padEnd(w("source"))}  ${String(r.schemaTokens).padStart(6)}`;
     out(`${line({ capability: "capability", id: "id", risk: "risk", source: "source", schemaTokens: "tokens" })}\n`);
     for (const r of rows) out(`${line(r)}\n`);
     out(`${rows.length} actions, ${rows.reduce((n, r) => n + r.schemaTokens, 0)} schema tokens in all\n`);

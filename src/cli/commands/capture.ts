@@ -28,10 +28,18 @@ export function evalCapture(args: ParsedArgs, workspace: string, out: Out): numb
     const { cases, unlabelled, withoutPosition } = captureCases(sessions, { all: args.all, includeUntrusted: args.flags["include-untrusted"] === true });
     writeFileAtomic(file, suiteText(cases));
     const fired = OUTCOME_RULES.map((r) => [r, cases.filter((c) => c.tags?.includes(r)).length] as const).filter(([, n]) => n > 0);
-    out(`wrote ${cases.length} case${cases.length === 1 ? "" : "s"} to ${file} from ${rows.length} decisions in ${bySession.size} session${bySession.size === 1 ? "" : "s"}${fired.length ? ` (${fired.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}\n`);
+    out(
+      `wrote ${cases.length} case${cases.length === 1 ? "" : "s"} to ${file} from ${rows.length} ` +
+        `decisions in ${bySession.size} ` +
+        `session${bySession.size === 1 ? "" : "s"}${fired.length ? ` (${fired.map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}\n`,
+    );
     if (unlabelled && !args.all) out(`${unlabelled} states no outcome rule labelled were left out; --all keeps them for weir eval label\n`);
     if (withoutPosition) out(`${withoutPosition} decisions recorded by an older weir have no position in their session and were skipped\n`);
-    out(args.flags["include-untrusted"] === true ? "untrusted notes are kept (--include-untrusted)\n" : "untrusted notes were dropped (--include-untrusted keeps them)\n");
+    out(
+      args.flags["include-untrusted"] === true
+        ? "untrusted notes are kept (--include-untrusted)\n"
+        : "untrusted notes were dropped (--include-untrusted keeps them)\n",
+    );
     return 0;
   });
 }
@@ -43,7 +51,8 @@ export async function evalLabel(args: ParsedArgs, set: QuestionSet, out: Out): P
   if (!existsSync(file)) throw new UserError(`no suite at ${file}`, 2);
   const suite = loadSuites([file], set, false);
   // Rewriting a file with lines it could not read would lose them: fix those first.
-  if (suite.problems.length) throw new UserError(`${file}:${suite.problems[0]!.line}: ${suite.problems[0]!.message}; fix it before labelling (nothing was changed)`, 2);
+  if (suite.problems.length)
+    throw new UserError(`${file}:${suite.problems[0]!.line}: ${suite.problems[0]!.message}; fix it before labelling (nothing was changed)`, 2);
   let cases: EvalCase[] = suite.cases;
   let edits = 0;
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
@@ -58,7 +67,8 @@ export async function evalLabel(args: ParsedArgs, set: QuestionSet, out: Out): P
       const host = req.headers.get("host") ?? "";
       if (!/^(?:127\.0\.0\.1|localhost):\d+$/.test(host)) return json(403, { error: "wrong host" });
       if (url.searchParams.get("token") !== token) return json(403, { error: "open the address weir printed (it carries the token)" });
-      if (req.method === "GET" && url.pathname === "/") return new Response(labelPage(file, cases, set, token), { headers: { "content-type": "text/html; charset=utf-8" } });
+      if (req.method === "GET" && url.pathname === "/")
+        return new Response(labelPage(file, cases, set, token), { headers: { "content-type": "text/html; charset=utf-8" } });
       if (req.method === "GET" && url.pathname === "/api/cases") return json(200, cases);
       if (req.method === "POST" && url.pathname === "/api/label") {
         if (!(req.headers.get("content-type") ?? "").startsWith("application/json")) return json(415, { error: "send the edit as application/json" });

@@ -19,7 +19,8 @@ export function configCommand(words: string[], resolved: Resolved, paths: { user
     out(`${JSON.stringify({ settings: values, files }, null, 2)}\n`);
     return 0;
   }
-  const shown = (k: string, v: unknown) => (k === "apiKey" ? maskSecret(v as string | undefined) : v === undefined ? "(unset)" : typeof v === "object" ? JSON.stringify(v) : `${v}`);
+  const shown = (k: string, v: unknown) =>
+    k === "apiKey" ? maskSecret(v as string | undefined) : v === undefined ? "(unset)" : typeof v === "object" ? JSON.stringify(v) : `${v}`;
   const rows: [string, string][] = Object.entries(settings)
     .filter(([k]) => k !== "models")
     .map(([k, v]) => [k, shown(k, v)]);

@@ -24,7 +24,12 @@ function summariseDecisions(records: DecisionRecord[]) {
       } else if (v) s.dis++;
       by.set(k, s);
     }
-  const signals: SignalSummary[] = [...by].map(([signal, s]) => ({ signal, compared: s.n, disagree: s.dis, ...(s.numeric ? { meanAbsDelta: s.abs / s.n } : {}) }));
+  const signals: SignalSummary[] = [...by].map(([signal, s]) => ({
+    signal,
+    compared: s.n,
+    disagree: s.dis,
+    ...(s.numeric ? { meanAbsDelta: s.abs / s.n } : {}),
+  }));
   const lat = records.map((r) => r.latency_ms ?? 0).filter((x) => x > 0);
   return {
     decisions: records.length,
@@ -67,9 +72,16 @@ export function decisionsCommand(args: ParsedArgs, out: (s: string) => void): nu
         out("\n");
         continue;
       }
-      out(`; ${s.errors} provider failures (baseline used), ${s.violations} floor violations refused, mean latency ${Math.round(s.meanLatencyMs)} ms, mean request ${Math.round(s.meanRequestBytes)} bytes\n`);
+      out(
+        `; ${s.errors} provider failures (baseline used), ${s.violations} floor violations refused, mean ` +
+          `latency ${Math.round(s.meanLatencyMs)} ms, mean request ${Math.round(s.meanRequestBytes)} bytes\n`,
+      );
       out("  signal                          compared  disagree  mean |delta|\n");
-      for (const x of s.signals) out(`  ${x.signal.padEnd(30)}  ${String(x.compared).padStart(8)}  ${String(x.disagree).padStart(8)}  ${x.meanAbsDelta === undefined ? "" : x.meanAbsDelta.toFixed(3)}\n`);
+      for (const x of s.signals)
+        out(
+          `  ${x.signal.padEnd(30)}  ${String(x.compared).padStart(8)}  ${String(x.disagree).padStart(8)}  ` +
+            `${x.meanAbsDelta === undefined ? "" : x.meanAbsDelta.toFixed(3)}\n`,
+        );
     }
     return 0;
   });

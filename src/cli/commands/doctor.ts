@@ -39,20 +39,35 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   if (keyed) {
     const started = performance.now();
     try {
-      const provider = await createProvider({ ...providerSettings(resolved), retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, requestTimeoutMs: 20_000 }, resolved.preset.hint);
+      const provider = await createProvider(
+        { ...providerSettings(resolved), retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, requestTimeoutMs: 20_000 },
+        resolved.preset.hint,
+      );
       const notices: string[] = [];
       let text = "";
       for await (const ev of provider.stream({ system: "", messages: [userText("Reply with: ok")], tools: [], maxTokens: 16 })) {
         if (ev.type === "text_delta") text += ev.text;
         if (ev.type === "notice") notices.push(ev.message);
       }
-      checks.push({ name: "endpoint and model", ok: true, detail: `${s.provider} at ${s.baseUrl}, model ${s.model}: answered in ${Math.round(performance.now() - started)} ms${text ? ` ("${text.trim().slice(0, 20)}")` : ""}` });
+      checks.push({
+        name: "endpoint and model",
+        ok: true,
+        detail:
+          `${s.provider} at ${s.baseUrl}, model ${s.model}: answered in ` +
+          `${Math.round(performance.now() - started)} ms${text ? ` ("${text.trim().slice(0, 20)}")` : ""}`,
+      });
       for (const n of notices) checks.push({ name: "model", ok: false, detail: n });
     } catch (e) {
       checks.push({ name: "endpoint and model", ok: false, detail: (e as Error).message });
     }
   }
-  const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home: homeDirectory(), readable: s.sandbox.readable, own: [userConfigDir(), userDataDir()] });
+  const sandbox = createSandbox({
+    mode: s.sandbox.mode,
+    root: workspace,
+    home: homeDirectory(),
+    readable: s.sandbox.readable,
+    own: [userConfigDir(), userDataDir()],
+  });
   checks.push({ name: "command sandbox", ok: sandbox.active || s.sandbox.mode === "off", detail: sandbox.describe() });
   const viewed = sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write" && viewTools(changesDir(userDataDir(), workspace), workspace) !== null;
   if (sandbox.kind === "bwrap" && s.sandbox.mode === "workspace-write") {
@@ -81,14 +96,25 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
   }
   // What of this workspace the person's shell, git or PATH reads at their next start: commands cannot change it.
   const reads = personalReads(workspace, homeDirectory());
-  if (reads.length) checks.push({ name: "your environment", ok: true, detail: `read from here at your next shell, git or editor, so commands cannot change it and write_file asks: ${reads.map((r) => `${r.path} (${r.why})`).join(", ")}` });
+  if (reads.length)
+    checks.push({
+      name: "your environment",
+      ok: true,
+      detail:
+        `read from here at your next shell, git or editor, so commands cannot change it and write_file ` +
+        `asks: ${reads.map((r) => `${r.path} (${r.why})`).join(", ")}`,
+    });
   try {
     const dir = userDataDir();
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
     checks.push({ name: "data directory", ok: true, detail: `${dir} is writable` });
   } catch (e) {
-    checks.push({ name: "data directory", ok: false, detail: `${userDataDir()} is not writable (${(e as NodeJS.ErrnoException).code ?? "error"}); set XDG_DATA_HOME to a writable directory` });
+    checks.push({
+      name: "data directory",
+      ok: false,
+      detail: `${userDataDir()} is not writable (${(e as NodeJS.ErrnoException).code ?? "error"}); set XDG_DATA_HOME to a writable directory`,
+    });
   }
   // Your hooks: a guard that cannot start blocks every call it matches, so say which cannot, and why.
   const hooks = HOOK_EVENTS.flatMap((e) => (s.hooks[e] ?? []).flatMap((g) => g.hooks.map((h) => ({ e, command: h.command }))));
@@ -97,7 +123,11 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
       const why = hookStartProblem(h.command, homeDirectory(), (name) => Bun.which(name) !== null);
       return why ? [`${h.e} "${h.command.slice(0, 60)}": ${why}`] : [];
     });
-    checks.push({ name: "hooks", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : `${hooks.length} hook${hooks.length === 1 ? "" : "s"}, each can start` });
+    checks.push({
+      name: "hooks",
+      ok: problems.length === 0,
+      detail: problems.length ? problems.join("; ") : `${hooks.length} hook${hooks.length === 1 ? "" : "s"}, each can start`,
+    });
   }
   const servers = loadMcpServers(userConfigDir(), workspace, process.env);
   if (servers.length) {
@@ -115,16 +145,34 @@ export async function doctorCommand(args: ParsedArgs, workspace: string, resolve
         store.close();
       }
     } else for (const e of servers) if (e.origin === "user") approved.add(e.name);
-    const hub = new McpHub(new ActionRegistry(), { workspace, serverHomes: join(userDataDir(), "mcp"), startTimeoutMs: 30_000, callTimeoutMs: 10_000, isApproved: (e) => approved.has(e.name), clientVersion: "doctor" });
+    const hub = new McpHub(new ActionRegistry(), {
+      workspace,
+      serverHomes: join(userDataDir(), "mcp"),
+      startTimeoutMs: 30_000,
+      callTimeoutMs: 10_000,
+      isApproved: (e) => approved.has(e.name),
+      clientVersion: "doctor",
+    });
     const started = performance.now();
     await hub.start(servers.filter((e) => !e.config.disabled));
     const ms = Math.round(performance.now() - started);
-    for (const st of hub.status()) checks.push({ name: `mcp ${st.name}`, ok: st.state === "connected", detail: `${hub.describe(st)}${st.state === "connected" ? ` (all servers up in ${ms} ms)` : ""}` });
+    for (const st of hub.status())
+      checks.push({
+        name: `mcp ${st.name}`,
+        ok: st.state === "connected",
+        detail: `${hub.describe(st)}${st.state === "connected" ? ` (all servers up in ${ms} ms)` : ""}`,
+      });
     await hub.closeAll();
   }
   checks.push(projectChecks(workspace, sandbox));
   const tty = process.stdout.isTTY === true;
-  checks.push({ name: "terminal", ok: true, detail: tty ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}` : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)" });
+  checks.push({
+    name: "terminal",
+    ok: true,
+    detail: tty
+      ? `a terminal, ${process.stdout.columns ?? "?"} columns, colour ${s.color && !process.env.NO_COLOR ? "on" : "off"}`
+      : "not a terminal: output is plain, prompts are refusals (use --yes or --allow)",
+  });
   // The properties docs/security.md states, as they hold here.
   const cgroup = sandbox.kind === "bwrap" && cgroupsAvailable();
   const facts = { sandbox: sandbox.active ? sandbox.kind : "none", view: viewed, cgroup, root: process.getuid?.() === 0 } as const;
@@ -161,5 +209,9 @@ function projectChecks(workspace: string, sandbox: CommandSandbox): Check {
   });
   const list = (level: string) => found.filter((c) => c.level === level).map((c) => c.name).join(", ") || "none";
   const detail = `quick: ${list("quick")}; full: ${list("full")}`;
-  return { name: "project checks", ok: missing.length === 0, detail: missing.length ? `${detail}; ${missing.join("; ")}: verify cannot run the tests` : detail };
+  return {
+    name: "project checks",
+    ok: missing.length === 0,
+    detail: missing.length ? `${detail}; ${missing.join("; ")}: verify cannot run the tests` : detail,
+  };
 }

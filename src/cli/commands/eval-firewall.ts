@@ -21,7 +21,12 @@ const CALL_TIMEOUT_MS = 60_000;
  * per class and carrier. The judge sees each text under a neutral id ("t1", …), never the suite's
  * id, which may name its label.
  */
-export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Out, progress: (p: { done: number; total: number; failures: number }) => void): Promise<number> {
+export async function evalFirewall(
+  args: ParsedArgs,
+  judgment: Judgment,
+  out: Out,
+  progress: (p: { done: number; total: number; failures: number }) => void,
+): Promise<number> {
   const files = args.command.slice(2);
   if (files.length === 0) throw usageError("weir eval firewall needs a suite of labeled texts: weir eval firewall texts.jsonl (format: docs/eval.md)");
   const loaded = loadFirewallSuite(files, args.strict);
@@ -42,7 +47,13 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
     if (!j.provider.flagChunks) throw new UserError(`the judgment provider ${j.provider.id} cannot check texts (only the llm provider answers flag_texts)`, 2);
     const key = `${j.provider.id}/${j.provider.requestedModel ?? "default"}`;
     const batch = typeof args.flags.batch === "number" && args.flags.batch > 0 ? args.flags.batch : 8;
-    const result = await judgeAll(j.provider, passed, batch, typeof args.flags.concurrency === "number" && args.flags.concurrency > 0 ? args.flags.concurrency : 2, progress);
+    const result = await judgeAll(
+      j.provider,
+      passed,
+      batch,
+      typeof args.flags.concurrency === "number" && args.flags.concurrency > 0 ? args.flags.concurrency : 2,
+      progress,
+    );
     judged = result.judged;
     judge = { key, calls: result.calls, failed: result.failed, ...(result.firstError ? { first_error: result.firstError } : {}) };
     if (result.failed > 0) out(`judge: ${result.failed} of ${result.calls} calls failed (${result.firstError}); their texts count as not flagged\n`);
@@ -53,19 +64,28 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
       out(`recorded ${judged.size} judgments into ${args.flags.record}\n`);
     }
   } else if (providerName === "replay" || providerName.startsWith("replay:")) {
-    const key = replayKey(providerName, [...new Set(cases.flatMap((c) => Object.keys(c.judgments ?? {})))], "weir eval firewall SUITE --provider judgment --record FILE");
+    const key = replayKey(
+      providerName,
+      [...new Set(cases.flatMap((c) => Object.keys(c.judgments ?? {})))],
+      "weir eval firewall SUITE --provider judgment --record FILE",
+    );
     judged = new Map(passed.filter((c) => c.judgments?.[key] !== undefined).map((c) => [c.id, c.judgments![key]!]));
     const missing = passed.length - judged.size;
     judge = { key, recorded: judged.size, missing };
     if (missing > 0) out(`replay ${key}: ${missing} of the ${passed.length} texts the firewall passed have no recorded judgment; they count as not flagged\n`);
-  } else if (providerName !== "firewall" && providerName !== "baseline") throw usageError(`--provider ${providerName} is not a firewall eval source; use firewall (the default), judgment or replay[:KEY]`);
+  } else if (providerName !== "firewall" && providerName !== "baseline")
+    throw usageError(`--provider ${providerName} is not a firewall eval source; use firewall (the default), judgment or replay[:KEY]`);
 
   if (judged) {
     const j = judged;
     layers.push({ name: `judge, on the ${passed.length} texts the firewall passed`, figures: layerFigures(passed, (c) => j.get(c.id) === true) });
-    layers.push({ name: "firewall + judge (increase-only, as a run uses them)", figures: layerFigures(cases, (c) => byFirewall.has(c.id) || j.get(c.id) === true) });
+    layers.push({
+      name: "firewall + judge (increase-only, as a run uses them)",
+      figures: layerFigures(cases, (c) => byFirewall.has(c.id) || j.get(c.id) === true),
+    });
   }
-  if (args.json) out(`${JSON.stringify({ texts: cases.length, ...(judge ? { judge } : {}), layers: layers.map((l) => ({ name: l.name, ...l.figures })) }, null, 2)}\n`);
+  if (args.json)
+    out(`${JSON.stringify({ texts: cases.length, ...(judge ? { judge } : {}), layers: layers.map((l) => ({ name: l.name, ...l.figures })) }, null, 2)}\n`);
   else out(`${cases.length} texts (${cases.filter((c) => c.injection).length} with a planted instruction)\n${firewallReport(layers)}\n`);
   return 0;
 }
@@ -74,7 +94,13 @@ export async function evalFirewall(args: ParsedArgs, judgment: Judgment, out: Ou
  * The passed texts through the provider's chunk check, `batch` texts a call, `concurrency` calls in
  * flight. A failed call leaves its texts unjudged (a run would go on without the judge too).
  */
-async function judgeAll(provider: JudgmentProvider, texts: readonly FirewallCase[], batch: number, concurrency: number, progress: (p: { done: number; total: number; failures: number }) => void) {
+async function judgeAll(
+  provider: JudgmentProvider,
+  texts: readonly FirewallCase[],
+  batch: number,
+  concurrency: number,
+  progress: (p: { done: number; total: number; failures: number }) => void,
+) {
   const batches: FirewallCase[][] = [];
   for (let i = 0; i < texts.length; i += batch) batches.push(texts.slice(i, i + batch));
   const judged = new Map<string, boolean>();

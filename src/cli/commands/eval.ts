@@ -31,7 +31,11 @@ function setOfSuite(files: readonly string[]): QuestionSet {
       const key = (JSON.parse(first ?? "") as { question_set?: unknown }).question_set;
       if (typeof key === "string") {
         const set = questionSetFor(key);
-        if (!set) throw new UserError(`${f} is for question set ${key}, which this weir does not know (it knows ${[AGENT_CONTEXT_V1, AGENT_CONTEXT].map(setKey).join(", ")})`, 2);
+        if (!set)
+          throw new UserError(
+            `${f} is for question set ${key}, which this weir does not know (it knows ${[AGENT_CONTEXT_V1, AGENT_CONTEXT].map(setKey).join(", ")})`,
+            2,
+          );
         return set;
       }
     } catch (e) {
@@ -68,7 +72,10 @@ function progressPrinter(out: Out, tty: boolean) {
     if (tty) {
       const w = 30;
       const fill = Math.round((w * p.done) / Math.max(1, p.total));
-      out(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${p.done}/${p.total}  ${rate.toFixed(1)}/s  ETA ${eta.toFixed(0)}s  failures ${p.failures}${p.done === p.total ? "\n" : ""}`);
+      out(
+        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${p.done}/${p.total}  ${rate.toFixed(1)}/s  ETA ` +
+          `${eta.toFixed(0)}s  failures ${p.failures}${p.done === p.total ? "\n" : ""}`,
+      );
     } else if (p.done === p.total || performance.now() - lastLine > 2000 || p.done % Math.max(1, Math.floor(p.total / 10)) === 0) {
       lastLine = performance.now();
       out(`progress ${p.done}/${p.total} (${rate.toFixed(1)}/s, ETA ${eta.toFixed(0)}s, failures ${p.failures})\n`);
@@ -81,7 +88,8 @@ function casesForRun(store: EvalStore, runId: string, out: Out) {
   const files = JSON.parse(run.suites) as string[];
   const set = setOfRun(run.question_set);
   const suite = loadSuites(files, set);
-  if (suite.hash !== run.suite_hash) out(`warning: the suites changed since run ${run.id} (hash ${run.suite_hash} → ${suite.hash}); labels are read from the files as they are now\n`);
+  if (suite.hash !== run.suite_hash)
+    out(`warning: the suites changed since run ${run.id} (hash ${run.suite_hash} → ${suite.hash}); labels are read from the files as they are now\n`);
   return { run, set, cases: suite.cases, results: joinResults(suite.cases, store.results(run.id)) };
 }
 
@@ -117,7 +125,12 @@ export async function evalCommand(
     case "runs": {
       const store = EvalStore.open(dbPath(args));
       try {
-        for (const r of store.runs()) out(`${r.id}  ${r.provider}${r.model ? `/${r.model}` : ""}  shard ${r.shard}  ${store.done(r.id).size}/${r.total}  ${r.finished_at ? "finished" : "unfinished"}  ${JSON.parse(r.suites).join(", ")}\n`);
+        for (const r of store.runs())
+          out(
+            `${r.id}  ${r.provider}${r.model ? `/${r.model}` : ""}  shard ${r.shard}  ` +
+              `${store.done(r.id).size}/${r.total}  ${r.finished_at ? "finished" : "unfinished"}  ` +
+              `${JSON.parse(r.suites).join(", ")}\n`,
+          );
       } finally {
         store.close();
       }
@@ -138,7 +151,11 @@ async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand
   if (providerName === "baseline") source = { kind: "baseline" };
   else if (providerName === "learned") source = { kind: "learned", folds: num(args, "folds", 5) };
   else if (providerName === "replay" || providerName.startsWith("replay:")) {
-    const key = replayKey(providerName, [...new Set(suite.cases.flatMap((c) => Object.keys(c.judgments ?? {})))], "a live provider: weir eval run SUITE --provider judgment --record FILE");
+    const key = replayKey(
+      providerName,
+      [...new Set(suite.cases.flatMap((c) => Object.keys(c.judgments ?? {})))],
+      "a live provider: weir eval run SUITE --provider judgment --record FILE",
+    );
     source = { kind: "replay", key };
     model = key;
   } else if (isJudgmentSource(providerName)) {
@@ -156,7 +173,8 @@ async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand
     let runId: string;
     if (resumeId) {
       const run = store.run(resumeId);
-      if (run.suite_hash !== suite.hash) throw new UserError(`run ${run.id} was made on other suite content (${run.suite_hash}, now ${suite.hash}); start a new run`, 2);
+      if (run.suite_hash !== suite.hash)
+        throw new UserError(`run ${run.id} was made on other suite content (${run.suite_hash}, now ${suite.hash}); start a new run`, 2);
       runId = run.id;
       out(`resuming ${runId}: ${store.done(runId).size} of ${run.total} cases already done\n`);
     } else
@@ -202,7 +220,10 @@ async function evalRun(args: ParsedArgs, judgment: Parameters<typeof evalCommand
       out(`recorded ${recorded.size} judgments into ${args.flags.record}\n`);
     }
     const results = joinResults(suite.cases, store.results(runId));
-    out(`${terminalReport(analyse(SET, results), `run ${runId} (${providerName})`)}\n\nnext: weir eval calibrate --run ${runId}; weir eval report --run ${runId} --html report.html\n`);
+    out(
+      `${terminalReport(analyse(SET, results), `run ${runId} (${providerName})`)}\n\nnext: weir eval ` +
+        `calibrate --run ${runId}; weir eval report --run ${runId} --html report.html\n`,
+    );
     return 0;
   } finally {
     store.close();
@@ -255,7 +276,12 @@ function evalCalibrate(args: ParsedArgs, workspace: string, out: Out): number {
     const k = num(args, "folds", 5);
     const maxFs = num(args, "max-false-stop", 0.02);
     const maxFc = num(args, "max-false-continue", 0.2);
-    const { policy, lines } = fitPolicy(withCand, SET, { folds: k, maxFalseStop: maxFs, maxFalseContinue: maxFc, run: { question_set: run.question_set, provider: run.provider, model: run.model, id: run.id, suite_hash: run.suite_hash } });
+    const { policy, lines } = fitPolicy(withCand, SET, {
+      folds: k,
+      maxFalseStop: maxFs,
+      maxFalseContinue: maxFc,
+      run: { question_set: run.question_set, provider: run.provider, model: run.model, id: run.id, suite_hash: run.suite_hash },
+    });
     for (const l of lines) out(`${l}\n`);
     // The workspace's policies/ (where a run looks for it), not wherever the shell happens to be.
     const file = join(workspace, "policies", "decision-policy.json");
@@ -276,7 +302,15 @@ function evalReport(args: ParsedArgs, out: Out): number {
     // Where the labels came from, so the summary can say what the figures measure.
     const label_sources: Record<string, number> = { criteria: 0, outcome: 0, human: 0, unmarked: 0 };
     for (const c of cases) for (const q of Object.keys(c.labels)) label_sources[c.label_source?.[q] ?? "unmarked"]!++;
-    const meta = { run: run.id, provider: run.provider, model: run.model, question_set: run.question_set, suite_hash: run.suite_hash, shard: run.shard, label_sources };
+    const meta = {
+      run: run.id,
+      provider: run.provider,
+      model: run.model,
+      question_set: run.question_set,
+      suite_hash: run.suite_hash,
+      shard: run.shard,
+      label_sources,
+    };
     if (args.json) out(`${JSON.stringify({ meta, report, summary: plainSummary(report, meta) }, null, 2)}\n`);
     else out(`${plainSummary(report, meta).lines.join("\n")}\n\n${terminalReport(report, `run ${run.id} (${run.provider})`)}\n`);
     if (typeof args.flags.html === "string") {
@@ -315,7 +349,16 @@ function evalMerge(args: ParsedArgs, out: Out): number {
       const id = `merged-${runs[0]!.suite_hash.slice(0, 8)}-${runs[0]!.provider}`;
       if (target.runs().some((r) => r.id === id)) continue;
       const total = runs.reduce((s, r) => s + r.total, 0);
-      target.createRun({ id, suite_hash: runs[0]!.suite_hash, suites: runs[0]!.suites, provider: runs[0]!.provider, model: runs[0]!.model, question_set: runs[0]!.question_set, shard: "all", total });
+      target.createRun({
+        id,
+        suite_hash: runs[0]!.suite_hash,
+        suites: runs[0]!.suites,
+        provider: runs[0]!.provider,
+        model: runs[0]!.model,
+        question_set: runs[0]!.question_set,
+        shard: "all",
+        total,
+      });
       let results = 0;
       for (const r of runs)
         for (const x of target.results(r.id)) {

@@ -29,7 +29,11 @@ export function eventsCommand(args: ParsedArgs, out: (s: string) => void): numbe
     } else if (args.json) out(`${lines.join("\n")}\n`);
     else {
       if (rows.length === 0) out("no events recorded yet\n");
-      for (const r of rows) out(`${new Date(Number(r.started_at)).toISOString()}  ${String(r.action).padEnd(14)} ${String(r.result_class).padEnd(8)} ${String(r.duration_ms).padStart(7)} ms  ${r.preview}\n`);
+      for (const r of rows)
+        out(
+          `${new Date(Number(r.started_at)).toISOString()}  ${String(r.action).padEnd(14)} ` +
+            `${String(r.result_class).padEnd(8)} ${String(r.duration_ms).padStart(7)} ms  ${r.preview}\n`,
+        );
     }
     return 0;
   });

@@ -33,7 +33,9 @@ export async function goalCommand(args: ParsedArgs, workspace: string, resolved:
     const id = args.command[2] ?? usageArg("status");
     return withExistingStore("no goals yet", out, (store) => {
       const g = store.goals.find(id);
-      const steps = store.goals.transitions(g.id).map((t) => `  ${new Date(t.at).toISOString()}  ${t.status.padEnd(14)} ${String(t.spent).padStart(8)} tokens  ${t.reason}`);
+      const steps = store.goals
+        .transitions(g.id)
+        .map((t) => `  ${new Date(t.at).toISOString()}  ${t.status.padEnd(14)} ${String(t.spent).padStart(8)} tokens  ${t.reason}`);
       out(`${goalLine(g)}\n${g.objective}\n${steps.join("\n")}\n`);
       return 0;
     });
@@ -48,7 +50,9 @@ export async function goalCommand(args: ParsedArgs, workspace: string, resolved:
   try {
     const display = displayFor(resolved, io, { cwd: workspace, tools: () => runtime.disclosure.names() });
     const check = typeof args.flags.check === "string" ? args.flags.check : undefined;
-    const spec = resuming ? { resume: args.command[2] ?? usageArg("resume"), budget: args.budget } : { objective, check, budget: args.budget, newSession: true };
+    const spec = resuming
+      ? { resume: args.command[2] ?? usageArg("resume"), budget: args.budget }
+      : { objective, check, budget: args.budget, newSession: true };
     // The run's notices (sandbox, --yes) once the goal is known to start: a refused one says only why.
     const started = () => runtime.notices.forEach((message) => display.emit({ type: "notice", level: "info", message }));
     const { status, line } = await pursue(runtime, workspace, spec, display, signal, started);
@@ -60,7 +64,9 @@ export async function goalCommand(args: ParsedArgs, workspace: string, resolved:
 }
 
 /** What to pursue: a new goal (in a session of its own, or the conversation's), or one to resume. */
-export type GoalSpec = { objective: string; check?: string | undefined; budget?: number | undefined; newSession: boolean } | { resume: string; budget?: number | undefined };
+export type GoalSpec =
+  | { objective: string; check?: string | undefined; budget?: number | undefined; newSession: boolean }
+  | { resume: string; budget?: number | undefined };
 
 /**
  * Starts or resumes a goal on a runtime and pursues it; the CLI's `weir goal` and the REPL's `/goal`
@@ -128,7 +134,8 @@ const usageArg = (verb: string): never => {
   throw usageError(`weir goal ${verb} needs a goal id; weir goal list shows them`);
 };
 
-const goalLine = (g: GoalRow) => `${g.id}  ${g.status.replace("_", "-").padEnd(14)} ${g.spent}${g.budget !== null ? `/${g.budget}` : ""} tokens  ${g.objective.split("\n")[0]!.slice(0, 60)}`;
+const goalLine = (g: GoalRow) =>
+  `${g.id}  ${g.status.replace("_", "-").padEnd(14)} ${g.spent}${g.budget !== null ? `/${g.budget}` : ""} tokens  ${g.objective.split("\n")[0]!.slice(0, 60)}`;
 
 /** The goal's runner over the real parts: the conversation, the executor (the check runs as the person's command), the store. */
 function goalRunner(goal: GoalRow, runtime: Runtime, workspace: string): { runner: GoalRunner; checkName: string | undefined } {

@@ -120,7 +120,15 @@ async function repositoryOf(workspace: string): Promise<{ top: string; prefix: s
  * from `args` (the provider and gates of the run that started them), in the same directory of their
  * worktrees as the workspace is of its repository. Returns the graph's status.
  */
-export async function pursueGraph(store: SessionStore, workspace: string, resolved: Resolved, args: ParsedArgs, spec: GraphSpec, say: Say, signal: AbortSignal): Promise<GraphStatus> {
+export async function pursueGraph(
+  store: SessionStore,
+  workspace: string,
+  resolved: Resolved,
+  args: ParsedArgs,
+  spec: GraphSpec,
+  say: Say,
+  signal: AbortSignal,
+): Promise<GraphStatus> {
   const { top, prefix } = await repositoryOf(workspace);
   let graph: GraphRow;
   let lock: ProcessLock;
@@ -392,7 +400,14 @@ async function planFromModel(workspace: string, objective: string, files: string
     PLAN_SHAPE;
   const listing = files.slice(0, 300).join("\n");
   const acc = new TurnAccumulator();
-  for await (const ev of provider.stream({ system, messages: [userText(`Objective: ${objective}\n\nThe repository's files:\n${listing}`)], tools: [], maxTokens: 4096, signal })) acc.push(ev);
+  for await (const ev of provider.stream({
+    system,
+    messages: [userText(`Objective: ${objective}\n\nThe repository's files:\n${listing}`)],
+    tools: [],
+    maxTokens: 4096,
+    signal,
+  }))
+    acc.push(ev);
   try {
     return parsePlan(textOf(acc.message()));
   } catch (e) {
@@ -401,7 +416,16 @@ async function planFromModel(workspace: string, objective: string, files: string
 }
 
 /** `/graph` in the REPL: `/graph OBJECTIVE`, `/graph resume ID [TOKENS]`, `/graph status [ID]`, `/graph list`. */
-export async function replGraph(store: SessionStore, workspace: string, resolved: Resolved, args: ParsedArgs, words: string[], display: Display, signal: AbortSignal, running: (id: string | undefined) => void): Promise<string> {
+export async function replGraph(
+  store: SessionStore,
+  workspace: string,
+  resolved: Resolved,
+  args: ParsedArgs,
+  words: string[],
+  display: Display,
+  signal: AbortSignal,
+  running: (id: string | undefined) => void,
+): Promise<string> {
   const verb = words[0]?.toLowerCase();
   if (verb === undefined || verb === "list") {
     const rows = store.graphs.list(workspace);

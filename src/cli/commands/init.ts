@@ -47,8 +47,17 @@ function saveUserConfig(path: string, value: Record<string, unknown>): void {
 async function providerFor(args: ParsedArgs, workspace: string, a: Answers): Promise<{ provider: ModelProvider; resolved: Resolved }> {
   // Before a model is chosen (listing the endpoint's models) any id will do: listing does not use it.
   const model = a.model ?? findPreset(a.provider)?.model ?? "any";
-  const resolved = loadSettings({ ...args, config: { ...args.config, provider: a.provider as never, model, ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}), ...(a.apiKey ? { apiKey: a.apiKey } : {}) } }, workspace);
-  const provider = await createProvider({ ...providerSettings(resolved), retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, requestTimeoutMs: 20_000 }, resolved.preset.hint);
+  const resolved = loadSettings(
+    {
+      ...args,
+      config: { ...args.config, provider: a.provider as never, model, ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}), ...(a.apiKey ? { apiKey: a.apiKey } : {}) },
+    },
+    workspace,
+  );
+  const provider = await createProvider(
+    { ...providerSettings(resolved), retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, requestTimeoutMs: 20_000 },
+    resolved.preset.hint,
+  );
   return { provider, resolved };
 }
 
@@ -79,7 +88,11 @@ const isUrl = (v: string) => {
  * person cancels or declines a failing setup.
  */
 export async function initCommand(args: ParsedArgs, workspace: string, ui: SetupPrompts, interactive: boolean): Promise<number> {
-  if (!interactive) throw usageError("weir init asks questions and needs a terminal; without one, use weir auth login --provider NAME with the key on stdin, or write the user config yourself (weir config show prints where it is)");
+  if (!interactive)
+    throw usageError(
+      "weir init asks questions and needs a terminal; without one, use weir auth login --provider NAME " +
+        "with the key on stdin, or write the user config yourself (weir config show prints where it is)",
+    );
   const path = userConfigFile();
   // A broken config is reported, never overwritten.
   loadConfigFiles([{ path, kind: "user" }]);
@@ -99,7 +112,11 @@ export async function initCommand(args: ParsedArgs, workspace: string, ui: Setup
   const preset = findPreset(providerId)!;
   let baseUrl = preset.baseUrl;
   if (!baseUrl || providerId === "ollama") {
-    baseUrl = await ui.ask("Endpoint URL", { initial: (typeof existing.baseUrl === "string" ? existing.baseUrl : preset.baseUrl) ?? "", placeholder: "https://…", validate: (v) => (isUrl(v) ? undefined : "an http:// or https:// URL") });
+    baseUrl = await ui.ask("Endpoint URL", {
+      initial: (typeof existing.baseUrl === "string" ? existing.baseUrl : preset.baseUrl) ?? "",
+      placeholder: "https://…",
+      validate: (v) => (isUrl(v) ? undefined : "an http:// or https:// URL"),
+    });
     if (baseUrl === undefined) return stop();
   }
   const fromEnv = preset.keyEnv.find((n) => process.env[n]);
@@ -138,8 +155,12 @@ export async function initCommand(args: ParsedArgs, workspace: string, ui: Setup
       fallback && models.includes(fallback) ? fallback : models[0],
     );
     if (picked === undefined) return stop();
-    model = picked === OTHER ? await ui.ask("Model id", { ...(fallback ? { initial: fallback } : {}), validate: (v) => (v.trim() ? undefined : "a model id") }) : picked;
-  } else model = await ui.ask("Model id", { ...(fallback ? { initial: fallback } : {}), validate: (v) => (v.trim() || preset.model ? undefined : "a model id") });
+    model =
+      picked === OTHER
+        ? await ui.ask("Model id", { ...(fallback ? { initial: fallback } : {}), validate: (v) => (v.trim() ? undefined : "a model id") })
+        : picked;
+  } else
+    model = await ui.ask("Model id", { ...(fallback ? { initial: fallback } : {}), validate: (v) => (v.trim() || preset.model ? undefined : "a model id") });
   if (model === undefined) return stop();
   const answers: Answers = { ...draft, ...(model.trim() ? { model: model.trim() } : {}) };
   const { provider } = await providerFor(args, workspace, answers);
@@ -160,7 +181,12 @@ export async function initCommand(args: ParsedArgs, workspace: string, ui: Setup
 }
 
 /** `weir auth login|logout|status`: the key in the user config, checked before it is stored. */
-export async function authCommand(args: ParsedArgs, workspace: string, resolved: Resolved, io: { out: (s: string) => void; ui: SetupPrompts; interactive: boolean; stdin: () => Promise<string> }): Promise<number> {
+export async function authCommand(
+  args: ParsedArgs,
+  workspace: string,
+  resolved: Resolved,
+  io: { out: (s: string) => void; ui: SetupPrompts; interactive: boolean; stdin: () => Promise<string> },
+): Promise<number> {
   const verb = args.command[1] ?? "status";
   const path = userConfigFile();
   const s = resolved.settings;
@@ -169,7 +195,11 @@ export async function authCommand(args: ParsedArgs, workspace: string, resolved:
     const env = /^env \((.+)\)$/.exec(source)?.[1];
     const where = source === "flag" ? "--api-key" : source === "user" ? `the user config ${path}` : env ? `the environment (${env})` : source;
     io.out(`provider ${s.provider}, model ${s.model}, endpoint ${s.baseUrl}\n`);
-    io.out(s.apiKey ? `key ${maskSecret(s.apiKey)} from ${where}\n` : `no key${resolved.preset.keyRequired ? `: ${resolved.preset.hint}, or run weir auth login` : " (this endpoint needs none)"}\n`);
+    io.out(
+      s.apiKey
+        ? `key ${maskSecret(s.apiKey)} from ${where}\n`
+        : `no key${resolved.preset.keyRequired ? `: ${resolved.preset.hint}, or run weir auth login` : " (this endpoint needs none)"}\n`,
+    );
     if (existsSync(path) && process.platform !== "win32" && (statSync(path).mode & 0o077) !== 0 && typeof readUserConfig(path).apiKey === "string")
       io.out(`warning: ${path} holds a key and others can read it; run chmod 600 ${path}\n`);
     return s.apiKey || !resolved.preset.keyRequired ? 0 : 1;
@@ -192,7 +222,12 @@ export async function authCommand(args: ParsedArgs, workspace: string, resolved:
   if (!key) key = io.interactive ? await io.ui.secret(`API key for ${s.provider}`) : (await io.stdin()).trim();
   if (key === undefined) return 130;
   if (!key) throw new UserError(`no key given: paste it at the prompt, or pipe it: printf %s "$KEY" | weir auth login --provider ${s.provider}`, 2);
-  const answers: Answers = { provider: s.provider, apiKey: key, ...(s.baseUrl !== resolved.preset.baseUrl ? { baseUrl: s.baseUrl } : {}), ...(args.config.model ? { model: s.model } : {}) };
+  const answers: Answers = {
+    provider: s.provider,
+    apiKey: key,
+    ...(s.baseUrl !== resolved.preset.baseUrl ? { baseUrl: s.baseUrl } : {}),
+    ...(args.config.model ? { model: s.model } : {}),
+  };
   const { provider } = await providerFor(args, workspace, answers);
   const failure = await tryRequest(provider);
   if (failure) {
@@ -200,7 +235,9 @@ export async function authCommand(args: ParsedArgs, workspace: string, resolved:
     return 1;
   }
   const existing = readUserConfig(path);
-  saveUserConfig(path, { ...withAnswers(existing, { ...answers, ...(typeof existing.model === "string" && !args.config.model ? { model: existing.model } : {}) }) });
+  saveUserConfig(path, {
+    ...withAnswers(existing, { ...answers, ...(typeof existing.model === "string" && !args.config.model ? { model: existing.model } : {}) }),
+  });
   io.out(`the key works with ${s.provider} (${s.model}); saved ${maskSecret(key)} to ${path} (mode 0600)\n`);
   return 0;
 }

@@ -43,7 +43,16 @@ function typedText(m: Message): string {
 /** The last turns of a conversation, one line each, for /resume. Pure. */
 export function transcript(messages: readonly Message[], last = 8): string {
   const lines = messages.flatMap((m) => {
-    const text = (m.role === "user" ? typedText(m) : m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join(" ")).replace(/\s+/g, " ").trim();
+    const text = (
+      m.role === "user"
+        ? typedText(m)
+        : m.content
+            .filter((b) => b.type === "text")
+            .map((b) => (b as { text: string }).text)
+            .join(" ")
+    )
+      .replace(/\s+/g, " ")
+      .trim();
     const calls = m.content.filter((b) => b.type === "tool_call").map((b) => (b as { name: string }).name);
     if (m.role === "user" && text && !m.content.some((b) => b.type === "tool_result")) return [`  you:  ${text.slice(-160)}`];
     if (m.role === "assistant") return [`  weir: ${text ? text.slice(0, 160) : ""}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`];
@@ -55,14 +64,24 @@ export function transcript(messages: readonly Message[], last = 8): string {
 let typed = 0;
 
 /** One worker's calls in flight, as /calls shows them (named AGENT:CALL, as /stop takes them). Pure. */
-function workerCalls(w: { agent: string; label: string; calls: { id: string; action: string; ageMs: number; severity: string; verdicts: string[] }[] }): string {
-  const rows = w.calls.map((c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`);
+function workerCalls(w: {
+  agent: string;
+  label: string;
+  calls: { id: string; action: string; ageMs: number; severity: string; verdicts: string[] }[];
+}): string {
+  const rows = w.calls.map(
+    (c) => `  ${w.agent}:${c.id}  ${c.action}  ${(c.ageMs / 1000).toFixed(1)}s  ${c.severity}${c.verdicts.length ? ` (${c.verdicts.join(", ")})` : ""}`,
+  );
   return `${w.agent} (${w.label}):\n${rows.length ? rows.join("\n") : "  no calls in flight"}`;
 }
 
 export async function replCommand(args: ParsedArgs, workspace: string, resolved: Resolved): Promise<number> {
   const opts = runOptions(args);
-  const runtime = await buildRuntime(opts, workspace, resolved, { approver: replApprover, approveServer: confirmProjectServer, approveHooks: confirmProjectHooks });
+  const runtime = await buildRuntime(opts, workspace, resolved, {
+    approver: replApprover,
+    approveServer: confirmProjectServer,
+    approveHooks: confirmProjectHooks,
+  });
   const s = resolved.settings;
   let model = s.model;
   // The goal graph /graph is running, for the status bar's chip; its module once /graph was used.
@@ -146,7 +165,9 @@ export async function replCommand(args: ParsedArgs, workspace: string, resolved:
         },
         compact: () => {
           const n = runtime.compact();
-          return n ? `${n} tool result${n === 1 ? "" : "s"} will reach the model as summaries from now on (the full text stays in the session)` : "nothing to compact yet";
+          return n
+            ? `${n} tool result${n === 1 ? "" : "s"} will reach the model as summaries from now on (the full text stays in the session)`
+            : "nothing to compact yet";
         },
         commands: () => loadCommands(workspace, userConfigDir()),
         files: () => Array.from(walk(workspace, { limit: 20_000 }), (e) => e.path),

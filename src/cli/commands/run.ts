@@ -61,7 +61,13 @@ export async function runCommand(args: ParsedArgs, task: string, workspace: stri
       } else display.emit({ type: "notice", level: "info", message: 'plan mode: nothing was changed; to carry the plan out: weir -c "carry out the plan"' });
     }
     if (runtime.autorunWrites.length > 0)
-      display.emit({ type: "notice", level: "warn", message: `weir wrote files that other tools run or agents read later: ${runtime.autorunWrites.join(", ")}; review them before you open the folder in an editor, commit or start another session` });
+      display.emit({
+        type: "notice",
+        level: "warn",
+        message:
+          `weir wrote files that other tools run or agents read later: ${runtime.autorunWrites.join(", ")}; ` +
+          `review them before you open the folder in an editor, commit or start another session`,
+      });
     return EXIT[result.stop];
   } finally {
     await runtime.close();
