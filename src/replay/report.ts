@@ -196,7 +196,8 @@ export function htmlReport(r: EvalReport, meta: Record<string, unknown>, cases: 
       }),
     )
     .join("\n");
-  const state = (id: string) => esc(JSON.stringify(cases.get(id), null, 2));
+  // A result whose case is in no suite read (another shard's) is listed without its state.
+  const state = (id: string) => esc(JSON.stringify(cases.get(id) ?? "not in the suites read", null, 2));
   const disagreements = r.disagreements
     .slice(0, 200)
     .map((d) => `<details><summary>${esc(d.id)}: ${d.signals.join(", ")}</summary><pre>${state(d.id)}</pre></details>`)

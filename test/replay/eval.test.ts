@@ -159,3 +159,25 @@ describe("the report's plain summary", () => {
     expect(mixed).toContain("Labels: 4 from what happened next in real sessions, 2 set or confirmed by a person, 1 with no recorded source.");
   });
 });
+
+describe("the HTML report", () => {
+  test("a disagreement whose case is in no suite read (another shard's) is listed without its state, not a crash", async () => {
+    const { htmlReport } = await import("../../src/replay/report.ts");
+    const { analyse } = await import("../../src/replay/analysis.ts");
+    const state = request();
+    const b = baseline(state);
+    const labels = Object.fromEntries(Object.entries(b).map(([q, a]) => [q, a.type === "yes_no" ? a.p_yes >= 0.5 : a.type === "choice" ? Object.keys(a.distribution)[0]! : a.value]));
+    // A candidate that answers every yes/no question the other way: the case is a disagreement.
+    const flipped = Object.fromEntries(Object.entries(b).map(([q, a]) => [q, a.type === "yes_no" ? { ...a, p_yes: 1 - a.p_yes } : a]));
+    const c = { id: "elsewhere", question_set: AGENT_CONTEXT_V2.id, state, labels };
+    const row = { case_id: "elsewhere", baseline: JSON.stringify(b), candidate: JSON.stringify(flipped) };
+    const report = analyse(AGENT_CONTEXT_V2, joinResults([c], [row]));
+    expect(report.disagreements.map((d) => d.id)).toEqual(["elsewhere"]);
+    const without = htmlReport(report, { run: "r" }, new Map());
+    expect(without).toContain("<summary>elsewhere:");
+    expect(without).toContain("not in the suites read");
+    const withState = htmlReport(report, { run: "r" }, new Map([["elsewhere", { state, labels }]]));
+    expect(withState).not.toContain("not in the suites read");
+    expect(withState).toContain("&quot;labels&quot;");
+  });
+});
