@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer, type RecordedRequest } from "../test/support/mock-server.ts";
-import { hostBinary, median, quantile } from "./lib/measure.ts";
+import { hostBinary, median, quantile, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
@@ -73,7 +73,7 @@ async function fanOut(n: number, reads: number, tag: string) {
 
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (p10–p90 ${quantile(xs, 0.1).toFixed(1)}–${quantile(xs, 0.9).toFixed(1)})`;
 try {
-  const runs = 8;
+  const runs = sized(8, 1);
   const one: Awaited<ReturnType<typeof fanOut>>[] = [];
   const four: Awaited<ReturnType<typeof fanOut>>[] = [];
   for (let i = 0; i <= runs; i++) {

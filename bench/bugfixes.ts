@@ -18,7 +18,7 @@ import type { RenderLevel } from "../src/core/chunk.ts";
 import { fitWorkingSet } from "../src/context/working-set.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
 import { walk } from "../src/workspace/walker.ts";
-import { bm25Fill } from "./lib/measure.ts";
+import { bm25Fill, sized } from "./lib/measure.ts";
 
 interface Case {
   id: string;
@@ -31,7 +31,10 @@ interface Case {
 const ROOT = join(import.meta.dir, "..");
 const MIRRORS = process.env.WEIR_MIRRORS ?? "/work/.mirror";
 const only = process.argv.includes("--split") ? process.argv[process.argv.indexOf("--split") + 1] : undefined;
-const cases = readFileSync(join(ROOT, "eval", "localisation", "commits.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Case).filter((c) => !only || c.split === only);
+const mined = readFileSync(join(ROOT, "eval", "localisation", "commits.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Case);
+const wanted = mined.filter((c) => !only || c.split === only);
+// A smoke run takes the first case of each split.
+const cases = sized(wanted, wanted.filter((c, i) => wanted.findIndex((d) => d.split === c.split) === i));
 const mirror = (repo: string) => join(MIRRORS, repo.replace("/", "+"), "repo");
 const missing = [...new Set(cases.map((c) => c.repo))].filter((r) => !existsSync(mirror(r)));
 if (missing.length) {

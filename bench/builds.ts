@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { hostBinary, median } from "./lib/measure.ts";
+import { hostBinary, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
@@ -111,7 +111,7 @@ try {
     const cold: number[] = [];
     const hostCold: number[] = [];
     const hostWarm: number[] = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < sized(3, 1); round++) {
       rmSync(changes, { recursive: true, force: true });
       const ws = repository(`${p.name}${round}`, p.files());
       cold.push(await run(p, ws));

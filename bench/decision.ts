@@ -10,9 +10,9 @@ import { guidanceFrom, mergeIncreaseOnly } from "../src/decision/merge.ts";
 import { answerSchema, judgmentPrompt, logprobPrompt } from "../src/decision/judges.ts";
 import { AGENT_CONTEXT_V1 } from "../src/decision/questions.ts";
 import { arbRequest } from "../test/support/requests.ts";
-import { median } from "./lib/measure.ts";
+import { median, sized } from "./lib/measure.ts";
 
-const N = 100_000;
+const N = sized(100_000, 1_000);
 const requests = fc.sample(arbRequest, { numRuns: N, seed: 42 });
 const time = (f: () => void) => {
   const runs: number[] = [];

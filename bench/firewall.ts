@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { classify } from "../src/context/firewall.ts";
 import { sanitise } from "../src/context/sanitise.ts";
-import { median } from "./lib/measure.ts";
+import { median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const PACKAGES = ["zod", "openai", "@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "undici", "@clack/prompts", "fast-check", "diff"];
@@ -51,7 +51,7 @@ for (const t of trees) {
 console.log(`all: ${flaggedTotal} of ${total} files flagged (${((100 * flaggedTotal) / total).toFixed(2)}%; target at most 1%)`);
 
 const kb = texts.reduce((a, t) => a + t.length, 0) / 1024;
-function perKB(f: (t: string) => unknown, runs = 5): number {
+function perKB(f: (t: string) => unknown, runs = sized(5, 1)): number {
   const xs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();

@@ -13,10 +13,10 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { copyTrackedTree, hostBinary, inTurns, median } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, inTurns, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? sized(7, 1));
 const bin = hostBinary(ROOT);
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-first-"));
 const home = join(dir, "home");
@@ -32,8 +32,9 @@ copyTrackedTree(ROOT, small);
 commit(small);
 // A large one: the installed packages twice, over 20,000 files.
 const large = join(dir, "large");
-cpSync(join(ROOT, "node_modules"), join(large, "vendor-a"), { recursive: true, dereference: false });
-cpSync(join(ROOT, "node_modules"), join(large, "vendor-b"), { recursive: true, dereference: false });
+// A smoke run copies one package once.
+const vendor = sized(join(ROOT, "node_modules"), join(ROOT, "node_modules", "zod"));
+for (const copy of sized(["vendor-a", "vendor-b"], ["vendor-a"])) cpSync(vendor, join(large, copy), { recursive: true, dereference: false });
 commit(large);
 const count = (cwd: string) => Bun.spawnSync(["git", "ls-files"], { cwd }).stdout.toString().split("\n").length - 1;
 

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer, type Turn } from "../test/support/mock-server.ts";
-import { hostBinary, median } from "./lib/measure.ts";
+import { hostBinary, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
@@ -21,7 +21,8 @@ const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(ho
 const gitEnv = { ...env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@e", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@e" };
 const server = await new MockServer().start();
 const wire = ["--provider", "openai-compatible", "--base-url", `${server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
-const NODES = 10;
+const NODES = sized(10, 2);
+const ROUNDS = sized(5, 1);
 
 const writes = (id: string): Turn[] => [{ toolCalls: [{ id: `w-${id}-${Math.random()}`, name: "write_file", input: { path: `${id}.txt`, content: `${id}\n` } }] }, { text: `${id} done` }];
 
@@ -45,7 +46,7 @@ async function timed(cmd: string[], cwd: string): Promise<number> {
 try {
   const perNode: number[] = [];
   const oneShot: number[] = [];
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     const ws = repository(`g${round}`);
     const nodes = Array.from({ length: NODES }, (_, i) => ({ id: `n${i}`, objective: `Create the file n${i}.txt (round ${round})`, check: "true", scope: [`n${i}.txt`], depends_on: i ? [`n${i - 1}`] : [] }));
     server.script({ turns: [] });
@@ -59,7 +60,7 @@ try {
   }
   const node = median(perNode);
   const one = median(oneShot);
-  console.log(`goal graph: a chain of ${NODES} nodes, median of 5 graphs`);
+  console.log(`goal graph: a chain of ${NODES} nodes, median of ${ROUNDS} graphs`);
   console.log(`  per node ${node.toFixed(0)} ms (target < 200 ms); a one-shot task of the same work ${one.toFixed(0)} ms; ratio ${(node / one).toFixed(2)}x`);
 } finally {
   await server.stop();

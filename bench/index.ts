@@ -9,19 +9,23 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hostBinary, median } from "./lib/measure.ts";
+import { hostBinary, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-index-"));
 const ws = join(dir, "ws");
-const FILES = 20_000;
+const FILES = sized(20_000, 200);
+const ROUNDS = sized(5, 1);
 
+/** The directory of generated file `i`: 200 files a package, 20 a module. */
+const dirOf = (i: number) => join(ws, `pkg${String(Math.floor(i / 200)).padStart(3, "0")}`, `mod${Math.floor(i / 20) % 10}`);
 for (let i = 0; i < FILES; i++) {
-  const d = join(ws, `pkg${String(Math.floor(i / 200)).padStart(3, "0")}`, `mod${Math.floor(i / 20) % 10}`);
+  const d = dirOf(i);
   if (i % 20 === 0) mkdirSync(d, { recursive: true });
   writeFileSync(join(d, `file${i}.ts`), `export function helper${i}(x: number) {\n  return x + ${i};\n}\nexport class Thing${i} {}\n`);
 }
+mkdirSync(join(ws, "pkg050", "mod3"), { recursive: true });
 writeFileSync(join(ws, "pkg050", "mod3", "file10001b.ts"), "export function parseConfigValue(raw: string) {\n  return Number(raw);\n}\n");
 
 const envFor = (home: string) => ({ PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") });
@@ -42,7 +46,7 @@ try {
   let foundBefore = false;
   let foundAfter = false;
   const task = ["context", "--json", "parseConfigValue returns the wrong value"];
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     const home = join(dir, `home${round}`);
     mkdirSync(home);
     version.push(timed(["--version"], home).ms);
@@ -50,7 +54,8 @@ try {
     before.push(b.ms);
     foundBefore ||= b.out.includes("file10001b.ts");
     build.push(timed(["index"], home).ms);
-    writeFileSync(join(ws, "pkg010", "mod0", "file2000.ts"), `export function changed${round}() {}\n`);
+    const changed = FILES / 10;
+    writeFileSync(join(dirOf(changed), `file${changed}.ts`), `export function changed${round}() {}\n`);
     refresh.push(timed(["index"], home).ms);
     const a = timed(task, home);
     after.push(a.ms);
@@ -58,7 +63,7 @@ try {
   }
   const v = median(version);
   const row = (name: string, xs: number[], goal = "") => console.log(`  ${name.padEnd(44)} ${median(xs).toFixed(0).padStart(6)} ms  ${(median(xs) / v).toFixed(1).padStart(6)}x --version${goal}`);
-  console.log(`symbol index: ${FILES + 1} TypeScript files, median of 5 (weir --version ${v.toFixed(0)} ms)`);
+  console.log(`symbol index: ${FILES + 1} TypeScript files, median of ${ROUNDS} (weir --version ${v.toFixed(0)} ms)`);
   row("weir index, fresh data directory", build, " (goal ≤ 20,000 ms)");
   row("weir index after a one-file change", refresh, " (goal ≤ 100 ms of work; the walk's stat of the tree included)");
   row(`weir context, no index (found the definer: ${foundBefore ? "yes" : "no"})`, before);

@@ -14,10 +14,11 @@ import { join } from "node:path";
 import { compileContext } from "../src/context/compiler.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
 import { walk } from "../src/workspace/walker.ts";
-import { bm25Fill } from "./lib/measure.ts";
+import { bm25Fill, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const bugs = readFileSync(join(ROOT, "eval", "localisation", "bugs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { gold: string; issue: string });
+const bugs = readFileSync(join(ROOT, "eval", "localisation", "bugs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { gold: string; issue: string })
+  .slice(0, sized(Infinity, 2));
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-loc-"));
 const repo = join(dir, "repo");
 const keep = (src: string) => !/\.d\.ts$|\.map$/.test(src);

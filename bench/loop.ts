@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { hostBinary, median, quantile, referenceBinary } from "./lib/measure.ts";
+import { hostBinary, median, quantile, referenceBinary, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
@@ -39,7 +39,7 @@ const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (p10–p90 ${q
 const ref = referenceBinary();
 try {
   // (1) two-turn one-shot
-  const runs = 10;
+  const runs = sized(10, 1);
   const weir: { ms: number; rssMB: number }[] = [];
   const hello: { ms: number; rssMB: number }[] = [];
   for (let i = 0; i <= runs; i++) {

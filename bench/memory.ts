@@ -15,10 +15,10 @@ import { appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { copyTrackedTree, hostBinary, inTurns, median, referenceBinary } from "./lib/measure.ts";
+import { copyTrackedTree, hostBinary, inTurns, median, referenceBinary, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? sized(7, 1));
 
 /** PSS in kB of a process and all its descendants, read from /proc. */
 function treePss(root: number): number {

@@ -20,7 +20,7 @@ import { chooseRoute, type RouteInput } from "../src/decision/router.ts";
 import { costOf, type Usage } from "../src/core/usage.ts";
 import { priceOf } from "../src/providers/prices.ts";
 import { MockServer, type Turn } from "../test/support/mock-server.ts";
-import { hostBinary, median } from "./lib/measure.ts";
+import { hostBinary, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
@@ -45,7 +45,7 @@ const file = (m: string, n: string) => `src/${m}/${n}.js`;
 /** The scripted mix: written out before any routing figure was read, and not tuned since. */
 function tasks(): Task[] {
   const out: Task[] = [];
-  for (let i = 0; i < 18; i++) {
+  for (let i = 0; i < sized(18, 3); i++) {
     const m = MODULES[i % 6]!;
     const n = NAMES[i % 9]!;
     const m2 = MODULES[(i + 1) % 6]!;
@@ -200,6 +200,8 @@ function switches(run: PolicyRun): { count: number; paid: number } {
   return { count, paid };
 }
 
+const CHOICES = sized(200_000, 2_000);
+
 /** The router's decision time: a million choices over varied inputs, microseconds each. */
 function decisionMicros(): number {
   const inputs: RouteInput[] = Array.from({ length: 1000 }, (_, k) => ({
@@ -214,8 +216,8 @@ function decisionMicros(): number {
   const rounds: number[] = [];
   for (let r = 0; r < 5; r++) {
     const t0 = performance.now();
-    for (let i = 0; i < 200_000; i++) chooseRoute(inputs[i % 1000]!);
-    rounds.push(((performance.now() - t0) * 1000) / 200_000);
+    for (let i = 0; i < CHOICES; i++) chooseRoute(inputs[i % 1000]!);
+    rounds.push(((performance.now() - t0) * 1000) / CHOICES);
   }
   return median(rounds);
 }
@@ -223,7 +225,7 @@ function decisionMicros(): number {
 try {
   const all = tasks();
   console.log(`model router: ${all.length} scripted tasks (${all.filter((t) => t.kind === "question").length} questions, ${all.filter((t) => t.kind === "fix").length} one-file fixes, ${all.filter((t) => t.kind === "change").length} cross-module changes; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
-  for (const fast of ["gpt-5-mini", "claude-haiku-4-5"]) {
+  for (const fast of sized(["gpt-5-mini", "claude-haiku-4-5"], ["gpt-5-mini"])) {
     const off = await runAll(fast, false);
     const on = await runAll(fast, true);
     const same = on.outcomes.filter((o, i) => o === off.outcomes[i]).length;
@@ -240,7 +242,7 @@ try {
     const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
     if (warmWhy) console.log(`    e.g. ${warmWhy}`);
   }
-  console.log(`  the router's decision: ${decisionMicros().toFixed(2)} µs a choice, median of 5 rounds of 200,000 (goal < 1 ms)`);
+  console.log(`  the router's decision: ${decisionMicros().toFixed(2)} µs a choice, median of 5 rounds of ${CHOICES} (goal < 1 ms)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

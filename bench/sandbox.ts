@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../src/workspace/process.ts";
 import { createSandbox, detectSandbox } from "../src/workspace/sandbox.ts";
-import { median } from "./lib/measure.ts";
+import { median, sized } from "./lib/measure.ts";
 
 if (detectSandbox().kind !== "bwrap") {
   console.log("sandbox bench: no bubblewrap on this machine; nothing to measure");
@@ -34,7 +34,7 @@ try {
     const boxed: number[] = [];
     await time(cmd);
     await time(sandbox.wrap(cmd, root));
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < sized(40, 2); i++) {
       bare.push(await time(cmd));
       boxed.push(await time(sandbox.wrap(cmd, root)));
     }

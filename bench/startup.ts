@@ -4,10 +4,10 @@
  *   bun run bench/startup.ts
  */
 import { join } from "node:path";
-import { hostBinary, measure, median, referenceBinary, summary } from "./lib/measure.ts";
+import { hostBinary, measure, median, referenceBinary, sized, summary } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? sized(20, 1));
 const bin = hostBinary(ROOT);
 const ref = referenceBinary();
 try {

@@ -13,7 +13,7 @@ import { createSandbox, detectSandbox } from "../src/workspace/sandbox.ts";
 import { changesDir, Transactions } from "../src/workspace/transaction.ts";
 import { UndoLog, undoDir } from "../src/workspace/undo.ts";
 import { viewTools } from "../src/workspace/view.ts";
-import { median } from "./lib/measure.ts";
+import { median, sized } from "./lib/measure.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "weir-bench-tx-")));
 const data = join(dir, "data");
@@ -47,7 +47,7 @@ try {
   const view: number[] = [];
   await time(plain, ["true"]);
   await time(viewed, ["true"]);
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < sized(30, 2); i++) {
     bare.push(await time(plain, ["true"]));
     view.push(await time(viewed, ["true"]));
   }
@@ -64,10 +64,12 @@ try {
     settled.push(performance.now() - t0);
     return r;
   };
-  const make = ["sh", "-c", "mkdir -p gen && cd gen && for d in $(seq 1 200); do mkdir -p d$d; (cd d$d && seq 1 100 | xargs -n 100 sh -c 'for f; do echo $f > $f; done' _); done"];
+  // 200 directories of 100 files; a smoke run makes 5.
+  const DIRS = sized(200, 5);
+  const make = ["sh", "-c", `mkdir -p gen && cd gen && for d in $(seq 1 ${DIRS}); do mkdir -p d$d; (cd d$d && seq 1 100 | xargs -n 100 sh -c 'for f; do echo $f > $f; done' _); done`];
   const copied: number[] = [];
   const into: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < sized(3, 1); i++) {
     rmSync(join(root, "gen"), { recursive: true, force: true });
     // Each round is a task of its own, as in a run: its first change of a path records what stood there.
     undo.begin("bench", `round ${i}`);
@@ -83,9 +85,9 @@ try {
   }
   const s = median(settled);
   const c = median(copied);
-  console.log(`20,000-file change set settled (classified and applied) in ${s.toFixed(0)} ms (cp -r of the same files: ${c.toFixed(0)} ms, ${(s / c).toFixed(2)}x; target 1,000 ms)`);
+  console.log(`${DIRS * 100}-file change set settled (classified and applied) in ${s.toFixed(0)} ms (cp -r of the same files: ${c.toFixed(0)} ms, ${(s / c).toFixed(2)}x; target 1,000 ms)`);
   const e = median(into);
-  console.log(`the same 20,000 files rewritten in place, each applied and recorded for undo: ${e.toFixed(0)} ms (${(e / c).toFixed(2)}x cp -r)`);
+  console.log(`the same ${DIRS * 100} files rewritten in place, each applied and recorded for undo: ${e.toFixed(0)} ms (${(e / c).toFixed(2)}x cp -r)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

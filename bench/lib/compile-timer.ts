@@ -4,6 +4,7 @@
  */
 import { compileContext } from "../../src/context/compiler.ts";
 import { ContextIndex, gatherCandidates } from "../../src/context/sources.ts";
+import { sized } from "./measure.ts";
 
 const [repo, goal] = [process.argv[2]!, process.argv[3]!];
 const index = new ContextIndex();
@@ -16,5 +17,5 @@ const once = async () => {
 };
 const cold = await once();
 const warm = [];
-for (let i = 0; i < 5; i++) warm.push(await once());
+for (let i = 0; i < sized(5, 1); i++) warm.push(await once());
 console.log(JSON.stringify({ cold, warm }));

@@ -5,6 +5,15 @@ import { dirname, join } from "node:path";
 import { bm25, termsOf } from "../../src/context/lexical.ts";
 import { tokensOf } from "../../src/core/chunk.ts";
 
+/**
+ * A smoke run (`WEIR_BENCH_SMOKE=1`, as CI runs every benchmark once): each benchmark runs at a
+ * small size, so it is known to run; its figures are not measurements.
+ */
+export const SMOKE = process.env.WEIR_BENCH_SMOKE === "1";
+
+/** `full` for a measurement, `small` in a smoke run. */
+export const sized = <T>(full: T, small: T): T => (SMOKE ? small : full);
+
 export interface Sample {
   ms: number;
   rssMB: number;
