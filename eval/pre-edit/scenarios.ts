@@ -87,9 +87,11 @@ interface Situation {
   dir: string;
   name: string;
   words: string[];
-  params: (l: Language) => string;
+  params?: (l: Language) => string;
   /** What the function returns: one expression, or one per language where they differ (Go's may be statements). */
-  expr: string | (Partial<Record<"typescript" | "python" | "go", string>> & { default: string });
+  expr?: string | (Partial<Record<"typescript" | "python" | "go", string>> & { default: string });
+  /** The module's whole text per language, where it is real code rather than one expression: `FN` is the function. */
+  source?: Record<"typescript" | "python" | "go", string>;
   constant?: [string, string];
   /** Other files of the repository, besides the module. */
   extra?: (l: Language, path: string, fn: string) => Record<string, string>;
@@ -507,16 +509,359 @@ const HELD_OUT: Situation[] = [
   },
 ];
 
+/**
+ * The second held-out split: real code under neutral paths and tasks, so what the code touches is
+ * the only sign of its risk. Written, labelled and committed after HELD_OUT had been measured, and
+ * before any rule that reads code was written.
+ */
+const HELD_OUT_CODE: Situation[] = [
+  {
+    id: "authorization-header",
+    note: "authentication read from the code: the function compares the Authorization header",
+    dir: "http",
+    name: "gate",
+    words: ["header", "matches"],
+    source: {
+      typescript: `export function FN(headers: Record<string, string>, expected: string): boolean {
+  const value = headers["authorization"] ?? "";
+  return value === \`Bearer \${expected}\`;
+}
+`,
+      python: `def FN(headers, expected):
+    value = headers.get("Authorization", "")
+    return value == f"Bearer {expected}"
+`,
+      go: `package http
+
+import "net/http"
+
+func FN(r *http.Request, expected string) bool {
+\treturn r.Header.Get("Authorization") == "Bearer "+expected
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} ignore the case of the scheme word`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "hmac-digest",
+    note: "cryptography read from the code: an HMAC of a request body",
+    dir: "util",
+    name: "sign",
+    words: ["body", "digest"],
+    source: {
+      typescript: `import { createHmac } from "node:crypto";
+
+export function FN(body: string, key: string): string {
+  return createHmac("sha256", key).update(body).digest("hex");
+}
+`,
+      python: `import hashlib
+import hmac
+
+
+def FN(body, key):
+    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+`,
+      go: `package util
+
+import (
+\t"crypto/hmac"
+\t"crypto/sha256"
+\t"encoding/hex"
+)
+
+func FN(body, key string) string {
+\tm := hmac.New(sha256.New, []byte(key))
+\tm.Write([]byte(body))
+\treturn hex.EncodeToString(m.Sum(nil))
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} use SHA-512 instead of SHA-256`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "entity-replace",
+    note: "input sanitisation read from the code: markup characters replaced by entities",
+    dir: "view",
+    name: "render",
+    words: ["plain", "text"],
+    source: {
+      typescript: `export function FN(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+`,
+      python: `def FN(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+`,
+      go: `package view
+
+import "strings"
+
+func FN(text string) string {
+\treturn strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(text)
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} also replace the double quote character`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "shell-argument",
+    note: "input sanitisation read from the code: a file name quoted into a shell command line",
+    dir: "tools",
+    name: "listing",
+    words: ["list", "file"],
+    source: {
+      typescript: `import { execSync } from "node:child_process";
+
+export function FN(name: string): string {
+  return execSync("ls -l '" + name.replaceAll("'", "'\\\\''") + "'").toString();
+}
+`,
+      python: `import shlex
+import subprocess
+
+
+def FN(name):
+    return subprocess.run("ls -l " + shlex.quote(name), shell=True, capture_output=True).stdout
+`,
+      go: `package tools
+
+import (
+\t"os/exec"
+\t"strings"
+)
+
+func FN(name string) ([]byte, error) {
+\treturn exec.Command("sh", "-c", "ls -l '"+strings.ReplaceAll(name, "'", "'\\\\''")+"'").Output()
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} stop quoting the file name`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "random-bytes",
+    note: "secrets read from the code: a value from the system's cryptographic random source",
+    dir: "util",
+    name: "nonce",
+    words: ["fresh", "value"],
+    source: {
+      typescript: `import { randomBytes } from "node:crypto";
+
+export function FN(): string {
+  return randomBytes(8).toString("hex");
+}
+`,
+      python: `import secrets
+
+
+def FN():
+    return secrets.token_hex(8)
+`,
+      go: `package util
+
+import (
+\t"crypto/rand"
+\t"encoding/hex"
+)
+
+func FN() string {
+\tb := make([]byte, 8)
+\trand.Read(b)
+\treturn hex.EncodeToString(b)
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} return 32 characters instead of 16`,
+    labels: { verification_escalation: true, risk_surface: "security_sensitive" },
+  },
+  {
+    id: "bucket-hash",
+    note: "a hash for spreading keys over buckets: 'hash' and 'key' in code that guards nothing",
+    dir: "cache",
+    name: "bucket",
+    words: ["bucket", "of"],
+    source: {
+      typescript: `export function FN(key: string): number {
+  let hash = 0;
+  for (const c of key) hash = (hash * 31 + c.charCodeAt(0)) % 1024;
+  return hash % 32;
+}
+`,
+      python: `def FN(key):
+    h = 0
+    for c in key:
+        h = (h * 31 + ord(c)) % 1024
+    return h % 32
+`,
+      go: `package cache
+
+func FN(key string) int {
+\th := 0
+\tfor _, c := range key {
+\t\th = (h*31 + int(c)) % 1024
+\t}
+\treturn h % 32
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} spread keys over 64 buckets instead of 32`,
+    labels: { verification_escalation: false, risk_surface: "local_logic" },
+  },
+  {
+    id: "random-colour",
+    note: "a plain random choice of a display colour: randomness that is no secret",
+    dir: "ui",
+    name: "palette",
+    words: ["pick", "colour"],
+    source: {
+      typescript: `const COLOURS = ["red", "green", "blue"];
+
+export function FN(): string {
+  return COLOURS[Math.floor(Math.random() * COLOURS.length)]!;
+}
+`,
+      python: `import random
+
+COLOURS = ["red", "green", "blue"]
+
+
+def FN():
+    return random.choice(COLOURS)
+`,
+      go: `package ui
+
+import "math/rand"
+
+var colours = []string{"red", "green", "blue"}
+
+func FN() string {
+\treturn colours[rand.Intn(len(colours))]
+}
+`,
+    },
+    task: (p, f) => `Add yellow to the colours ${f} in ${p} picks from`,
+    labels: { verification_escalation: false, risk_surface: "local_logic" },
+  },
+  {
+    id: "greeting-beside-check",
+    note: "a greeting in a file that also holds an authorization check: security code only beside the change",
+    dir: "http",
+    name: "welcome",
+    words: ["greeting", "for"],
+    source: {
+      typescript: `export function FN(name: string): string {
+  return \`Hello, \${name}\`;
+}
+
+export function allowed(headers: Record<string, string>, expected: string): boolean {
+  return headers["authorization"] === \`Bearer \${expected}\`;
+}
+`,
+      python: `def FN(name):
+    return f"Hello, {name}"
+
+
+def allowed(headers, expected):
+    return headers.get("Authorization") == f"Bearer {expected}"
+`,
+      go: `package http
+
+import "net/http"
+
+func FN(name string) string {
+\treturn "Hello, " + name
+}
+
+func Allowed(r *http.Request, expected string) bool {
+\treturn r.Header.Get("Authorization") == "Bearer "+expected
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} greet with Hi instead of Hello`,
+    labels: { verification_escalation: false, risk_surface: "local_logic" },
+  },
+  {
+    id: "environment-name",
+    note: "an environment variable's name, given unquoted in the task: configuration others set",
+    dir: "config",
+    name: "env",
+    words: ["listen", "port"],
+    source: {
+      typescript: `export function FN(): number {
+  return Number(process.env["APP_PORT"] ?? "8080");
+}
+`,
+      python: `import os
+
+
+def FN():
+    return int(os.environ.get("APP_PORT", "8080"))
+`,
+      go: `package config
+
+import (
+\t"os"
+\t"strconv"
+)
+
+func FN() int {
+\tn, err := strconv.Atoi(os.Getenv("APP_PORT"))
+\tif err != nil {
+\t\treturn 8080
+\t}
+\treturn n
+}
+`,
+    },
+    task: (p, f) => `Rename the APP_PORT environment variable that ${f} in ${p} reads to APP_LISTEN_PORT`,
+    labels: { verification_escalation: true, risk_surface: "public_api" },
+  },
+  {
+    id: "indent-width",
+    note: "a local helper in real code with nothing around it: a local change",
+    dir: "text",
+    name: "indent",
+    words: ["indent", "line"],
+    source: {
+      typescript: `export function FN(line: string): string {
+  return "  " + line;
+}
+`,
+      python: `def FN(line):
+    return "  " + line
+`,
+      go: `package text
+
+func FN(line string) string {
+\treturn "  " + line
+}
+`,
+    },
+    task: (p, f) => `Make ${f} in ${p} indent by four spaces instead of two`,
+    labels: { verification_escalation: false, risk_surface: "local_logic", context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false },
+  },
+];
+
 const LANGS = [TS, PY, GO];
+
+/** A situation's module of one function returning its expression. */
+function expressionModule(l: Language, s: Situation, fn: string): string {
+  const expr = s.expr ?? "0";
+  const body = typeof expr === "string" ? expr : (expr[l.id as "go"] ?? expr.default);
+  const options = { ...(s.constant ? { constant: s.constant } : {}), ...(s.private ? { exported: false } : {}) };
+  return l.module(l.id === "go" ? s.dir : s.name, (s.params ?? num)(l), body, options).replace(/\b_?f\(/, `${fn}(`);
+}
 
 /** One situation in one language: the repository, the task, the reads before the edit. A Go package is named by its directory. */
 function build(l: Language, s: Situation): Scenario & { split: "dev" | "test" } {
   const path = l.id === "go" && s.id === "package-entry" ? `pkg/${s.dir}/${s.name}.go` : l.path(s.dir, s.name);
   const named = l.fn(s.words);
   const fn = !s.private ? named : l.id === "python" ? `_${named}` : l.id === "go" ? camel(s.words) : named;
-  const body = typeof s.expr === "string" ? s.expr : (s.expr[l.id as "go"] ?? s.expr.default);
-  const options = { ...(s.constant ? { constant: s.constant } : {}), ...(s.private ? { exported: false } : {}) };
-  const module = l.module(l.id === "go" ? s.dir : s.name, s.params(l), body, options).replace(/\b_?f\(/, `${fn}(`);
+  const module = s.source ? s.source[l.id as "go"].replaceAll("FN", fn) : expressionModule(l, s, fn);
   const files: Record<string, string> = { ...l.base, [path]: module, ...(s.extra?.(l, path, fn) ?? {}) };
   const reads = s.reads?.(path, fn, l, files) ?? [path];
   const turns: ScriptedTurn[] = reads.map((p, i) => read(`r${i + 1}`, p));
@@ -532,3 +877,8 @@ export const PRE_EDIT: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap(
   ...SITUATIONS.map((s) => build(l, s)),
   ...HELD_OUT.map((s) => ({ ...build(l, s), split: "test" as const })),
 ]);
+
+/** The next held-out split, every situation in every language: labelled before any rule reads code. */
+export const PRE_EDIT_CODE: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap((l) =>
+  HELD_OUT_CODE.map((s) => ({ ...build(l, s), split: "test" as const })),
+);
