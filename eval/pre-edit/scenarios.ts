@@ -4,8 +4,9 @@
  * last read, before any edit: the state the loop builds at the moment verification and navigation
  * must be planned. Labels were written from weir.agent_context@4's criteria about the repository and
  * the change as they really are (a documented default is public API whether or not a heuristic sees
- * it), before the suite was first built and before the baseline was run on it. The test split is
- * HELD_OUT, written once the first test split (every third of SITUATIONS) had been read.
+ * it), before the suite was first built and before the baseline was run on it. Each test split was
+ * written once the one before it had been measured: every third of SITUATIONS, then HELD_OUT, then
+ * HELD_OUT_CODE, the test split now.
  */
 import type { Scenario, ScriptedTurn } from "../loop/scenarios.ts";
 import { read } from "../loop/scenarios.ts";
@@ -359,8 +360,8 @@ const SITUATIONS: Situation[] = [
 ];
 
 /**
- * Situations written after the first test split was read, as the new held-out split: labelled here,
- * committed, and only then built and scored. None of them was looked at while the rules changed.
+ * Situations written after the first test split was read, as the second held-out split: labelled
+ * here, committed, and only then built and scored once. Measured, they joined the dev split.
  */
 const HELD_OUT: Situation[] = [
   {
@@ -870,15 +871,11 @@ function build(l: Language, s: Situation): Scenario & { split: "dev" | "test" } 
 }
 
 /**
- * Every situation in every language. The first situations are the dev split (every third of them was
- * the first test split, read once and spent); the held-out situations are the test split.
+ * Every situation in every language. SITUATIONS and HELD_OUT are the dev split (each was a test split
+ * once, measured and then spent); HELD_OUT_CODE is the test split.
  */
 export const PRE_EDIT: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap((l) => [
   ...SITUATIONS.map((s) => build(l, s)),
-  ...HELD_OUT.map((s) => ({ ...build(l, s), split: "test" as const })),
+  ...HELD_OUT.map((s) => build(l, s)),
+  ...HELD_OUT_CODE.map((s) => ({ ...build(l, s), split: "test" as const })),
 ]);
-
-/** The next held-out split, every situation in every language: labelled before any rule reads code. */
-export const PRE_EDIT_CODE: (Scenario & { split: "dev" | "test" })[] = LANGS.flatMap((l) =>
-  HELD_OUT_CODE.map((s) => ({ ...build(l, s), split: "test" as const })),
-);

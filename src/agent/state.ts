@@ -6,6 +6,7 @@ import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
+import { securityBindings, touchesSecurity } from "../context/security-surface.ts";
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
@@ -50,7 +51,7 @@ const SECURITY_WORDS = [
  * tokens or keys of an API, comparisons that must take constant time. A lexer's "token kinds" or a
  * keyboard's "key codes" are none of them. Data.
  */
-const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", "api token", "access token", "bearer token", "api key"]
+const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", "user input", "api token", "access token", "bearer", "api key"]
   .concat(["constant time", "constant-time", "timing attack"]);
 
 /** Whether a task asks for security work by its words: a security word of a path, or a security phrase. Pure. */
@@ -74,6 +75,9 @@ export function moduleOf(path: string): string {
   while (at < dirs.length - 1 && SOURCE_ROOTS.includes(dirs[at]!)) at++;
   return dirs.slice(0, Math.min(dirs.length, at + 1)).join("/");
 }
+
+/** Whether a task names a symbol, as a whole word. Pure. */
+const namedIn = (task: string, name: string) => new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`).test(task);
 
 /** Whether a path is security-sensitive by its words (a plural counts as its singular). Pure. */
 export function securityPath(path: string): boolean {
@@ -448,7 +452,7 @@ export class WorkState {
    */
   private async symbolsOf(path: string, text: string, sha: string, task: string, proposal?: Proposal): Promise<DecisionRequest["symbols"]> {
     const all = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
-    const named = all.filter((x) => new RegExp(`\\b${x.name.replace(/\$/g, "\\$")}\\b`).test(task));
+    const named = all.filter((x) => namedIn(task, x.name));
     // A proposed edit says which symbols are in play: those whose lines it touches.
     const candidates = (proposal ? all.filter((x) => proposal.touched.includes(x.name)) : named.length ? named : all.filter((x) => !x.parent)).slice(0, 30);
     const callers = await this.callersOf(path, sha, candidates.map((x) => x.name));
@@ -559,6 +563,7 @@ export class WorkState {
     const plan = this.plan(task, kind, proposal);
     const { targets, symbols } = await this.targetFacts(task, plan.planned, proposal);
     const behaviour = this.behaviourChanges(task, plan, proposal);
+    const securityCode = await this.securityByCode(task, plan.planned, proposal);
     const files = this.workspaceFiles();
     return {
       question_set: questionSet,
@@ -578,7 +583,7 @@ export class WorkState {
         navigations: this.navigations,
         workspace_files: files.length,
       },
-      change: this.changeFacts(task, plan.planned, behaviour, symbols),
+      change: this.changeFacts(task, plan.planned, behaviour, symbols, securityCode),
       untrusted_notes: [...this.notes],
     };
   }
@@ -663,13 +668,38 @@ export class WorkState {
     };
   }
 
-  /** The planned change's scope and surfaces, from its paths and the symbols in play. */
-  private changeFacts(task: string, planned: string[], behaviour: boolean, symbols: DecisionRequest["symbols"]): DecisionRequest["change"] {
+  /**
+   * Whether the code a change plans touches a security surface (context/security-surface.ts): in
+   * each planned file, the functions the edit touches or the task names, else the whole file. I/O:
+   * reads the planned files.
+   */
+  private async securityByCode(task: string, planned: string[], proposal: Proposal | undefined): Promise<boolean> {
+    for (const path of planned) {
+      const text = textOf(this.root, path, this.index);
+      if (text === undefined) continue;
+      const bindings = securityBindings(text);
+      const symbols = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
+      const named = symbols.filter((x) => (proposal?.path === path ? proposal.touched.includes(x.name) : namedIn(task, x.name)));
+      const lines = text.split("\n");
+      const regions = named.length ? named.map((x) => lines.slice(x.line - 1, x.endLine).join("\n")) : [text];
+      if (regions.some((r) => touchesSecurity(r, bindings))) return true;
+    }
+    return false;
+  }
+
+  /** The planned change's scope and surfaces, from its paths, the symbols in play and what its code touches. */
+  private changeFacts(
+    task: string,
+    planned: string[],
+    behaviour: boolean,
+    symbols: DecisionRequest["symbols"],
+    securityCode: boolean,
+  ): DecisionRequest["change"] {
     const tops = new Set(planned.map(moduleOf));
     const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
     return {
       planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
-      security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)),
+      security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)) || securityCode,
       // A change that leaves behaviour as it is (a comment) changes no API its users depend on. A name the
       // task quotes that a planned file holds as a string (a flag, a field, a key) is one other programs read.
       public_api: planned.some(entryFile) || (behaviour && this.externallyRead(task, planned, symbols)),

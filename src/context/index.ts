@@ -10,6 +10,7 @@ export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
 export { reachableFromOtherFiles, resolveCallers } from "./callers.ts";
 export { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "./public-api.ts";
+export { securityBindings, touchesSecurity } from "./security-surface.ts";
 export { codeWords, docsDrift } from "./docs-drift.ts";
 export type { CodeFacts, Drift } from "./docs-drift.ts";
 export { locate, parseFailureLocations } from "./failures.ts";

@@ -173,21 +173,24 @@ export function documentedName(name: string, docs: string): boolean {
 }
 
 /**
- * The names a task quotes or gives as a flag: `--limit`, "total", 'retries', `max_retries`. Pure.
+ * The names a task gives: quoted (`"total"`, `'retries'`), as a flag (`--limit`), or bare in a shape
+ * no prose word has (`APP_PORT`, `max-retries`). Pure.
  */
-export function quotedNames(task: string): string[] {
+export function givenNames(task: string): string[] {
   const flags = [...task.matchAll(/(?<![\w-])--[a-z][\w-]*/gi)].map((m) => m[0]);
   const quoted = [...task.matchAll(/["'`]([\w.-]+)["'`]/g)].map((m) => m[1]!);
-  return [...new Set([...flags, ...quoted])];
+  // A name no prose word is, given bare: `APP_PORT`, `max-retries`, `db.host` (parts joined inside it).
+  const shaped = [...task.matchAll(/(?<![\w.-])[A-Za-z]\w*(?:[_.-]\w+)+/g)].map((m) => m[0]).filter((n) => /[A-Za-z]+[_.-]+\w/.test(n));
+  return [...new Set([...flags, ...quoted, ...shaped])];
 }
 
 /**
- * Whether `text` (a planned file) holds a name the task quotes as a string literal: a flag, a field
+ * Whether `text` (a planned file) holds a name the task gives as a string literal: a flag, a field
  * of an output, a key of a configuration, which programs and people outside the code read by that
  * name, where an identifier is the code's own. Pure.
  */
 export function namesLiteral(task: string, text: string): boolean {
-  return quotedNames(task).some((n) => [`"${n}"`, `'${n}'`, `\`${n}\``].some((q) => text.includes(q)));
+  return givenNames(task).some((n) => [`"${n}"`, `'${n}'`, `\`${n}\``].some((q) => text.includes(q)));
 }
 
 /**

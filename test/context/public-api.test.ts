@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { documentedName, documentedValue, isPublicApi, namesLiteral, quotedNames } from "../../src/context/public-api.ts";
+import { documentedName, documentedValue, isPublicApi, namesLiteral, givenNames } from "../../src/context/public-api.ts";
 
 /** A package of files held in memory. */
 const pkg = (files: Record<string, string>) => ({ files: new Set(Object.keys(files)), read: (p: string) => files[p] });
@@ -58,11 +58,21 @@ describe("a name the documentation names as code", () => {
 
 describe("a name the task quotes that a planned file holds as a string", () => {
   test("flags, fields and keys the task quotes are found as string literals, never as identifiers", () => {
-    expect(quotedNames('Rename the --limit flag and the "total" field, and \'retries\' and `max_retries`')).toEqual(["--limit", "total", "retries", "max_retries"]);
+    expect(givenNames('Rename the --limit flag and the "total" field, and \'retries\' and `max_retries`')).toEqual(["--limit", "total", "retries", "max_retries"]);
     expect(namesLiteral("Rename the --limit flag to --max", 'const flags = ["--limit"];')).toBe(true);
     expect(namesLiteral('Rename the "total" field to "count"', "return `{\"total\": ${n}}`;")).toBe(true);
     expect(namesLiteral('Rename the "total" variable', "const total = 1;")).toBe(false);
     expect(namesLiteral("Rename total to count", 'x = {"total": 1}')).toBe(false);
+  });
+
+  test("a name given bare in a shape no prose word has (an environment variable's) counts as given; plain words do not", () => {
+    expect(givenNames("Rename the APP_PORT environment variable to APP_LISTEN_PORT")).toEqual(["APP_PORT", "APP_LISTEN_PORT"]);
+    expect(givenNames("Rename the max-retries option")).toEqual(["max-retries"]);
+    expect(givenNames("Rename total to count in the report")).toEqual([]);
+    expect(namesLiteral("Rename the APP_PORT environment variable", 'return Number(process.env["APP_PORT"] ?? "8080");')).toBe(true);
+    expect(namesLiteral("Rename the APP_PORT environment variable", 'os.environ.get("APP_PORT", "8080")')).toBe(true);
+    // The code's own identifier is not a name others read.
+    expect(namesLiteral("Rename the APP_PORT constant", "const APP_PORT = 8080;")).toBe(false);
   });
 });
 

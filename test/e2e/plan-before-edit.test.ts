@@ -259,6 +259,37 @@ describe("reachability and risk before the first edit", () => {
     expect(first.baseline.verification_escalation!.p_yes).toBe(1);
   });
 
+  test.each([
+    ["an HMAC through node:crypto", { "src/util/sign.ts": 'import { createHmac } from "node:crypto";\n\nexport function digest(b: string, k: string): string {\n  return createHmac("sha256", k).update(b).digest("hex");\n}\n' }, "Make digest in src/util/sign.ts use SHA-512"],
+    ["an Authorization header in Go", { "go.mod": "module example.com/app\n", "internal/web/gate.go": 'package web\n\nimport "net/http"\n\nfunc Matches(r *http.Request, t string) bool {\n\treturn r.Header.Get("Authorization") == "Bearer "+t\n}\n' }, "Make Matches in internal/web/gate.go ignore the case of the scheme word"],
+    ["a shell command line in Python", { "app/tools/ls.py": 'import subprocess\n\n\ndef listing(name):\n    return subprocess.run("ls " + name, shell=True)\n' }, "Make listing in app/tools/ls.py pass the -a option too"],
+  ])("a neutral path and task whose code touches security (%s) escalate verification before any edit", async (_, files, task) => {
+    await repository(files);
+    await run(task, []);
+    const first = decisions()[0]!;
+    expect(first.request.change.security_sensitive).toBe(true);
+    expect(choice(first, "risk_surface")).toBe("security_sensitive");
+    expect(first.baseline.verification_escalation!.p_yes).toBe(1);
+  });
+
+  test("a greeting beside an authorization check in its file is not security work: only the function the task names counts", async () => {
+    await repository({
+      "src/web/welcome.ts":
+        'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n\n' +
+        'export function allowed(h: Record<string, string>, t: string): boolean {\n  return h["authorization"] === `Bearer ${t}`;\n}\n',
+    });
+    await run("Make greet in src/web/welcome.ts say Hi instead of Hello", []);
+    expect(decisions()[0]!.request.change.security_sensitive).toBe(false);
+  });
+
+  test("an environment variable named bare in the task that the code reads by that name is public API", async () => {
+    await repository({ "src/config/env.ts": 'export function port(): number {\n  return Number(process.env["APP_PORT"] ?? "8080");\n}\n' });
+    await run("Rename the APP_PORT environment variable that port in src/config/env.ts reads to APP_LISTEN_PORT", []);
+    const first = decisions()[0]!;
+    expect(first.request.change.public_api).toBe(true);
+    expect(first.baseline.verification_escalation!.p_yes).toBe(1);
+  });
+
   test("two named files in different top-level directories plan a cross-module change", async () => {
     await repository({ "server/limits.ts": "export const LIMIT = 10;\n", "client/limits.ts": "export const LIMIT = 10;\n" });
     await run("Raise LIMIT to 20 in server/limits.ts and client/limits.ts", [edit("e1", "server/limits.ts", "10", "20")]);
