@@ -10,13 +10,13 @@ import { loadSuites } from "../../src/replay/suite.ts";
 import { PRE_EDIT_SUITE } from "./build.ts";
 
 /** The answer a baseline's distribution stands for: yes or no, the likeliest option, or the score. */
-function top(a: ReturnType<typeof baseline>[string]): unknown {
+export function top(a: ReturnType<typeof baseline>[string]): unknown {
   if (a?.type === "yes_no") return a.p_yes >= 0.5;
   if (a?.type === "choice") return Object.entries(a.distribution).sort((x, y) => y[1] - x[1])[0]![0];
   return a?.value;
 }
 /** The answer of each yes/no question that removes work. */
-const STOPS: Record<string, boolean> = { context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false, verification_escalation: false };
+export const STOPS: Record<string, boolean> = { context_sufficient: true, continue_retrieval: false, semantic_navigation_required: false, verification_escalation: false };
 
 export function scorePreEdit(split: string) {
   const cases = loadSuites([PRE_EDIT_SUITE], AGENT_CONTEXT, true).cases.filter((c) => c.tags?.includes(split));
