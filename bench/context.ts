@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { walk } from "../src/workspace/walker.ts";
-import { median, sized } from "./lib/measure.ts";
+import { BENCH_GIT, median, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const ROUNDS = sized(5, 1);
@@ -23,7 +23,7 @@ try {
   for (const copy of sized(["vendor-a", "vendor-b"], ["vendor-a"])) cpSync(vendor, join(repo, copy), { recursive: true, dereference: false });
   cpSync(join(ROOT, "src"), join(repo, "src"), { recursive: true });
   writeFileSync(join(repo, ".gitignore"), "*.map\n");
-  const git = (...a: string[]) => Bun.spawnSync(["git", ...a], { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@e", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@e" } });
+  const git = (...a: string[]) => Bun.spawnSync(["git", ...a], { cwd: repo, env: { ...process.env, ...BENCH_GIT } });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "bench");

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { compileContext } from "../src/context/compiler.ts";
 import { ContextIndex, gatherCandidates } from "../src/context/sources.ts";
 import { walk } from "../src/workspace/walker.ts";
-import { bm25Fill, sized } from "./lib/measure.ts";
+import { BENCH_GIT, bm25Fill, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bugs = readFileSync(join(ROOT, "eval", "localisation", "bugs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { gold: string; issue: string })
@@ -25,7 +25,7 @@ const keep = (src: string) => !/\.d\.ts$|\.map$/.test(src);
 cpSync(join(ROOT, "node_modules", "undici", "lib"), join(repo, "undici"), { recursive: true, filter: keep });
 cpSync(join(ROOT, "node_modules", "openai", "src"), join(repo, "openai"), { recursive: true, filter: keep });
 cpSync(join(ROOT, "node_modules", "@anthropic-ai", "sdk", "src"), join(repo, "anthropic"), { recursive: true, filter: keep });
-const env = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@e", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@e" };
+const env = { ...process.env, ...BENCH_GIT };
 const git = (...a: string[]) => Bun.spawnSync(["git", ...a], { cwd: repo, env, stdout: "ignore", stderr: "ignore" });
 git("init", "-q");
 git("add", "-A");

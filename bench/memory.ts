@@ -15,7 +15,7 @@ import { appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
-import { copyTrackedTree, hostBinary, inTurns, median, referenceBinary, sized } from "./lib/measure.ts";
+import { BENCH_GIT, copyTrackedTree, hostBinary, inTurns, median, referenceBinary, sized } from "./lib/measure.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? sized(7, 1));
@@ -97,7 +97,7 @@ mkdirSync(join(small, "notes"));
 for (let i = 0; i < 12; i++) writeFileSync(join(small, "notes", `n${i}.md`), Array.from({ length: 100 }, (_, k) => `note ${i} line ${k} `.padEnd(60, "x")).join("\n"));
 copyTrackedTree(ROOT, ws);
 const git = (...a: string[]) => gitIn(ws, ...a);
-const gitIn = (cwd: string, ...a: string[]) => Bun.spawnSync(["git", ...a], { cwd, env: { PATH: process.env.PATH ?? "", HOME: home, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+const gitIn = (cwd: string, ...a: string[]) => Bun.spawnSync(["git", ...a], { cwd, env: { PATH: process.env.PATH ?? "", HOME: home, ...BENCH_GIT } });
 for (const d of [ws, small]) {
   gitIn(d, "init", "-q");
   gitIn(d, "add", "-A");

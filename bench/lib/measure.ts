@@ -11,6 +11,23 @@ import { tokensOf } from "../../src/core/chunk.ts";
  */
 export const SMOKE = process.env.WEIR_BENCH_SMOKE === "1";
 
+/**
+ * Git's environment for a benchmark's own repositories: an author, and no automatic gc. A commit of
+ * thousands of files would otherwise start `git gc --auto` in the background, and its pack-objects
+ * would share the CPU with what is measured.
+ */
+export const BENCH_GIT = {
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@b",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@b",
+  GIT_CONFIG_COUNT: "2",
+  GIT_CONFIG_KEY_0: "gc.auto",
+  GIT_CONFIG_VALUE_0: "0",
+  GIT_CONFIG_KEY_1: "maintenance.auto",
+  GIT_CONFIG_VALUE_1: "false",
+};
+
 /** `full` for a measurement, `small` in a smoke run. */
 export const sized = <T>(full: T, small: T): T => (SMOKE ? small : full);
 
