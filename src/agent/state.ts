@@ -483,7 +483,10 @@ export class WorkState {
   private async callersOf(path: string, sha: string, names: string[]): Promise<Map<string, string[]> | undefined> {
     const key = `${path}\0${sha}\0${this.verification.changed.size}\0${names.join(",")}`;
     if (!this.callers.has(key)) {
-      this.callers.set(key, await resolveCallers(path, names, this.workspaceFiles(), (rel) => textOf(this.root, rel, this.index)));
+      const files = this.workspaceFiles();
+      const read = (rel: string) => textOf(this.root, rel, this.index);
+      const namers = this.index?.namers;
+      this.callers.set(key, await resolveCallers(path, names, files, read, namers ? () => namers(names, files) : undefined));
     }
     return this.callers.get(key);
   }

@@ -44,7 +44,7 @@ import { OutlineCache } from "../store/outlines.ts";
 import { WalkStore } from "../workspace/walks.ts";
 import { type RouteRecord, SessionStore } from "../store/sessions.ts";
 import { SymbolIndex } from "../store/symbol-index.ts";
-import { indexedDefiners } from "../context/definitions.ts";
+import { indexedDefiners, indexedNamers } from "../context/definitions.ts";
 import { refreshInBackground, symbolIndexPath } from "./commands/index-command.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
@@ -299,7 +299,10 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const index = new ContextIndex(walks.load(workspace));
   // The symbol index, where one was built for this workspace: the compiler's symbol search reads it first.
   const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
-  if (symbols?.status(workspace)) index.definers = (names) => indexedDefiners(workspace, symbols, names);
+  if (symbols?.status(workspace)) {
+    index.definers = (names) => indexedDefiners(workspace, symbols, names);
+    index.namers = (names, files) => indexedNamers(workspace, symbols, names, files);
+  }
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   // A preview records nothing in the session; a caller may still be told of each decision.

@@ -10,24 +10,30 @@ export type ReadText = (rel: string) => string | undefined;
 /**
  * The files that call `names` of `target`, as the compiler resolves them from the imports a parser
  * sees: a file is a caller when it imports the target's module (or shares its Go package) and uses
- * the name as a word. Undefined when the target's language has no resolver here (C, Ruby, ...)
- * or the workspace is past `MAX_FILES`: then the callers are not known. Precision is `syntax`:
- * a name used through a re-export or a dynamic import is missed.
+ * the name as a word. Past `MAX_FILES` files, `mayName` (where the symbol index is built) narrows the
+ * files read to those that may name one of `names`; the rest are known not to. Undefined when the
+ * target's language has no resolver here (C, Ruby, ...) or more than `MAX_FILES` files would be
+ * read: then the callers are not known. Precision is `syntax`: a name used through a re-export or a
+ * dynamic import is missed.
  */
 export async function resolveCallers(
   target: string,
   names: readonly string[],
   files: readonly string[],
   read: ReadText,
+  mayName?: () => ReadonlySet<string>,
 ): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
-  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang) || files.length > MAX_FILES) return undefined;
+  // Narrowing costs a stat of every indexed file: it is paid only where reading them all is refused.
+  const narrowed = files.length > MAX_FILES ? mayName?.() : undefined;
+  const reads = narrowed ? files.filter((f) => narrowed.has(f)) : files;
+  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang) || reads.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
   if (names.length === 0) return out;
   const fileSet = new Set(files);
   const word = new RegExp(`\\b(?:${names.map(escape).join("|")})\\b`);
   const each = names.map((n) => [n, new RegExp(`\\b${escape(n)}\\b`)] as const);
-  for (const f of files) {
+  for (const f of reads) {
     if (f === target || !sameFamily(lang, languageOf(f))) continue;
     const text = read(f);
     // Cheap text check before parsing: a caller names the symbol.

@@ -32,6 +32,13 @@ export class ContextIndex {
    */
   definers: ((names: string[]) => string[]) | undefined;
 
+  /**
+   * Of the given files, those that may name any of these names, by the symbol index's word filters
+   * (context/definitions.ts `indexedNamers`); absent where no index was built. Caller resolution
+   * reads only these.
+   */
+  namers: ((names: string[], files: readonly string[]) => Set<string>) | undefined;
+
   /** The walk, remembered between compiles (and, restored from workspace/walks.ts, between runs). */
   constructor(readonly walk = new WalkCache()) {}
 }

@@ -8,6 +8,8 @@ export interface IndexedFile {
   mtime: number;
   size: number;
   names: string[];
+  /** The words it names, as a filter (context/definitions.ts `wordFilter`): where a symbol may be called. */
+  words: Uint8Array;
 }
 
 export interface IndexStatus {
@@ -18,11 +20,12 @@ export interface IndexStatus {
 }
 
 /**
- * The symbol index on disk: for each workspace, the names its source files define, each file with the
- * mtime and size it had when read. A fact is used only while its file's stat still matches (the
- * compiler checks, and reads the file to confirm), so a changed file's facts are never used; a
- * refresh re-reads only the files whose stat moved. A refresh is one transaction: a crash in it
- * leaves the previous index whole. A file that is not a database is moved aside with one line.
+ * The symbol index on disk: for each workspace, the names its source files define and a filter of the
+ * words they name (where a symbol may be called), each file with the mtime and size it had when
+ * read. A fact is used only while its file's stat still matches (the compiler checks, and reads the
+ * file to confirm), so a changed file's facts are never used; a refresh re-reads only the files
+ * whose stat moved. A refresh is one transaction: a crash in it leaves the previous index whole. A
+ * file that is not a database is moved aside with one line.
  */
 export class SymbolIndex {
   private constructor(private db: Database) {}
@@ -32,10 +35,16 @@ export class SymbolIndex {
     const setup = (db: Database) => {
       db.exec("PRAGMA busy_timeout = 2000");
       db.exec("PRAGMA journal_mode = WAL");
+      // An index from a build before the word filters is derived data: it is dropped and built again.
+      const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+      if (tables.some((t) => t.name === "files") && !tables.some((t) => t.name === "words"))
+        db.exec("DROP TABLE files; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS workspaces;");
+      // The filters have a table of their own, so the symbol search's joins read narrow rows.
       db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS files (
           root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)
         ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS words (root TEXT NOT NULL, path TEXT NOT NULL, filter BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
     };
     const { db, movedTo } = openDerived(path, setup, now);
@@ -61,19 +70,29 @@ export class SymbolIndex {
     return this.db.query(q).all(root, ...names) as { path: string; mtime: number; size: number }[];
   }
 
+  /** Every indexed file's word filter, with the stat it had when read. */
+  filters(root: string): { path: string; mtime: number; size: number; words: Uint8Array }[] {
+    const q = "SELECT f.path, f.mtime, f.size, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ?";
+    return this.db.query(q).all(root) as { path: string; mtime: number; size: number; words: Uint8Array }[];
+  }
+
   /** Replaces what the index holds of `changed` files and drops `gone` ones, in one transaction. */
   apply(root: string, changed: readonly IndexedFile[], gone: readonly string[], tookMs: number, now = Date.now()): void {
     const dropFile = this.db.query("DELETE FROM files WHERE root = ? AND path = ?");
     const dropSymbols = this.db.query("DELETE FROM symbols WHERE root = ? AND path = ?");
+    const dropWords = this.db.query("DELETE FROM words WHERE root = ? AND path = ?");
     const putFile = this.db.query("INSERT INTO files (root, path, mtime, size) VALUES (?, ?, ?, ?)");
+    const putWords = this.db.query("INSERT INTO words (root, path, filter) VALUES (?, ?, ?)");
     const putSymbol = this.db.query("INSERT OR IGNORE INTO symbols (root, name, path) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const p of [...gone, ...changed.map((f) => f.path)]) {
         dropFile.run(root, p);
         dropSymbols.run(root, p);
+        dropWords.run(root, p);
       }
       for (const f of changed) {
         putFile.run(root, f.path, f.mtime, f.size);
+        putWords.run(root, f.path, f.words);
         for (const n of f.names) putSymbol.run(root, n, f.path);
       }
       this.db.query("INSERT OR REPLACE INTO workspaces (root, refreshed_at, took_ms) VALUES (?, ?, ?)").run(root, now, Math.round(tookMs));

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { definedNames } from "../../src/context/definitions.ts";
+import fc from "fast-check";
+import { definedNames, mayName, wordFilter } from "../../src/context/definitions.ts";
 
 describe("the names a source text defines", () => {
   test("in each language the compiler outlines, by the words that open a definition and by signatures", () => {
@@ -19,5 +20,28 @@ describe("the names a source text defines", () => {
     expect(names).not.toContain("run");
     expect(names).not.toContain("helper");
     expect(names).not.toContain("while");
+  });
+});
+
+describe("a file's word filter (where a symbol may be called)", () => {
+  const identifier = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{2,14}$/);
+
+  test("every word a file names tests present: a filter never rules a caller out", () => {
+    fc.assert(
+      fc.property(fc.array(identifier, { maxLength: 400 }), (words) => {
+        const filter = wordFilter(words.map((w) => `call(${w});`).join("\n"));
+        return words.every((w) => mayName(filter, w));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("a word a file of 300 words does not name tests absent nearly always", () => {
+    const names = Array.from({ length: 300 }, (_, i) => `name${i}x`);
+    const filter = wordFilter(names.join(" "));
+    const absent = Array.from({ length: 2_000 }, (_, i) => `other${i}y`);
+    const falsePositives = absent.filter((w) => mayName(filter, w)).length / absent.length;
+    expect(falsePositives).toBeLessThan(0.1);
+    expect(mayName(wordFilter("const a = 1;"), "encodeKey")).toBe(false);
   });
 });

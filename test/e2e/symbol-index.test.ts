@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,6 +51,39 @@ describe("the symbol index", () => {
     const again = await weir(["index"]);
     expect(again.stdout).toContain("2 read, 0 gone");
     expect(await sources(task)).toContain("pkg099/mod9/moved.ts");
+  }, 120_000);
+
+  test("callers in a 6,000-file repository are resolved through the index's word filters; a caller added since it was built is still found", async () => {
+    bigRepository(6_000);
+    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
+    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
+    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
+    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
+    // The model reads the target and its one caller, then stops: the last decision says whether the callers are known.
+    const callersKnown = async () => {
+      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
+      expect((await weir([...wire, task])).code).toBe(0);
+      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
+      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
+      db.close();
+      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
+      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
+    };
+    // Past 5,000 files, without the index, no file is ruled out: the callers cannot be resolved.
+    expect(await callersKnown()).toBe(false);
+    expect((await weir(["index"])).code).toBe(0);
+    // The run before left a refresh of its own running (past 2,000 files); the index is read once it is whole.
+    let status = "";
+    for (let i = 0; i < 150 && !/changed since 0, not indexed 0/.test(status); i++) {
+      await Bun.sleep(200);
+      status = (await weir(["index", "--status"])).stdout;
+    }
+    expect(await callersKnown()).toBe(true);
+    // A caller written after the index was built is not in it, so it is read, found and unread.
+    mkdirSync(join(world.ws, "src", "late"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "late", "more.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const m = encodeKey("b", false);\n');
+    expect(await callersKnown()).toBe(false);
   }, 120_000);
 
   test("a kill in the middle of a refresh leaves the previous index whole; a corrupt index is moved aside with one line", async () => {

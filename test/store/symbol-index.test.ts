@@ -1,0 +1,28 @@
+import { Database } from "bun:sqlite";
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { SymbolIndex } from "../../src/store/symbol-index.ts";
+import { tempDir } from "../support/temp.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+afterEach(() => tmp?.cleanup());
+
+describe("the symbol index on disk", () => {
+  test("an index from a build before the word filters is dropped and built again, not read with a column missing", () => {
+    tmp = tempDir();
+    const path = join(tmp.path, "symbols.db");
+    const old = new Database(path, { create: true });
+    old.exec(`CREATE TABLE workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
+      CREATE TABLE files (root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
+      CREATE TABLE symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;
+      INSERT INTO workspaces VALUES ('/w', 1, 1); INSERT INTO files VALUES ('/w', 'a.ts', 1, 1); INSERT INTO symbols VALUES ('/w', 'old', 'a.ts');`);
+    old.close();
+    const index = SymbolIndex.open(path);
+    expect(index.status("/w")).toBeUndefined();
+    const words = new Uint8Array(256).fill(7);
+    index.apply("/w", [{ path: "a.ts", mtime: 2, size: 3, names: ["fresh"], words }], [], 1);
+    expect(index.lookup("/w", ["fresh"]).map((f) => f.path)).toEqual(["a.ts"]);
+    expect(index.filters("/w")).toEqual([{ path: "a.ts", mtime: 2, size: 3, words }]);
+    index.close();
+  });
+});
