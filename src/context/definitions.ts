@@ -56,8 +56,15 @@ export function wordFilter(text: string): Uint8Array {
   return filter;
 }
 
-/** Whether a word filter may hold `word`: false means the file does not name it. Pure. */
+/** A word a filter holds when its file names it: an identifier of three characters or more. */
+const FILTERED = /^[A-Za-z_$][\w$]{2,}$/;
+
+/**
+ * Whether a word filter may hold `word`: false means the file does not name it. A word no filter
+ * holds (`fn`, `my-module`) may always be named. Pure.
+ */
 export function mayName(filter: Uint8Array, word: string): boolean {
+  if (!FILTERED.test(word)) return true;
   return positions(word).every((p) => ((filter[p >> 3] ?? 0) & (1 << (p & 7))) !== 0);
 }
 

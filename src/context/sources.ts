@@ -493,7 +493,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
   const testLike = files.filter(isTestPath);
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
-  const mapped = await mappedTests(root, targetList, testLike, fileSet, info);
+  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, o.index?.namers);
   for (const f of [...mapped].slice(0, 10)) {
     const fi = await info.read(f);
     if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: ["tests a target"] }, "test"));
@@ -775,8 +775,22 @@ async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
   ];
 }
 
-/** Tests mapped to the targets: by naming conventions, then test files that import a target. */
-async function mappedTests(root: string, targetList: string[], testLike: string[], fileSet: Set<string>, info: FileReader): Promise<Set<string>> {
+/** Test files read for imports of a target without the symbol index (shallow paths first). */
+const IMPORT_SCAN = 400;
+
+/**
+ * Tests mapped to the targets: by naming conventions, then test files that import a target. With
+ * the symbol index, the test files read for imports are those whose word filter may name a target's
+ * file name (an import names it), however many tests there are; without it, the first IMPORT_SCAN.
+ */
+async function mappedTests(
+  root: string,
+  targetList: string[],
+  testLike: string[],
+  fileSet: Set<string>,
+  info: FileReader,
+  namers?: (names: string[], files: readonly string[]) => Set<string>,
+): Promise<Set<string>> {
   const isTarget = new Set(targetList);
   const mapped = new Set<string>();
   for (const t of targetList) {
@@ -784,7 +798,9 @@ async function mappedTests(root: string, targetList: string[], testLike: string[
     for (const f of testLike) if (re.test(f) && !isTarget.has(f)) mapped.add(f);
   }
   const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
-  for (const f of testLike.slice(0, 400)) {
+  const narrowed = namers && testLike.length > IMPORT_SCAN && targetList.length ? namers(stems, testLike) : undefined;
+  const scanned = narrowed ? testLike.filter((f) => narrowed.has(f)).slice(0, CONTENT_FILES) : testLike.slice(0, IMPORT_SCAN);
+  for (const f of scanned) {
     if (mapped.has(f) || isTarget.has(f) || targetList.length === 0) continue;
     // Cheap text check before parsing: a test that imports a target names it, in its top 256 KB
     // (a test-like file of a gigabyte, a fixture, is never read whole).

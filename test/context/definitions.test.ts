@@ -43,5 +43,8 @@ describe("a file's word filter (where a symbol may be called)", () => {
     const falsePositives = absent.filter((w) => mayName(filter, w)).length / absent.length;
     expect(falsePositives).toBeLessThan(0.1);
     expect(mayName(wordFilter("const a = 1;"), "encodeKey")).toBe(false);
+    // A word no filter holds is never ruled out: a two-letter name, a file name with a hyphen.
+    expect(mayName(wordFilter("const a = 1;"), "fn")).toBe(true);
+    expect(mayName(wordFilter('import x from "./my-module";'), "my-module")).toBe(true);
   });
 });

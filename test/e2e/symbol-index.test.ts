@@ -72,19 +72,29 @@ describe("the symbol index", () => {
     };
     // Past 5,000 files, without the index, no file is ruled out: the callers cannot be resolved.
     expect(await callersKnown()).toBe(false);
+    // The run before left a refresh of its own running (past 2,000 files): it ends before the index is built here.
+    for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
     expect((await weir(["index"])).code).toBe(0);
-    // The run before left a refresh of its own running (past 2,000 files); the index is read once it is whole.
-    let status = "";
-    for (let i = 0; i < 150 && !/changed since 0, not indexed 0/.test(status); i++) {
-      await Bun.sleep(200);
-      status = (await weir(["index", "--status"])).stdout;
-    }
+    expect((await weir(["index", "--status"])).stdout).toContain("changed since 0, not indexed 0");
     expect(await callersKnown()).toBe(true);
     // A caller written after the index was built is not in it, so it is read, found and unread.
     mkdirSync(join(world.ws, "src", "late"), { recursive: true });
     writeFileSync(join(world.ws, "src", "late", "more.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const m = encodeKey("b", false);\n');
     expect(await callersKnown()).toBe(false);
   }, 120_000);
+
+  test("a test that imports the target past the first 400 test files is mapped through the index; without it, it is not", async () => {
+    mkdirSync(join(world.ws, "src"), { recursive: true });
+    mkdirSync(join(world.ws, "test", "deep", "er"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string): string {\n  return s;\n}\n");
+    for (let i = 0; i < 450; i++) writeFileSync(join(world.ws, "test", `t${i}.test.ts`), `import { x${i} } from "./x${i}.ts";\n\nx${i}();\n`);
+    const deep = "test/deep/er/behaviour.test.ts";
+    writeFileSync(join(world.ws, deep), 'import { encodeKey } from "../../../src/keys.ts";\n\nencodeKey("a");\n');
+    const task = "Change encodeKey in src/keys.ts to trim its input";
+    expect(await sources(task)).not.toContain(deep);
+    expect((await weir(["index"])).code).toBe(0);
+    expect(await sources(task)).toContain(deep);
+  });
 
   test("a kill in the middle of a refresh leaves the previous index whole; a corrupt index is moved aside with one line", async () => {
     mkdirSync(join(world.ws, "src"), { recursive: true });
