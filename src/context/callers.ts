@@ -24,10 +24,11 @@ export async function resolveCallers(
   mayName?: () => ReadonlySet<string>,
 ): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
+  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang)) return undefined;
   // Narrowing costs a stat of every indexed file: it is paid only where reading them all is refused.
   const narrowed = files.length > MAX_FILES ? mayName?.() : undefined;
   const reads = narrowed ? files.filter((f) => narrowed.has(f)) : files;
-  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang) || reads.length > MAX_FILES) return undefined;
+  if (reads.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
   if (names.length === 0) return out;
   const fileSet = new Set(files);

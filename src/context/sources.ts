@@ -34,8 +34,8 @@ export class ContextIndex {
 
   /**
    * Of the given files, those that may name any of these names, by the symbol index's word filters
-   * (context/definitions.ts `indexedNamers`); absent where no index was built. Caller resolution
-   * reads only these.
+   * (context/definitions.ts `indexedNamers`); absent where no index was built. Past what they read
+   * whole, caller resolution and the test map read only these.
    */
   namers: ((names: string[], files: readonly string[]) => Set<string>) | undefined;
 
