@@ -7,7 +7,7 @@ import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
 import { securityBindings, touchesSecurity } from "../context/security-surface.ts";
-import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textOf } from "../context/sources.ts";
+import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
@@ -484,7 +484,8 @@ export class WorkState {
     const key = `${path}\0${sha}\0${this.verification.changed.size}\0${names.join(",")}`;
     if (!this.callers.has(key)) {
       const files = this.workspaceFiles();
-      const read = (rel: string) => textOf(this.root, rel, this.index);
+      // Only the files that name a symbol are decoded and kept: the sweep leaves nothing else behind.
+      const read = (rel: string) => textNaming(this.root, rel, names, this.index);
       const namers = this.index?.namers;
       this.callers.set(key, await resolveCallers(path, names, files, read, namers ? () => namers(names, files) : undefined));
     }

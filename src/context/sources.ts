@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
@@ -20,8 +20,14 @@ import { loadRules, ruleApplies } from "./rules.ts";
  */
 export class ContextIndex {
   readonly files = new Map<string, { mtime: number; size: number; info: FileInfo | undefined }>();
-  /** Raw bytes for the content ranking, revalidated the same way (no parse); the text is decoded when asked for. */
+  /** Raw bytes of files read as text, revalidated the same way (no parse); the text is decoded when asked for. */
   readonly texts = new Map<string, TextEntry>();
+  /**
+   * The content ranking's counts of each file, for the query terms they were counted for,
+   * revalidated the same way. The ranking reads every source file: it keeps their counts, not their
+   * bytes, so a run's memory does not grow with the repository.
+   */
+  readonly counts = new Map<string, { mtime: number; size: number; terms: string; counted: Counted | undefined }>();
 
   /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
   walked: string[] | undefined;
@@ -62,6 +68,50 @@ export function textOf(root: string, rel: string, index: ContextIndex | undefine
 }
 
 type TextEntry = { mtime: number; size: number; bytes: Buffer | undefined; text?: string };
+
+/** One buffer every sweep of the workspace reads into, so the files it passes over leave nothing behind. */
+const SCRATCH = Buffer.allocUnsafe(200_000);
+
+/**
+ * Calls `use` with a lazy view of a regular file's bytes, read into SCRATCH (undefined when binary or
+ * holding key material) and its stat; the view is valid only during the call. Undefined for a file
+ * that is missing, not regular or over 200,000 bytes.
+ */
+function withBytes<T>(abs: string, use: (bytes: () => Buffer | undefined, st: { mtimeMs: number; size: number }) => T): T | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, "r");
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > SCRATCH.length) return undefined;
+    let view: Buffer | undefined | null = null;
+    const bytes = () => {
+      if (view === null) {
+        const b = SCRATCH.subarray(0, readSync(fd!, SCRATCH, 0, st.size, 0));
+        view = looksBinary(b) || holdsKeyMaterial(b) ? undefined : b;
+      }
+      return view;
+    };
+    return use(bytes, st);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * A file's text, as `textOf` gives it, when it holds one of `words` as written; undefined, with
+ * nothing kept, when it holds none. For sweeps over the whole workspace (every file that might call
+ * a symbol): only the files that name it are decoded and kept.
+ */
+export function textNaming(root: string, rel: string, words: readonly string[], index: ContextIndex | undefined): string | undefined {
+  const abs = join(root, rel);
+  const held = index?.texts.get(abs);
+  const names = withBytes(abs, (bytes, st) =>
+    held && held.mtime === st.mtimeMs && held.size === st.size ? true : words.some((w) => bytes()?.includes(w) === true),
+  );
+  return names ? textOf(root, rel, index) : undefined;
+}
 
 function entryOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): TextEntry | undefined {
   const abs = join(root, rel);
@@ -277,11 +327,17 @@ function contentRanking(root: string, files: string[], query: string[], index: C
     .map((x) => x.f);
   const wanted = [...new Set(query)];
   const docs: Counted[] = [];
+  const key = wanted.join("\0");
   for (const f of pool) {
-    const e = entryOf(root, f, index);
-    if (e?.bytes === undefined) continue;
-    const c = countQuery(f, e.bytes, wanted);
-    if (c.tf.size) docs.push(c);
+    const abs = join(root, f);
+    const hit = index?.counts.get(abs);
+    const c = withBytes(abs, (bytes, st) => {
+      if (hit && hit.mtime === st.mtimeMs && hit.size === st.size && hit.terms === key) return hit.counted;
+      const counted = bytes() === undefined ? undefined : countQuery(f, bytes()!, wanted);
+      index?.counts.set(abs, { mtime: st.mtimeMs, size: st.size, terms: key, counted });
+      return counted;
+    });
+    if (c?.tf.size) docs.push(c);
   }
   return bm25Counted(wanted, docs, pool.length);
 }
