@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
@@ -60,8 +60,12 @@ const TEXT_EXT =
 const DATA_EXT = /\.(?:json|jsonl|ya?ml|toml|xml|csv|tsv|txt|md|rst|proto|snap|html?|svg|ini|cfg|conf|properties|sql|graphql|gql|log|in|out|expected|golden)$/i;
 
 /** A file's text for ranking: cached by mtime and size, binary and oversized files skipped. */
-export function textOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): string | undefined {
-  const e = entryOf(root, rel, index, maxBytes);
+export function textOf(root: string, rel: string, index: ContextIndex | undefined): string | undefined {
+  return decoded(entryOf(join(root, rel), index));
+}
+
+/** An entry's text, decoded once. */
+function decoded(e: TextEntry | undefined): string | undefined {
   if (e?.bytes === undefined) return undefined;
   e.text ??= e.bytes.toString("utf8");
   return e.text;
@@ -105,35 +109,24 @@ function withBytes<T>(abs: string, use: (bytes: () => Buffer | undefined, st: { 
  * a symbol): only the files that name it are decoded and kept.
  */
 export function textNaming(root: string, rel: string, words: readonly string[], index: ContextIndex | undefined): string | undefined {
-  const abs = join(root, rel);
-  const held = index?.texts.get(abs);
-  const names = withBytes(abs, (bytes, st) =>
-    held && held.mtime === st.mtimeMs && held.size === st.size ? true : words.some((w) => bytes()?.includes(w) === true),
-  );
-  return names ? textOf(root, rel, index) : undefined;
+  return decoded(entryOf(join(root, rel), index, (bytes) => words.some((w) => bytes.includes(w))));
 }
 
-function entryOf(root: string, rel: string, index: ContextIndex | undefined, maxBytes = 200_000): TextEntry | undefined {
-  const abs = join(root, rel);
-  let st;
-  try {
-    st = statSync(abs);
-  } catch {
-    return undefined;
-  }
-  if (!st.isFile() || st.size > maxBytes) return undefined;
-  const hit = index?.texts.get(abs);
-  if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit;
-  let bytes: Buffer | undefined;
-  try {
-    bytes = readFileSync(abs);
-    if (looksBinary(bytes) || holdsKeyMaterial(bytes)) bytes = undefined;
-  } catch {
-    bytes = undefined;
-  }
-  const entry: TextEntry = { mtime: st.mtimeMs, size: st.size, bytes };
-  index?.texts.set(abs, entry);
-  return entry;
+/**
+ * A file's entry in the index, revalidated by mtime and size; else read once, its bytes copied out
+ * of SCRATCH and kept. A file `keep` turns down (it names none of what a sweep looks for) is neither
+ * decoded nor kept.
+ */
+function entryOf(abs: string, index: ContextIndex | undefined, keep?: (bytes: Buffer) => boolean): TextEntry | undefined {
+  return withBytes(abs, (bytes, st) => {
+    const hit = index?.texts.get(abs);
+    if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit;
+    const text = bytes();
+    if (text && keep && !keep(text)) return undefined;
+    const entry: TextEntry = { mtime: st.mtimeMs, size: st.size, bytes: text && Buffer.from(text) };
+    index?.texts.set(abs, entry);
+    return entry;
+  });
 }
 
 /** Candidate sources for a goal in a workspace: everything the compiler may choose from, with provenance. */
