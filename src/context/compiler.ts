@@ -88,6 +88,10 @@ export function compileContext(
     const key = `${e.chunk.id}\0${level}`;
     let v = judged.get(key);
     if (!v) {
+      // Rendering (redaction, clean-up) is most of a compile's cost, and most levels tried do not
+      // fit: a level whose text is over twice the room before it is not rendered, since redaction
+      // and clean-up would have to remove half of it.
+      if (tokensOf(contentAt(e.chunk, level)) > 2 * room) return undefined;
       let text = plain.get(key);
       if (text === undefined) plain.set(key, (text = renderChunk(e.chunk, level, base(e.chunk), [])));
       if (tokensOf(text) > room) return undefined;

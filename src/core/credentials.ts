@@ -1,7 +1,17 @@
-/** A variable whose name says it holds a secret: `DB_PASSWORD`, `apiKey`, `GITHUB_TOKEN`, `client_secret`. */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY)[A-Za-z0-9_]*`;
-/** Its assignment (`=` or `:`, quoted or not) to a literal: a value that is not an identifier or a member access. */
-const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_])(${SECRET_NAME}\s*[=:]\s*)(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`, "gim");
+/**
+ * A secret-named variable (`DB_PASSWORD`, `apiKey`, `GITHUB_TOKEN`, `client_secret`) assigned (`=`
+ * or `:`, quoted or not) to a literal: a value that is not an identifier or a member access. The
+ * pattern starts at the name's secret word, since whatever precedes it in the name is kept as it
+ * is; it is tried only where one of SECRET_STARTS begins (`secretAssignments`), which is what makes
+ * it cheap on a file with no secrets.
+ */
+const SECRET_ASSIGNMENT = new RegExp(
+  String.raw`((?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY)[A-Za-z0-9_]*\s*[=:]\s*)` +
+    String.raw`(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`,
+  "iym",
+);
+/** Where a secret word of SECRET_ASSIGNMENT may begin: a native scan for a few literals. */
+const SECRET_STARTS = /passw|secret|token|api|private|access/gi;
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 /** Tokens known by their shape: GitHub, OpenAI and Anthropic, AWS access keys, Slack, GitLab. */
 const TOKEN_SHAPES = new RegExp(
@@ -23,12 +33,32 @@ export function redactCredentials(text: string): string {
   const known = redactKnown(text);
   // A native search first: a URL's password needs "://", and most texts have none.
   const unurled = known.includes("://") ? known.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : known;
-  return unurled
-    .replace(TOKEN_SHAPES, "[redacted token]")
-    .replace(PRIVATE_KEY_BLOCK, "[redacted private key]")
-    .replace(SECRET_ASSIGNMENT, (m, lead: string, q: string, value: string) =>
-      !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value)) ? m : `${lead}${q}[redacted]${q}`,
-    );
+  return secretAssignments(unurled.replace(TOKEN_SHAPES, "[redacted token]").replace(PRIVATE_KEY_BLOCK, "[redacted private key]"));
+}
+
+/**
+ * Each secret-named assignment's literal value replaced, left to right as a global replace would:
+ * SECRET_ASSIGNMENT is tried at each place a secret word may start (overlapping ones included,
+ * "accessecret"), and a match's end is where the search goes on. A value with no letter (a number,
+ * `maxTokens: 16_384`) or an unquoted identifier path (`token = getToken`) is left as it is.
+ */
+function secretAssignments(text: string): string {
+  let out = "";
+  let last = 0;
+  SECRET_STARTS.lastIndex = 0;
+  for (let start = SECRET_STARTS.exec(text); start; start = SECRET_STARTS.exec(text)) {
+    SECRET_ASSIGNMENT.lastIndex = start.index;
+    const m = SECRET_ASSIGNMENT.exec(text);
+    if (!m) {
+      SECRET_STARTS.lastIndex = start.index + 1;
+      continue;
+    }
+    const [whole, lead, q, value] = m as unknown as [string, string, string, string];
+    const kept = !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value));
+    out += text.slice(last, m.index) + (kept ? whole : `${lead}${q}[redacted]${q}`);
+    last = SECRET_STARTS.lastIndex = m.index + whole.length;
+  }
+  return out + text.slice(last);
 }
 
 /** The forms a known secret value is removed in: as it is, base64 (padded or not, and URL-safe) and URL-encoded. */
