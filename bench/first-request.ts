@@ -58,12 +58,13 @@ async function firstRequestMs(cmd: string[], cwd: string, data: string): Promise
 }
 
 /**
- * Waits for the symbol index refresh a run starts after it ends (in a tree past 2,000 files), so the
- * next run is measured alone and finds the index fresh, as the issue's goal states it.
+ * Waits for the symbol index refresh a run of `build` starts after it ends (in a tree past 2,000
+ * files), so the next run, of either build, is measured alone and finds the index fresh, as the
+ * issue's goal states it.
  */
-async function refreshed(): Promise<void> {
+async function refreshed(build: string): Promise<void> {
   for (let waited = 0; waited < 120_000; waited += 100) {
-    if (Bun.spawnSync(["pgrep", "-f", `${bin} index --cwd`]).exitCode !== 0) return;
+    if (Bun.spawnSync(["pgrep", "-f", `${build} index --cwd`]).exitCode !== 0) return;
     await Bun.sleep(100);
   }
 }
@@ -94,7 +95,7 @@ try {
         const data = join(dir, cold ? `cold-data-${k}` : `data-${k}`);
         if (cold) rmSync(data, { recursive: true, force: true });
         const ms = await firstRequestMs(task(path, goal), cwd, data);
-        await refreshed();
+        await refreshed(path);
         if (i > 0) times.get(`${b}, ${name}`)!.push(ms); // the first round warms the page cache and the outline cache
       }
   }
