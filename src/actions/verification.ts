@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { isTestPath } from "../context/sources.ts";
 import { gitOutput } from "../workspace/git.ts";
 import { sha256 } from "../workspace/ledger.ts";
 
@@ -34,6 +37,13 @@ export class VerificationLedger {
   /** Paths weir changed in this session. */
   changed = new Set<string>();
   private writes = 0;
+  /** The test files the failed checks since the last pass named, and what weir had changed by the first of them. */
+  private failing: { tests: Set<string>; changedBefore: Set<string> } | undefined;
+  /**
+   * Told when tests a check saw fail pass again after weir changed these source files: the test
+   * map's recorded part (store/test-links.ts).
+   */
+  onFixed?: (sources: string[], tests: string[]) => void;
 
   constructor(private root: string) {}
 
@@ -50,8 +60,31 @@ export class VerificationLedger {
     return `${head}:${sha256(diff + untracked).slice(0, 16)}`;
   }
 
+  /**
+   * Records a check's result. A complete pass after failures whose locations named test files links
+   * those tests to the source files weir changed in between (tests and prose aside).
+   */
   record(e: Evidence): void {
     this.evidence.push(e);
+    if (!e.passed || !e.complete || !this.failing) return;
+    const { tests, changedBefore } = this.failing;
+    this.failing = undefined;
+    const sources = [...this.changed].map((p) => this.inWorkspace(p)).filter((p) => p && !changedBefore.has(p) && !isTestPath(p) && !isDocumentation(p));
+    if (sources.length) this.onFixed?.(sources as string[], [...tests]);
+  }
+
+  /** A check failed at these locations (paths as its output printed them): its test files are kept until a pass. */
+  failedAt(paths: readonly string[]): void {
+    const tests = paths.map((p) => this.inWorkspace(p)).filter((p) => p && isTestPath(p) && existsSync(join(this.root, p))) as string[];
+    if (tests.length === 0) return;
+    this.failing ??= { tests: new Set(), changedBefore: new Set([...this.changed].map((p) => this.inWorkspace(p))) };
+    for (const t of tests) this.failing.tests.add(t);
+  }
+
+  /** A path relative to the workspace, or "" for one outside it. */
+  private inWorkspace(path: string): string {
+    const rel = relative(this.root, isAbsolute(path) ? path : join(this.root, path));
+    return rel.startsWith("..") || isAbsolute(rel) ? "" : rel.split("\\").join("/");
   }
 
   /** The state at the current revision: the latest complete run decides, and a failure is never shown as a pass. */

@@ -177,8 +177,9 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       if (!result.isError) called.add(call.name);
       d.contextStep.observe?.(call, result);
       const det = result.details;
-      // A passing run of a detected project check, at the workspace root, is verification evidence.
-      if (det?.kind === "command" && det.exitCode === 0 && !(call.input as { cwd?: string })?.cwd) {
+      // A passing run of a detected project check, at the workspace root, is verification evidence;
+      // a failing one's test files are kept for the test map (a later pass links them).
+      if (det?.kind === "command" && det.exitCode !== null && !(call.input as { cwd?: string })?.cwd) {
         const line = (det.argv ?? det.line.split(/\s+/)).map((a, i) => (i === 0 ? basename(a) : a)).join(" ");
         // Programs compare by name on both sides: `./mvnw test` run as `mvnw test`, or the other way.
         const same = (c: { program: string; args: string[] }) => {
@@ -186,7 +187,9 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
           return line === want || line === want.replace(/ run test$/, " test");
         };
         const check = checks().find(same);
-        if (check)
+        const failures = det.failures.map((f) => f.path);
+        if (check && det.exitCode !== 0) evidence = evidence.then(() => d.verification.failedAt(failures));
+        else if (check)
           evidence = evidence.then(async () => {
             const revision = await d.verification.revision();
             d.verification.record({

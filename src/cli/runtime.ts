@@ -303,6 +303,17 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     index.definers = (names) => indexedDefiners(workspace, symbols, names);
     index.namers = (names, files) => indexedNamers(workspace, symbols, names, files);
   }
+  // The test map's recorded part: what checks saw fail, then pass once these files changed. Only
+  // a preview records nothing; a database that cannot be read costs the links, never the run.
+  const links = store.testLinks;
+  index.tested = (sources) => {
+    try {
+      return links.testsFor(workspace, sources);
+    } catch {
+      return [];
+    }
+  };
+  if (!o.preview) actions.verification.onFixed = (sources, tests) => links.record(workspace, sources, tests);
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   // A preview records nothing in the session; a caller may still be told of each decision.

@@ -29,6 +29,12 @@ export class ContextIndex {
    */
   readonly counts = new Map<string, { mtime: number; size: number; terms: string; counted: Counted | undefined }>();
 
+  /**
+   * The tests checks saw fail, then pass once one of these source files changed (store/test-links.ts);
+   * absent where nothing is recorded. The test map adds them to what naming and imports find.
+   */
+  tested?: (sources: readonly string[]) => string[];
+
   /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
   walked: string[] | undefined;
 
@@ -543,9 +549,14 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const testLike = files.filter(isTestPath);
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
   const mapped = await mappedTests(root, targetList, testLike, fileSet, info, o.index?.namers);
+  // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
+  const tested = targetList.length ? (o.index?.tested?.(targetList) ?? []) : [];
+  const recorded = new Set(tested.filter((t) => fileSet.has(t) && !isTarget.has(t) && !mapped.has(t)));
+  for (const t of recorded) mapped.add(t);
   for (const f of [...mapped].slice(0, 10)) {
     const fi = await info.read(f);
-    if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: ["tests a target"] }, "test"));
+    const why = recorded.has(f) ? "a check saw it fail, then pass once a target changed" : "tests a target";
+    if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: [why] }, "test"));
   }
   const related = await relatedChunks(targetList, isTarget, mapped, ranked, words, fileSet, info, tree.head);
   candidates.push(...related.chunks);

@@ -176,6 +176,15 @@ const MIGRATIONS: string[] = [
   // A graph node's reserved share of the budget and the commit that merged it, for \`weir graph status\`.
   `ALTER TABLE graph_nodes ADD COLUMN reserved INTEGER;
    ALTER TABLE graph_nodes ADD COLUMN merge_commit TEXT;`,
+  // The test map's recorded part: tests a check saw fail, then pass once these source files changed.
+  `CREATE TABLE test_links (
+     workspace TEXT NOT NULL,
+     source TEXT NOT NULL,
+     test TEXT NOT NULL,
+     seen INTEGER NOT NULL,
+     last_at INTEGER NOT NULL,
+     PRIMARY KEY (workspace, source, test)
+   ) WITHOUT ROWID;`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@
 export { EvalStore } from "./eval.ts";
 export type { GoalRow, GoalStatus, GoalTransition } from "./goals.ts";
 export { GoalStore } from "./goals.ts";
+export { TestLinks } from "./test-links.ts";
 export { ToolMemory } from "./tool-memory.ts";
 export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState, TransitionFields } from "./graphs.ts";
 export { GraphStore } from "./graphs.ts";

@@ -6,6 +6,7 @@ import type { Usage } from "../core/usage.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
 import { GoalStore } from "./goals.ts";
 import { GraphStore } from "./graphs.ts";
+import { TestLinks } from "./test-links.ts";
 import { ToolMemory } from "./tool-memory.ts";
 
 export interface SessionRow {
@@ -55,6 +56,11 @@ export class SessionStore {
   /** Which actions the person's tasks called, by their words (store/tool-memory.ts). */
   get toolMemory(): ToolMemory {
     return new ToolMemory(this.db, (f) => this.guard(f));
+  }
+
+  /** Tests checks saw fail, then pass once source files changed (store/test-links.ts). */
+  get testLinks(): TestLinks {
+    return new TestLinks(this.db, (f) => this.guard(f));
   }
 
   /** The goal graphs of this database (store/graphs.ts). */

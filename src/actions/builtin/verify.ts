@@ -58,7 +58,12 @@ export function verifyAction(ledger: VerificationLedger) {
         };
         ledger.record(e);
         const tail = passed ? r.output.split("\n").slice(-TAIL_LINES).join("\n") : failureView(r.output);
-        if (!passed) failures.push(...parseFailureLocations(r.output, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
+        if (!passed) {
+          const located = parseFailureLocations(r.output);
+          failures.push(...located.slice(0, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
+          // The test files a failure names: a later pass links them to what changed (the test map).
+          if (complete) ledger.failedAt(located.map((f) => f.path));
+        }
         // A check the sandbox stopped (no network for a download, a cache it may not write) says so.
         const blocked = passed ? undefined : ctx.sandbox?.explain(r.output, undefined, { program: c.program, exitCode: r.exitCode });
         const status = passed ? "PASSED" : complete ? `FAILED (exit ${r.exitCode})` : r.timedOut ? "INCOMPLETE: timed out" : "INCOMPLETE: stopped";

@@ -16,7 +16,7 @@ import { VERSION } from "../version.ts";
  * - `decide`: the decision plane's answers (the typed questions of the set runs ask) for a goal, on
  *   the state weir builds for it, with that state;
  * - `find_references`: where a symbol is defined and called;
- * - `tests_for`: the tests the compiler maps to a file, by name and by import;
+ * - `tests_for`: the tests the compiler maps to a file, by name, by import and by what checks recorded;
  * - `docs_drift`: what the docs name as code that the code no longer has;
  * - `run_checks`: the project's own checks, in the command sandbox.
  * Each call builds weir's runtime for the workspace afresh, so what it says is what a run started
@@ -108,13 +108,14 @@ export async function serveCommand(args: ParsedArgs, workspace: string, resolved
     },
     {
       name: "tests_for",
-      description: "The tests weir maps to a source file: by their names and by what they import.",
+      description:
+        "The tests weir maps to a source file: by their names, by what they import, and tests a check saw fail and then pass once the file changed.",
       input: { path: z.string().min(1).describe("a file of the workspace, relative to its root") },
       readOnly: true,
       async run(i) {
         const { ws } = await preview(`Change ${String(i.path)}`, { budget: 1 });
         const tests = [...new Set(ws.gathered.candidates.filter((c) => c.kind === "test").map((c) => c.source))];
-        return text(tests.length ? tests.join("\n") : `no test of ${String(i.path)} found by name or import`);
+        return text(tests.length ? tests.join("\n") : `no test of ${String(i.path)} found by name, import or a recorded fix`);
       },
     },
     {
