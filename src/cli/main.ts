@@ -69,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
     const { serveCommand } = await import("./commands/serve.ts");
     return serveCommand(args, workspace, resolved);
   }
+  if (args.command[0] === "index" && args.flags.review === true) {
+    const { reviewCommand } = await import("./commands/review.ts");
+    return reviewCommand(args.command.slice(1), workspace, resolved, out, (s) => process.stderr.write(s), args.json);
+  }
   if (args.command[0] === "index") {
     const { indexCommand } = await import("./commands/index-command.ts");
     return indexCommand(args, workspace, out, (s) => process.stderr.write(s));

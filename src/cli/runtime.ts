@@ -1,6 +1,6 @@
 import type { TodoItem } from "../actions/builtin/todo.ts";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
 import type { Disclosure } from "../actions/disclosure.ts";
@@ -9,7 +9,7 @@ import type { RunMode } from "../config/options.ts";
 import { approvedProjectHooks, Hooks, mergeHooks } from "../actions/hooks.ts";
 import { defaultPolicy, layerPolicy } from "../actions/permissions.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
-import { VerificationLedger } from "../actions/verification.ts";
+import { isDocumentation, VerificationLedger } from "../actions/verification.ts";
 import { agentActions } from "../agent/agent-actions.ts";
 import { Conversation } from "../agent/conversation.ts";
 import { Fleet } from "../agent/fleet.ts";
@@ -28,6 +28,7 @@ import type { ModelProvider } from "../providers/port.ts";
 import { priceOf } from "../providers/prices.ts";
 import { createContextStep } from "../context/context-step.ts";
 import { loadSkills } from "../context/skills.ts";
+import { isTestPath } from "../context/sources.ts";
 import { useOutlineCache } from "../context/outline.ts";
 import { quoteMarker, useQuoteMarker } from "../context/render.ts";
 import { attachImages, imageMentions, takesNoImages } from "../context/images.ts";
@@ -46,6 +47,7 @@ import { type RouteRecord, SessionStore } from "../store/sessions.ts";
 import { SymbolIndex } from "../store/symbol-index.ts";
 import { indexedDefiners, indexedNamers } from "../context/definitions.ts";
 import { refreshInBackground, symbolIndexPath } from "./commands/index-command.ts";
+import { reviewInBackground } from "./commands/review.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
@@ -314,6 +316,15 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     }
   };
   if (!o.preview) actions.verification.onFixed = (sources, tests) => links.record(workspace, sources, tests);
+  // Review findings (weir index --review) about the targets, while every file each review read is unchanged.
+  const reviews = store.reviews;
+  index.reviewed = (paths) => {
+    try {
+      return reviews.of(workspace, paths);
+    } catch {
+      return [];
+    }
+  };
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   // A preview records nothing in the session; a caller may still be told of each decision.
@@ -447,10 +458,18 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const idle = () => {
     if (indexed && performance.now() - indexed.at >= INDEX_IDLE_MS) refreshIndex();
   };
+  // With a review model configured, the source files this run changed are reviewed after it, in a
+  // process of their own (only models.review: reviews cost requests the person asked for).
+  const reviewChanged = () => {
+    if (o.preview || !roleReachable(resolved, "review")) return;
+    const changed = [...actions.verification.changed].filter((p) => !isTestPath(p) && !isDocumentation(p) && existsSync(resolvePath(workspace, p)));
+    if (changed.length) reviewInBackground(workspace, changed.slice(0, 10));
+  };
   const close = async () => {
     walks.save(workspace, index.walk);
     symbols?.close();
     refreshIndex();
+    reviewChanged();
     await actions.close();
   };
   return { ...actions, close, conversation, fleet, watch, compact: () => contextStep.compact(), goalBudget, idle };

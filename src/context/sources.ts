@@ -5,6 +5,7 @@ import { tokensOf } from "../core/chunk.ts";
 import { headText, holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead } from "../workspace/ledger.ts";
 import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
+import { type Review, reviewHolds } from "../store/reviews.ts";
 import { detectChecks } from "../workspace/checks.ts";
 import { looksBinary, walk, WalkCache, walkFiles } from "../workspace/walker.ts";
 import { jsModule } from "./callers.ts";
@@ -34,6 +35,9 @@ export class ContextIndex {
    * absent where nothing is recorded. The test map adds them to what naming and imports find.
    */
   tested?: (sources: readonly string[]) => string[];
+
+  /** The stored reviews of these files (store/reviews.ts); absent where none can be read. */
+  reviewed?: (paths: readonly string[]) => Review[];
 
   /** The files the newest compile walked: the work state maps tests over them rather than walking again. */
   walked: string[] | undefined;
@@ -558,6 +562,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
     const why = recorded.has(f) ? "a check saw it fail, then pass once a target changed" : "tests a target";
     if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: [why] }, "test"));
   }
+  candidates.push(...(await reviewChunks(targetList, info, o.index?.reviewed)));
   const related = await relatedChunks(targetList, isTarget, mapped, ranked, words, fileSet, info, tree.head);
   candidates.push(...related.chunks);
   const shown = new Set([...isTarget, ...mapped, ...related.neighbours, ...ranked.lexical]);
@@ -870,6 +875,34 @@ async function mappedTests(
     if (fi?.outline?.imports.some((s) => targetList.includes(jsModule(f, s, fileSet) ?? ""))) mapped.add(f);
   }
   return mapped;
+}
+
+/**
+ * The stored review findings about the targets (`weir review`), each review used only while every
+ * file it read has the SHA it read. Untrusted: a review model read repository text to write them.
+ */
+async function reviewChunks(targets: string[], info: FileReader, reviewed?: (paths: readonly string[]) => Review[]): Promise<ContextChunk[]> {
+  if (!reviewed || targets.length === 0) return [];
+  const out: ContextChunk[] = [];
+  for (const r of reviewed(targets.slice(0, 20))) {
+    if (r.findings.length === 0) continue;
+    const shas = new Map<string, string | undefined>();
+    for (const f of r.reads) shas.set(f.path, (await info.read(f.path))?.sha);
+    if (!reviewHolds(r, (p) => shas.get(p))) continue;
+    const lines = r.findings.map((f) => `${f.path}:${f.line} [${f.kind.replace("_", " ")}] ${f.text}`);
+    const count = `${r.findings.length} review finding${r.findings.length === 1 ? "" : "s"} on ${r.path} (${r.model})`;
+    out.push(
+      chunk({
+        id: `review:${r.path}`,
+        kind: "review",
+        source: r.path,
+        revision: { sha: shas.get(r.path)! },
+        relevance: { score: 0.8, reasons: [`a review by ${r.model}; every file it read is unchanged`] },
+        content: { full: `${count}:\n${lines.join("\n")}`, summary: `${count}:\n${lines.slice(0, 5).join("\n")}`, one_line: count },
+      }),
+    );
+  }
+  return out;
 }
 
 /** Import-graph neighbours of the targets, then the lexical matches, each scored by the goal's words. */

@@ -17,6 +17,7 @@ const ChunkKind = z.enum([
   "past_decision",
   "failure",
   "checks",
+  "review",
 ]);
 export const RenderLevel = z.enum(["omit", "one_line", "summary", "full"]);
 export const FloorReason = z.enum(["user_named", "changed", "failure_location", "edit_target", "evidence", "sticky_rule", "task"]);

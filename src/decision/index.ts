@@ -16,5 +16,6 @@ export type { JudgmentProvider } from "./judges.ts";
 export { AGENT_CONTEXT, AGENT_CONTEXT_V1, QuestionSet, checkShape, questionSetFor, setKey, topChoice } from "./questions.ts";
 export type { Answer, Answers } from "./questions.ts";
 export { DecisionRequest } from "./request.ts";
+export { REVIEW_PROMPT, reviewFile } from "./review.ts";
 export { chooseRoute, FAST_VIEW_LIMIT, ModelRouter, requestCost, routeFacts } from "./router.ts";
 export type { ModelSide, Route, RouteFacts, RouteRole, RouterMemory } from "./router.ts";

@@ -185,6 +185,17 @@ const MIGRATIONS: string[] = [
      last_at INTEGER NOT NULL,
      PRIMARY KEY (workspace, source, test)
    ) WITHOUT ROWID;`,
+  // Review findings: per file reviewed, the files the review read (path and SHA, JSON) and what it
+  // found (JSON), so a finding is used only while every file it read is unchanged.
+  `CREATE TABLE reviews (
+     workspace TEXT NOT NULL,
+     path TEXT NOT NULL,
+     model TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     reads TEXT NOT NULL,
+     findings TEXT NOT NULL,
+     PRIMARY KEY (workspace, path)
+   ) WITHOUT ROWID;`,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

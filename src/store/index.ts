@@ -7,6 +7,8 @@
 export { EvalStore } from "./eval.ts";
 export type { GoalRow, GoalStatus, GoalTransition } from "./goals.ts";
 export { GoalStore } from "./goals.ts";
+export { reviewHolds, Reviews } from "./reviews.ts";
+export type { Review, ReviewFinding } from "./reviews.ts";
 export { TestLinks } from "./test-links.ts";
 export { ToolMemory } from "./tool-memory.ts";
 export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState, TransitionFields } from "./graphs.ts";

@@ -6,6 +6,7 @@ import type { Usage } from "../core/usage.ts";
 import { explainDatabaseError, openDatabase } from "./db.ts";
 import { GoalStore } from "./goals.ts";
 import { GraphStore } from "./graphs.ts";
+import { Reviews } from "./reviews.ts";
 import { TestLinks } from "./test-links.ts";
 import { ToolMemory } from "./tool-memory.ts";
 
@@ -56,6 +57,11 @@ export class SessionStore {
   /** Which actions the person's tasks called, by their words (store/tool-memory.ts). */
   get toolMemory(): ToolMemory {
     return new ToolMemory(this.db, (f) => this.guard(f));
+  }
+
+  /** Review findings, each with the files its review read (store/reviews.ts). */
+  get reviews(): Reviews {
+    return new Reviews(this.db, (f) => this.guard(f));
   }
 
   /** Tests checks saw fail, then pass once source files changed (store/test-links.ts). */

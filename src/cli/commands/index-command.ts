@@ -8,6 +8,7 @@ import { SymbolIndex } from "../../store/symbol-index.ts";
 import { WalkStore } from "../../workspace/walks.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMIT } from "../version.ts";
+import { reviewStatus } from "./review.ts";
 
 type Out = (s: string) => void;
 
@@ -22,6 +23,11 @@ const ago = (ms: number) => {
   return ms < 5_400_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`;
 };
 
+/** The reviews' line of `weir index --status`. */
+const reviewLine = (r: NonNullable<ReturnType<typeof reviewStatus>>) =>
+  `reviews: ${r.files} file${r.files === 1 ? "" : "s"} reviewed, ${r.fresh} fresh (${r.findings} findings), ` +
+  `${r.stale} stale (a file the review read changed since; weir index --review reviews them again)\n`;
+
 /**
  * `weir index`: brings this workspace's symbol index up to date (only files whose stat moved are
  * read); `weir index --status`: what is fresh, stale or not indexed, and the last refresh.
@@ -31,17 +37,21 @@ export function indexCommand(args: ParsedArgs, workspace: string, out: Out, err:
   try {
     if (args.flags.status === true) {
       const s = index.status(workspace);
+      const reviews = reviewStatus(workspace);
       if (!s) {
-        out(`no symbol index for ${workspace} yet: weir index builds one (and a run in a workspace of over 2,000 files refreshes it after)\n`);
+        if (args.json) out(`${JSON.stringify({ symbols: null, reviews: reviews ?? null })}\n`);
+        else out(`no symbol index for ${workspace} yet: weir index builds one (and a run in a workspace of over 2,000 files refreshes it after)\n`);
+        if (!args.json && reviews) out(reviewLine(reviews));
         return 0;
       }
       const f = freshness(workspace, index, new WalkStore(join(userDataDir(), "walks")).load(workspace));
-      const o = { refreshed: `${ago(Date.now() - s.refreshedAt)} ago`, took_ms: s.tookMs, files: s.files, symbols: s.symbols, ...f };
+      const o = { refreshed: `${ago(Date.now() - s.refreshedAt)} ago`, took_ms: s.tookMs, files: s.files, symbols: s.symbols, ...f, reviews: reviews ?? null };
       if (args.json) out(`${JSON.stringify(o)}\n`);
       else {
         out(`symbol index of ${workspace}: refreshed ${o.refreshed} in ${s.tookMs} ms; ${s.files} files, ${s.symbols} names defined\n`);
         const behind = f.stale + f.unindexed + f.gone ? " (weir index refreshes them)" : "";
         out(`fresh ${f.fresh}, changed since ${f.stale}, not indexed ${f.unindexed}, gone ${f.gone}${behind}\n`);
+        if (reviews) out(reviewLine(reviews));
       }
       return 0;
     }
