@@ -1,5 +1,5 @@
 import type { TodoItem } from "../actions/builtin/todo.ts";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { skillAction } from "../actions/builtin/skills.ts";
@@ -455,15 +455,25 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     indexed.at = performance.now();
     refreshInBackground(workspace);
   };
-  const idle = () => {
-    if (indexed && performance.now() - indexed.at >= INDEX_IDLE_MS) refreshIndex();
-  };
-  // With a review model configured, the source files this run changed are reviewed after it, in a
-  // process of their own (only models.review: reviews cost requests the person asked for).
+  // With a review model configured, the source files a run changed are reviewed after it (and while
+  // the REPL waits), in a process of their own: only models.review, since reviews cost requests.
+  // A file is sent again only once it has changed since it was sent.
+  const sentForReview = new Map<string, string>();
   const reviewChanged = () => {
     if (o.preview || !roleReachable(resolved, "review")) return;
-    const changed = [...actions.verification.changed].filter((p) => !isTestPath(p) && !isDocumentation(p) && existsSync(resolvePath(workspace, p)));
-    if (changed.length) reviewInBackground(workspace, changed.slice(0, 10));
+    const stamp = (p: string) => {
+      const st = statSync(resolvePath(workspace, p), { throwIfNoEntry: false });
+      return st ? `${st.mtimeMs}:${st.size}` : undefined;
+    };
+    const due = [...actions.verification.changed]
+      .filter((p) => !isTestPath(p) && !isDocumentation(p) && stamp(p) !== undefined && sentForReview.get(p) !== stamp(p))
+      .slice(0, 10);
+    for (const p of due) sentForReview.set(p, stamp(p)!);
+    if (due.length) reviewInBackground(workspace, due);
+  };
+  const idle = () => {
+    if (indexed && performance.now() - indexed.at >= INDEX_IDLE_MS) refreshIndex();
+    reviewChanged();
   };
   const close = async () => {
     walks.save(workspace, index.walk);

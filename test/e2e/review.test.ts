@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { MockServer } from "../support/mock-server.ts";
+import { weirInPty } from "../support/pty.ts";
 import { e2eWorld } from "../support/world.ts";
 
 /**
@@ -144,5 +145,34 @@ describe("weir index --review", () => {
     }
     expect(held).toEqual({ files: 1, fresh: 1, stale: 0, findings: 1 });
     expect(JSON.stringify(reviewer.requests.at(-1)!.body)).toContain("given === token");
+  });
+
+  test("the REPL has a changed file reviewed between tasks, while it is still open", async () => {
+    configure();
+    repository();
+    reviewer.script(reports([{ line: 2, kind: "security", text: FINDING }]));
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "e1", name: "edit_file", input: { path: "src/auth.js", old_string: "given == token", new_string: "given === token" } }] },
+        { text: "STRICT-NOW" },
+      ],
+    });
+    const t = weirInPty(["--yes", "--verify-floor", "off"], { home: world.home, cwd: world.ws });
+    try {
+      await t.waitFor("/help for commands");
+      t.write("compare tokens strictly in src/auth.js\r");
+      await t.waitFor("STRICT-NOW");
+      let held = await status();
+      for (let waited = 0; !held && waited < 20_000; waited += 200) {
+        await Bun.sleep(200);
+        held = await status();
+      }
+      // Reviewed while the REPL is open: no exit has run its close yet.
+      expect(t.proc.exitCode).toBeNull();
+      expect(held).toEqual({ files: 1, fresh: 1, stale: 0, findings: 1 });
+    } finally {
+      t.write("\x04");
+      await t.proc.exited;
+    }
   });
 });
