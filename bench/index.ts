@@ -41,6 +41,7 @@ try {
   const version: number[] = [];
   const build: number[] = [];
   const refresh: number[] = [];
+  const work: number[] = [];
   const before: number[] = [];
   const after: number[] = [];
   let foundBefore = false;
@@ -56,7 +57,10 @@ try {
     build.push(timed(["index"], home).ms);
     const changed = FILES / 10;
     writeFileSync(join(dirOf(changed), `file${changed}.ts`), `export function changed${round}() {}\n`);
-    refresh.push(timed(["index"], home).ms);
+    const r = timed(["index"], home);
+    refresh.push(r.ms);
+    // The refresh's own time, as weir index reports it: the walk, the stat of every source file, the reads.
+    work.push(Number(/ in (\d+) ms/.exec(r.out)?.[1] ?? Number.NaN));
     const a = timed(task, home);
     after.push(a.ms);
     foundAfter ||= a.out.includes("file10001b.ts");
@@ -65,7 +69,8 @@ try {
   const row = (name: string, xs: number[], goal = "") => console.log(`  ${name.padEnd(44)} ${median(xs).toFixed(0).padStart(6)} ms  ${(median(xs) / v).toFixed(1).padStart(6)}x --version${goal}`);
   console.log(`symbol index: ${FILES + 1} TypeScript files, median of ${ROUNDS} (weir --version ${v.toFixed(0)} ms)`);
   row("weir index, fresh data directory", build, " (goal ≤ 20,000 ms)");
-  row("weir index after a one-file change", refresh, " (goal ≤ 100 ms of work; the walk's stat of the tree included)");
+  row("weir index after a one-file change", refresh);
+  row("  of which the refresh itself", work, " (goal ≤ 100 ms: the walk, the stat of every source file, the reads)");
   row(`weir context, no index (found the definer: ${foundBefore ? "yes" : "no"})`, before);
   row(`weir context, with the index (found: ${foundAfter ? "yes" : "no"})`, after);
 } finally {
