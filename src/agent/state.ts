@@ -1,4 +1,4 @@
-import { basename, isAbsolute, relative } from "node:path";
+import { basename, isAbsolute, join, relative } from "node:path";
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { textAfter } from "../actions/edit-match.ts";
 import type { VerificationLedger } from "../actions/verification.ts";
@@ -12,6 +12,7 @@ import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { hashWithHead, type Ledger, sha256 } from "../workspace/ledger.ts";
+import { reviewHolds } from "../store/reviews.ts";
 import { walk, walkFiles } from "../workspace/walker.ts";
 import { type Proposal, readProposal } from "./proposal.ts";
 import { addRange, callerWithLines, type LineRange, linesNaming, unseenLines } from "./shown-lines.ts";
@@ -673,9 +674,10 @@ export class WorkState {
   }
 
   /**
-   * Whether the code a change plans touches a security surface (context/security-surface.ts): in
-   * each planned file, the functions the edit touches or the task names, else the whole file. I/O:
-   * reads the planned files.
+   * Whether the code a change plans touches a security surface (context/security-surface.ts), or a
+   * review that still holds found a security problem there (`weir index --review`): in each planned
+   * file, the functions the edit touches or the task names, else the whole file. I/O: reads the
+   * planned files.
    */
   private async securityByCode(task: string, planned: string[], proposal: Proposal | undefined): Promise<boolean> {
     for (const path of planned) {
@@ -685,10 +687,25 @@ export class WorkState {
       const symbols = (await outline(path, text).catch(() => undefined))?.symbols ?? [];
       const named = symbols.filter((x) => (proposal?.path === path ? proposal.touched.includes(x.name) : namedIn(task, x.name)));
       const lines = text.split("\n");
-      const regions = named.length ? named.map((x) => lines.slice(x.line - 1, x.endLine).join("\n")) : [text];
-      if (regions.some((r) => touchesSecurity(r, bindings))) return true;
+      const spans = named.length ? named.map((x) => [x.line, x.endLine] as const) : [[1, lines.length] as const];
+      if (spans.some(([from, to]) => touchesSecurity(lines.slice(from - 1, to).join("\n"), bindings))) return true;
+      if (this.reviewedSecurity(path).some((line) => spans.some(([from, to]) => from <= line && line <= to))) return true;
     }
     return false;
+  }
+
+  /** The lines of `path` a stored review found a security problem at, while every file it read is unchanged. */
+  private reviewedSecurity(path: string): number[] {
+    const sha = (p: string) => {
+      try {
+        return hashWithHead(join(this.root, p), 0).sha;
+      } catch {
+        return undefined;
+      }
+    };
+    return (this.index?.reviewed?.([path]) ?? [])
+      .filter((r) => r.findings.some((f) => f.kind === "security") && reviewHolds(r, sha))
+      .flatMap((r) => r.findings.filter((f) => f.kind === "security" && f.path === path).map((f) => f.line));
   }
 
   /** The planned change's scope and surfaces, from its paths, the symbols in play and what its code touches. */

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -174,5 +175,29 @@ describe("weir index --review", () => {
       t.write("\x04");
       await t.proc.exited;
     }
+  });
+
+  test("a security finding that still holds makes a neutral change security-sensitive before any edit; a stale one does not", async () => {
+    configure();
+    repository();
+    writeFileSync(join(world.ws, "src/compare.js"), "export function same(a, b) {\n  return a == b;\n}\n");
+    git("add", "-A");
+    git("commit", "-qm", "compare");
+    const task = "Make same in src/compare.js ignore case";
+    /** The first decision's security fact of a run of the task (no edit made). */
+    const sensitive = async () => {
+      world.server.script({ turns: [{ text: "done" }] });
+      expect((await weir(["--verify-floor", "off", task])).code).toBe(0);
+      const db = new Database(join(world.home, ".local", "share", "weir", "weir.db"), { readonly: true });
+      const row = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
+      db.close();
+      return (JSON.parse(row.record) as { request: { change: { security_sensitive: boolean } } }).request.change.security_sensitive;
+    };
+    expect(await sensitive()).toBe(false);
+    reviewer.script(reports([{ line: 2, kind: "security", text: "loose equality lets a number match its string" }]));
+    expect((await weir(["index", "--review", "src/compare.js"])).code).toBe(0);
+    expect(await sensitive()).toBe(true);
+    writeFileSync(join(world.ws, "src/compare.js"), "export function same(a, b) {\n  return a === b;\n}\n");
+    expect(await sensitive()).toBe(false);
   });
 });
