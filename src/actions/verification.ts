@@ -37,8 +37,11 @@ export class VerificationLedger {
   /** Paths weir changed in this session. */
   changed = new Set<string>();
   private writes = 0;
-  /** The test files the failed checks since the last pass named, and what weir had changed by the first of them. */
-  private failing: { tests: Set<string>; changedBefore: Set<string> } | undefined;
+  /**
+   * By check: the test files its failures since its last pass named, and what weir had changed by
+   * the first of them (a check's own pass ends them; another check's pass says nothing of them).
+   */
+  private failing = new Map<string, { tests: Set<string>; changedBefore: Set<string> }>();
   /**
    * Told when tests a check saw fail pass again after weir changed these source files: the test
    * map's recorded part (store/test-links.ts).
@@ -66,19 +69,21 @@ export class VerificationLedger {
    */
   record(e: Evidence): void {
     this.evidence.push(e);
-    if (!e.passed || !e.complete || !this.failing) return;
-    const { tests, changedBefore } = this.failing;
-    this.failing = undefined;
+    const failed = this.failing.get(e.check);
+    if (!e.passed || !e.complete || !failed) return;
+    const { tests, changedBefore } = failed;
+    this.failing.delete(e.check);
     const sources = [...this.changed].map((p) => this.inWorkspace(p)).filter((p) => p && !changedBefore.has(p) && !isTestPath(p) && !isDocumentation(p));
     if (sources.length) this.onFixed?.(sources as string[], [...tests]);
   }
 
-  /** A check failed at these locations (paths as its output printed them): its test files are kept until a pass. */
-  failedAt(paths: readonly string[]): void {
+  /** `check` failed at these locations (paths as its output printed them): its test files are kept until it passes. */
+  failedAt(check: string, paths: readonly string[]): void {
     const tests = paths.map((p) => this.inWorkspace(p)).filter((p) => p && isTestPath(p) && existsSync(join(this.root, p))) as string[];
     if (tests.length === 0) return;
-    this.failing ??= { tests: new Set(), changedBefore: new Set([...this.changed].map((p) => this.inWorkspace(p))) };
-    for (const t of tests) this.failing.tests.add(t);
+    const failed = this.failing.get(check) ?? { tests: new Set<string>(), changedBefore: new Set([...this.changed].map((p) => this.inWorkspace(p))) };
+    for (const t of tests) failed.tests.add(t);
+    this.failing.set(check, failed);
   }
 
   /** A path relative to the workspace, or "" for one outside it. */

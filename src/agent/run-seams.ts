@@ -188,7 +188,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         };
         const check = checks().find(same);
         const failures = det.failures.map((f) => f.path);
-        if (check && det.exitCode !== 0) evidence = evidence.then(() => d.verification.failedAt(failures));
+        if (check && det.exitCode !== 0) evidence = evidence.then(() => d.verification.failedAt(check.name, failures));
         else if (check)
           evidence = evidence.then(async () => {
             const revision = await d.verification.revision();

@@ -28,7 +28,7 @@ describe("the ledger links failing tests to the change that made them pass", () 
   test("tests named by a failure, then a change, then a pass: the changed sources, not tests or prose, not what changed before", () => {
     const { root, ledger, fixed } = workspace(["src/a.ts", "src/b.ts", "test/run.test.ts", "README.md"]);
     ledger.markChanged("src/b.ts"); // changed before the failure: not part of the fix
-    ledger.failedAt([join(root, "test/run.test.ts"), "src/a.ts", "/elsewhere/test/x.test.ts", "test/gone.test.ts"]);
+    ledger.failedAt("test", [join(root, "test/run.test.ts"), "src/a.ts", "/elsewhere/test/x.test.ts", "test/gone.test.ts"]);
     for (const p of ["src/a.ts", join(root, "test/run.test.ts"), "README.md"]) ledger.markChanged(p);
     ledger.record(pass);
     expect(fixed).toEqual([[["src/a.ts"], ["test/run.test.ts"]]]);
@@ -41,11 +41,22 @@ describe("the ledger links failing tests to the change that made them pass", () 
     const { ledger, fixed } = workspace(["src/a.ts", "test/a.test.ts"]);
     ledger.markChanged("src/a.ts");
     ledger.record(pass);
-    ledger.failedAt(["src/a.ts"]);
+    ledger.failedAt("test", ["src/a.ts"]);
     ledger.record(pass);
-    ledger.failedAt(["test/a.test.ts"]);
+    ledger.failedAt("test", ["test/a.test.ts"]);
     ledger.record({ ...pass, complete: false });
     expect(fixed).toEqual([]);
+  });
+
+  test("another check's pass leaves a failure pending: only the failed check's own pass links", () => {
+    const { ledger, fixed } = workspace(["src/a.ts", "test/a.test.ts"]);
+    ledger.failedAt("test", ["test/a.test.ts"]);
+    ledger.record({ ...pass, check: "lint" });
+    ledger.markChanged("src/a.ts");
+    ledger.record({ ...pass, check: "lint" });
+    expect(fixed).toEqual([]);
+    ledger.record(pass);
+    expect(fixed).toEqual([[["src/a.ts"], ["test/a.test.ts"]]]);
   });
 });
 

@@ -62,7 +62,7 @@ export function verifyAction(ledger: VerificationLedger) {
           const located = parseFailureLocations(r.output);
           failures.push(...located.slice(0, 10).map((f) => ({ path: f.path, line: f.line, message: f.message })));
           // The test files a failure names: a later pass links them to what changed (the test map).
-          if (complete) ledger.failedAt(located.map((f) => f.path));
+          if (complete) ledger.failedAt(c.name, located.map((f) => f.path));
         }
         // A check the sandbox stopped (no network for a download, a cache it may not write) says so.
         const blocked = passed ? undefined : ctx.sandbox?.explain(r.output, undefined, { program: c.program, exitCode: r.exitCode });
