@@ -305,26 +305,21 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
     index.definers = (names) => indexedDefiners(workspace, symbols, names);
     index.namers = (names, files) => indexedNamers(workspace, symbols, names, files);
   }
-  // The test map's recorded part: what checks saw fail, then pass once these files changed. Only
-  // a preview records nothing; a database that cannot be read costs the links, never the run.
+  // Derived state in the session database; one that cannot be read costs what it would add, never the run.
+  const orNone = <T>(read: () => T[]): T[] => {
+    try {
+      return read();
+    } catch {
+      return [];
+    }
+  };
+  // The test map's recorded part: what checks saw fail, then pass once these files changed (a preview records nothing).
   const links = store.testLinks;
-  index.tested = (sources) => {
-    try {
-      return links.testsFor(workspace, sources);
-    } catch {
-      return [];
-    }
-  };
-  if (!o.preview) actions.verification.onFixed = (sources, tests) => links.record(workspace, sources, tests);
-  // Review findings (weir index --review) about the targets, while every file each review read is unchanged.
+  index.tested = (sources) => orNone(() => links.testsFor(workspace, sources));
+  if (!o.preview) actions.verification.onFixed = (sources, tests) => void orNone(() => (links.record(workspace, sources, tests), []));
+  // Review findings (weir index --review) about the targets; the compile uses one while every file its review read is unchanged.
   const reviews = store.reviews;
-  index.reviewed = (paths) => {
-    try {
-      return reviews.of(workspace, paths);
-    } catch {
-      return [];
-    }
-  };
+  index.reviewed = (paths) => orNone(() => reviews.of(workspace, paths));
   const state = new WorkState(workspace, home, actions.ledger, actions.verification, index);
   const workingSet = opts.budget ?? workingSetBudget(s.contextSize);
   // A preview records nothing in the session; a caller may still be told of each decision.
