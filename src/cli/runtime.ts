@@ -316,7 +316,14 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   // The test map's recorded part: what checks saw fail, then pass once these files changed (a preview records nothing).
   const links = store.testLinks;
   index.tested = (sources) => orNone(() => links.testsFor(workspace, sources));
-  if (!o.preview) actions.verification.onFixed = (sources, tests) => void orNone(() => (links.record(workspace, sources, tests), []));
+  const link = (sources: string[], tests: string[]) => {
+    try {
+      links.record(workspace, sources, tests);
+    } catch {
+      // the link is lost; the check's result stands
+    }
+  };
+  if (!o.preview) actions.verification.onFixed = link;
   // Review findings (weir index --review) about the targets; the compile uses one while every file its review read is unchanged.
   const reviews = store.reviews;
   index.reviewed = (paths) => orNone(() => reviews.of(workspace, paths));
