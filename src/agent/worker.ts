@@ -88,6 +88,8 @@ export interface WorkerDeps {
   /** The main agent's work state: the worker's view is compiled from it and the scope. */
   state: WorkState;
   index: ContextIndex;
+  /** Where a worker's checks record a fixed test's link (the test map's recorded part), as the main agent's do. */
+  onFixed?: VerificationLedger["onFixed"];
   contextSize: number;
   maxTokens: number;
   workingSetBudget: number;
@@ -114,6 +116,7 @@ export function workerStarter(d: WorkerDeps): WorkerStart {
     let conversation: Conversation | undefined;
     const supervisor = new Supervisor({ onRecord: (r) => d.store.recordCall(conversation?.sessionId, r), heartbeatMs: 0 });
     const verification = new VerificationLedger(d.workspace);
+    if (d.onFixed) verification.onFixed = d.onFixed;
     const { registry, disclosure, executor } = d.actions({ ledger, scope, tracker: supervisor, label, verification });
     const state = new WorkState(d.workspace, d.home, ledger, verification, d.index);
     const plane = new DecisionPlane({ mode: "off", record: (rec) => d.store.recordDecision(conversation?.sessionId, rec) });

@@ -366,6 +366,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       store,
       state,
       index,
+      ...(o.preview ? {} : { onFixed: link }),
       contextSize: s.contextSize,
       maxTokens: s.maxTokens,
       workingSetBudget: workingSet,

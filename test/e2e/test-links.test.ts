@@ -105,4 +105,27 @@ describe("the test map from what verify runs recorded", () => {
     git(world.ws, "rm", "-q", "test/cli.test.js");
     expect((await testEntries("change how src/calc.js adds numbers")).map((e) => e.source)).not.toContain("test/cli.test.js");
   });
+
+  test("a worker's fix is recorded as the main agent's is", async () => {
+    project();
+    const call = (id: string, name: string, input: unknown) => ({ id, name, input });
+    world.server.script({
+      turns: [
+        { toolCalls: [call("sp1", "spawn_agent", { goal: "GOAL-FIX-SUM: the sum in src/calc.js is off by one; fix it", writes: ["src/calc.js"] })] },
+        { toolCalls: [call("wt1", "wait_agents", {})] },
+        { text: "MAIN-DONE" },
+      ],
+    });
+    world.server.route("GOAL-FIX-SUM", [
+      { toolCalls: [call("v1", "verify", { level: "quick" })] },
+      { toolCalls: [call("e1", "edit_file", { path: "src/calc.js", old_string: "a + b, 1)", new_string: "a + b, 0)" })] },
+      { toolCalls: [call("v2", "verify", { level: "quick" })] },
+      { text: "fixed" },
+    ]);
+    const r = await runWeir([...wire(), "--yes", "--verify-floor", "off", "MAIN-TASK: have a worker fix the sum"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("MAIN-DONE");
+    expect(readFileSync(join(world.ws, "src/calc.js"), "utf8")).toContain("a + b, 0)");
+    expect((await testEntries("change how src/calc.js adds numbers")).map((e) => e.source)).toContain("test/cli.test.js");
+  });
 });
