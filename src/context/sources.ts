@@ -878,7 +878,7 @@ async function mappedTests(
 }
 
 /**
- * The stored review findings about the targets (`weir review`), each review used only while every
+ * The stored review findings about the targets (`weir index --review`), each review used only while every
  * file it read has the SHA it read. Untrusted: a review model read repository text to write them.
  */
 async function reviewChunks(targets: string[], info: FileReader, reviewed?: (paths: readonly string[]) => Review[]): Promise<ContextChunk[]> {

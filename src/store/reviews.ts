@@ -35,8 +35,8 @@ export class Reviews {
 
   /** The reviews of `paths` (every review of the workspace when none are given). */
   of(workspace: string, paths?: readonly string[]): Review[] {
-    const where = paths ? ` AND path IN (${paths.map(() => "?").join(", ")})` : "";
     if (paths?.length === 0) return [];
+    const where = paths ? ` AND path IN (${paths.map(() => "?").join(", ")})` : "";
     type Row = { path: string; model: string; at: number; reads: string; findings: string };
     const rows = this.guard(() => this.db.query(`SELECT * FROM reviews WHERE workspace = ?${where} ORDER BY path`).all(workspace, ...(paths ?? [])) as Row[]);
     return rows.map((r) => ({ path: r.path, model: r.model, at: r.at, reads: JSON.parse(r.reads), findings: JSON.parse(r.findings) }));
