@@ -1,8 +1,8 @@
 /**
  * How soon a one-shot run's first request leaves, as a person runs it: from spawning the compiled
- * binary to the mock wire server receiving the request, in a copy of weir's own tracked tree (a
- * git repository of about 300 files) and in a 20,000-file tree (the installed packages, twice),
- * with the outline cache warm and cold; against `weir --version` in the same run, and against
+ * binary to the mock wire server receiving the request, in the first 250 of weir's tracked files
+ * (the goal's size), in all of them (about 480) and in a tree past 20,000 files (the installed
+ * packages, twice), with the outline cache warm and cold; against `weir --version` in the same run, and against
  * another build when one is given (interleaved run by run, each build with its own data directory:
  * on a shared machine only a same-run ratio tells two builds apart). Medians of 7. Each run is
  * measured alone: the index refresh a run leaves behind in the large tree is waited for, so a warm
@@ -28,10 +28,13 @@ const commit = (cwd: string) => {
   for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "bench"]]) Bun.spawnSync(["git", ...a], { cwd, env: gitEnv });
 };
 
-// A real repository: weir's tracked files.
+// A real repository: weir's tracked files, and the first 250 of them.
 const small = join(dir, "weir");
 copyTrackedTree(ROOT, small);
 commit(small);
+const goalSized = join(dir, "weir-250");
+copyTrackedTree(ROOT, goalSized, 250);
+commit(goalSized);
 // A large one: the installed packages twice, over 20,000 files.
 const large = join(dir, "large");
 // A smoke run copies one package once.
@@ -78,6 +81,8 @@ function versionMs(): number {
 try {
   const goal = "fix the rounding of token counts in the context compiler";
   const rows: [string, string, boolean][] = [
+    [`weir's first ${count(goalSized)} files, warm`, goalSized, false],
+    [`weir's first ${count(goalSized)} files, cold`, goalSized, true],
     [`weir's tree (${count(small)} files), warm`, small, false],
     [`weir's tree (${count(small)} files), cold`, small, true],
     [`packages (${count(large)} files), warm`, large, false],

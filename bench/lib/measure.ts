@@ -113,9 +113,9 @@ export function referenceBinary(source = 'console.log("hello");\n'): { bin: stri
   return { bin, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Copies the project's tracked files (each under 1 MB) into `dest`: a real repository to measure in. */
-export function copyTrackedTree(root: string, dest: string): void {
-  for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: root }).stdout.toString().trim().split("\n")) {
+/** Copies the project's tracked files (each under 1 MB; the first `limit` of them) into `dest`: a real repository to measure in. */
+export function copyTrackedTree(root: string, dest: string, limit = Infinity): void {
+  for (const f of Bun.spawnSync(["git", "ls-files"], { cwd: root }).stdout.toString().trim().split("\n").slice(0, limit)) {
     if (!existsSync(join(root, f)) || statSync(join(root, f)).size > 1_000_000) continue;
     mkdirSync(dirname(join(dest, f)), { recursive: true });
     cpSync(join(root, f), join(dest, f));
