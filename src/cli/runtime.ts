@@ -47,7 +47,6 @@ import { type RouteRecord, SessionStore } from "../store/sessions.ts";
 import { SymbolIndex } from "../store/symbol-index.ts";
 import { indexedDefiners, indexedNamers } from "../context/definitions.ts";
 import { refreshInBackground, symbolIndexPath } from "./commands/index-command.ts";
-import { reviewInBackground } from "./commands/review.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
@@ -469,10 +468,14 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
       return st ? `${st.mtimeMs}:${st.size}` : undefined;
     };
     const due = [...actions.verification.changed]
-      .filter((p) => !isTestPath(p) && !isDocumentation(p) && stamp(p) !== undefined && sentForReview.get(p) !== stamp(p))
+      .filter((p) => !isTestPath(p) && !isDocumentation(p))
+      .flatMap((p) => {
+        const now = stamp(p);
+        return now !== undefined && sentForReview.get(p) !== now ? [{ p, now }] : [];
+      })
       .slice(0, 10);
-    for (const p of due) sentForReview.set(p, stamp(p)!);
-    if (due.length) reviewInBackground(workspace, due);
+    for (const { p, now } of due) sentForReview.set(p, now);
+    if (due.length) refreshInBackground(workspace, due.map((d) => d.p));
   };
   const idle = () => {
     if (indexed && performance.now() - indexed.at >= INDEX_IDLE_MS) refreshIndex();

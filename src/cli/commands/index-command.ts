@@ -8,7 +8,7 @@ import { SymbolIndex } from "../../store/symbol-index.ts";
 import { WalkStore } from "../../workspace/walks.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMIT } from "../version.ts";
-import { reviewStatus } from "./review.ts";
+import type { reviewStatus } from "./review.ts";
 
 type Out = (s: string) => void;
 
@@ -32,12 +32,12 @@ const reviewLine = (r: NonNullable<ReturnType<typeof reviewStatus>>) =>
  * `weir index`: brings this workspace's symbol index up to date (only files whose stat moved are
  * read); `weir index --status`: what is fresh, stale or not indexed, and the last refresh.
  */
-export function indexCommand(args: ParsedArgs, workspace: string, out: Out, err: Out): number {
+export async function indexCommand(args: ParsedArgs, workspace: string, out: Out, err: Out): Promise<number> {
   const index = SymbolIndex.open(symbolIndexPath(), (l) => err(`weir: ${l}\n`));
   try {
     if (args.flags.status === true) {
       const s = index.status(workspace);
-      const reviews = reviewStatus(workspace);
+      const reviews = (await import("./review.ts")).reviewStatus(workspace);
       if (!s) {
         if (args.json) out(`${JSON.stringify({ symbols: null, reviews: reviews ?? null })}\n`);
         else out(`no symbol index for ${workspace} yet: weir index builds one (and a run in a workspace of over 2,000 files refreshes it after)\n`);
@@ -77,13 +77,16 @@ export function indexCommand(args: ParsedArgs, workspace: string, out: Out, err:
 }
 
 /**
- * Refreshes the index of `workspace` in a process of its own that outlives this one, with nothing
- * to say: a run does not wait for it, and the next run reads what it wrote.
+ * Runs `weir index` for `workspace` in a process of its own that outlives this one, with nothing
+ * to say: a run does not wait for it, and the next run reads what it wrote. With `review`, the
+ * process reviews those files (`weir index --review`) instead of refreshing the symbol index.
  */
-export function refreshInBackground(workspace: string): void {
+export function refreshInBackground(workspace: string, review?: readonly string[]): void {
   const self = COMMIT === "source" ? [process.execPath, process.argv[1]!] : [process.execPath];
+  // A path that starts like a flag is given as ./path.
+  const reviewed = review ? ["--review", ...review.map((p) => (p.startsWith("-") ? `./${p}` : p))] : [];
   try {
-    const child = spawn(self[0]!, [...self.slice(1), "index", "--cwd", workspace], { detached: true, stdio: "ignore" });
+    const child = spawn(self[0]!, [...self.slice(1), "index", "--cwd", workspace, ...reviewed], { detached: true, stdio: "ignore" });
     child.on("error", () => {});
     child.unref();
   } catch {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { join, relative } from "node:path";
 import { isDocumentation } from "../../actions/verification.ts";
 import { type Resolved, roleProviderSettings, roleReachable } from "../../config/resolve.ts";
@@ -14,7 +13,6 @@ import { holdsKeyMaterial, PathRefused, resolveInWorkspace } from "../../workspa
 import { gitOutput } from "../../workspace/git.ts";
 import { hashWithHead } from "../../workspace/ledger.ts";
 import { databasePath } from "../data.ts";
-import { COMMIT } from "../version.ts";
 
 type Out = (s: string) => void;
 
@@ -132,23 +130,5 @@ export function reviewStatus(workspace: string): { files: number; fresh: number;
     return { files: reviews.length, fresh: holding.length, stale: reviews.length - holding.length, findings };
   } finally {
     store.close();
-  }
-}
-
-/**
- * Reviews these files in a process of its own that outlives this one: a run that changed files,
- * with a review model configured, leaves their review to it. Nothing is said; the next run and
- * `weir index --status` read what it stored.
- */
-export function reviewInBackground(workspace: string, paths: readonly string[]): void {
-  const self = COMMIT === "source" ? [process.execPath, process.argv[1]!] : [process.execPath];
-  try {
-    // A path that starts like a flag is given as ./path.
-    const given = paths.map((p) => (p.startsWith("-") ? `./${p}` : p));
-    const child = spawn(self[0]!, [...self.slice(1), "index", "--review", "--cwd", workspace, ...given], { detached: true, stdio: "ignore" });
-    child.on("error", () => {});
-    child.unref();
-  } catch {
-    // weir index --review reviews them when asked
   }
 }
