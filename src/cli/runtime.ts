@@ -297,10 +297,10 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const userDir = userConfigDir(opts.env);
   // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
   const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
-  const index = new ContextIndex(walks.load(workspace));
+  const index = new ContextIndex(() => walks.load(workspace));
   // The symbol index, where one was built for this workspace: the compiler's symbol search reads it first.
   const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
-  if (symbols?.status(workspace)) {
+  if (symbols?.holds(workspace)) {
     index.definers = (names) => indexedDefiners(workspace, symbols, names);
     index.namers = (names, files) => indexedNamers(workspace, symbols, names, files);
   }

@@ -55,8 +55,18 @@ export class ContextIndex {
    */
   namers: ((names: string[], files: readonly string[]) => Set<string>) | undefined;
 
+  private restored: WalkCache | (() => WalkCache);
+
+  /** `walk` may be a loader: a run's git questions then start before the last run's walk is parsed. */
+  constructor(walk: WalkCache | (() => WalkCache) = new WalkCache()) {
+    this.restored = walk;
+  }
+
   /** The walk, remembered between compiles (and, restored from workspace/walks.ts, between runs). */
-  constructor(readonly walk = new WalkCache()) {}
+  get walk(): WalkCache {
+    if (typeof this.restored === "function") this.restored = this.restored();
+    return this.restored;
+  }
 }
 
 /** Agent instructions anywhere reach the model as rules, never again as files (they are still ranked, so the scores of the rest stay as they were). */
@@ -319,11 +329,11 @@ function diffStat(diff: string): string {
   return rows.join("\n");
 }
 
-/** BM25 of the source files' contents for the query terms, reading at most CONTENT_FILES files (shallow first). */
-function contentRanking(root: string, files: string[], query: string[], index: ContextIndex | undefined) {
+/** BM25 of the contents of `sources` (no tests) for the query terms, reading at most CONTENT_FILES files (shallow first). */
+function contentRanking(root: string, sources: string[], query: string[], index: ContextIndex | undefined) {
   if (query.length === 0) return [];
-  const pool = files
-    .filter((f) => TEXT_EXT.test(f) && !isTestPath(f))
+  const pool = sources
+    .filter((f) => TEXT_EXT.test(f))
     .map((f) => ({ f, depth: f.split("/").length }))
     .sort((a, b) => a.depth - b.depth || byCodePoint(a.f, b.f))
     .slice(0, CONTENT_FILES)
@@ -538,7 +548,11 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const { fileSet, files } = candidateFiles(root, o);
   const named = namedInGoal(root, goal, fileSet, o, refused);
   const { words, symbols, targets, failures } = named;
-  const ranked = lexicalRanking(root, files, named, o);
+  // The path test once per file: the rankings read the source files, the test map the tests.
+  const testLike: string[] = [];
+  const sources: string[] = [];
+  for (const f of files) (isTestPath(f) ? testLike : sources).push(f);
+  const ranked = lexicalRanking(root, sources, named, o);
   const tree = await worktree(root, asked, fileSet, targets);
   if (tree.untracked.length) candidates.push(untrackedChunk(root, tree.untracked));
   const info = fileReader(root, o, refused);
@@ -550,7 +564,6 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const isTarget = new Set(targetList);
   candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
-  const testLike = files.filter(isTestPath);
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
   const mapped = await mappedTests(root, targetList, testLike, fileSet, info, o.index?.namers);
   // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
@@ -655,15 +668,14 @@ function namedInGoal(root: string, goal: string, fileSet: Set<string>, o: Gather
   return { unpathed, words: goalWords(unpathed), symbols, targets, failures };
 }
 
-/** The files the goal's words match: by path (tests only by mapping to a source) and by contents (BM25), fused. */
+/** The source files (tests reach the model by mapping to a source) the goal's words match: by path and by contents (BM25), fused. */
 function lexicalRanking(
   root: string,
-  files: string[],
+  sources: string[],
   named: Named,
   o: GatherOptions,
 ): { byContent: string[]; lexical: string[]; fusedScore: Map<string, number> } {
-  const byPath = files
-    .filter((p) => !isTestPath(p))
+  const byPath = sources
     .map((p) => ({ p, s: pathScore(named.words, p) }))
     .filter((x) => x.s > 0)
     .sort((a, b) => b.s - a.s || byCodePoint(a.p, b.p))
@@ -671,7 +683,7 @@ function lexicalRanking(
     .map((x) => x.p);
   // Content candidates: BM25 over identifier-split terms of the goal (and its symbols) in file contents.
   const query = termsOf(`${named.unpathed} ${named.symbols.join(" ")}`);
-  const byContent = contentRanking(root, files, query, o.index).slice(0, 60).map((x) => x.path);
+  const byContent = contentRanking(root, sources, query, o.index).slice(0, 60).map((x) => x.path);
   const fused = fuse([
     { ranking: byContent, weight: 1 },
     { ranking: byPath, weight: 0.6 },

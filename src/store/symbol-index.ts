@@ -101,6 +101,11 @@ export class SymbolIndex {
     })();
   }
 
+  /** Whether this workspace was ever indexed (one row; `status` counts every file and symbol). */
+  holds(root: string): boolean {
+    return this.db.query("SELECT 1 FROM workspaces WHERE root = ?").get(root) !== null;
+  }
+
   status(root: string): IndexStatus | undefined {
     const w = this.db.query("SELECT refreshed_at, took_ms FROM workspaces WHERE root = ?").get(root) as { refreshed_at: number; took_ms: number } | null;
     if (!w) return undefined;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { diffShows, dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
+import { ContextIndex, diffShows, dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
+import { WalkCache } from "../../src/workspace/walker.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -57,6 +58,21 @@ describe("gatherCandidates in a real git repository", () => {
     expect(byId["file:src/billing/total.ts"]!.revision.head).toMatch(/^[0-9a-f]{40}$/);
     expect(byId["file:src/billing/total.ts"]!.precision).toBe("syntax");
     expect(g.candidates.some((c) => c.source === ".env")).toBe(false);
+  });
+
+  test("a restored walk is loaded once, by the first gather that walks, and gives the same candidates as none", async () => {
+    let loads = 0;
+    const index = new ContextIndex(() => {
+      loads++;
+      return new WalkCache();
+    });
+    expect(loads).toBe(0);
+    const first = await gatherCandidates(root, "why does `round` truncate?", { home, index });
+    const again = await gatherCandidates(root, "why does `round` truncate?", { home, index });
+    const plain = await gatherCandidates(root, "why does `round` truncate?", { home });
+    expect(loads).toBe(1);
+    expect(again.candidates.map((c) => c.id)).toEqual(first.candidates.map((c) => c.id));
+    expect(plain.candidates.map((c) => c.id)).toEqual(first.candidates.map((c) => c.id));
   });
 
   test("a symbol named in the task finds the file that defines it", async () => {

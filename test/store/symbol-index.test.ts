@@ -19,10 +19,14 @@ describe("the symbol index on disk", () => {
     old.close();
     const index = SymbolIndex.open(path);
     expect(index.status("/w")).toBeUndefined();
+    expect(index.holds("/w")).toBe(false);
     const words = new Uint8Array(256).fill(7);
     index.apply("/w", [{ path: "a.ts", mtime: 2, size: 3, names: ["fresh"], words }], [], 1);
     expect(index.lookup("/w", ["fresh"]).map((f) => f.path)).toEqual(["a.ts"]);
     expect(index.filters("/w")).toEqual([{ path: "a.ts", mtime: 2, size: 3, words }]);
+    // An empty refresh still marks the workspace indexed: "nothing defined" is a fact, not a missing index.
+    index.apply("/v", [], [], 1);
+    expect([index.holds("/w"), index.holds("/v"), index.holds("/u")]).toEqual([true, true, false]);
     index.close();
   });
 });
