@@ -237,7 +237,7 @@ try {
       const idx = all.flatMap((t, i) => (t.kind === kind ? [i] : []));
       const cost = (r: PolicyRun) => idx.reduce((sum, i) => sum + r.turns[i]!.reduce((a, t) => a + costOf(t.usage, priceOf(t.model)!), 0), 0);
       const mainWhy = [...new Set(idx.flatMap((i) => on.turns[i]!.filter((t) => t.role === "main").map((t) => t.reason)))];
-      console.log(`    ${kind}s: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
+      console.log(`    ${kind === "fix" ? "fixes" : `${kind}s`}: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
     }
     const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
     if (warmWhy) console.log(`    e.g. ${warmWhy}`);

@@ -243,7 +243,11 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /**
  * Prompt-cache simulation: the longest prefix this request shares with an earlier one (tools, then
  * system, then messages, serialised as sent) is reported as cache read, at four characters a token.
- * Enough to show whether a harness keeps its prefix stable; not a model of any vendor's rules.
+ * On the Messages wire, what is not read and lies before the request's last `cache_control`
+ * breakpoint is reported as cache write, as Anthropic bills it (a request without breakpoints
+ * writes nothing); the Chat wire caches on its own and reports no writes, as OpenAI does. Enough to
+ * show whether a harness keeps its prefix stable and what caching costs; no model of minimum
+ * lengths or of expiry.
  */
 function promptMaterial(wire: "messages" | "chat", body: any): string {
   return wire === "messages" ? JSON.stringify([body.tools ?? [], body.system ?? "", body.messages]) : JSON.stringify([body.tools ?? [], body.messages]);
@@ -428,7 +432,14 @@ export class MockServer {
       const material = promptMaterial(wire, body);
       const cached = Math.max(0, ...this.previous.map((p) => commonPrefix(p, material)));
       this.previous.push(material);
-      turn.usage = { input: Math.ceil((material.length - cached) / 4), cacheRead: Math.floor(cached / 4), output: turn.usage?.output ?? 20 };
+      const breakpoint = wire === "messages" ? material.lastIndexOf('"cache_control"') : -1;
+      const written = Math.max(0, breakpoint - cached);
+      turn.usage = {
+        input: Math.ceil((material.length - cached - written) / 4),
+        cacheRead: Math.floor(cached / 4),
+        cacheWrite: Math.floor(written / 4),
+        output: turn.usage?.output ?? 20,
+      };
     }
     if (wire === "chat" && body.stream !== true) return json(200, chatCompletionWithLogprobs(turn, body.model, seq));
     const events = wire === "messages" ? anthropicEvents(turn, body.model, seq) : chatEvents(turn, body.model, seq);
