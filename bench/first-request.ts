@@ -1,8 +1,9 @@
 /**
  * How soon a one-shot run's first request leaves, as a person runs it: from spawning the compiled
  * binary to the mock wire server receiving the request, in the first 250 of weir's tracked files
- * (the goal's size), in all of them (about 480) and in a tree past 20,000 files (the installed
- * packages, twice), with the outline cache warm and cold; against `weir --version` in the same run, and against
+ * (the goal's size), in all of them (about 480), in a tree past 20,000 files (the installed
+ * packages, twice) and in a generated repository of 20,001 files with a task naming a symbol
+ * defined in one of them, with the outline cache warm and cold; against `weir --version` in the same run, and against
  * another build when one is given (interleaved run by run, each build with its own data directory:
  * on a shared machine only a same-run ratio tells two builds apart). Medians of 7. Each run is
  * measured alone: the index refresh a run leaves behind in the large tree is waited for, so a warm
@@ -11,7 +12,7 @@
  *   bun run bench first-request
  *   bun bench/first-request.ts OTHER_BIN
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MockServer } from "../test/support/mock-server.ts";
@@ -41,6 +42,17 @@ const large = join(dir, "large");
 const vendor = sized(join(ROOT, "node_modules"), join(ROOT, "node_modules", "zod"));
 for (const copy of sized(["vendor-a", "vendor-b"], ["vendor-a"])) cpSync(vendor, join(large, copy), { recursive: true, dereference: false });
 commit(large);
+// A generated one at the goal's size: 20,001 TypeScript files, the task naming a symbol defined on a path that shares no word with it.
+const generated = join(dir, "generated");
+const GENERATED = sized(20_000, 200);
+for (let i = 0; i < GENERATED; i++) {
+  const d = join(generated, `pkg${String(Math.floor(i / 200)).padStart(3, "0")}`, `mod${Math.floor(i / 20) % 10}`);
+  if (i % 20 === 0) mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, `file${i}.ts`), `export function helper${i}(x: number) {\n  return x + ${i};\n}\n`);
+}
+mkdirSync(join(generated, "pkg050", "mod3"), { recursive: true });
+writeFileSync(join(generated, "pkg050", "mod3", "file10001b.ts"), "export function parseConfigValue(raw: string) {\n  return Number(raw);\n}\n");
+commit(generated);
 const count = (cwd: string) => Bun.spawnSync(["git", "ls-files"], { cwd }).stdout.toString().split("\n").length - 1;
 
 const server = await new MockServer().start();
@@ -80,13 +92,16 @@ function versionMs(): number {
 
 try {
   const goal = "fix the rounding of token counts in the context compiler";
-  const rows: [string, string, boolean][] = [
-    [`weir's first ${count(goalSized)} files, warm`, goalSized, false],
-    [`weir's first ${count(goalSized)} files, cold`, goalSized, true],
-    [`weir's tree (${count(small)} files), warm`, small, false],
-    [`weir's tree (${count(small)} files), cold`, small, true],
-    [`packages (${count(large)} files), warm`, large, false],
-    [`packages (${count(large)} files), cold`, large, true],
+  const symbolGoal = "parseConfigValue returns the wrong value";
+  const rows: [string, string, boolean, string][] = [
+    [`weir's first ${count(goalSized)} files, warm`, goalSized, false, goal],
+    [`weir's first ${count(goalSized)} files, cold`, goalSized, true, goal],
+    [`weir's tree (${count(small)} files), warm`, small, false, goal],
+    [`weir's tree (${count(small)} files), cold`, small, true, goal],
+    [`packages (${count(large)} files), warm`, large, false, goal],
+    [`packages (${count(large)} files), cold`, large, true, goal],
+    [`generated (${count(generated)} files, a symbol), warm`, generated, false, symbolGoal],
+    [`generated (${count(generated)} files, a symbol), cold`, generated, true, symbolGoal],
   ];
   const times = new Map<string, number[]>(builds.flatMap(([b]) => rows.map(([name]) => [`${b}, ${name}`, []] as [string, number[]])));
   const version: number[] = [];
@@ -94,12 +109,12 @@ try {
     const v = versionMs();
     if (i > 0) version.push(v);
     // Row by row, the builds back to back (inTurns).
-    for (const [name, cwd, cold] of rows)
+    for (const [name, cwd, cold, rowGoal] of rows)
       for (const k of inTurns(builds.length, i)) {
         const [b, path] = builds[k]!;
         const data = join(dir, cold ? `cold-data-${k}` : `data-${k}`);
         if (cold) rmSync(data, { recursive: true, force: true });
-        const ms = await firstRequestMs(task(path, goal), cwd, data);
+        const ms = await firstRequestMs(task(path, rowGoal), cwd, data);
         await refreshed(path);
         if (i > 0) times.get(`${b}, ${name}`)!.push(ms); // the first round warms the page cache and the outline cache
       }

@@ -139,6 +139,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
       }
       // What the firewall flagged in the working set is an untrusted note, as in a tool result.
       for (const e of w.compiled.entries) if (e.level !== "omit") d.state.noteVerdict(e);
+      d.state.vouch(w.gathered.vouched);
       d.state.addTargets(w.gathered.targets);
       d.state.worktreeChanges(w.gathered.worktreeChanges, w.gathered.untracked);
       d.state.changesShown(w.changesShown);

@@ -209,6 +209,8 @@ export class WorkState {
   private targets = new Map<string, Target>();
   private callersKnown = new Set<string>();
   private callers = new Map<string, Map<string, string[]> | undefined>();
+  /** What git vouched for at the newest compile (`Gathered.vouched`), until a tool runs: caller resolution then needs no stat per file. */
+  private vouched: (() => ReadonlyMap<string, string>) | undefined;
   private failures: DecisionRequest["failures"] = [];
   private rounds = 0;
   private navigations = 0;
@@ -357,8 +359,15 @@ export class WorkState {
     return locate(p, this.fileSet);
   }
 
+  /** The files git vouched for at a compile just made: true until the next tool runs. */
+  vouch(files: (() => ReadonlyMap<string, string>) | undefined): void {
+    this.vouched = files;
+  }
+
   /** Learns from one finished call, from its typed details only. */
   observe(call: ToolCallBlock, result: ToolResultBlock): void {
+    // A tool may have changed any file: git's word from before it is no longer evidence.
+    this.vouched = undefined;
     const d = result.details;
     if (!d) return;
     switch (d.kind) {
@@ -488,7 +497,8 @@ export class WorkState {
       // Only the files that name a symbol are decoded and kept: the sweep leaves nothing else behind.
       const read = (rel: string) => textNaming(this.root, rel, names, this.index);
       const namers = this.index?.namers;
-      this.callers.set(key, await resolveCallers(path, names, files, read, namers ? () => namers(names, files) : undefined));
+      const vouched = this.vouched;
+      this.callers.set(key, await resolveCallers(path, names, files, read, namers ? () => namers(names, files, vouched?.()) : undefined));
     }
     return this.callers.get(key);
   }

@@ -302,7 +302,7 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
   if (symbols?.holds(workspace)) {
     index.definers = (names) => indexedDefiners(workspace, symbols, names);
-    index.namers = (names, files) => indexedNamers(workspace, symbols, names, files);
+    index.namers = (names, files, vouched) => indexedNamers(workspace, symbols, names, files, vouched);
   }
   // Derived state in the session database; one that cannot be read costs what it would add, never the run.
   const orNone = <T>(read: () => T[]): T[] => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexedFile, SymbolIndex } from "../store/symbol-index.ts";
@@ -64,8 +65,14 @@ const FILTERED = /^[A-Za-z_$][\w$]{2,}$/;
  * holds (`fn`, `my-module`) may always be named. Pure.
  */
 export function mayName(filter: Uint8Array, word: string): boolean {
-  if (!FILTERED.test(word)) return true;
-  return positions(word).every((p) => ((filter[p >> 3] ?? 0) & (1 << (p & 7))) !== 0);
+  return namingTest([word])(filter);
+}
+
+/** `mayName` for any of `words`, as one test: each word's positions computed once for every filter it meets. Pure. */
+function namingTest(words: readonly string[]): (filter: Uint8Array) => boolean {
+  if (words.some((w) => !FILTERED.test(w))) return () => true;
+  const each = words.map(positions);
+  return (filter) => each.some((ps) => ps.every((p) => ((filter[p >> 3] ?? 0) & (1 << (p & 7))) !== 0));
 }
 
 /** What a refresh did. */
@@ -96,14 +103,19 @@ export function refreshSymbols(root: string, index: SymbolIndex, walk?: WalkCach
     known.delete(path);
     if (was && was.mtime === st.mtimeMs && was.size === st.size) continue;
     let text = "";
+    let sha: string | undefined;
     try {
-      if (st.size <= MAX_BYTES) text = readRegularFile(join(root, path), "utf8");
+      if (st.size <= MAX_BYTES) {
+        const bytes = readRegularFile(join(root, path));
+        text = bytes.toString("utf8");
+        sha = blobSha(bytes);
+      }
     } catch {
       // unreadable: indexed as naming nothing, and read again once its stat moves
     }
     // A file too large to read is indexed as possibly naming everything: a caller is never ruled out unread.
     const words = st.size <= MAX_BYTES ? wordFilter(text) : new Uint8Array(FILTER_BITS / 8).fill(255);
-    changed.push({ path, mtime: st.mtimeMs, size: st.size, names: definedNames(text), words });
+    changed.push({ path, mtime: st.mtimeMs, size: st.size, names: definedNames(text), words, ...(sha ? { sha } : {}) });
   }
   const gone = [...known.keys()];
   const ms = performance.now() - t0;
@@ -126,24 +138,58 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
   });
 }
 
+/** The SHA-1 git names these bytes by as a blob. Pure. */
+export function blobSha(bytes: Uint8Array): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/**
+ * The files git vouches hold their staged blob, with its SHA: from `git ls-files -s -v -z`, the
+ * entries tagged `H` (no assume-unchanged or skip-worktree flag, which would let a change hide from
+ * git) at stage 0, less every path `git status` reports (`dirty`: changed, deleted, untracked).
+ * Git compares each file's stat, inode and ctime with what it staged and hashes it again where they
+ * differ, so a file it vouches for holds that blob whatever its mtime says. Pure.
+ */
+export function gitVouched(lsFiles: string, dirty: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of lsFiles.split("\0")) {
+    // "H 100644 <sha> 0\t<path>": a tag, a mode of six octal digits, the blob, the stage.
+    const tab = entry.indexOf("\t");
+    if (!entry.startsWith("H ") || tab < 11 || entry[8] !== " " || !entry.startsWith(" 0", tab - 2)) continue;
+    out.set(entry.slice(tab + 1), entry.slice(9, tab - 2));
+  }
+  for (const path of dirty) out.delete(path);
+  return out;
+}
+
 /**
  * Of `files`, those that may name any of `names`: a file the index holds unchanged since it was read
  * when its word filter may hold one of them; every file the index does not hold as it is now (new,
  * changed, never indexed), since nothing is known of it. A caller is never ruled out by a stale fact.
+ * Unchanged means git vouches the file holds the blob the index read (`vouched`, from `gitVouched`:
+ * no stat), else the stat the index read.
  */
-export function indexedNamers(root: string, index: SymbolIndex, names: readonly string[], files: readonly string[]): Set<string> {
+export function indexedNamers(
+  root: string,
+  index: SymbolIndex,
+  names: readonly string[],
+  files: readonly string[],
+  vouched?: ReadonlyMap<string, string>,
+): Set<string> {
   const held = new Map(index.filters(root).map((f) => [f.path, f]));
+  const namesOne = namingTest(names);
   return new Set(
     files.filter((path) => {
       const f = held.get(path);
       if (!f) return true;
+      if (f.sha !== null && vouched?.get(path) === f.sha) return namesOne(f.words);
       try {
         const st = statSync(join(root, path));
         if (st.mtimeMs !== f.mtime || st.size !== f.size) return true;
       } catch {
         return false;
       }
-      return names.some((n) => mayName(f.words, n));
+      return namesOne(f.words);
     }),
   );
 }

@@ -12,6 +12,7 @@ import { jsModule } from "./callers.ts";
 import { locate, parseFailureLocations } from "./failures.ts";
 import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
+import { gitVouched } from "./definitions.ts";
 import { activeFiles, bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
@@ -51,9 +52,10 @@ export class ContextIndex {
   /**
    * Of the given files, those that may name any of these names, by the symbol index's word filters
    * (context/definitions.ts `indexedNamers`); absent where no index was built. Past what they read
-   * whole, caller resolution and the test map read only these.
+   * whole, caller resolution and the test map read only these. `vouched` spares the stat of each
+   * file git vouches for (`Gathered.vouched`).
    */
-  namers: ((names: string[], files: readonly string[]) => Set<string>) | undefined;
+  namers: ((names: string[], files: readonly string[], vouched?: ReadonlyMap<string, string>) => Set<string>) | undefined;
 
   private restored: WalkCache | (() => WalkCache);
 
@@ -180,6 +182,11 @@ export interface Gathered {
   worktreeChanges: string[];
   /** Those of them git does not track: a whole read shows all of their change. */
   untracked: string[];
+  /**
+   * The files git vouched held their staged blob when this gather asked (context/definitions.ts
+   * `gitVouched`), where the symbol index is built; true only until a tool runs.
+   */
+  vouched?: () => ReadonlyMap<string, string>;
 }
 
 /** Commits of history read for where work has been lately, and the busiest files named from it. */
@@ -543,8 +550,9 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   });
   const candidates: ContextChunk[] = [task];
   const refused: Gathered["refused"] = [];
-  // git runs while the tree is walked and ranked.
-  const asked = askGit(root, goal);
+  // git runs while the tree is walked and ranked; where the symbol index is built, git is asked
+  // what it vouches for too (a stat of every indexed file costs more than the question).
+  const asked = askGit(root, goal, o.index?.namers !== undefined);
   const { fileSet, files } = candidateFiles(root, o);
   const named = namedInGoal(root, goal, fileSet, o, refused);
   const { words, symbols, targets, failures } = named;
@@ -565,7 +573,13 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
-  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, o.index?.namers);
+  // Only what both questions answered (a status that failed would vouch for every changed file),
+  // read when a narrowing first asks.
+  const [stage, status] = [await asked.stage, await asked.status];
+  let vouchedFiles: Map<string, string> | undefined;
+  const vouched = stage !== undefined && status !== undefined ? () => (vouchedFiles ??= gitVouched(stage, tree.entries.map((e) => e.path))) : undefined;
+  const namers = o.index?.namers;
+  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers && ((n, f) => namers(n, f, vouched?.())));
   // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
   const tested = targetList.length ? (o.index?.tested?.(targetList) ?? []) : [];
   const recorded = new Set(tested.filter((t) => fileSet.has(t) && !isTarget.has(t) && !mapped.has(t)));
@@ -586,7 +600,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const worktreeChanges = tree.entries.map((e) => e.path);
   const untracked = tree.entries.filter((e) => e.untracked).map((e) => e.path);
   const head = tree.head ? { head: tree.head } : {};
-  return { candidates, targets: targetList, namesSomething, ...head, filesWalked: files.length, refused, worktreeChanges, untracked };
+  const git = { ...head, ...(vouched ? { vouched } : {}) };
+  return { candidates, targets: targetList, namesSomething, ...git, filesWalked: files.length, refused, worktreeChanges, untracked };
 }
 
 /** The git questions a gather asks, started at once so they run while the tree is walked. */
@@ -594,11 +609,13 @@ interface GitAsked {
   head: Promise<string | undefined>;
   status: Promise<string | undefined>;
   history: Promise<string | undefined>;
+  /** The index's entries with their flags (`git ls-files -s -v`), where asked. */
+  stage?: Promise<string | undefined>;
   /** The workspace's path below its repository's top ("" at the top). */
   prefix: string;
 }
 
-function askGit(root: string, goal: string): GitAsked {
+function askGit(root: string, goal: string, vouch: boolean): GitAsked {
   // Below a repository's top, git is asked about the workspace's paths alone, named relative to it.
   const prefix = repositoryPrefix(root);
   const onlyHere = prefix ? ["--", "."] : [];
@@ -610,6 +627,7 @@ function askGit(root: string, goal: string): GitAsked {
     head: git(root, ["rev-parse", "HEAD"]),
     status: git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", ...onlyHere]),
     history: mayUseHistory ? git(root, log) : Promise.resolve(undefined),
+    ...(vouch ? { stage: git(root, ["ls-files", "-s", "-v", "-z"]) } : {}),
     prefix,
   };
 }

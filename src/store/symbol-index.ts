@@ -10,6 +10,8 @@ export interface IndexedFile {
   names: string[];
   /** The words it names, as a filter (context/definitions.ts `wordFilter`): where a symbol may be called. */
   words: Uint8Array;
+  /** The git blob SHA-1 of the bytes read, when they were read: git can then vouch the file is unchanged. */
+  sha?: string;
 }
 
 export interface IndexStatus {
@@ -24,7 +26,8 @@ export interface IndexStatus {
  * words they name (where a symbol may be called), each file with the mtime and size it had when
  * read. A fact is used only while its file's stat still matches (the compiler checks, and reads the
  * file to confirm), so a changed file's facts are never used; a refresh re-reads only the files
- * whose stat moved. A refresh is one transaction: a crash in it leaves the previous index whole. A
+ * whose stat moved. Each file's git blob SHA is kept too: where git vouches a file holds that blob,
+ * its facts are fresh without a stat (context/definitions.ts `gitVouched`). A refresh is one transaction: a crash in it leaves the previous index whole. A
  * file that is not a database is moved aside with one line.
  */
 export class SymbolIndex {
@@ -36,13 +39,16 @@ export class SymbolIndex {
       db.exec("PRAGMA busy_timeout = 2000");
       db.exec("PRAGMA journal_mode = WAL");
       // An index from a build before the word filters is derived data: it is dropped and built again.
+      // So is one from a build before the blob SHAs.
       const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-      if (tables.some((t) => t.name === "files") && !tables.some((t) => t.name === "words"))
-        db.exec("DROP TABLE files; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS workspaces;");
+      const columns = db.query("SELECT name FROM pragma_table_info('files')").all() as { name: string }[];
+      const old = !tables.some((t) => t.name === "words") || !columns.some((c) => c.name === "sha");
+      if (tables.some((t) => t.name === "files") && old)
+        db.exec("DROP TABLE files; DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS workspaces;");
       // The filters have a table of their own, so the symbol search's joins read narrow rows.
       db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS files (
-          root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)
+          root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, sha TEXT, PRIMARY KEY (root, path)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS words (root TEXT NOT NULL, path TEXT NOT NULL, filter BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
@@ -70,10 +76,10 @@ export class SymbolIndex {
     return this.db.query(q).all(root, ...names) as { path: string; mtime: number; size: number }[];
   }
 
-  /** Every indexed file's word filter, with the stat it had when read. */
-  filters(root: string): { path: string; mtime: number; size: number; words: Uint8Array }[] {
-    const q = "SELECT f.path, f.mtime, f.size, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ?";
-    return this.db.query(q).all(root) as { path: string; mtime: number; size: number; words: Uint8Array }[];
+  /** Every indexed file's word filter, with the stat and blob SHA it had when read. */
+  filters(root: string): { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[] {
+    const q = "SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ?";
+    return this.db.query(q).all(root) as { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[];
   }
 
   /** Replaces what the index holds of `changed` files and drops `gone` ones, in one transaction. */
@@ -81,7 +87,7 @@ export class SymbolIndex {
     const dropFile = this.db.query("DELETE FROM files WHERE root = ? AND path = ?");
     const dropSymbols = this.db.query("DELETE FROM symbols WHERE root = ? AND path = ?");
     const dropWords = this.db.query("DELETE FROM words WHERE root = ? AND path = ?");
-    const putFile = this.db.query("INSERT INTO files (root, path, mtime, size) VALUES (?, ?, ?, ?)");
+    const putFile = this.db.query("INSERT INTO files (root, path, mtime, size, sha) VALUES (?, ?, ?, ?, ?)");
     const putWords = this.db.query("INSERT INTO words (root, path, filter) VALUES (?, ?, ?)");
     const putSymbol = this.db.query("INSERT OR IGNORE INTO symbols (root, name, path) VALUES (?, ?, ?)");
     this.db.transaction(() => {
@@ -91,7 +97,7 @@ export class SymbolIndex {
         dropWords.run(root, p);
       }
       for (const f of changed) {
-        putFile.run(root, f.path, f.mtime, f.size);
+        putFile.run(root, f.path, f.mtime, f.size, f.sha ?? null);
         putWords.run(root, f.path, f.words);
         for (const n of f.names) putSymbol.run(root, n, f.path);
       }

@@ -83,6 +83,45 @@ describe("the symbol index", () => {
     expect(await callersKnown()).toBe(false);
   }, 120_000);
 
+  test("in a git repository of 6,000 files, git vouches for what it has staged unchanged; a caller an index flag hides from git is still read", async () => {
+    bigRepository(6_000);
+    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
+    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
+    // Past the files the content ranking reads (the shallowest 2,000), so only the caller search finds it.
+    mkdirSync(join(world.ws, "src", "late"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "late", "quiet.ts"), "export const quiet = 1;\n");
+    const env = { PATH: process.env.PATH ?? "", HOME: world.home, GIT_CONFIG_NOSYSTEM: "1" };
+    const ident = ["-c", "user.name=t", "-c", "user.email=t@t"];
+    const git = (...a: string[]) => Bun.spawnSync(["git", ...ident, ...a], { cwd: world.ws, env }).stdout.toString();
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "six thousand files");
+    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
+    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
+    const settled = async () => {
+      for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
+    };
+    const callersKnown = async () => {
+      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
+      expect((await weir([...wire, task])).code).toBe(0);
+      await settled();
+      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
+      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
+      db.close();
+      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
+      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
+    };
+    expect((await weir(["index"])).code).toBe(0);
+    expect(await callersKnown()).toBe(true);
+    // A committed file made a caller, its change hidden from git status by an index flag (a change git
+    // shows is in the working set): git lists the file as staged, but flagged, so it vouches for nothing.
+    git("update-index", "--assume-unchanged", "src/late/quiet.ts");
+    writeFileSync(join(world.ws, "src", "late", "quiet.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const quiet = encodeKey("b", false);\n');
+    expect(git("status", "--porcelain")).toBe("");
+    expect(await callersKnown()).toBe(false);
+  }, 180_000);
+
   test("a test that imports the target past the first 400 test files is mapped through the index; without it, it is not", async () => {
     mkdirSync(join(world.ws, "src"), { recursive: true });
     mkdirSync(join(world.ws, "test", "deep", "er"), { recursive: true });

@@ -23,10 +23,27 @@ describe("the symbol index on disk", () => {
     const words = new Uint8Array(256).fill(7);
     index.apply("/w", [{ path: "a.ts", mtime: 2, size: 3, names: ["fresh"], words }], [], 1);
     expect(index.lookup("/w", ["fresh"]).map((f) => f.path)).toEqual(["a.ts"]);
-    expect(index.filters("/w")).toEqual([{ path: "a.ts", mtime: 2, size: 3, words }]);
+    expect(index.filters("/w")).toEqual([{ path: "a.ts", mtime: 2, size: 3, sha: null, words }]);
     // An empty refresh still marks the workspace indexed: "nothing defined" is a fact, not a missing index.
     index.apply("/v", [], [], 1);
     expect([index.holds("/w"), index.holds("/v"), index.holds("/u")]).toEqual([true, true, false]);
+    index.close();
+  });
+
+  test("an index from a build before the blob SHAs is dropped: its files could never be vouched for", () => {
+    tmp = tempDir();
+    const path = join(tmp.path, "symbols.db");
+    const old = new Database(path, { create: true });
+    old.exec(`CREATE TABLE workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
+      CREATE TABLE files (root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
+      CREATE TABLE words (root TEXT NOT NULL, path TEXT NOT NULL, filter BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
+      CREATE TABLE symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;
+      INSERT INTO workspaces VALUES ('/w', 1, 1); INSERT INTO files VALUES ('/w', 'a.ts', 1, 1);`);
+    old.close();
+    const index = SymbolIndex.open(path);
+    expect(index.holds("/w")).toBe(false);
+    index.apply("/w", [{ path: "a.ts", mtime: 2, size: 3, names: [], words: new Uint8Array(256), sha: "ab".repeat(20) }], [], 1);
+    expect(index.filters("/w")[0]!.sha).toBe("ab".repeat(20));
     index.close();
   });
 });
