@@ -138,6 +138,9 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
   });
 }
 
+/** Up to this many files, `indexedNamers` looks each one up rather than reading every filter. */
+const FEW_FILES = 1_000;
+
 /** The SHA-1 git names these bytes by as a blob. Pure. */
 export function blobSha(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
@@ -176,7 +179,9 @@ export function indexedNamers(
   files: readonly string[],
   vouched?: ReadonlyMap<string, string>,
 ): Set<string> {
-  const held = new Map(index.filters(root).map((f) => [f.path, f]));
+  // A few files are looked up one by one; many, read with every other file's in one query.
+  const rows = files.length <= FEW_FILES ? index.filtersOf(root, files) : index.filters(root);
+  const held = new Map(rows.map((f) => [f.path, f]));
   const namesOne = namingTest(names);
   return new Set(
     files.filter((path) => {

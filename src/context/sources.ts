@@ -563,8 +563,15 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const ranked = lexicalRanking(root, sources, named, o);
   const tree = await worktree(root, asked, fileSet, targets);
   if (tree.untracked.length) candidates.push(untrackedChunk(root, tree.untracked));
+  // Only what both questions answered (a status that failed would vouch for every changed file),
+  // read when a narrowing first asks.
+  const [stage, status] = [await asked.stage, await asked.status];
+  let vouchedFiles: Map<string, string> | undefined;
+  const vouched = stage !== undefined && status !== undefined ? () => (vouchedFiles ??= gitVouched(stage, tree.entries.map((e) => e.path))) : undefined;
+  const indexNamers = o.index?.namers;
+  const namers = indexNamers && ((n: string[], f: readonly string[]) => indexNamers(n, f, vouched?.()));
   const info = fileReader(root, o, refused);
-  const defining = await symbolDefiners(symbols, targets, files, fileSet, words, info, o);
+  const defining = await symbolDefiners(symbols, targets, files, fileSet, words, info, o, namers);
   // The files that define a named symbol are targets, but not the floor: the person named the
   // symbol, not the file, and a name defined in five files must not take the budget whole. They
   // come first among the rest, in the order the search found them.
@@ -573,13 +580,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
-  // Only what both questions answered (a status that failed would vouch for every changed file),
-  // read when a narrowing first asks.
-  const [stage, status] = [await asked.stage, await asked.status];
-  let vouchedFiles: Map<string, string> | undefined;
-  const vouched = stage !== undefined && status !== undefined ? () => (vouchedFiles ??= gitVouched(stage, tree.entries.map((e) => e.path))) : undefined;
-  const namers = o.index?.namers;
-  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers && ((n, f) => namers(n, f, vouched?.())));
+  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers);
   // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
   const tested = targetList.length ? (o.index?.tested?.(targetList) ?? []) : [];
   const recorded = new Set(tested.filter((t) => fileSet.has(t) && !isTarget.has(t) && !mapped.has(t)));
@@ -771,6 +772,7 @@ async function symbolDefiners(
   words: string[],
   info: FileReader,
   o: GatherOptions,
+  namers?: (names: string[], files: readonly string[]) => Set<string>,
 ): Promise<string[]> {
   const defining: string[] = [];
   if (!symbols.length) return defining;
@@ -784,8 +786,11 @@ async function symbolDefiners(
     .filter((f) => languageOf(f))
     .map((f) => ({ f, s: pathScore(words, f) }))
     .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
-    .slice(0, SYMBOL_SEARCH_FILES);
-  for (const f of [...new Set([...indexed, ...ranked.map((r) => r.f)])]) {
+    .slice(0, SYMBOL_SEARCH_FILES)
+    .map((r) => r.f);
+  // A file that defines a name names it: one the index's word filter rules out is not read.
+  const may = namers?.([...wanted], ranked);
+  for (const f of [...new Set([...indexed, ...ranked.filter((r) => !may || may.has(r))])]) {
     const fi = await info.read(f);
     if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
     if (!targets.has(f)) defining.push(f);

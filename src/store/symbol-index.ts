@@ -82,6 +82,16 @@ export class SymbolIndex {
     return this.db.query(q).all(root) as { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[];
   }
 
+  /** `filters` of just these files (those the index holds), one lookup each: for a few files of many. */
+  filtersOf(root: string, paths: readonly string[]): { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[] {
+    const q = this.db.query(`SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f
+      JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ? AND f.path = ?`);
+    return paths.flatMap((p) => {
+      const row = q.get(root, p) as { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array } | null;
+      return row ? [row] : [];
+    });
+  }
+
   /** Replaces what the index holds of `changed` files and drops `gone` ones, in one transaction. */
   apply(root: string, changed: readonly IndexedFile[], gone: readonly string[], tookMs: number, now = Date.now()): void {
     const dropFile = this.db.query("DELETE FROM files WHERE root = ? AND path = ?");

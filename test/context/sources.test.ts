@@ -4,6 +4,8 @@ import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
 import { ContextIndex, diffShows, dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
 import { WalkCache } from "../../src/workspace/walker.ts";
+import { indexedNamers, refreshSymbols } from "../../src/context/definitions.ts";
+import { SymbolIndex } from "../../src/store/symbol-index.ts";
 import { runWeir } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -73,6 +75,43 @@ describe("gatherCandidates in a real git repository", () => {
     expect(loads).toBe(1);
     expect(again.candidates.map((c) => c.id)).toEqual(first.candidates.map((c) => c.id));
     expect(plain.candidates.map((c) => c.id)).toEqual(first.candidates.map((c) => c.id));
+  });
+
+  test("the symbol search reads only what the index's word filters allow, and finds every definer it found reading all", async () => {
+    const t = tempDir();
+    try {
+      const ws = join(realpathSync(t.path), "ws");
+      const forms = [
+        "export function parseThing(raw: string) {\n  return raw;\n}\n",
+        "export class Holder {\n  parseThing(raw: string) {\n    return raw;\n  }\n}\n",
+        "export const parseThing = (raw: string) => raw;\n",
+        "def parse_thing(raw):\n    return raw\n\nclass parseThing:\n    pass\n",
+      ];
+      for (let i = 0; i < 60; i++) {
+        const text = i % 15 === 0 ? forms[i / 15]! : i % 7 === 0 ? "// see parseThing in another file\nexport const x = 1;\n" : `export const v${i} = ${i};\n`;
+        mkdirSync(join(ws, `m${i % 4}`), { recursive: true });
+        writeFileSync(join(ws, `m${i % 4}`, `f${i}.${i === 45 ? "py" : "ts"}`), text);
+      }
+      const symbols = SymbolIndex.open(join(t.path, "symbols.db"));
+      refreshSymbols(ws, symbols);
+      const goal = "why does parseThing drop the last field?";
+      const indexed = new ContextIndex();
+      const asked: string[][] = [];
+      indexed.namers = (names, files, vouched) => {
+        asked.push([...files]);
+        return indexedNamers(ws, symbols, names, files, vouched);
+      };
+      const withIndex = await gatherCandidates(ws, goal, { home, index: indexed });
+      const without = await gatherCandidates(ws, goal, { home });
+      expect(asked.length).toBeGreaterThan(0);
+      expect(without.targets.sort()).toEqual(["m0/f0.ts", "m1/f45.py", "m2/f30.ts", "m3/f15.ts"]);
+      expect(withIndex.targets.sort()).toEqual(without.targets.sort());
+      // The filters ruled out the files that never name it: fewer were read.
+      expect(indexedNamers(ws, symbols, ["parseThing"], asked[0]!).size).toBeLessThan(asked[0]!.length);
+      symbols.close();
+    } finally {
+      t.cleanup();
+    }
   });
 
   test("a symbol named in the task finds the file that defines it", async () => {
