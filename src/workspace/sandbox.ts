@@ -76,12 +76,6 @@ export function detectSandbox(platform = process.platform): { kind: SandboxKind;
   return { kind: "none" };
 }
 
-
-
-
-
-
-
 /**
  * A git config holding only the person's identity (user.name, user.email), read from their global
  * config, so a commit inside the sandbox works while tokens, credential helpers and aliases stay out.
