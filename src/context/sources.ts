@@ -790,7 +790,7 @@ async function symbolDefiners(
     .map((r) => r.f);
   // A file that defines a name names it: one the index's word filter rules out is not read.
   const may = namers?.([...wanted], ranked);
-  for (const f of [...new Set([...indexed, ...ranked.filter((r) => !may || may.has(r))])]) {
+  for (const f of [...new Set([...indexed, ...ranked.filter((f) => !may || may.has(f))])]) {
     const fi = await info.read(f);
     if (!fi || !needle.test(fi.text) || !defines(fi)) continue;
     if (!targets.has(f)) defining.push(f);

@@ -14,6 +14,18 @@ export interface IndexedFile {
   sha?: string;
 }
 
+/** A file's word filter as the index holds it, with the stat and blob SHA the file had when read. */
+export interface FilterRow {
+  path: string;
+  mtime: number;
+  size: number;
+  sha: string | null;
+  words: Uint8Array;
+}
+
+/** The rows `filters` and `filtersOf` read, before their WHERE. */
+const FILTER_ROWS = "SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path";
+
 export interface IndexStatus {
   refreshedAt: number;
   tookMs: number;
@@ -77,17 +89,15 @@ export class SymbolIndex {
   }
 
   /** Every indexed file's word filter, with the stat and blob SHA it had when read. */
-  filters(root: string): { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[] {
-    const q = "SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ?";
-    return this.db.query(q).all(root) as { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[];
+  filters(root: string): FilterRow[] {
+    return this.db.query(`${FILTER_ROWS} WHERE f.root = ?`).all(root) as FilterRow[];
   }
 
   /** `filters` of just these files (those the index holds), one lookup each: for a few files of many. */
-  filtersOf(root: string, paths: readonly string[]): { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array }[] {
-    const q = this.db.query(`SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f
-      JOIN words w ON w.root = f.root AND w.path = f.path WHERE f.root = ? AND f.path = ?`);
+  filtersOf(root: string, paths: readonly string[]): FilterRow[] {
+    const q = this.db.query(`${FILTER_ROWS} WHERE f.root = ? AND f.path = ?`);
     return paths.flatMap((p) => {
-      const row = q.get(root, p) as { path: string; mtime: number; size: number; sha: string | null; words: Uint8Array } | null;
+      const row = q.get(root, p) as FilterRow | null;
       return row ? [row] : [];
     });
   }
