@@ -496,9 +496,9 @@ export class WorkState {
       const files = this.workspaceFiles();
       // Only the files that name a symbol are decoded and kept: the sweep leaves nothing else behind.
       const read = (rel: string) => textNaming(this.root, rel, names, this.index);
-      const namers = this.index?.namers;
+      const callers = this.index?.callers;
       const vouched = this.vouched;
-      this.callers.set(key, await resolveCallers(path, names, files, read, namers ? () => namers(names, files, vouched?.()) : undefined));
+      this.callers.set(key, await resolveCallers(path, names, files, read, callers ? () => callers(path, names, files, vouched?.()) : undefined));
     }
     return this.callers.get(key);
   }

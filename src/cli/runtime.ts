@@ -45,7 +45,7 @@ import { OutlineCache } from "../store/outlines.ts";
 import { WalkStore } from "../workspace/walks.ts";
 import { type RouteRecord, SessionStore } from "../store/sessions.ts";
 import { SymbolIndex } from "../store/symbol-index.ts";
-import { indexedDefiners, indexedNamers } from "../context/definitions.ts";
+import { indexedCallers, indexedDefiners, indexedImporters, indexedNamers } from "../context/definitions.ts";
 import { refreshInBackground, symbolIndexPath } from "./commands/index-command.ts";
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
@@ -303,6 +303,8 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   if (symbols?.holds(workspace)) {
     index.definers = (names) => indexedDefiners(workspace, symbols, names);
     index.namers = (names, files, vouched) => indexedNamers(workspace, symbols, names, files, vouched);
+    index.callers = (target, names, files, vouched) => indexedCallers(workspace, symbols, target, names, files, vouched);
+    index.importers = (targets, files, vouched) => indexedImporters(workspace, symbols, targets, files, vouched);
   }
   // Derived state in the session database; one that cannot be read costs what it would add, never the run.
   const orNone = <T>(read: () => T[]): T[] => {

@@ -1,5 +1,8 @@
 import { dirname, join, normalize } from "node:path";
+import { rustModule } from "./import-graph.ts";
 import { languageOf, outline, type OutlineSymbol } from "./outline.ts";
+
+export { rustModule };
 
 /** Files a caller search reads at most; past it the callers are not known. */
 const MAX_FILES = 5_000;
@@ -10,30 +13,30 @@ export type ReadText = (rel: string) => string | undefined;
 /**
  * The files that call `names` of `target`, as the compiler resolves them from the imports a parser
  * sees: a file is a caller when it imports the target's module (or shares its Go package) and uses
- * the name as a word. Past `MAX_FILES` files, `mayName` (where the symbol index is built) narrows the
- * files read to those that may name one of `names`; the rest are known not to. Undefined when the
- * target's language has no resolver here (C, Ruby, ...) or more than `MAX_FILES` files would be
- * read: then the callers are not known. Precision is `syntax`: a name used through a re-export or a
- * dynamic import is missed.
+ * the name as a word. Where the symbol index is built, `mayCall` narrows the files read to those
+ * its import graph and word filters leave (context/definitions.ts `indexedCallers`); the rest are
+ * known not to call. Undefined when the target's language has no resolver here (C, Ruby, ...) or
+ * more than `MAX_FILES` files would be read: then the callers are not known. Precision is `syntax`:
+ * a name used through a re-export or a dynamic import is missed.
  */
 export async function resolveCallers(
   target: string,
   names: readonly string[],
   files: readonly string[],
   read: ReadText,
-  mayName?: () => ReadonlySet<string>,
+  mayCall?: () => ReadonlySet<string>,
 ): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
   if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang)) return undefined;
-  // Narrowing costs a stat of every indexed file: it is paid only where reading them all is refused.
-  const narrowed = files.length > MAX_FILES ? mayName?.() : undefined;
+  const narrowed = mayCall?.();
   const reads = narrowed ? files.filter((f) => narrowed.has(f)) : files;
   if (reads.length > MAX_FILES) return undefined;
   const out = new Map<string, string[]>(names.map((n) => [n, []]));
   if (names.length === 0) return out;
   const fileSet = new Set(files);
-  const word = new RegExp(`\\b(?:${names.map(escape).join("|")})\\b`);
-  const each = names.map((n) => [n, new RegExp(`\\b${escape(n)}\\b`)] as const);
+  // A name as a whole identifier: `$Gson$Preconditions` does not name `Gson` (`$` is part of a Java or JS name).
+  const word = new RegExp(`(?<![\\w$])(?:${names.map(escape).join("|")})(?![\\w$])`);
+  const each = names.map((n) => [n, new RegExp(`(?<![\\w$])${escape(n)}(?![\\w$])`)] as const);
   for (const f of reads) {
     if (f === target || !sameFamily(lang, languageOf(f))) continue;
     const text = read(f);
@@ -74,17 +77,6 @@ async function importsTarget(lang: string, from: string, text: string, target: s
   if (lang === "java") return imports.some((i) => javaClass(i, target));
   if (lang === "rust") return rustReaches(from, text, imports, target);
   return imports.some((s) => jsModule(from, s, files) === target);
-}
-
-/**
- * A Rust file's module path in its crate, from where it lies under `src/`: `src/lexer/token.rs` is
- * `lexer::token`, `src/lexer/mod.rs` is `lexer`, `src/lib.rs` and `src/main.rs` the crate's root. Pure.
- */
-export function rustModule(path: string): string[] {
-  const at = path.lastIndexOf("src/");
-  const inCrate = (at >= 0 ? path.slice(at + 4) : path).replace(/\.rs$/, "").split("/");
-  if (["mod", "lib", "main"].includes(inCrate.at(-1)!)) inCrate.pop();
-  return inCrate.filter(Boolean);
 }
 
 /** A `use` path (`crate::a::{b, c::d}`) as the module paths it names, from the using file's module. Pure. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { importKeys, moduleKeys } from "./import-graph.ts";
 import type { IndexedFile, SymbolIndex } from "../store/symbol-index.ts";
 import { WalkCache, walkFiles } from "../workspace/walker.ts";
 import { readRegularFile } from "../workspace/containment.ts";
@@ -113,9 +114,11 @@ export function refreshSymbols(root: string, index: SymbolIndex, walk?: WalkCach
     } catch {
       // unreadable: indexed as naming nothing, and read again once its stat moves
     }
-    // A file too large to read is indexed as possibly naming everything: a caller is never ruled out unread.
-    const words = st.size <= MAX_BYTES ? wordFilter(text) : new Uint8Array(FILTER_BITS / 8).fill(255);
-    changed.push({ path, mtime: st.mtimeMs, size: st.size, names: definedNames(text), words, ...(sha ? { sha } : {}) });
+    // A file too large to read is indexed as possibly naming and importing everything: a caller is never ruled out unread.
+    const large = st.size > MAX_BYTES;
+    const words = large ? new Uint8Array(FILTER_BITS / 8).fill(255) : wordFilter(text);
+    const imports = large ? [ANY_MODULE] : importKeys(path, text);
+    changed.push({ path, mtime: st.mtimeMs, size: st.size, names: definedNames(text), words, imports, ...(sha ? { sha } : {}) });
   }
   const gone = [...known.keys()];
   const ms = performance.now() - t0;
@@ -137,6 +140,12 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
     }
   });
 }
+
+/** What the index holds of a file's state when read: its stat, and its blob SHA where it was read whole. */
+type FileStat = { mtime: number; size: number; sha: string | null };
+
+/** The import key of a file whose imports were not read (too large): it may reach any module. */
+const ANY_MODULE = "*";
 
 /** Up to this many files, `indexedNamers` looks each one up rather than reading every filter. */
 const FEW_FILES = 1_000;
@@ -187,16 +196,95 @@ export function indexedNamers(
     files.filter((path) => {
       const f = held.get(path);
       if (!f) return true;
-      if (f.sha !== null && vouched?.get(path) === f.sha) return namesOne(f.words);
-      try {
-        const st = statSync(join(root, path));
-        if (st.mtimeMs !== f.mtime || st.size !== f.size) return true;
-      } catch {
-        return false;
-      }
-      return namesOne(f.words);
+      const holds = holdsNow(root, path, f, vouched);
+      return holds === undefined ? false : !holds || namesOne(f.words);
     }),
   );
+}
+
+/**
+ * Of `files`, those that may call any of `names` defined in `target`: those `indexedImporters` leaves
+ * (or that share the target's Go or Java package) whose word filter may hold one of the names, and
+ * every file the index does not hold as it is now. Where imports do not decide who reaches the target
+ * (a Rust crate's root, a language without a resolver), the word filters alone narrow
+ * (`indexedNamers`). The caller search confirms each file with the parser.
+ */
+export function indexedCallers(
+  root: string,
+  index: SymbolIndex,
+  target: string,
+  names: readonly string[],
+  files: readonly string[],
+  vouched?: ReadonlyMap<string, string>,
+): Set<string> {
+  const keys = moduleKeys(target);
+  if (!keys) return indexedNamers(root, index, names, files, vouched);
+  const pkg = /\.(?:go|java)$/.test(target) ? dirname(target) : undefined;
+  const { unknown, reaching } = byGraph(root, index, keys, files, vouched, (path) => dirname(path) === pkg);
+  const namesOne = namingTest(names);
+  const out = new Set(unknown);
+  for (const row of index.filtersOf(root, reaching)) if (namesOne(row.words)) out.add(row.path);
+  return out;
+}
+
+/**
+ * Of `files`, those that may import any of `targets`, by the import graph (context/import-graph.ts):
+ * a file the index holds unchanged since it read it when its imports may reach a target's module,
+ * and every file the index does not hold as it is now (new, changed, never indexed). A file is never
+ * ruled out by a stale fact; the reader confirms each with the parser. Undefined where imports do not
+ * decide who reaches a target.
+ */
+export function indexedImporters(
+  root: string,
+  index: SymbolIndex,
+  targets: readonly string[],
+  files: readonly string[],
+  vouched?: ReadonlyMap<string, string>,
+): Set<string> | undefined {
+  const keys = targets.map(moduleKeys);
+  if (keys.some((k) => k === undefined)) return undefined;
+  const { unknown, reaching } = byGraph(root, index, keys.flat() as string[], files, vouched, () => false);
+  return new Set([...unknown, ...reaching]);
+}
+
+/**
+ * `files` split by the import graph: `unknown`, those the index does not hold as they are now;
+ * `reaching`, those it holds unchanged whose imports may reach one of `keys` (or that `alsoReach`).
+ * A file gone is in neither. Unchanged means git vouches for the blob the index read, else its stat.
+ */
+function byGraph(
+  root: string,
+  index: SymbolIndex,
+  keys: readonly string[],
+  files: readonly string[],
+  vouched: ReadonlyMap<string, string> | undefined,
+  alsoReach: (path: string) => boolean,
+): { unknown: string[]; reaching: string[] } {
+  const importers = new Set(index.importers(root, [...keys, ANY_MODULE]));
+  const held = index.stats(root);
+  const unknown: string[] = [];
+  const reaching: string[] = [];
+  for (const path of files) {
+    const f = held.get(path);
+    const holds = f ? holdsNow(root, path, f, vouched) : false;
+    if (holds === false) unknown.push(path);
+    else if (holds && (importers.has(path) || alsoReach(path))) reaching.push(path);
+  }
+  return { unknown, reaching };
+}
+
+/**
+ * Whether the index's facts of a file still hold: git vouches it holds the blob the index read, else
+ * its stat has not moved since. Undefined when the file is gone.
+ */
+function holdsNow(root: string, path: string, f: FileStat, vouched?: ReadonlyMap<string, string>): boolean | undefined {
+  if (f.sha !== null && vouched?.get(path) === f.sha) return true;
+  try {
+    const st = statSync(join(root, path));
+    return st.mtimeMs === f.mtime && st.size === f.size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How many source files are fresh, changed or new against the index (`weir index --status`). */

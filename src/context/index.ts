@@ -23,7 +23,7 @@ export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";
 export { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "./sources.ts";
-export { SOURCE, definedNames, freshness, indexedDefiners, indexedNamers, refreshSymbols } from "./definitions.ts";
+export { SOURCE, definedNames, freshness, indexedCallers, indexedDefiners, indexedImporters, indexedNamers, refreshSymbols } from "./definitions.ts";
 export type { Refresh } from "./definitions.ts";
 export { ContextIndex, compileWorkingSet, failureUpdate, floorCap, heldKey, workingSetBudget } from "./working-set.ts";
 export type { WorkingSet } from "./working-set.ts";

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { sha256 } from "../workspace/ledger.ts";
+import { languageOf } from "./language.ts";
 import runtimeWasm from "web-tree-sitter/tree-sitter.wasm" with { type: "file" };
 import bashWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm" with { type: "file" };
 import goWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm" with { type: "file" };
@@ -12,6 +13,8 @@ import rubyWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm" with 
 import rustWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm" with { type: "file" };
 import tsxWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm" with { type: "file" };
 import tsWasm from "@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm" with { type: "file" };
+
+export { languageOf };
 
 /**
  * Symbol outlines and imports from a real parser (tree-sitter grammars compiled to WebAssembly and
@@ -52,16 +55,6 @@ const GRAMMARS: Record<string, string> = {
   php: phpWasm,
   bash: bashWasm,
 };
-const EXT: Record<string, string> = {
-  ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "js", ".py": "python", ".go": "go", ".rs": "rust",
-  ".java": "java", ".rb": "ruby", ".rake": "ruby", ".php": "php",
-};
-
-export function languageOf(path: string): string | undefined {
-  const m = path.match(/\.[^./\\]+$/);
-  return m ? EXT[m[0].toLowerCase()] : undefined;
-}
-
 let init: Promise<void> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
 

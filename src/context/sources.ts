@@ -57,6 +57,20 @@ export class ContextIndex {
    */
   namers: ((names: string[], files: readonly string[], vouched?: ReadonlyMap<string, string>) => Set<string>) | undefined;
 
+  /**
+   * Of the given files, those that may call any of these names defined in `target`, by the symbol
+   * index's import graph and word filters (context/definitions.ts `indexedCallers`); absent where no
+   * index was built. Caller resolution reads only these.
+   */
+  callers: ((target: string, names: readonly string[], files: readonly string[], vouched?: ReadonlyMap<string, string>) => Set<string>) | undefined;
+
+  /**
+   * Of the given files, those that may import any of these targets, by the symbol index's import
+   * graph (context/definitions.ts `indexedImporters`); absent where no index was built, undefined
+   * where imports do not decide. The test map reads only these for imports.
+   */
+  importers: ((targets: readonly string[], files: readonly string[], vouched?: ReadonlyMap<string, string>) => Set<string> | undefined) | undefined;
+
   private restored: WalkCache | (() => WalkCache);
 
   /** `walk` may be a loader: a run's git questions then start before the last run's walk is parsed. */
@@ -570,6 +584,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const vouched = stage !== undefined && status !== undefined ? () => (vouchedFiles ??= gitVouched(stage, tree.entries.map((e) => e.path))) : undefined;
   const indexNamers = o.index?.namers;
   const namers = indexNamers && ((n: string[], f: readonly string[]) => indexNamers(n, f, vouched?.()));
+  const indexImporters = o.index?.importers;
+  const importers = indexImporters && ((t: readonly string[], f: readonly string[]) => indexImporters(t, f, vouched?.()));
   const info = fileReader(root, o, refused);
   const defining = await symbolDefiners(symbols, targets, files, fileSet, words, info, o, namers);
   // The files that define a named symbol are targets, but not the floor: the person named the
@@ -580,7 +596,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
   if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
-  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers);
+  const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers, importers);
   // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
   const tested = targetList.length ? (o.index?.tested?.(targetList) ?? []) : [];
   const recorded = new Set(tested.filter((t) => fileSet.has(t) && !isTarget.has(t) && !mapped.has(t)));
@@ -880,8 +896,9 @@ const IMPORT_SCAN = 400;
 
 /**
  * Tests mapped to the targets: by naming conventions, then test files that import a target. With
- * the symbol index, the test files read for imports are those whose word filter may name a target's
- * file name (an import names it), however many tests there are; without it, the first IMPORT_SCAN.
+ * the symbol index, the test files read for imports are those its import graph says may import a
+ * target (else, past IMPORT_SCAN, those whose word filter may name a target's file name), however
+ * many tests there are; without it, the first IMPORT_SCAN.
  */
 async function mappedTests(
   root: string,
@@ -890,6 +907,7 @@ async function mappedTests(
   fileSet: Set<string>,
   info: FileReader,
   namers?: (names: string[], files: readonly string[]) => Set<string>,
+  importers?: (targets: readonly string[], files: readonly string[]) => Set<string> | undefined,
 ): Promise<Set<string>> {
   const isTarget = new Set(targetList);
   const mapped = new Set<string>();
@@ -898,7 +916,8 @@ async function mappedTests(
     for (const f of testLike) if (re.test(f) && !isTarget.has(f)) mapped.add(f);
   }
   const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
-  const narrowed = namers && testLike.length > IMPORT_SCAN && targetList.length ? namers(stems, testLike) : undefined;
+  const byGraph = targetList.length ? importers?.(targetList, testLike) : undefined;
+  const narrowed = byGraph ?? (namers && testLike.length > IMPORT_SCAN && targetList.length ? namers(stems, testLike) : undefined);
   const scanned = narrowed ? testLike.filter((f) => narrowed.has(f)).slice(0, CONTENT_FILES) : testLike.slice(0, IMPORT_SCAN);
   for (const f of scanned) {
     if (mapped.has(f) || isTarget.has(f) || targetList.length === 0) continue;

@@ -12,6 +12,8 @@ export interface IndexedFile {
   words: Uint8Array;
   /** The git blob SHA-1 of the bytes read, when they were read: git can then vouch the file is unchanged. */
   sha?: string;
+  /** What its imports may reach, as the import graph's keys (context/import-graph.ts `importKeys`). */
+  imports: string[];
 }
 
 /** A file's word filter as the index holds it, with the stat and blob SHA the file had when read. */
@@ -22,6 +24,8 @@ export interface FilterRow {
   sha: string | null;
   words: Uint8Array;
 }
+
+type FileStat = { path: string; mtime: number; size: number; sha: string | null };
 
 /** The rows `filters` and `filtersOf` read, before their WHERE. */
 const FILTER_ROWS = "SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path";
@@ -34,13 +38,14 @@ export interface IndexStatus {
 }
 
 /**
- * The symbol index on disk: for each workspace, the names its source files define and a filter of the
- * words they name (where a symbol may be called), each file with the mtime and size it had when
- * read. A fact is used only while its file's stat still matches (the compiler checks, and reads the
- * file to confirm), so a changed file's facts are never used; a refresh re-reads only the files
- * whose stat moved. Each file's git blob SHA is kept too: where git vouches a file holds that blob,
- * its facts are fresh without a stat (context/definitions.ts `gitVouched`). A refresh is one transaction: a crash in it leaves the previous index whole. A
- * file that is not a database is moved aside with one line.
+ * The symbol index on disk: for each workspace, the names its source files define, a filter of the
+ * words they name (where a symbol may be called) and the modules their imports may reach (the
+ * import graph: who may call it), each file with the mtime and size it had when read. A fact is
+ * used only while its file's stat still matches (the compiler checks, and reads the file to
+ * confirm), so a changed file's facts are never used; a refresh re-reads only the files whose stat
+ * moved. Each file's git blob SHA is kept too: where git vouches a file holds that blob, its facts
+ * are fresh without a stat (context/definitions.ts `gitVouched`). A refresh is one transaction: a
+ * crash in it leaves the previous index whole. A file that is not a database is moved aside with one line.
  */
 export class SymbolIndex {
   private constructor(private db: Database) {}
@@ -51,19 +56,20 @@ export class SymbolIndex {
       db.exec("PRAGMA busy_timeout = 2000");
       db.exec("PRAGMA journal_mode = WAL");
       // An index from a build before the word filters is derived data: it is dropped and built again.
-      // So is one from a build before the blob SHAs.
+      // So is one from a build before the blob SHAs, or before the import graph.
       const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
       const columns = db.query("SELECT name FROM pragma_table_info('files')").all() as { name: string }[];
-      const old = !tables.some((t) => t.name === "words") || !columns.some((c) => c.name === "sha");
+      const old = !["words", "imports"].every((n) => tables.some((t) => t.name === n)) || !columns.some((c) => c.name === "sha");
       if (tables.some((t) => t.name === "files") && old)
-        db.exec("DROP TABLE files; DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS workspaces;");
+        db.exec(["files", "words", "symbols", "imports", "workspaces"].map((t) => `DROP TABLE IF EXISTS ${t};`).join(" "));
       // The filters have a table of their own, so the symbol search's joins read narrow rows.
       db.exec(`CREATE TABLE IF NOT EXISTS workspaces (root TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL, took_ms INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS files (
           root TEXT NOT NULL, path TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL, sha TEXT, PRIMARY KEY (root, path)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS words (root TEXT NOT NULL, path TEXT NOT NULL, filter BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;`);
+        CREATE TABLE IF NOT EXISTS symbols (root TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, name, path)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS imports (root TEXT NOT NULL, key TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (root, key, path)) WITHOUT ROWID;`);
     };
     const { db, movedTo } = openDerived(path, setup, now);
     if (movedTo) notice(`the symbol index ${path} was not a database; moved it to ${movedTo} and started a new one`);
@@ -74,10 +80,17 @@ export class SymbolIndex {
     this.db.close();
   }
 
-  /** Each indexed file's stat, by path (what a refresh compares against). */
-  stats(root: string): Map<string, { mtime: number; size: number }> {
-    const rows = this.db.query("SELECT path, mtime, size FROM files WHERE root = ?").all(root) as { path: string; mtime: number; size: number }[];
-    return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size }]));
+  /** Each indexed file's stat and blob SHA, by path (what a refresh, or a use of its facts, compares against). */
+  stats(root: string): Map<string, { mtime: number; size: number; sha: string | null }> {
+    const rows = this.db.query("SELECT path, mtime, size, sha FROM files WHERE root = ?").all(root) as FileStat[];
+    return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size, sha: r.sha }]));
+  }
+
+  /** The files whose imports, when they were read, reached any of `keys` (context/import-graph.ts). */
+  importers(root: string, keys: readonly string[]): string[] {
+    if (keys.length === 0) return [];
+    const q = `SELECT DISTINCT path FROM imports WHERE root = ? AND key IN (${keys.map(() => "?").join(", ")})`;
+    return (this.db.query(q).all(root, ...keys) as { path: string }[]).map((r) => r.path);
   }
 
   /** The files that defined any of `names` when they were read, with the stat they had then. */
@@ -107,19 +120,23 @@ export class SymbolIndex {
     const dropFile = this.db.query("DELETE FROM files WHERE root = ? AND path = ?");
     const dropSymbols = this.db.query("DELETE FROM symbols WHERE root = ? AND path = ?");
     const dropWords = this.db.query("DELETE FROM words WHERE root = ? AND path = ?");
+    const dropImports = this.db.query("DELETE FROM imports WHERE root = ? AND path = ?");
     const putFile = this.db.query("INSERT INTO files (root, path, mtime, size, sha) VALUES (?, ?, ?, ?, ?)");
     const putWords = this.db.query("INSERT INTO words (root, path, filter) VALUES (?, ?, ?)");
     const putSymbol = this.db.query("INSERT OR IGNORE INTO symbols (root, name, path) VALUES (?, ?, ?)");
+    const putImport = this.db.query("INSERT OR IGNORE INTO imports (root, key, path) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const p of [...gone, ...changed.map((f) => f.path)]) {
         dropFile.run(root, p);
         dropSymbols.run(root, p);
         dropWords.run(root, p);
+        dropImports.run(root, p);
       }
       for (const f of changed) {
         putFile.run(root, f.path, f.mtime, f.size, f.sha ?? null);
         putWords.run(root, f.path, f.words);
         for (const n of f.names) putSymbol.run(root, n, f.path);
+        for (const k of f.imports) putImport.run(root, k, f.path);
       }
       this.db.query("INSERT OR REPLACE INTO workspaces (root, refreshed_at, took_ms) VALUES (?, ?, ?)").run(root, now, Math.round(tookMs));
       // A kill here, with every row written and nothing committed, must leave the index as it was.

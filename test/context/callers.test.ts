@@ -81,6 +81,16 @@ describe("callers from the imports a parser sees", () => {
     );
   });
 
+  test("a name is a whole identifier: a `$` joins it to its neighbours, as Java and JavaScript read it", async () => {
+    const files: Record<string, string> = {
+      "src/main/java/com/g/Gson.java": "package com.g;\npublic class Gson {}\n",
+      "src/main/java/com/g/Prim.java": "package com.g;\nimport com.g.internal.$Gson$Preconditions;\nclass Prim { void f() { $Gson$Preconditions.check(); } }\n",
+      "src/main/java/com/g/Uses.java": "package com.g;\nclass Uses { Gson g = new Gson(); }\n",
+    };
+    const callers = await resolveCallers("src/main/java/com/g/Gson.java", ["Gson"], Object.keys(files), (p) => files[p]);
+    expect(callers?.get("Gson")).toEqual(["src/main/java/com/g/Uses.java"]);
+  });
+
   test("a language without a resolver leaves the callers unknown", async () => {
     expect(await resolveCallers("lib/keys.rb", ["encode"], ["lib/keys.rb", "lib/app.rb"], () => "require_relative 'keys'\nencode")).toBeUndefined();
   });

@@ -15,11 +15,12 @@ const world = e2eWorld();
 const NAME = "parseConfigValue";
 const DEFINER = "pkg050/mod3/file10001b.ts";
 
-function bigRepository(files: number) {
+/** `files` generated files and the definer; each generated file ends with `tail`. */
+function bigRepository(files: number, tail = "") {
   for (let i = 0; i < files; i++) {
     const dir = join(world.ws, `pkg${String(Math.floor(i / 200)).padStart(3, "0")}`, `mod${Math.floor(i / 20) % 10}`);
     if (i % 20 === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `file${i}.ts`), `export function helper${i}(x: number) {\n  return x + ${i};\n}\n`);
+    writeFileSync(join(dir, `file${i}.ts`), `export function helper${i}(x: number) {\n  return x + ${i};\n}\n${tail}`);
   }
   mkdirSync(join(world.ws, "pkg050", "mod3"), { recursive: true });
   writeFileSync(join(world.ws, DEFINER), `export function ${NAME}(raw: string): number {\n  return Number(raw) + 1;\n}\n`);
@@ -82,6 +83,31 @@ describe("the symbol index", () => {
     writeFileSync(join(world.ws, "src", "late", "more.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const m = encodeKey("b", false);\n');
     expect(await callersKnown()).toBe(false);
   }, 120_000);
+
+  test("callers among 6,000 files that all name the symbol are resolved through the index's import graph; an import added since is read", async () => {
+    // Each file names encodeKey (a local function of its own), so the word filters rule none out: only imports tell callers apart.
+    bigRepository(6_000, "function encodeKey(s: string) {\n  return s;\n}\nexport const local = encodeKey;\n");
+    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
+    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
+    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
+    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
+    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
+    const callersKnown = async () => {
+      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
+      expect((await weir([...wire, task])).code).toBe(0);
+      for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
+      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
+      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
+      db.close();
+      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
+      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
+    };
+    expect((await weir(["index"])).code).toBe(0);
+    expect(await callersKnown()).toBe(true);
+    // One of the 6,000 now imports the target: its stat moved, so what the index holds of it is not used; it is read, a caller unread.
+    writeFileSync(join(world.ws, "pkg010", "mod0", "file2000.ts"), 'import { encodeKey } from "../../src/keys.ts";\n\nexport const late = encodeKey("b", false);\n');
+    expect(await callersKnown()).toBe(false);
+  }, 180_000);
 
   test("in a git repository of 6,000 files, git vouches for what it has staged unchanged; a caller an index flag hides from git is still read", async () => {
     bigRepository(6_000);
