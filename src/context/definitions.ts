@@ -261,7 +261,7 @@ function byGraph(
   alsoReach: (path: string) => boolean,
 ): { unknown: string[]; reaching: string[] } {
   const importers = new Set(index.importers(root, [...keys, ANY_MODULE]));
-  const held = index.stats(root);
+  const held = index.states(root);
   const unknown: string[] = [];
   const reaching: string[] = [];
   for (const path of files) {

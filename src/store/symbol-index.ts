@@ -35,6 +35,8 @@ export interface IndexStatus {
   tookMs: number;
   files: number;
   symbols: number;
+  /** Edges of the import graph: a file and a module its imports may reach. */
+  imports: number;
 }
 
 /**
@@ -80,8 +82,14 @@ export class SymbolIndex {
     this.db.close();
   }
 
-  /** Each indexed file's stat and blob SHA, by path (what a refresh, or a use of its facts, compares against). */
-  stats(root: string): Map<string, { mtime: number; size: number; sha: string | null }> {
+  /** Each indexed file's stat, by path (what a refresh compares against). */
+  stats(root: string): Map<string, { mtime: number; size: number }> {
+    const rows = this.db.query("SELECT path, mtime, size FROM files WHERE root = ?").all(root) as Omit<FileStat, "sha">[];
+    return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size }]));
+  }
+
+  /** Each indexed file's stat and blob SHA, by path (what a use of its facts compares against). */
+  states(root: string): Map<string, { mtime: number; size: number; sha: string | null }> {
     const rows = this.db.query("SELECT path, mtime, size, sha FROM files WHERE root = ?").all(root) as FileStat[];
     return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size, sha: r.sha }]));
   }
@@ -154,6 +162,7 @@ export class SymbolIndex {
     if (!w) return undefined;
     const files = (this.db.query("SELECT count(*) AS n FROM files WHERE root = ?").get(root) as { n: number }).n;
     const symbols = (this.db.query("SELECT count(*) AS n FROM symbols WHERE root = ?").get(root) as { n: number }).n;
-    return { refreshedAt: w.refreshed_at, tookMs: w.took_ms, files, symbols };
+    const imports = (this.db.query("SELECT count(*) AS n FROM imports WHERE root = ?").get(root) as { n: number }).n;
+    return { refreshedAt: w.refreshed_at, tookMs: w.took_ms, files, symbols, imports };
   }
 }

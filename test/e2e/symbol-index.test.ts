@@ -165,11 +165,11 @@ describe("the symbol index", () => {
     mkdirSync(join(world.ws, "src"), { recursive: true });
     writeFileSync(join(world.ws, "src", "a.ts"), `export function ${NAME}() {}\n`);
     expect((await weir(["index"])).code).toBe(0);
-    writeFileSync(join(world.ws, "src", "b.ts"), "export function secondName() {}\n");
+    writeFileSync(join(world.ws, "src", "b.ts"), `import { ${NAME} } from "./a";\nexport function secondName() {}\n`);
     const killed = await weir(["index"], { WEIR_FAULT_AT: "index-apply" });
     expect(killed.code).not.toBe(0);
     const status = await weir(["index", "--status"]);
-    expect(status.stdout).toMatch(/1 files, 1 names defined/);
+    expect(status.stdout).toMatch(/1 files, 1 names defined, 0 import edges/);
     expect(status.stdout).toMatch(/fresh 1, changed since 0, not indexed 1/);
     writeFileSync(join(dataDir(), "symbols.db"), "this is not a database");
     for (const f of readdirSync(dataDir())) if (f.startsWith("symbols.db-")) writeFileSync(join(dataDir(), f), "");
@@ -178,6 +178,7 @@ describe("the symbol index", () => {
     expect(rebuilt.stderr.trim().split("\n")).toHaveLength(1);
     expect(rebuilt.stderr).toMatch(/symbols\.db was not a database; moved it to .*symbols\.db\.corrupt-\d+ and started a new one/);
     expect(rebuilt.stdout).toContain("2 read");
+    expect((await weir(["index", "--status"])).stdout).toMatch(/2 files, 2 names defined, 1 import edges/);
   });
 
   test("a run in a workspace past 2,000 files refreshes the index after it ends, in a process of its own", async () => {
