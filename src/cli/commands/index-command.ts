@@ -45,10 +45,12 @@ export async function indexCommand(args: ParsedArgs, workspace: string, out: Out
         return 0;
       }
       const f = freshness(workspace, index, new WalkStore(join(userDataDir(), "walks")).load(workspace));
-      const o = { refreshed: `${ago(Date.now() - s.refreshedAt)} ago`, took_ms: s.tookMs, files: s.files, symbols: s.symbols, imports: s.imports, ...f, reviews: reviews ?? null };
+      const held = { files: s.files, symbols: s.symbols, imports: s.imports };
+      const o = { refreshed: `${ago(Date.now() - s.refreshedAt)} ago`, took_ms: s.tookMs, ...held, ...f, reviews: reviews ?? null };
       if (args.json) out(`${JSON.stringify(o)}\n`);
       else {
-        out(`symbol index of ${workspace}: refreshed ${o.refreshed} in ${s.tookMs} ms; ${s.files} files, ${s.symbols} names defined, ${s.imports} import edges\n`);
+        const counts = `${s.files} files, ${s.symbols} names defined, ${s.imports} import edges`;
+        out(`symbol index of ${workspace}: refreshed ${o.refreshed} in ${s.tookMs} ms; ${counts}\n`);
         const behind = f.stale + f.unindexed + f.gone ? " (weir index refreshes them)" : "";
         out(`fresh ${f.fresh}, changed since ${f.stale}, not indexed ${f.unindexed}, gone ${f.gone}${behind}\n`);
         if (reviews) out(reviewLine(reviews));
