@@ -14,6 +14,7 @@ export { workspaceRevision } from "./revision.ts";
 export { runSeams } from "./run-seams.ts";
 export type { RunSeamDeps } from "./run-seams.ts";
 export { WorkState } from "./state.ts";
+export { linesNaming } from "./shown-lines.ts";
 export { workerActionsFor, workerStarter } from "./worker.ts";
 export type { WorkerDeps } from "./worker.ts";
 export { pursueGoal, tokensOf } from "./goal.ts";

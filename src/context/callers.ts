@@ -27,7 +27,7 @@ export async function resolveCallers(
   mayCall?: () => ReadonlySet<string>,
 ): Promise<Map<string, string[]> | undefined> {
   const lang = languageOf(target);
-  if (!lang || !["ts", "tsx", "js", "python", "go", "java", "rust"].includes(lang)) return undefined;
+  if (!lang || !hasResolver(target)) return undefined;
   const narrowed = mayCall?.();
   const reads = narrowed ? files.filter((f) => narrowed.has(f)) : files;
   if (reads.length > MAX_FILES) return undefined;
@@ -46,6 +46,11 @@ export async function resolveCallers(
     for (const [n, re] of each) if (re.test(text)) out.get(n)!.push(f);
   }
   return out;
+}
+
+/** Whether the caller search resolves imports of this file's language. */
+export function hasResolver(path: string): boolean {
+  return ["ts", "tsx", "js", "python", "go", "java", "rust"].includes(languageOf(path) ?? "");
 }
 
 /**

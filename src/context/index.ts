@@ -8,7 +8,7 @@ export { expandCommand, loadCommands, matchCommand } from "./slash-commands.ts";
 export type { SlashCommand } from "./slash-commands.ts";
 export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
-export { reachableFromOtherFiles, resolveCallers } from "./callers.ts";
+export { hasResolver, reachableFromOtherFiles, resolveCallers } from "./callers.ts";
 export { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "./public-api.ts";
 export { securityBindings, touchesSecurity } from "./security-surface.ts";
 export { codeWords, docsDrift } from "./docs-drift.ts";

@@ -56,7 +56,7 @@ describe("weir serve --mcp", () => {
     const client = await connect(r.home, r.ws);
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-      expect(tools).toEqual(["compile_context", "decide", "docs_drift", "find_references", "run_checks", "tests_for"]);
+      expect(tools).toEqual(["callers", "compile_context", "decide", "docs_drift", "find_references", "run_checks", "tests_for"]);
 
       const ctx = textOf(await client.callTool({ name: "compile_context", arguments: { goal: "Change encodeKey in src/keys.ts to take an options object", budget: 8000 } }));
       expect(ctx).toMatch(/^\[weir working set · \d+ of 8000 tokens/);
@@ -76,6 +76,15 @@ describe("weir serve --mcp", () => {
       expect(refs).toContain("src/keys.ts:1");
       expect(refs).toContain("src/store.ts:2");
 
+      // Callers from imports: the store calls it, the README only names it.
+      const callers = textOf(await client.callTool({ name: "callers", arguments: { path: "src/keys.ts", symbol: "encodeKey" } }));
+      expect(callers).toContain("encodeKey: 1 caller file\n  src/store.ts: lines 1, 2");
+      expect(callers).not.toContain("README");
+      const outside = await client.callTool({ name: "callers", arguments: { path: "../elsewhere.ts" } });
+      expect([outside.isError, textOf(outside)]).toEqual([true, expect.stringContaining("outside the workspace")]);
+      const undefinedName = await client.callTool({ name: "callers", arguments: { path: "src/keys.ts", symbol: "decodeKey" } });
+      expect([undefinedName.isError, textOf(undefinedName)]).toEqual([true, "src/keys.ts defines no top-level decodeKey (it defines encodeKey)"]);
+
       const tests = textOf(await client.callTool({ name: "tests_for", arguments: { path: "src/keys.ts" } }));
       expect(tests.split("\n")).toContain("test/keys.test.js");
 
@@ -86,6 +95,21 @@ describe("weir serve --mcp", () => {
       await client.close();
       // Nothing of the workspace changed: git sees no change.
       expect(Bun.spawnSync(["git", "status", "--porcelain"], { cwd: r.ws }).stdout.toString()).toBe("");
+      r.cleanup();
+    }
+  }, 60_000);
+
+  test("callers through the symbol index's import graph: a caller written after the index was built is still found", async () => {
+    const r = repository(FILES);
+    expect((await runWeir(["--cwd", r.ws, "index"], { home: r.home })).code).toBe(0);
+    writeFileSync(join(r.ws, "src", "late.ts"), 'import { encodeKey as e } from "./keys";\n\nexport const late = e("x", false);\nexport const again = encodeKey;\n');
+    const client = await connect(r.home, r.ws);
+    try {
+      const callers = textOf(await client.callTool({ name: "callers", arguments: { path: "src/keys.ts" } }));
+      expect(callers).toStartWith("callers of src/keys.ts, resolved from imports through the symbol index's import graph:");
+      expect(callers).toContain("encodeKey: 2 caller files\n  src/late.ts: lines 1, 4\n  src/store.ts: lines 1, 2");
+    } finally {
+      await client.close();
       r.cleanup();
     }
   }, 60_000);

@@ -34,6 +34,36 @@ const sources = async (task: string) => {
 };
 const dataDir = () => join(world.home, ".local", "share", "weir");
 
+/** A target defining encodeKey and one caller of it, in src/. */
+function encodeKeyFiles() {
+  mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
+  writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
+  writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
+}
+
+/** Until no refresher a run started for this workspace is running. */
+async function settled() {
+  for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
+}
+
+/**
+ * A run that changes encodeKey's signature: the model reads the target and its one caller, then
+ * stops. The last decision says whether the callers are known (each found, and each read).
+ */
+async function callersKnown(): Promise<boolean | undefined> {
+  const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
+  const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
+  const read = (id: string, path: string) => ({ toolCalls: [{ id, name: "read_file", input: { path } }] });
+  world.server.script({ turns: [read("r1", "src/keys.ts"), read("r2", "src/deep/use.ts"), { text: "read" }] });
+  expect((await weir([...wire, task])).code).toBe(0);
+  await settled();
+  const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
+  const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
+  db.close();
+  const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
+  return symbols.find((x) => x.name === "encodeKey")?.callers_known;
+}
+
 describe("the symbol index", () => {
   test("finds a named symbol in a 20,001-file repository; a changed file's fact is not used; a refresh reads only what changed", async () => {
     bigRepository(20_000);
@@ -54,27 +84,12 @@ describe("the symbol index", () => {
     expect(await sources(task)).toContain("pkg099/mod9/moved.ts");
   }, 120_000);
 
-  test("callers in a 6,000-file repository are resolved through the index's word filters; a caller added since it was built is still found", async () => {
+  test("callers in a 6,000-file repository are resolved through the index; a caller added since it was built is still found", async () => {
     bigRepository(6_000);
-    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
-    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
-    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
-    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
-    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
-    // The model reads the target and its one caller, then stops: the last decision says whether the callers are known.
-    const callersKnown = async () => {
-      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
-      expect((await weir([...wire, task])).code).toBe(0);
-      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
-      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
-      db.close();
-      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
-      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
-    };
+    encodeKeyFiles();
     // Past 5,000 files, without the index, no file is ruled out: the callers cannot be resolved.
     expect(await callersKnown()).toBe(false);
-    // The run before left a refresh of its own running (past 2,000 files): it ends before the index is built here.
-    for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
+    // The run before left a refresh of its own running (past 2,000 files): it ended before the index is built here.
     expect((await weir(["index"])).code).toBe(0);
     expect((await weir(["index", "--status"])).stdout).toContain("changed since 0, not indexed 0");
     expect(await callersKnown()).toBe(true);
@@ -87,21 +102,7 @@ describe("the symbol index", () => {
   test("callers among 6,000 files that all name the symbol are resolved through the index's import graph; an import added since is read", async () => {
     // Each file names encodeKey (a local function of its own), so the word filters rule none out: only imports tell callers apart.
     bigRepository(6_000, "function encodeKey(s: string) {\n  return s;\n}\nexport const local = encodeKey;\n");
-    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
-    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
-    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
-    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
-    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
-    const callersKnown = async () => {
-      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
-      expect((await weir([...wire, task])).code).toBe(0);
-      for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
-      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
-      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
-      db.close();
-      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
-      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
-    };
+    encodeKeyFiles();
     expect((await weir(["index"])).code).toBe(0);
     expect(await callersKnown()).toBe(true);
     // One of the 6,000 now imports the target: its stat moved, so what the index holds of it is not used; it is read, a caller unread.
@@ -111,9 +112,7 @@ describe("the symbol index", () => {
 
   test("in a git repository of 6,000 files, git vouches for what it has staged unchanged; a caller an index flag hides from git is still read", async () => {
     bigRepository(6_000);
-    mkdirSync(join(world.ws, "src", "deep"), { recursive: true });
-    writeFileSync(join(world.ws, "src", "keys.ts"), "export function encodeKey(s: string, upper: boolean): string {\n  return upper ? s.toUpperCase() : s;\n}\n");
-    writeFileSync(join(world.ws, "src", "deep", "use.ts"), 'import { encodeKey } from "../keys.ts";\n\nexport const k = encodeKey("a", true);\n');
+    encodeKeyFiles();
     // Past the files the content ranking reads (the shallowest 2,000), so only the caller search finds it.
     mkdirSync(join(world.ws, "src", "late"), { recursive: true });
     writeFileSync(join(world.ws, "src", "late", "quiet.ts"), "export const quiet = 1;\n");
@@ -123,21 +122,6 @@ describe("the symbol index", () => {
     git("init", "-q");
     git("add", "-A");
     git("commit", "-qm", "six thousand files");
-    const task = "Change encodeKey in src/keys.ts to take an options object instead of the upper flag";
-    const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--yes", "--verify-floor", "off"];
-    const settled = async () => {
-      for (let i = 0; i < 600 && Bun.spawnSync(["pgrep", "-f", `index --cwd ${world.ws}`]).exitCode === 0; i++) await Bun.sleep(100);
-    };
-    const callersKnown = async () => {
-      world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/keys.ts" } }] }, { toolCalls: [{ id: "r2", name: "read_file", input: { path: "src/deep/use.ts" } }] }, { text: "read" }] });
-      expect((await weir([...wire, task])).code).toBe(0);
-      await settled();
-      const db = new Database(join(dataDir(), "weir.db"), { readonly: true });
-      const last = db.query("SELECT record FROM decisions ORDER BY id DESC LIMIT 1").get() as { record: string };
-      db.close();
-      const symbols = (JSON.parse(last.record) as { request: { symbols: { name: string; callers_known: boolean }[] } }).request.symbols;
-      return symbols.find((x) => x.name === "encodeKey")?.callers_known;
-    };
     expect((await weir(["index"])).code).toBe(0);
     expect(await callersKnown()).toBe(true);
     // A committed file made a caller, its change hidden from git status by an index flag (a change git

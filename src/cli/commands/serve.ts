@@ -15,7 +15,8 @@ import { VERSION } from "../version.ts";
  *   firewall quotes it, within a token budget;
  * - `decide`: the decision plane's answers (the typed questions of the set runs ask) for a goal, on
  *   the state weir builds for it, with that state;
- * - `find_references`: where a symbol is defined and called;
+ * - `find_references`: where a symbol is defined and referenced, by a text search;
+ * - `callers`: the files that call a symbol a file defines, resolved from imports (the import graph);
  * - `tests_for`: the tests the compiler maps to a file, by name, by import and by what checks recorded;
  * - `docs_drift`: what the docs name as code that the code no longer has;
  * - `run_checks`: the project's own checks, in the command sandbox.
@@ -104,6 +105,22 @@ export async function serveCommand(args: ParsedArgs, workspace: string, resolved
       async run(i) {
         const r = await action("find_references", { symbol: i.symbol, ...(i.path ? { path: i.path } : {}) });
         return r.isError ? failed(r.content) : text(r.content);
+      },
+    },
+    {
+      name: "callers",
+      description:
+        "The files that call a symbol a file defines, with the lines that name it, resolved from imports as weir's decision plane resolves them " +
+        "(through the symbol index's import graph where `weir index` built it); says so when they cannot be known.",
+      input: {
+        path: z.string().min(1).describe("the file that defines the symbol, relative to the workspace's root"),
+        symbol: z.string().regex(/^[\w$]+$/).optional().describe("a top-level name the file defines; else every name other files can reach"),
+      },
+      readOnly: true,
+      async run(i) {
+        const { callerSites } = await import("./callers.ts");
+        const r = await callerSites(workspace, String(i.path), typeof i.symbol === "string" ? i.symbol : undefined);
+        return r.ok ? text(r.text) : failed(r.text);
       },
     },
     {
