@@ -1,5 +1,5 @@
 import { dirname, join, normalize } from "node:path";
-import { rustModule } from "./import-graph.ts";
+import { phpModule, rustModule } from "./import-graph.ts";
 import { languageOf, outline, type OutlineSymbol } from "./outline.ts";
 
 export { rustModule };
@@ -36,13 +36,14 @@ export async function resolveCallers(
   const fileSet = new Set(files);
   // A name as a whole identifier: `$Gson$Preconditions` does not name `Gson` (`$` is part of a Java or JS name).
   const word = new RegExp(`(?<![\\w$])(?:${names.map(escape).join("|")})(?![\\w$])`);
+  const php = lang === "php" ? phpModule(read(target) ?? "") : undefined;
   const each = names.map((n) => [n, new RegExp(`(?<![\\w$])${escape(n)}(?![\\w$])`)] as const);
   for (const f of reads) {
     if (f === target || !sameFamily(lang, languageOf(f))) continue;
     const text = read(f);
     // Cheap text check before parsing: a caller names the symbol.
     if (text === undefined || !word.test(text)) continue;
-    if (!(await importsTarget(lang, f, text, target, fileSet))) continue;
+    if (!(await importsTarget(lang, f, text, target, fileSet, php))) continue;
     for (const [n, re] of each) if (re.test(text)) out.get(n)!.push(f);
   }
   return out;
@@ -50,7 +51,7 @@ export async function resolveCallers(
 
 /** Whether the caller search resolves imports of this file's language. */
 export function hasResolver(path: string): boolean {
-  return ["ts", "tsx", "js", "python", "go", "java", "rust"].includes(languageOf(path) ?? "");
+  return ["ts", "tsx", "js", "python", "go", "java", "rust", "php"].includes(languageOf(path) ?? "");
 }
 
 /**
@@ -73,7 +74,7 @@ function sameFamily(a: string, b: string | undefined): boolean {
   return family(a) === family(b);
 }
 
-async function importsTarget(lang: string, from: string, text: string, target: string, files: Set<string>): Promise<boolean> {
+async function importsTarget(lang: string, from: string, text: string, target: string, files: Set<string>, php?: PhpModule): Promise<boolean> {
   // A Go or Java file sees every name of its own package (its directory) without importing it.
   if ((lang === "go" || lang === "java") && dirname(from) === dirname(target)) return true;
   const imports = (await outline(from, text))?.imports ?? [];
@@ -81,6 +82,7 @@ async function importsTarget(lang: string, from: string, text: string, target: s
   if (lang === "python") return imports.some((m) => pythonModule(from, m, files) === target);
   if (lang === "java") return imports.some((i) => javaClass(i, target));
   if (lang === "rust") return rustReaches(from, text, imports, target);
+  if (lang === "php") return phpReaches(text, imports, php!);
   return imports.some((s) => jsModule(from, s, files) === target);
 }
 
@@ -129,6 +131,26 @@ function rustReaches(from: string, text: string, uses: readonly string[], target
   if (text.includes(`crate::${theirs.join("::")}::`)) return true;
   const parent = theirs.slice(0, -1);
   return mine.length === parent.length && parent.every((s, i) => mine[i] === s) && new RegExp(`\\b${escape(theirs.at(-1)!)}::`).test(text);
+}
+
+type PhpModule = ReturnType<typeof phpModule>;
+
+/**
+ * Whether a PHP file reaches what the target declares: it declares the target's namespace (whose
+ * names it sees without a `use`), imports one of the target's names from that namespace or the
+ * namespace itself (`use App\Models;` then `Models\User`), or names one qualified
+ * (`\App\Models\User`). A target in the global namespace is reached from anywhere. Names and
+ * namespaces compare as PHP compares them, ignoring case. Pure.
+ */
+function phpReaches(text: string, uses: readonly string[], target: PhpModule): boolean {
+  const ns = target.namespace;
+  if (!ns) return true;
+  const lower = text.toLowerCase();
+  const declares = Array.from(lower.matchAll(/^\s*namespace\s+([\w\\]+)\s*[;{]/gm), (m) => m[1]);
+  if (declares.includes(ns)) return true;
+  const qualified = target.names.map((n) => `${ns}\\${n}`);
+  if (uses.some((u) => [ns, ...qualified].includes(u.toLowerCase().replace(/^\\/, "")))) return true;
+  return qualified.some((q) => new RegExp(`(?<![\\w\\\\])\\\\?${escape(q)}(?!\\w)`).test(lower));
 }
 
 /** A relative JS/TS specifier as the file it names, if it is one of `files`. */

@@ -141,6 +141,15 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
   });
 }
 
+/** A file's text, read through containment; undefined when it cannot be read. */
+function textOf(root: string, path: string): string | undefined {
+  try {
+    return readRegularFile(join(root, path)).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the index holds of a file's state when read: its stat, and its blob SHA where it was read whole. */
 type FileStat = { mtime: number; size: number; sha: string | null };
 
@@ -217,7 +226,7 @@ export function indexedCallers(
   files: readonly string[],
   vouched?: ReadonlyMap<string, string>,
 ): Set<string> {
-  const keys = moduleKeys(target);
+  const keys = moduleKeys(target, /\.php$/i.test(target) ? textOf(root, target) : undefined);
   if (!keys) return indexedNamers(root, index, names, files, vouched);
   const pkg = /\.(?:go|java)$/.test(target) ? dirname(target) : undefined;
   const { unknown, reaching } = byGraph(root, index, keys, files, vouched, (path) => dirname(path) === pkg);
@@ -241,7 +250,7 @@ export function indexedImporters(
   files: readonly string[],
   vouched?: ReadonlyMap<string, string>,
 ): Set<string> | undefined {
-  const keys = targets.map(moduleKeys);
+  const keys = targets.map((t) => moduleKeys(t));
   if (keys.some((k) => k === undefined)) return undefined;
   const { unknown, reaching } = byGraph(root, index, keys.flat() as string[], files, vouched, () => false);
   return new Set([...unknown, ...reaching]);

@@ -13,10 +13,10 @@ import { languageOf } from "./language.ts";
  */
 
 /** The languages whose imports the caller search resolves (context/callers.ts), by family. */
-function family(path: string): "js" | "python" | "go" | "java" | "rust" | undefined {
+function family(path: string): "js" | "python" | "go" | "java" | "rust" | "php" | undefined {
   const lang = languageOf(path);
   if (lang === "ts" || lang === "tsx" || lang === "js") return "js";
-  return lang === "python" || lang === "go" || lang === "java" || lang === "rust" ? lang : undefined;
+  return lang === "python" || lang === "go" || lang === "java" || lang === "rust" || lang === "php" ? lang : undefined;
 }
 
 /** The keys a file's imports may reach; none for a language without a resolver. Pure. */
@@ -39,6 +39,9 @@ export function importKeys(path: string, text: string): string[] {
     case "rust":
       for (const k of rustKeys(path, text)) add(k);
       break;
+    case "php":
+      for (const k of phpKeys(text)) add(k);
+      break;
   }
   return [...keys];
 }
@@ -46,10 +49,11 @@ export function importKeys(path: string, text: string): string[] {
 /**
  * The keys a file is reached by: an importer of it holds one of them. Undefined where imports do
  * not decide who reaches it (a language without a resolver; a Rust crate's root, which every module
- * of the crate reaches): then the graph cannot narrow. A Go or Java file is also reached by the
- * files of its own directory (its package) without an import; the caller search reads those. Pure.
+ * of the crate reaches; a PHP file whose `text` is not given): then the graph cannot narrow. A Go or
+ * Java file is also reached by the files of its own directory (its package) without an import; the
+ * caller search reads those. A PHP file is named by what it declares, so its keys need its text. Pure.
  */
-export function moduleKeys(target: string): string[] | undefined {
+export function moduleKeys(target: string, text?: string): string[] | undefined {
   switch (family(target)) {
     case "js": {
       const keys = [target, jsStem(target)];
@@ -68,6 +72,12 @@ export function moduleKeys(target: string): string[] | undefined {
     case "rust": {
       const module = rustModule(target);
       return module.length ? [module.at(-1)!] : undefined;
+    }
+    case "php": {
+      if (text === undefined) return undefined;
+      // The global namespace's names are every file's (as the crate's root is in Rust).
+      const { namespace, names } = phpModule(text);
+      return namespace ? [`ns:${namespace}`, `use:${namespace}`, ...names.flatMap((n) => [n, `use:${namespace}\\${n}`])] : undefined;
     }
   }
   return undefined;
@@ -183,4 +193,39 @@ export function rustModule(path: string): string[] {
   const inCrate = (at >= 0 ? path.slice(at + 4) : path).replace(/\.rs$/, "").split("/");
   if (["mod", "lib", "main"].includes(inCrate.at(-1)!)) inCrate.pop();
   return inCrate.filter(Boolean);
+}
+
+/** A PHP file's namespace (its first; "" for the global one) and the names it declares, lower-cased as PHP compares them. Pure. */
+export function phpModule(text: string): { namespace: string; names: string[] } {
+  const namespace = (text.match(/^\s*namespace\s+([\w\\]+)\s*[;{]/m)?.[1] ?? "").toLowerCase();
+  const declared = /^[ \t]*(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum|function)\s+&?\s*(\w+)/gm;
+  return { namespace, names: Array.from(text.matchAll(declared), (m) => m[1]!.toLowerCase()) };
+}
+
+/**
+ * A PHP file's keys, lower-cased: each namespace it declares (`ns:app\models`: its names reach it
+ * without a `use`), each name its `use` clauses import (`use:app\models\user`; a group
+ * `use A\{B, C as D}` as `use:a\b` and `use:a\c`), and every word after a backslash (the last
+ * names of a qualified name, `\App\Models\User` or `Models\User`).
+ */
+function phpKeys(text: string): string[] {
+  const keys = Array.from(text.matchAll(/^\s*namespace\s+([\w\\]+)\s*[;{]/gm), (m) => `ns:${m[1]!}`);
+  for (const m of text.matchAll(/(?:^|[;{}]|<\?php)\s*use\s+([^;]+);/gm)) keys.push(...phpUses(m[1]!).map((u) => `use:${u}`));
+  for (const m of text.matchAll(/\\(\w+)/g)) keys.push(m[1]!);
+  return keys.map((k) => k.toLowerCase());
+}
+
+/**
+ * The names a `use` clause imports, without aliases, comments, spaces or a leading backslash:
+ * `function A\{B, C as D}, E` is `A\B`, `A\C`, `E`.
+ */
+function phpUses(written: string): string[] {
+  const clause = written.replace(/\/\*[\s\S]*?\*\/|(?:\/\/|#).*$/gm, "").replace(/^\s*(?:function|const)\s+/i, "");
+  const brace = clause.indexOf("{");
+  const items = brace < 0 ? clause.split(",") : clause.slice(brace + 1, clause.lastIndexOf("}")).split(",");
+  const prefix = brace < 0 ? "" : clause.slice(0, brace).replace(/\s+/g, "").replace(/\\$/, "");
+  return items.flatMap((item) => {
+    const name = item.trim().split(/\s+as\s+/i)[0]!.replace(/^(?:function|const)\s+/i, "").replace(/\s+/g, "");
+    return name ? [`${prefix ? `${prefix}\\` : ""}${name}`.replace(/^\\/, "")] : [];
+  });
 }

@@ -91,6 +91,23 @@ describe("callers from the imports a parser sees", () => {
     expect(callers?.get("Gson")).toEqual(["src/main/java/com/g/Uses.java"]);
   });
 
+  test("PHP: a use of the class or its namespace, the same namespace, or a qualified name calls it; another namespace's User does not", async () => {
+    const files: Record<string, string> = {
+      "src/Models/User.php": "<?php\nnamespace App\\Models;\n\nclass User {}\n",
+      "src/Http/Use.php": "<?php\nnamespace App\\Http;\nuse App\\Models\\{Post, User as Person};\nfunction a() { return User::find(1); }\n",
+      "src/Models/Same.php": "<?php\nnamespace App\\Models;\nfunction b() { return new User(); }\n",
+      "src/Http/Full.php": "<?php\nnamespace App\\Http;\nfunction c() { return \\APP\\Models\\User::find(1); }\n",
+      "src/Http/Alias.php": "<?php\nnamespace App\\Http;\nuse App\\Models;\nfunction d() { return Models\\User::find(1); }\n",
+      "src/Other/Legacy.php": "<?php\nnamespace App\\Other;\nuse App\\Legacy\\User;\nfunction e() { return User::find(1); }\n",
+      "src/Other/Longer.php": "<?php\nnamespace App\\Other;\nfunction f() { return \\App\\Models\\UserList::all(); }\n",
+    };
+    const callers = await resolveCallers("src/Models/User.php", ["User"], Object.keys(files), (p) => files[p]);
+    expect(callers?.get("User")?.sort()).toEqual(["src/Http/Alias.php", "src/Http/Full.php", "src/Http/Use.php", "src/Models/Same.php"]);
+    // A class in the global namespace is every file's: any file naming it may call it.
+    const global = { "lib/Legacy.php": "<?php\nclass Legacy {}\n", "app/x.php": "<?php\nnamespace App;\n$l = new \\Legacy();\n" };
+    expect((await resolveCallers("lib/Legacy.php", ["Legacy"], Object.keys(global), (p) => global[p as keyof typeof global]))?.get("Legacy")).toEqual(["app/x.php"]);
+  });
+
   test("a language without a resolver leaves the callers unknown", async () => {
     expect(await resolveCallers("lib/keys.rb", ["encode"], ["lib/keys.rb", "lib/app.rb"], () => "require_relative 'keys'\nencode")).toBeUndefined();
   });

@@ -20,7 +20,7 @@ const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let runs = 0;
 
-type Lang = "ts" | "python" | "go" | "java" | "rust";
+type Lang = "ts" | "python" | "go" | "java" | "rust" | "php";
 
 /** Each language's target, the name it defines, and importer forms: a path and a text that uses `USE` where the name goes. */
 const LANGS: Record<Lang, { target: string; text: string; name: string; forms: [string, string][] }> = {
@@ -91,6 +91,22 @@ const LANGS: Record<Lang, { target: string; text: string; name: string; forms: [
       ["src/unrelated.rs", "pub fn lex(s: &str) -> usize { 0 }\npub fn g() -> usize { USE }\n"],
     ],
   },
+  php: {
+    target: "src/Models/User.php",
+    text: "<?php\nnamespace App\\Models;\n\nclass User {\n  public static function find($id) { return $id; }\n}\n",
+    name: "User",
+    forms: [
+      ["src/Http/A.php", "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User;\n\nfunction a() { return USE; }\n"],
+      ["src/Http/B.php", "<?php\nnamespace App\\Http;\n\nuse App\\Models\\{\n    Post,\n    User as Person,\n};\n\nfunction b() { return USE; }\n"],
+      ["src/Models/C.php", "<?php\nnamespace App\\Models;\n\nfunction c() { return USE; }\n"],
+      ["src/Http/D.php", "<?php\nnamespace App\\Http;\n\nfunction d() { return \\App\\Models\\USE; }\n"],
+      ["src/Http/E.php", "<?php\nnamespace App\\Http;\n\nuse App\\Models;\n\nfunction e() { return Models\\USE; }\n"],
+      ["src/Other/F.php", "<?php\nnamespace App\\Other;\n\nuse App\\Legacy\\User;\n\nfunction f() { return USE; }\n"],
+      ["src/Http/G.php", "<?php\nnamespace App\\Http;\n\nuse app\\models\\USER;\n\nfunction g() { return USE; }\n"],
+      ["src/Http/H.php", "<?php use App\\Models\\{ // the models\n  /* first */ Post,\n  # then\n  User,\n};\nfunction h() { return USE; }\n"],
+      ["src/Http/I.php", "<?php\nnamespace App\\Http;\nuse function App\\Models\\helper, App\\Models\\User as U;\nfunction i() { return USE; }\n"],
+    ],
+  },
 };
 
 /** Writes a repository of the target and the chosen forms, each using the name or not, and indexes it. */
@@ -100,7 +116,8 @@ function repository(lang: Lang, chosen: { form: number; uses: boolean; noise: st
   const files = new Map<string, string>([[spec.target, spec.text]]);
   for (const c of chosen) {
     const [path, text] = spec.forms[c.form % spec.forms.length]!;
-    const use = c.uses ? (lang === "python" || lang === "ts" ? `${spec.name}("a")` : `${spec.name}(s)`) : "nothing()";
+    const call = lang === "php" ? `${spec.name}::find(1)` : lang === "python" || lang === "ts" ? `${spec.name}("a")` : `${spec.name}(s)`;
+    const use = c.uses ? call : "nothing()";
     files.set(path, `${c.noise}${text.replace("USE", use)}`);
   }
   for (const [path, text] of files) {
@@ -146,7 +163,7 @@ describe("the import graph narrows a caller search and never changes what it fin
         expect(graph?.get(name)?.sort()).toEqual(every?.get(name)?.sort());
         // It narrows: a file with no import, outside the target's package, is not read.
         const target = LANGS[lang].target;
-        const inPackage = (f: string) => /\.(?:go|java)$/.test(f) && dirname(f) === dirname(target);
+        const inPackage = (f: string) => /\.(?:go|java|php)$/.test(f) && dirname(f) === dirname(target);
         const importless = files.filter((f) => f !== target && !inPackage(f) && !importKeys(f, readFileSync(join(root, f), "utf8")).length);
         for (const f of importless) expect(narrowed.has(f)).toBe(false);
         rmSync(root, { recursive: true, force: true });
@@ -159,7 +176,7 @@ describe("the import graph narrows a caller search and never changes what it fin
     for (const [lang, spec] of Object.entries(LANGS)) {
       const { root, files } = repository(lang as Lang, spec.forms.map((_, form) => ({ form, uses: true, noise: "" })));
       const { every } = await bothWays(root, spec.target, [spec.name], files);
-      const keys = new Set(moduleKeys(spec.target));
+      const keys = new Set(moduleKeys(spec.target, spec.text));
       for (const caller of every?.get(spec.name) ?? []) {
         const samePackage = /\.(?:go|java)$/.test(caller) && dirname(caller) === dirname(spec.target);
         const held = importKeys(caller, readFileSync(join(root, caller), "utf8")).some((k) => keys.has(k));
