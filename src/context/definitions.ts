@@ -142,7 +142,7 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
 }
 
 /** A file's text, read through containment; undefined when it cannot be read. */
-function textOf(root: string, path: string): string | undefined {
+function readText(root: string, path: string): string | undefined {
   try {
     return readRegularFile(join(root, path)).toString("utf8");
   } catch {
@@ -226,7 +226,7 @@ export function indexedCallers(
   files: readonly string[],
   vouched?: ReadonlyMap<string, string>,
 ): Set<string> {
-  const keys = moduleKeys(target, /\.php$/i.test(target) ? textOf(root, target) : undefined);
+  const keys = moduleKeys(target, /\.php$/i.test(target) ? readText(root, target) : undefined);
   if (!keys) return indexedNamers(root, index, names, files, vouched);
   const pkg = /\.(?:go|java)$/.test(target) ? dirname(target) : undefined;
   const { unknown, reaching } = byGraph(root, index, keys, files, vouched, (path) => dirname(path) === pkg);

@@ -51,9 +51,9 @@ export class ContextIndex {
 
   /**
    * Of the given files, those that may name any of these names, by the symbol index's word filters
-   * (context/definitions.ts `indexedNamers`); absent where no index was built. Past what they read
-   * whole, caller resolution and the test map read only these. `vouched` spares the stat of each
-   * file git vouches for (`Gathered.vouched`).
+   * (context/definitions.ts `indexedNamers`); absent where no index was built. The symbol search
+   * reads only these of its path-ranked files, and the test map, where imports do not decide, of
+   * its tests. `vouched` spares the stat of each file git vouches for (`Gathered.vouched`).
    */
   namers: ((names: string[], files: readonly string[], vouched?: ReadonlyMap<string, string>) => Set<string>) | undefined;
 
