@@ -24,6 +24,11 @@ export interface ActionContext {
   /** Called with a subprocess id when a command starts, so the supervisor can stop its tree (set by the executor per call). */
   onProcess?: (pid: number | undefined) => void;
   onOutput?: () => void;
+  /**
+   * Of these files, those that may name one of these names, by the symbol index's word filters;
+   * undefined where no index is built for the workspace. A search over every file reads only these.
+   */
+  namers?: (names: string[], files: readonly string[]) => Set<string> | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { ToolFailure, defineAction } from "./action.ts";
-export type { Action, Risk } from "./action.ts";
+export type { Action, ActionContext, Risk } from "./action.ts";
 export { builtinActionSet } from "./builtin/index.ts";
 export { skillAction } from "./builtin/skills.ts";
 export { Disclosure } from "./disclosure.ts";

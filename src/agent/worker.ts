@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Disclosure } from "../actions/disclosure.ts";
-import type { Action } from "../actions/action.ts";
+import type { Action, ActionContext } from "../actions/action.ts";
 import { builtinActionSet } from "../actions/builtin/index.ts";
 import { ActionExecutor, type ExecutorOptions } from "../actions/executor.ts";
 import type { ActionRegistry } from "../actions/registry.ts";
@@ -48,6 +48,8 @@ export function workerActionsFor(o: {
   tools: "auto" | "all";
   /** The main agent's permission layers, hooks and write locks. */
   gate: Pick<ExecutorOptions, "policy" | "yes" | "allow" | "allowNetwork" | "hooks" | "locks">;
+  /** The symbol index's word filters, as the main agent's actions read them. */
+  namers?: ActionContext["namers"];
 }): WorkerDeps["actions"] {
   return (w) => {
     const set = builtinActionSet(w.verification, o.skill, o.tools);
@@ -67,7 +69,7 @@ export function workerActionsFor(o: {
       own: [userConfigDir(), userDataDir()],
       ...visible,
     });
-    const parts = { workspace: new Workspace(o.workspace, o.home, w.scope), ledger: w.ledger, env: o.env, sandbox };
+    const parts = { workspace: new Workspace(o.workspace, o.home, w.scope), ledger: w.ledger, env: o.env, sandbox, ...(o.namers ? { namers: o.namers } : {}) };
     const executor = new ActionExecutor(set.registry, parts, { ...o.gate, tracker: w.tracker, worker: w.label });
     return { ...set, executor };
   };

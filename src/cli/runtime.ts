@@ -206,7 +206,17 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const autorunWrites: string[] = [];
   const readOnly = s.sandbox.mode === "read-only";
   const gate = { policy, yes: opts.yes, allow: opts.allow, allowNetwork: opts.allowNetwork, readOnly, hooks, locks, autorunWrites, mode: "default" as RunMode };
-  const context = { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo };
+  // A search over every file (find_references) reads only what the symbol index's word filters allow, where one is built.
+  const namers = (names: string[], files: readonly string[]) => {
+    if (!existsSync(symbolIndexPath(opts.env))) return undefined;
+    const symbols = SymbolIndex.open(symbolIndexPath(opts.env));
+    try {
+      return symbols.holds(workspace) ? indexedNamers(workspace, symbols, names, files) : undefined;
+    } finally {
+      symbols.close();
+    }
+  };
+  const context = { workspace: new Workspace(workspace, home, o.scope), ledger, env, sandbox, undo, namers };
   const asks = { ...gate, ...(o.approver ? { approver: o.approver } : {}), tracker: supervisor };
   const executor = new ActionExecutor(registry, context, asks);
   // The mode changes as the run goes: the gate reads it per call, a worker takes it when spawned,
@@ -217,7 +227,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
     const plans = mode === "plan" && s.sandbox.mode !== "read-only";
     context.sandbox = plans ? (planSandbox ??= createSandbox({ mode: "read-only", root: workspace, home, readable: s.sandbox.readable, own })) : sandbox;
   };
-  const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate });
+  const workerActions = workerActionsFor({ workspace, home, sandbox: s.sandbox, env, skill, tools: opts.tools, gate, namers });
   setMode(opts.mode);
   if (!sandbox.active) notices.push(sandbox.describe());
   else if (borrowsObjects(workspace)) notices.push(BORROWED_OBJECTS);

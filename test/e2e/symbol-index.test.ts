@@ -69,10 +69,24 @@ describe("the symbol index", () => {
     bigRepository(20_000);
     const task = `${NAME} returns the wrong value`;
     expect(await sources(task)).not.toContain(DEFINER);
+    // find_references reads every file it walks, and 20,001 is past what it reads.
+    const references = async () => {
+      world.server.script({ turns: [{ toolCalls: [{ id: "f1", name: "find_references", input: { symbol: NAME } }] }, { text: "found" }] });
+      const wire = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock", "--verify-floor", "off"];
+      expect((await weir([...wire, `where is ${NAME} defined?`])).code).toBe(0);
+      await settled();
+      return JSON.stringify(world.server.requests.at(-1)!.body.messages.at(-1));
+    };
+    expect(await references()).toContain("could not search: more than 20000 files");
     const built = await weir(["index"]);
+    // The run before refreshed the index after it ended (past 2,000 files), so this may read nothing new.
     expect(built.stdout).toContain("indexed 20001 source files");
-    expect(built.stdout).toContain("20001 read");
+    expect((await weir(["index", "--status"])).stdout).toMatch(/fresh 20001, changed since 0, not indexed 0, gone 0/);
     expect(await sources(task)).toContain(DEFINER);
+    // With the index, the files its word filters rule out are not read: the definition is found.
+    const found = await references();
+    expect(found).toContain(`${DEFINER}:1: function ${NAME}(raw: string): number {`);
+    expect(found).toContain("1 file searched (20,000 more files the symbol index rules out)");
     // The definition moves to another file: the old fact is stale and not used, the new file not yet indexed.
     writeFileSync(join(world.ws, DEFINER), "export const other = 1;\n");
     writeFileSync(join(world.ws, "pkg099", "mod9", "moved.ts"), `export function ${NAME}(raw: string) {\n  return Number(raw);\n}\n`);

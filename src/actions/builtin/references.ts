@@ -6,7 +6,10 @@ import { holdsKeyMaterial } from "../../workspace/containment.ts";
 import { looksBinary, walk } from "../../workspace/walker.ts";
 import { defineAction, ToolFailure } from "../action.ts";
 
+/** Files the search reads at most; past it, it asks for a narrower path. */
 const MAX_FILES = 20_000;
+/** Files the search walks at most, of which the symbol index may rule most out unread. */
+const MAX_WALKED = 200_000;
 
 /**
  * `find_references`: definitions, references and call sites of a symbol. Definitions come from the
@@ -43,11 +46,19 @@ export const findReferences = defineAction({
     const defs: string[] = [];
     const calls: string[] = [];
     const refs: string[] = [];
-    let files = 0;
+    const walked: string[] = [];
     for (const e of walk(ctx.workspace.root)) {
       if (below && !e.path.startsWith(`${below}/`) && e.path !== below) continue;
       if (!ctx.workspace.inScope(e.path)) continue;
-      if (++files > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
+      if (walked.push(e.path) > MAX_WALKED) throw new ToolFailure(`could not search: more than ${MAX_WALKED} files; narrow it with path`);
+    }
+    // Where the symbol index is built, a file its word filter rules out does not name the symbol: it is not read.
+    const named = walked.length > 1_000 ? ctx.namers?.([name], walked) : undefined;
+    const reads = named ? walked.filter((f) => named.has(f)) : walked;
+    if (reads.length > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
+    const files = reads.length;
+    for (const path of reads) {
+      const e = { path };
       let bytes: Buffer;
       try {
         const abs = ctx.workspace.resolve(e.path).absolute;
@@ -76,7 +87,9 @@ export const findReferences = defineAction({
       });
     }
     const details = { kind: "references" as const, symbol: name, found: defs.length + calls.length + refs.length };
-    if (details.found === 0) return { content: `none found: no definition, reference or call of ${name} in ${counted(files, "file")} searched`, details };
+    const skipped = walked.length - files;
+    const searched = `${counted(files, "file")} searched${skipped ? ` (${counted(skipped, "more file")} the symbol index rules out)` : ""}`;
+    if (details.found === 0) return { content: `none found: no definition, reference or call of ${name} in ${searched}`, details };
     const cap = (xs: string[]) => (xs.length > 60 ? [...xs.slice(0, 60), `[${xs.length - 60} more]`] : xs);
     const content = [
       `definitions (${defs.length}):`,
@@ -85,7 +98,7 @@ export const findReferences = defineAction({
       ...cap(calls),
       `other references (${refs.length}):`,
       ...cap(refs),
-      `searched ${counted(files, "file")}; definitions are from the parser, references are text matches`,
+      `${searched}; definitions are from the parser, references are text matches`,
     ].join("\n");
     return { content, details };
   },
