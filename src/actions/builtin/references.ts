@@ -14,8 +14,8 @@ const MAX_WALKED = 200_000;
 /**
  * `find_references`: definitions, references and call sites of a symbol. Definitions come from the
  * tree-sitter outline (precision `syntax`); references and calls from an ignore-aware text search
- * (precision `heuristic`). Never claimed as compiler-checked. "None found" and "could not search"
- * are different answers.
+ * (precision `heuristic`), of the files the symbol index's word filters allow where one is built.
+ * Never claimed as compiler-checked. "None found" and "could not search" are different answers.
  */
 export const findReferences = defineAction({
   id: "find_references",
@@ -58,10 +58,9 @@ export const findReferences = defineAction({
     if (reads.length > MAX_FILES) throw new ToolFailure(`could not search: more than ${MAX_FILES} files; narrow it with path`);
     const files = reads.length;
     for (const path of reads) {
-      const e = { path };
       let bytes: Buffer;
       try {
-        const abs = ctx.workspace.resolve(e.path).absolute;
+        const abs = ctx.workspace.resolve(path).absolute;
         // Sized before it is read: a log of gigabytes is skipped, not loaded.
         if (statSync(abs).size > 2_000_000) continue;
         bytes = readFileSync(abs);
@@ -72,18 +71,18 @@ export const findReferences = defineAction({
       const text = bytes.toString("utf8");
       if (!word.test(text)) continue;
       const defLines = new Set<number>();
-      if (languageOf(e.path)) {
-        const o = await outline(e.path, text).catch(() => undefined);
+      if (languageOf(path)) {
+        const o = await outline(path, text).catch(() => undefined);
         for (const s of o?.symbols ?? [])
           if (s.name === name) {
             defLines.add(s.line);
-            defs.push(`${e.path}:${s.line}: ${s.signature}  [syntax${s.exported ? ", exported" : ""}]`);
+            defs.push(`${path}:${s.line}: ${s.signature}  [syntax${s.exported ? ", exported" : ""}]`);
           }
       }
       text.split("\n").forEach((line, k) => {
         if (defLines.has(k + 1) || !word.test(line)) return;
         const isCall = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}\\s*(?:<[^>]*>)?\\(`).test(line);
-        (isCall ? calls : refs).push(`${e.path}:${k + 1}: ${line.trim().slice(0, 160)}  [heuristic]`);
+        (isCall ? calls : refs).push(`${path}:${k + 1}: ${line.trim().slice(0, 160)}  [heuristic]`);
       });
     }
     const details = { kind: "references" as const, symbol: name, found: defs.length + calls.length + refs.length };

@@ -54,7 +54,7 @@ export async function callerSites(workspace: string, path: string, symbol?: stri
     const found = await resolveCallers(rel, names, files, read, graph);
     if (!found) {
       const why = !hasResolver(rel)
-        ? "weir resolves imports of TypeScript, JavaScript, Python, Go, Java and Rust"
+        ? "weir resolves imports of TypeScript, JavaScript, Python, Go, Java, Rust and PHP"
         : `more files than the search reads may call it${graph ? "" : " (weir index builds the symbol index, which narrows them)"}`;
       return { ok: false, text: `the callers of ${names.join(", ")} in ${rel} cannot be known here: ${why}` };
     }
