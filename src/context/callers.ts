@@ -1,5 +1,5 @@
 import { dirname, join, normalize } from "node:path";
-import { phpModule, rustModule } from "./import-graph.ts";
+import { jsStem, phpModule, phpNamespaces, resolvesImports, rustModule } from "./import-graph.ts";
 import { languageOf, outline, type OutlineSymbol } from "./outline.ts";
 
 export { rustModule };
@@ -51,7 +51,7 @@ export async function resolveCallers(
 
 /** Whether the caller search resolves imports of this file's language. */
 export function hasResolver(path: string): boolean {
-  return ["ts", "tsx", "js", "python", "go", "java", "rust", "php"].includes(languageOf(path) ?? "");
+  return resolvesImports(path);
 }
 
 /**
@@ -145,11 +145,10 @@ type PhpModule = ReturnType<typeof phpModule>;
 function phpReaches(text: string, uses: readonly string[], target: PhpModule): boolean {
   const ns = target.namespace;
   if (!ns) return true;
-  const lower = text.toLowerCase();
-  const declares = Array.from(lower.matchAll(/^\s*namespace\s+([\w\\]+)\s*[;{]/gm), (m) => m[1]);
-  if (declares.includes(ns)) return true;
+  if (phpNamespaces(text).includes(ns)) return true;
   const qualified = target.names.map((n) => `${ns}\\${n}`);
   if (uses.some((u) => [ns, ...qualified].includes(u.toLowerCase().replace(/^\\/, "")))) return true;
+  const lower = text.toLowerCase();
   return qualified.some((q) => new RegExp(`(?<![\\w\\\\])\\\\?${escape(q)}(?!\\w)`).test(lower));
 }
 
@@ -157,7 +156,7 @@ function phpReaches(text: string, uses: readonly string[], target: PhpModule): b
 export function jsModule(from: string, spec: string, files: Set<string>): string | undefined {
   if (!spec.startsWith(".")) return undefined;
   const base = normalize(join(dirname(from), spec)).replace(/\\/g, "/");
-  const stem = base.replace(/\.[cm]?[jt]sx?$/, "");
+  const stem = jsStem(base);
   for (const cand of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.js`])
     if (files.has(cand)) return cand;
   return undefined;

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { importKeys, moduleKeys } from "./import-graph.ts";
-import type { IndexedFile, SymbolIndex } from "../store/symbol-index.ts";
+import type { FileState, IndexedFile, SymbolIndex } from "../store/symbol-index.ts";
 import { WalkCache, walkFiles } from "../workspace/walker.ts";
-import { readRegularFile } from "../workspace/containment.ts";
+import { readRegularFile, wholeText } from "../workspace/containment.ts";
 
 /** Source files whose definitions are indexed. */
 export const SOURCE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|php|cs|swift|c|cc|cpp|h|hpp|ex|exs|lua)$/i;
@@ -141,18 +141,6 @@ export function indexedDefiners(root: string, index: SymbolIndex, names: readonl
   });
 }
 
-/** A file's text, read through containment; undefined when it cannot be read. */
-function readText(root: string, path: string): string | undefined {
-  try {
-    return readRegularFile(join(root, path)).toString("utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** What the index holds of a file's state when read: its stat, and its blob SHA where it was read whole. */
-type FileStat = { mtime: number; size: number; sha: string | null };
-
 /** The import key of a file whose imports were not read (too large): it may reach any module. */
 const ANY_MODULE = "*";
 
@@ -226,7 +214,7 @@ export function indexedCallers(
   files: readonly string[],
   vouched?: ReadonlyMap<string, string>,
 ): Set<string> {
-  const keys = moduleKeys(target, /\.php$/i.test(target) ? readText(root, target) : undefined);
+  const keys = moduleKeys(target, /\.php$/i.test(target) ? wholeText(join(root, target)) : undefined);
   if (!keys) return indexedNamers(root, index, names, files, vouched);
   const pkg = /\.(?:go|java)$/.test(target) ? dirname(target) : undefined;
   const { unknown, reaching } = byGraph(root, index, keys, files, vouched, (path) => dirname(path) === pkg);
@@ -286,7 +274,7 @@ function byGraph(
  * Whether the index's facts of a file still hold: git vouches it holds the blob the index read, else
  * its stat has not moved since. Undefined when the file is gone.
  */
-function holdsNow(root: string, path: string, f: FileStat, vouched?: ReadonlyMap<string, string>): boolean | undefined {
+function holdsNow(root: string, path: string, f: FileState, vouched?: ReadonlyMap<string, string>): boolean | undefined {
   if (f.sha !== null && vouched?.get(path) === f.sha) return true;
   try {
     const st = statSync(join(root, path));

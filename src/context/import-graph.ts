@@ -19,6 +19,11 @@ function family(path: string): "js" | "python" | "go" | "java" | "rust" | "php" 
   return lang === "python" || lang === "go" || lang === "java" || lang === "rust" || lang === "php" ? lang : undefined;
 }
 
+/** Whether the caller search resolves this file's imports (context/callers.ts): whether it has keys here. Pure. */
+export function resolvesImports(path: string): boolean {
+  return family(path) !== undefined;
+}
+
 /** The keys a file's imports may reach; none for a language without a resolver. Pure. */
 export function importKeys(path: string, text: string): string[] {
   const keys = new Set<string>();
@@ -83,7 +88,8 @@ export function moduleKeys(target: string, text?: string): string[] | undefined 
   return undefined;
 }
 
-const jsStem = (path: string) => path.replace(/\.[cm]?[jt]sx?$/, "");
+/** A JS/TS path without its extension: the module `./lib` names. Pure. */
+export const jsStem = (path: string) => path.replace(/\.[cm]?[jt]sx?$/, "");
 
 /** Relative specifiers after `from`, `import` or `require(`, anywhere: static, dynamic and CommonJS imports, re-exports. */
 function jsSpecifiers(text: string): string[] {
@@ -195,9 +201,14 @@ export function rustModule(path: string): string[] {
   return inCrate.filter(Boolean);
 }
 
+/** The namespaces a PHP file declares, in order, lower-cased as PHP compares them. Pure. */
+export function phpNamespaces(text: string): string[] {
+  return Array.from(text.matchAll(/^\s*namespace\s+([\w\\]+)\s*[;{]/gm), (m) => m[1]!.toLowerCase());
+}
+
 /** A PHP file's namespace (its first; "" for the global one) and the names it declares, lower-cased as PHP compares them. Pure. */
 export function phpModule(text: string): { namespace: string; names: string[] } {
-  const namespace = (text.match(/^\s*namespace\s+([\w\\]+)\s*[;{]/m)?.[1] ?? "").toLowerCase();
+  const namespace = phpNamespaces(text)[0] ?? "";
   const declared = /^[ \t]*(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum|function)\s+&?\s*(\w+)/gm;
   return { namespace, names: Array.from(text.matchAll(declared), (m) => m[1]!.toLowerCase()) };
 }
@@ -209,7 +220,7 @@ export function phpModule(text: string): { namespace: string; names: string[] } 
  * names of a qualified name, `\App\Models\User` or `Models\User`).
  */
 function phpKeys(text: string): string[] {
-  const keys = Array.from(text.matchAll(/^\s*namespace\s+([\w\\]+)\s*[;{]/gm), (m) => `ns:${m[1]!}`);
+  const keys = phpNamespaces(text).map((n) => `ns:${n}`);
   for (const m of text.matchAll(/(?:^|[;{}]|<\?php)\s*use\s+([^;]+);/gm)) keys.push(...phpUses(m[1]!).map((u) => `use:${u}`));
   for (const m of text.matchAll(/\\(\w+)/g)) keys.push(m[1]!);
   return keys.map((k) => k.toLowerCase());

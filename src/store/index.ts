@@ -15,7 +15,7 @@ export type { GraphEvent, GraphRow, GraphStatus, NodeRow, NodeState, TransitionF
 export { GraphStore } from "./graphs.ts";
 export { OutlineCache } from "./outlines.ts";
 export { SymbolIndex } from "./symbol-index.ts";
-export type { IndexedFile, IndexStatus } from "./symbol-index.ts";
+export type { FileState, IndexedFile, IndexStatus } from "./symbol-index.ts";
 export type { LockHolder } from "./process-lock.ts";
 export { ProcessLock } from "./process-lock.ts";
 export { SessionStore } from "./sessions.ts";

@@ -25,7 +25,8 @@ export interface FilterRow {
   words: Uint8Array;
 }
 
-type FileStat = { path: string; mtime: number; size: number; sha: string | null };
+/** What the index holds of a file's state when read: its stat, and its blob SHA where it was read whole. */
+export type FileState = { mtime: number; size: number; sha: string | null };
 
 /** The rows `filters` and `filtersOf` read, before their WHERE. */
 const FILTER_ROWS = "SELECT f.path, f.mtime, f.size, f.sha, w.filter AS words FROM files f JOIN words w ON w.root = f.root AND w.path = f.path";
@@ -84,13 +85,13 @@ export class SymbolIndex {
 
   /** Each indexed file's stat, by path (what a refresh compares against). */
   stats(root: string): Map<string, { mtime: number; size: number }> {
-    const rows = this.db.query("SELECT path, mtime, size FROM files WHERE root = ?").all(root) as Omit<FileStat, "sha">[];
+    const rows = this.db.query("SELECT path, mtime, size FROM files WHERE root = ?").all(root) as ({ path: string } & Omit<FileState, "sha">)[];
     return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size }]));
   }
 
   /** Each indexed file's stat and blob SHA, by path (what a use of its facts compares against). */
-  states(root: string): Map<string, { mtime: number; size: number; sha: string | null }> {
-    const rows = this.db.query("SELECT path, mtime, size, sha FROM files WHERE root = ?").all(root) as FileStat[];
+  states(root: string): Map<string, FileState> {
+    const rows = this.db.query("SELECT path, mtime, size, sha FROM files WHERE root = ?").all(root) as ({ path: string } & FileState)[];
     return new Map(rows.map((r) => [r.path, { mtime: r.mtime, size: r.size, sha: r.sha }]));
   }
 

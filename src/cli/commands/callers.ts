@@ -41,12 +41,16 @@ export async function callerSites(workspace: string, path: string, symbol?: stri
   if (names.length === 0) return { ok: true, text: `${rel} defines no name other files can reach` };
   const walk = new WalkStore(join(userDataDir(), "walks")).load(workspace);
   const files = walkFiles(workspace, walk);
+  // The search reads each file once; the lines of a caller it found come from the same text.
+  const texts = new Map<string, string | undefined>();
   const read = (f: string) => {
-    try {
-      return wholeText(resolveInWorkspace(workspace, f).absolute);
-    } catch {
-      return undefined;
-    }
+    if (!texts.has(f))
+      try {
+        texts.set(f, wholeText(resolveInWorkspace(workspace, f).absolute));
+      } catch {
+        texts.set(f, undefined);
+      }
+    return texts.get(f);
   };
   const index = existsSync(symbolIndexPath()) ? SymbolIndex.open(symbolIndexPath()) : undefined;
   try {
