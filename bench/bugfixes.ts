@@ -5,7 +5,8 @@
  * compiles (gatherCandidates + fitWorkingSet, the run's own code) at 8k and 32k tokens in all, the
  * floor, the framing and the task counted as a run's --budget counts them, against plain BM25 over
  * file contents filling the same budget. Prints mean recall of the gold files per split, at each
- * depth (shown at all, as an outline or whole, whole), how many cases weir does worse than BM25 on,
+ * depth (shown at all, as an outline or whole, whole; and the share of the fix's hunks whose changed
+ * lines the 8k working set shows), how many cases weir does worse than BM25 on,
  * and how many working sets went over their budget (with the floor alone over it, and without). Goals (issue 34, on test): >= 0.85 at 8k,
  * >= 0.95 at 32k, worse than BM25 on at most 2% of cases. Needs the repositories' git mirrors
  * (the search tool's fetch) under WEIR_MIRRORS (default /work/.mirror); without them it says so.
@@ -23,6 +24,7 @@ import { bm25Fill, sized } from "./lib/measure.ts";
 interface Case {
   id: string;
   repo: string;
+  commit: string;
   parent: string;
   task: string;
   gold: string[];
@@ -52,6 +54,8 @@ interface Row {
   /** Recall at 8k counting only gold files shown as an outline or whole, and only whole. */
   summary8: number;
   whole8: number;
+  /** Of the lines the fix changed in files that existed before it, the share of its hunks the 8k working set shows. */
+  regions8: number;
   /** Working sets over their budget: with the floor alone over it (stated), and without (a bug). */
   floorOver: number;
   unstatedOver: number;
@@ -89,15 +93,47 @@ try {
           return recall((f) => seen.has(f));
         });
       };
+      const renderedAt = (budget: number) =>
+        new Map(fitWorkingSet(g.candidates, budget).compiled.entries.filter((e) => e.level !== "omit").map((e) => [e.chunk.source, e.rendered]));
       const b8 = bm25Fill(readable, texts, c.task, 8_000);
       const b32 = bm25Fill(readable, texts, c.task, 32_000);
       const [w8, summary8, whole8] = weirAt(8_000) as [number, number, number];
       const w32 = weirAt(32_000)[0]!;
-      rows.push({ c, w8, w32, b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)), summary8, whole8, floorOver, unstatedOver });
+      const hunks = c.gold.flatMap((f) => (texts.has(f) ? goldHunks(work, c, f, texts.get(f)!) : []));
+      const regions8 = hunks.length ? hunks.filter((h) => shows(renderedAt(8_000).get(h.path), h.lines)).length / hunks.length : 1;
+      rows.push({ c, w8, w32, b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)), summary8, whole8, regions8, floorOver, unstatedOver });
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The fix's hunks in one file, as the lines of the parent it changed (`git diff -U0`): a hunk that
+ * only adds is anchored on the line it follows. Blank lines are dropped; a hunk of none is skipped.
+ */
+function goldHunks(work: string, c: Case, path: string, text: string): { path: string; lines: string[] }[] {
+  const out = Bun.spawnSync(["git", "-C", work, "diff", "-U0", "--no-color", c.parent, c.commit, "--", path]).stdout.toString();
+  const before = text.split("\n");
+  const hunks: { path: string; lines: string[] }[] = [];
+  for (const m of out.matchAll(/^@@ -(\d+)(?:,(\d+))? /gm)) {
+    const start = Number(m[1]);
+    const count = m[2] === undefined ? 1 : Number(m[2]);
+    const range = count === 0 ? [start, start + 1] : [start, start + count];
+    const lines = before.slice(Math.max(0, range[0]! - 1), range[1]! - 1).map((l) => l.trim()).filter(Boolean);
+    if (lines.length) hunks.push({ path, lines });
+  }
+  return hunks;
+}
+
+/**
+ * Whether an entry as the model reads it shows every line of a hunk: each line, trimmed, is a line
+ * of the entry once a leading line number (an outline's or a region's) is taken off.
+ */
+function shows(rendered: string | undefined, lines: string[]): boolean {
+  if (!rendered) return false;
+  const seen = new Set(rendered.split("\n").flatMap((l) => [l.trim(), l.replace(/^\s*\d+[:|]?\s/, "").trim()]));
+  return lines.every((l) => seen.has(l));
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -112,12 +148,14 @@ for (const split of ["dev", "test"] as const) {
   const share = `${worse} (${((100 * worse) / r.length).toFixed(1)}%)`;
   console.log(`${split.padEnd(5)}  ${String(r.length).padStart(5)}  ${fixed(w8, 7)}  ${fixed(b8, 7)}  ${fixed(w32, 8)}  ${fixed(b32, 8)}  ${share}`);
 }
-console.log("split  recall at 8k by depth: any level  outline or whole  whole   over budget: floor alone (stated)  otherwise");
+console.log("split  recall at 8k by depth: any level  outline or whole  whole  changed lines shown   over budget: floor alone (stated)  otherwise");
 for (const split of ["dev", "test"] as const) {
   const r = rows.filter((x) => x.c.split === split);
   if (!r.length) continue;
   const over = (k: "floorOver" | "unstatedOver") => r.reduce((n, x) => n + x[k], 0);
-  const depth = `${fixed(mean(r.map((x) => x.w8)), 9)}  ${fixed(mean(r.map((x) => x.summary8)), 16)}  ${fixed(mean(r.map((x) => x.whole8)), 5)}`;
+  const depth =
+    `${fixed(mean(r.map((x) => x.w8)), 9)}  ${fixed(mean(r.map((x) => x.summary8)), 16)}  ${fixed(mean(r.map((x) => x.whole8)), 5)}` +
+    `  ${fixed(mean(r.map((x) => x.regions8)), 19)}`;
   const overs = `${String(over("floorOver")).padStart(27)} of ${r.length * 2}  ${String(over("unstatedOver")).padStart(9)}`;
   console.log(`${split.padEnd(5)}  ${" ".repeat(20)}${depth}   ${overs}`);
 }

@@ -135,7 +135,7 @@ export function runSeams(d: RunSeamDeps, system: string): RunSeams {
         // With a judge, a read sends the bytes again: the judge checks tool results, not the working set.
         if (f.complete && !d.contextStep.judging) d.ledger.shownWhole(join(d.workspace, f.path), f.sha, where);
         else d.ledger.record(join(d.workspace, f.path), f.sha);
-        d.state.admitted(f.path, f.complete);
+        d.state.admitted(f.path, f.complete, f.sha, f.lines);
       }
       // What the firewall flagged in the working set is an untrusted note, as in a tool result.
       for (const e of w.compiled.entries) if (e.level !== "omit") d.state.noteVerdict(e);

@@ -294,12 +294,13 @@ export class WorkState {
     for (const p of paths) this.compilerTests.add(p);
   }
 
-  /** A file the compiled context showed in full counts as read (its SHA is in the ledger); one shown cut shows none of its call sites for sure. */
-  admitted(path: string, complete: boolean): void {
+  /** A file the compiled context showed at its full level counts as read (its SHA is in the ledger); one shown in part shows the lines it showed. */
+  admitted(path: string, complete: boolean, sha: string, lines: readonly { start: number; end: number }[]): void {
     const t = this.target(path);
     t.read = true;
     t.body_complete ||= complete;
     if (complete) this.shown.set(path, { ranges: [[1, Infinity]] });
+    else for (const r of lines) this.show(path, sha, [r.start, r.end]);
     if (this.isTest(path)) this.testsRead.add(path);
   }
 

@@ -388,5 +388,8 @@ async function parse(lang: string, text: string): Promise<Outline | undefined> {
 
 /** The outline as text: one line per symbol with its line number (the `summary` render of a file). */
 export function outlineText(o: Outline): string {
-  return o.symbols.map((s) => `${String(s.line).padStart(5)}  ${s.parent ? "  " : ""}${s.exported ? "" : "(local) "}${s.signature}`).join("\n");
+  return o.symbols.map(outlineLine).join("\n");
 }
+
+/** One symbol as an outline shows it: its line, indented under its parent, `(local)` when not exported. */
+export const outlineLine = (s: OutlineSymbol): string => `${String(s.line).padStart(5)}  ${s.parent ? "  " : ""}${s.exported ? "" : "(local) "}${s.signature}`;

@@ -14,6 +14,7 @@ import { aboutChecks, TASK_STOPWORDS, byCodePoint } from "./lexical.ts";
 import { languageOf, type Outline, outline, outlineText } from "./outline.ts";
 import { gitVouched } from "./definitions.ts";
 import { activeFiles, bm25Counted, type Counted, countQuery, fuse, generatedGlobs, isGenerated, termsOf } from "./lexical.ts";
+import { firstLines, type Focus, rankedRegions, type Region, regionView } from "./regions.ts";
 import { loadRules, ruleApplies } from "./rules.ts";
 
 /**
@@ -436,25 +437,45 @@ async function readFresh(abs: string, rel: string, maxBytes: number): Promise<Fi
   return { rel, text, sha, lines: text.split("\n").length, ...(o ? { outline: o } : {}) };
 }
 
+/** Lines of a file shown whole. A longer one is shown by the regions the task points at, or by its head where it points at none. */
+const WHOLE_LINES = 400;
+/** The lines of regions a long file shows inlined in its outline: at the full level, and at the summary level. */
+const REGION_LINES = { full: 250, summary: 40 };
+
 function fileChunk(
   f: FileInfo,
   head: string | undefined,
   floor: FloorReason | undefined,
   relevance: { score: number; reasons: string[] },
   kind: ContextChunk["kind"] = "file_range",
+  focus: Focus = { names: [], terms: [] },
 ): ContextChunk {
   const lines = f.text.split("\n");
-  const full = lines.length > 400 ? `${lines.slice(0, 400).join("\n")}\n[... ${lines.length - 400} more lines; read_file ${f.rel} with offset 401]` : f.text;
   const names = f.outline?.symbols.filter((s) => !s.parent).map((s) => s.name) ?? [];
-  const summary =
-    f.outline && f.outline.symbols.length
-      ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline)}`
+  // One ranking serves both levels: the summary's regions are the first the full level's are.
+  const ranked = lines.length > WHOLE_LINES ? rankedRegions(f.text, focus, REGION_LINES.full, f.outline) : [];
+  const [wide, near] = [firstLines(ranked, REGION_LINES.full), firstLines(ranked, REGION_LINES.summary)];
+  const hasOutline = f.outline !== undefined && f.outline.symbols.length > 0;
+  const inRegions = (rs: Region[]) =>
+    `${hasOutline ? "outline of " : ""}${f.rel} (${f.lines} lines), with the lines the task points at:\n${regionView(f.text, rs, f.outline)}`;
+  const unshown = lines.length - wide.reduce((n, r) => n + r.end - r.start + 1, 0);
+  const full =
+    lines.length <= WHOLE_LINES
+      ? f.text
+      : wide.length
+        ? `${inRegions(wide)}\n[... ${unshown} more lines; read_file ${f.rel} for the rest]`
+        : `${lines.slice(0, WHOLE_LINES).join("\n")}\n[... ${lines.length - WHOLE_LINES} more lines; read_file ${f.rel} with offset ${WHOLE_LINES + 1}]`;
+  const summary = near.length
+    ? inRegions(near)
+    : hasOutline
+      ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline!)}`
       : `${lines.slice(0, 12).join("\n")}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
   return chunk({
     id: `file:${f.rel}`,
     kind,
     source: f.rel,
-    range: { start: 1, end: Math.min(lines.length, 400) },
+    // A range where the full level shows lines in a row, else the regions it shows.
+    ...(wide.length ? { shows: wide } : { range: { start: 1, end: Math.min(lines.length, WHOLE_LINES) } }),
     revision: { sha: f.sha, ...(head ? { head } : {}) },
     content: {
       full,
@@ -507,7 +528,7 @@ async function checkCandidates(
   testLike: string[],
   fileSet: Set<string>,
   targets: Map<string, FloorReason>,
-  info: (rel: string) => Promise<FileInfo | undefined>,
+  info: FileReader,
   head: string | undefined,
 ): Promise<ContextChunk[]> {
   const out: ContextChunk[] = [];
@@ -538,13 +559,13 @@ async function checkCandidates(
     .sort((a, b) => b.s - a.s || a.f.length - b.f.length || byCodePoint(a.f, b.f))
     .slice(0, 3);
   for (const { f } of ranked) {
-    const fi = await info(f);
+    const fi = await info.read(f);
     if (!fi) continue;
-    out.push(fileChunk(fi, head, undefined, { score: 0.85, reasons: ["a test, for a task about tests or the build"] }, "test"));
+    out.push(fileChunk(fi, head, undefined, { score: 0.85, reasons: ["a test, for a task about tests or the build"] }, "test", info.focus));
     for (const spec of fi.outline?.imports ?? []) {
       const imported = jsModule(f, spec, fileSet);
-      const ii = imported && !targets.has(imported) ? await info(imported) : undefined;
-      if (ii) out.push(fileChunk(ii, head, undefined, { score: 0.8, reasons: [`imported by ${f}`] }));
+      const ii = imported && !targets.has(imported) ? await info.read(imported) : undefined;
+      if (ii) out.push(fileChunk(ii, head, undefined, { score: 0.8, reasons: [`imported by ${f}`] }, "file_range", info.focus));
     }
   }
   return out;
@@ -586,7 +607,8 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const namers = indexNamers && ((n: string[], f: readonly string[]) => indexNamers(n, f, vouched?.()));
   const indexImporters = o.index?.importers;
   const importers = indexImporters && ((t: readonly string[], f: readonly string[]) => indexImporters(t, f, vouched?.()));
-  const info = fileReader(root, o, refused);
+  const focus = { names: named.symbols.map((n) => n.split(".").pop()!), terms: [...new Set(termsOf(`${named.unpathed} ${named.symbols.join(" ")}`))] };
+  const info = fileReader(root, o, refused, focus);
   const defining = await symbolDefiners(symbols, targets, files, fileSet, words, info, o, namers);
   // The files that define a named symbol are targets, but not the floor: the person named the
   // symbol, not the file, and a name defined in five files must not take the budget whole. They
@@ -595,7 +617,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   const isTarget = new Set(targetList);
   candidates.push(...(await targetChunks(targets, defining, symbols, info, tree.head)));
   candidates.push(...failureChunks(failures, info, tree.head), ...(await diffChunk(tree)));
-  if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info.read, tree.head)));
+  if (aboutChecks(goal)) candidates.push(...(await checkCandidates(root, words, testLike, fileSet, targets, info, tree.head)));
   const mapped = await mappedTests(root, targetList, testLike, fileSet, info, namers, importers);
   // Tests a check saw fail, then pass once a target changed: found where naming and imports are not.
   const tested = targetList.length ? (o.index?.tested?.(targetList) ?? []) : [];
@@ -604,7 +626,7 @@ export async function gatherCandidates(root: string, goal: string, o: GatherOpti
   for (const f of [...mapped].slice(0, 10)) {
     const fi = await info.read(f);
     const why = recorded.has(f) ? "a check saw it fail, then pass once a target changed" : "tests a target";
-    if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: [why] }, "test"));
+    if (fi) candidates.push(fileChunk(fi, tree.head, undefined, { score: 0.9, reasons: [why] }, "test", info.focus));
   }
   candidates.push(...(await reviewChunks(targetList, info, o.index?.reviewed)));
   const related = await relatedChunks(targetList, isTarget, mapped, ranked, words, fileSet, info, tree.head);
@@ -753,15 +775,18 @@ async function worktree(root: string, asked: GitAsked, fileSet: Set<string>, tar
 
 /** Files read once per gather: a refused one is said once, and read as nothing. */
 interface FileReader {
+  /** What the goal points at in a file: what its regions are chosen by. */
+  focus: Focus;
   read(rel: string): Promise<FileInfo | undefined>;
   /** A file read already. */
   known(rel: string): FileInfo | undefined;
 }
 
-function fileReader(root: string, o: GatherOptions, refused: Gathered["refused"]): FileReader {
+function fileReader(root: string, o: GatherOptions, refused: Gathered["refused"], focus: Focus): FileReader {
   const infos = new Map<string, FileInfo>();
   const maxBytes = o.maxFileBytes ?? 200_000;
   return {
+    focus,
     known: (rel) => infos.get(rel),
     async read(rel) {
       if (infos.has(rel)) return infos.get(rel);
@@ -831,13 +856,14 @@ async function targetChunks(
   };
   for (const [rel, reason] of targets) {
     const fi = await info.read(rel);
-    if (fi) out.push(fileChunk(fi, head, reason, { score: 1, reasons: [WHY[reason] ?? "an edit target"] }));
+    if (fi) out.push(fileChunk(fi, head, reason, { score: 1, reasons: [WHY[reason] ?? "an edit target"] }, "file_range", info.focus));
   }
   const symbolNames = new Set(symbols.map((n) => n.split(".").pop()!));
   for (const [i, rel] of defining.entries()) {
     const fi = info.known(rel)!;
     const names = [...new Set(fi.outline!.symbols.filter((sym) => symbolNames.has(sym.name)).map((sym) => sym.name))];
-    out.push(fileChunk(fi, head, undefined, { score: Math.max(0.9, 1 - 0.005 * i), reasons: [`defines ${names.slice(0, 3).join(", ")}, named in the task`] }));
+    const relevance = { score: Math.max(0.9, 1 - 0.005 * i), reasons: [`defines ${names.slice(0, 3).join(", ")}, named in the task`] };
+    out.push(fileChunk(fi, head, undefined, relevance, "file_range", info.focus));
   }
   return out;
 }
@@ -980,7 +1006,7 @@ async function relatedChunks(
   for (const f of [...neighbours].slice(0, 15)) {
     const fi = await info.read(f);
     const score = fi ? Math.min(1, 0.6 + 0.4 * lexicalScore(words, f, fi.text.slice(0, 4000)).score) : 0;
-    if (fi) chunks.push(fileChunk(fi, head, undefined, { score, reasons: ["imported by a target"] }, "symbol_outline"));
+    if (fi) chunks.push(fileChunk(fi, head, undefined, { score, reasons: ["imported by a target"] }, "symbol_outline", info.focus));
   }
   for (const f of ranked.lexical) {
     if (isTarget.has(f) || mapped.has(f) || neighbours.has(f)) continue;
@@ -989,7 +1015,8 @@ async function relatedChunks(
     const lex = lexicalScore(words, f, fi.text.slice(0, 4000));
     const rank = ranked.byContent.indexOf(f);
     const reasons = [...(rank >= 0 ? [`contents match (rank ${rank + 1})`] : []), ...lex.reasons];
-    chunks.push(fileChunk(fi, head, undefined, { score: Math.min(0.85, Math.max(0.06, 0.85 * (ranked.fusedScore.get(f) ?? 0))), reasons }));
+    const score = Math.min(0.85, Math.max(0.06, 0.85 * (ranked.fusedScore.get(f) ?? 0)));
+    chunks.push(fileChunk(fi, head, undefined, { score, reasons }, "file_range", info.focus));
   }
   return { chunks, neighbours };
 }
@@ -1014,7 +1041,7 @@ async function activeChunks(
   for (const a of active.slice(0, ACTIVE_FILES)) {
     const fi = await info.read(a.path);
     const reasons = [`changed in ${a.commits} of the last ${HISTORY_COMMITS} commits`];
-    if (fi) out.push(fileChunk(fi, head, undefined, { score: 0.05 + 0.01 * (a.weight / active[0]!.weight), reasons }));
+    if (fi) out.push(fileChunk(fi, head, undefined, { score: 0.05 + 0.01 * (a.weight / active[0]!.weight), reasons }, "file_range", info.focus));
   }
   return out;
 }

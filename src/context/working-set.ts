@@ -20,8 +20,8 @@ export interface WorkingSet {
   tokens: number;
   compiled: CompiledContext;
   gathered: Gathered;
-  /** File chunks admitted in full: the run may edit them without reading them again. */
-  admittedFiles: { path: string; sha: string; complete: boolean }[];
+  /** File chunks admitted at their full level: the run may edit them without reading them again; `lines`, what a file shown in part shows. */
+  admittedFiles: { path: string; sha: string; complete: boolean; lines: { start: number; end: number }[] }[];
   /** Uncommitted changes the text shows whole: a complete section of the diff, or an untracked file shown whole. */
   changesShown: string[];
   /** Rules in force for this task. */
@@ -95,7 +95,10 @@ export async function compileWorkingSet(root: string, task: string, o: WorkingSe
   const { compiled, text, tokens } = fitWorkingSet(candidates, o.budget, o.floorCap);
   const admittedFiles = compiled.entries
     .filter((e) => e.level === "full" && (e.chunk.kind === "file_range" || e.chunk.kind === "test") && e.chunk.revision.sha)
-    .map((e) => ({ path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk) }));
+    .map((e) => {
+      const lines = e.chunk.shows ?? (e.chunk.range ? [e.chunk.range] : []);
+      return { path: e.chunk.source, sha: e.chunk.revision.sha!, complete: isWhole(e.chunk), lines };
+    });
   const rules = compiled.entries.filter((e) => e.chunk.kind === "rule" && e.level !== "omit").map((e) => e.chunk.source);
   const untracked = new Set(gathered.untracked);
   const changesShown = [
@@ -205,6 +208,7 @@ export function failureUpdate(
   return parts.length ? [`[weir context update · failure locations added to the working set]`, ...parts].join("\n\n") : undefined;
 }
 
+/** Whether a file chunk's full level is the whole file: a head or regions end with the note that more lines remain. */
 const isWhole = (c: ContextChunk): boolean => !/\n\[\.\.\. \d+ more lines; read_file /.test(c.content.full);
 
 export { ContextIndex };

@@ -28,6 +28,8 @@ export const ContextChunk = z.object({
   /** Workspace-relative path, or a URI for non-file sources (mcp://server/tool, tool://call-id). */
   source: z.string(),
   range: z.object({ start: z.number().int(), end: z.number().int() }).optional(),
+  /** The lines the full level shows where they are not one range: a long file's regions. */
+  shows: z.array(z.object({ start: z.number().int(), end: z.number().int() })).optional(),
   revision: z.object({ sha: z.string().optional(), head: z.string().optional() }),
   /** What the chunk speaks about: a path, a symbol, or the workspace. */
   scope: z.string(),

@@ -135,14 +135,16 @@ describe("tests mapped to the file a task names, by its ecosystem's conventions"
 });
 
 describe("a Ruby file too large to show whole", () => {
-  test("enters as its outline: the method the task names is listed with its line, the bodies are not sent", async () => {
+  test("enters as its outline with the method the task names: its body is sent with its lines, the other bodies are not", async () => {
     const body = Array.from({ length: 40 }, (_, k) => `      total += value.to_s.length * ${k} # a long body line that the outline leaves out`).join("\n");
     const methods = Array.from({ length: 30 }, (_, i) => `    def helper_${i}(value)\n      total = 0\n${body}\n      total\n    end\n`).join("\n");
     const utils = `module Rack\n  module Utils\n${methods}\n    def build_query(params)\n      params.map { |k, v| "#{k}=#{v}" }.join("&") # RUBY-BODY-8787\n    end\n  end\nend\n`;
     project({ "package.json": "{}", "lib/rack/utils.rb": utils });
     const { text } = await firstRequest("build_query drops nested params");
     expect(text).toContain("def build_query(params)");
-    expect(text).not.toContain("RUBY-BODY-8787");
+    expect(text).toContain("RUBY-BODY-8787");
+    expect(text).toContain("    def helper_0(value)");
+    expect(text).not.toContain("a long body line that the outline leaves out");
   });
 });
 

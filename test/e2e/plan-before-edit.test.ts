@@ -114,13 +114,31 @@ describe("a caller counts as seen only where it was seen", () => {
     expect(known(ds.at(-1)!)).toBe(true);
   });
 
-  test("a caller the working set shows cut (its first 400 lines) is not counted as seen: its call site past the cut is not", async () => {
+  test("a caller the working set shows by its regions counts as seen where they hold its call sites", async () => {
     await repository(files);
     const before = world.server.requests.length;
     await run(task, [read("r1", "src/keys.ts")], ["--budget", "40000"]);
     const first = JSON.stringify(world.server.requests[before]!.body);
-    expect(first).toContain("k9 = encodeKey");
-    expect(first).not.toContain("k549 = encodeKey");
+    // Both call sites, 540 lines apart, with their line numbers: all the model needs to see of them.
+    expect(first).toContain(`   10| export const k9 = encodeKey`);
+    expect(first).toContain(`  550| export const k549 = encodeKey`);
+    expect(known(decisions()[0]!)).toBe(true);
+  });
+
+  test("a caller the working set shows in part is not counted as seen where its call sites are outside what it showed", async () => {
+    // Twenty 60-line functions, each calling encodeKey at its middle: the regions show the head and
+    // the call of the first dozen or so, and the rest are named by the outline alone.
+    const fn = (i: number) => [`export function f${i}() {`, ...Array.from({ length: 58 }, (_, j) => (j === 29 ? `  const k = encodeKey("${i}", true);` : `  const n${j} = ${j};`)), "}"];
+    const long = ['import { encodeKey } from "./keys.ts";', ...Array.from({ length: 20 }, (_, i) => fn(i)).flat()];
+    await repository({ ...files, "src/big.ts": `${long.join("\n")}\n` });
+    const before = world.server.requests.length;
+    await run(task, [read("r1", "src/keys.ts")], ["--budget", "40000"]);
+    const messages = world.server.requests[before]!.body.messages as { role: string; content: string }[];
+    const first = messages.find((m) => m.role === "user")!.content;
+    const calls = long.flatMap((l, i) => (l.includes("encodeKey(") ? [i + 1] : []));
+    const shown = calls.filter((n) => first.includes(`${String(n).padStart(5)}| ${long[n - 1]}`));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(calls.length);
     expect(known(decisions()[0]!)).toBe(false);
   });
 });
