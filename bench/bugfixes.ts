@@ -132,7 +132,7 @@ function goldHunks(work: string, c: Case, path: string, text: string): { path: s
  */
 function shows(rendered: string | undefined, lines: string[]): boolean {
   if (!rendered) return false;
-  const seen = new Set(rendered.split("\n").flatMap((l) => [l.trim(), l.replace(/^\s*\d+[:|]?\s/, "").trim()]));
+  const seen = new Set(rendered.split("\n").flatMap((l) => [l.trim(), l.replace(/^\s*\d+:?\s/, "").trim()]));
   return lines.every((l) => seen.has(l));
 }
 

@@ -209,8 +209,8 @@ function merged(regions: Region[]): Region[] {
 
 /**
  * A file as its outline with `regions` inlined, in line order: an outline entry reads
- * `   40  def parse(...)`, a region's line `   41| code`; without an outline, a gap between regions
- * reads `    ⋮`. Pure.
+ * `   40  def parse(...)`, a region's line `   41<tab>code` as read_file numbers it (so a quote of
+ * it is one edit_file reads); without an outline, a gap between regions reads `    ⋮`. Pure.
  */
 export function regionView(text: string, regions: readonly Region[], outline?: Outline): string {
   const lines = text.split("\n");
@@ -220,7 +220,7 @@ export function regionView(text: string, regions: readonly Region[], outline?: O
     if (!inRegion(s.line)) rows.push({ line: s.line, text: outlineLine(s) });
   }
   for (const r of regions) {
-    for (let n = r.start; n <= r.end; n++) rows.push({ line: n, text: `${String(n).padStart(5)}| ${lines[n - 1] ?? ""}` });
+    for (let n = r.start; n <= r.end; n++) rows.push({ line: n, text: `${String(n).padStart(5)}\t${lines[n - 1] ?? ""}` });
   }
   rows.sort((a, b) => a.line - b.line);
   const out: string[] = [];

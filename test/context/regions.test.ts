@@ -74,11 +74,11 @@ describe("regions a task points at", () => {
     const rs = regionsOf(text, focus("refund"), 10, o);
     const view = regionView(text, rs, o).split("\n");
     const lines = text.split("\n");
-    for (const r of rs) for (let n = r.start; n <= r.end; n++) expect(view).toContain(`${String(n).padStart(5)}| ${lines[n - 1]}`);
+    for (const r of rs) for (let n = r.start; n <= r.end; n++) expect(view).toContain(`${String(n).padStart(5)}\t${lines[n - 1]}`);
     // An entry of the outline outside every region keeps its signature line.
     expect(view).toContain(`${String(1).padStart(5)}  function fn0(input) {`);
     // Without an outline, a gap between regions is marked.
     const plain = regionView(text, [{ start: 3, end: 4 }, { start: 30, end: 31 }]);
-    expect(plain.split("\n")).toEqual([`    3| ${lines[2]}`, `    4| ${lines[3]}`, "    ⋮", `   30| ${lines[29]}`, `   31| ${lines[30]}`]);
+    expect(plain.split("\n")).toEqual([`    3\t${lines[2]}`, `    4\t${lines[3]}`, "    ⋮", `   30\t${lines[29]}`, `   31\t${lines[30]}`]);
   });
 });

@@ -118,10 +118,11 @@ describe("a caller counts as seen only where it was seen", () => {
     await repository(files);
     const before = world.server.requests.length;
     await run(task, [read("r1", "src/keys.ts")], ["--budget", "40000"]);
-    const first = JSON.stringify(world.server.requests[before]!.body);
+    const messages = world.server.requests[before]!.body.messages as { role: string; content: string }[];
+    const first = messages.find((m) => m.role === "user")!.content;
     // Both call sites, 540 lines apart, with their line numbers: all the model needs to see of them.
-    expect(first).toContain(`   10| export const k9 = encodeKey`);
-    expect(first).toContain(`  550| export const k549 = encodeKey`);
+    expect(first).toContain(`   10\texport const k9 = encodeKey`);
+    expect(first).toContain(`  550\texport const k549 = encodeKey`);
     expect(known(decisions()[0]!)).toBe(true);
   });
 
@@ -136,7 +137,7 @@ describe("a caller counts as seen only where it was seen", () => {
     const messages = world.server.requests[before]!.body.messages as { role: string; content: string }[];
     const first = messages.find((m) => m.role === "user")!.content;
     const calls = long.flatMap((l, i) => (l.includes("encodeKey(") ? [i + 1] : []));
-    const shown = calls.filter((n) => first.includes(`${String(n).padStart(5)}| ${long[n - 1]}`));
+    const shown = calls.filter((n) => first.includes(`${String(n).padStart(5)}\t${long[n - 1]}`));
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(calls.length);
     expect(known(decisions()[0]!)).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -53,11 +53,29 @@ describe("a long file in the first request", () => {
     const at = lines.findIndex((l) => l.includes("REFUND-LINE-4242")) + 1;
     expect(at).toBeGreaterThan(800);
     const sent = await firstRequest("a cancelled order is refunded twice in src/orders.js");
-    expect(sent).toContain(`${String(at).padStart(5)}| ${lines[at - 1]}`);
+    expect(sent).toContain(`${String(at).padStart(5)}\t${lines[at - 1]}`);
     expect(sent).not.toContain("HEAD-LINE-1111");
     // The rest of the file is named, not shown, and how to read it is said.
     expect(sent).toContain("more lines; read_file src/orders.js for the rest");
     expect(sent).toContain(`${String(1).padStart(5)}  function step0(cart) {`);
+  });
+
+  test("can be edited by quoting its shown lines with their numbers, without a read_file", async () => {
+    const lines = project();
+    const at = lines.findIndex((l) => l.includes("REFUND-LINE-4242")) + 1;
+    const quoted = [at - 1, at].map((n) => `${String(n).padStart(5)}\t${lines[n - 1]}`).join("\n");
+    const fixed = "  if (!order.refunds.includes(order.paid)) order.refunds.push(order.paid); // REFUND-LINE-4242";
+    world.server.script({
+      turns: [{ toolCalls: [{ id: "e1", name: "edit_file", input: { path: "src/orders.js", old_string: quoted, new_string: `${lines[at - 2]}\n${fixed}` } }] }, { text: "fixed" }],
+    });
+    const before = world.server.requests.length;
+    const task = "a cancelled order is refunded twice in src/orders.js";
+    const r = await runWeir([...wire(), "--verify-floor", "off", "--yes", "--budget", "4000", task], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(world.server.requests[before]!.body)).toContain(JSON.stringify(quoted).slice(1, -1));
+    const after = readFileSync(join(world.ws, "src/orders.js"), "utf8").split("\n");
+    expect(after[at - 1]).toBe(fixed);
+    expect(after.length).toBe(lines.length);
   });
 
   test("is shown by its head where the task's words are not in it", async () => {
