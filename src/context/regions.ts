@@ -5,6 +5,7 @@
  */
 import { termsOf } from "./lexical.ts";
 import { type Outline, outlineLine } from "./outline.ts";
+import { numberedLine } from "../core/text-fit.ts";
 
 /** 1-based lines, both ends included. */
 export interface Region {
@@ -220,7 +221,7 @@ export function regionView(text: string, regions: readonly Region[], outline?: O
     if (!inRegion(s.line)) rows.push({ line: s.line, text: outlineLine(s) });
   }
   for (const r of regions) {
-    for (let n = r.start; n <= r.end; n++) rows.push({ line: n, text: `${String(n).padStart(5)}\t${lines[n - 1] ?? ""}` });
+    for (let n = r.start; n <= r.end; n++) rows.push({ line: n, text: numberedLine(n, lines[n - 1] ?? "", 5) });
   }
   rows.sort((a, b) => a.line - b.line);
   const out: string[] = [];

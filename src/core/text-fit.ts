@@ -14,6 +14,19 @@ export function middleCut(text: string, maxChars: number): { text: string; cut: 
   return { text: `${head}[... ${cut.toLocaleString("en")} characters cut from the middle ...]\n${tail}`, cut };
 }
 
+/** The most characters of a line shown with a number: a longer one (minified code, data) is cut. */
+export const MAX_LINE = 2000;
+
+/**
+ * One line as read_file and a file's regions show it: its number right-aligned to `width`, a tab,
+ * and the line cut at MAX_LINE characters with a note that says so. edit_file takes the number off
+ * a quote of such lines. Pure.
+ */
+export function numberedLine(n: number, line: string, width: number): string {
+  const shown = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : line;
+  return `${String(n).padStart(width)}\t${shown}`;
+}
+
 /** Characters a task (with whatever was piped beside it) may take: a quarter of the window, four to a token. Pure. */
 export const taskRoom = (contextSize: number): number => contextSize;
 

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { termsOf } from "../../src/context/lexical.ts";
 import { outline } from "../../src/context/outline.ts";
 import { firstLines, rankedRegions, regionsOf, regionView } from "../../src/context/regions.ts";
+import { MAX_LINE } from "../../src/core/text-fit.ts";
 
 /** A file of `count` small functions, each with a body of `body` lines of its own words. */
 function functions(count: number, body: number, words: (i: number) => string): string {
@@ -80,5 +81,18 @@ describe("regions a task points at", () => {
     // Without an outline, a gap between regions is marked.
     const plain = regionView(text, [{ start: 3, end: 4 }, { start: 30, end: 31 }]);
     expect(plain.split("\n")).toEqual([`    3\t${lines[2]}`, `    4\t${lines[3]}`, "    ⋮", `   30\t${lines[29]}`, `   31\t${lines[30]}`]);
+  });
+
+  test("a line of data in a region is cut as read_file cuts it, so one line cannot take the budget", () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `row ${i}`);
+    lines[9] = `const table = "${"x".repeat(50_000)}";`;
+    lines[11] = "refund the order";
+    const text = lines.join("\n");
+    const rs = regionsOf(text, focus("refund"), 30);
+    expect(rs.some((r) => r.start <= 10 && 10 <= r.end)).toBe(true);
+    const view = regionView(text, rs).split("\n");
+    const cut = view.find((l) => l.startsWith("   10\t"))!;
+    expect(cut).toBe(`   10\t${lines[9]!.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]`);
+    expect(view).toContain("   12\trefund the order");
   });
 });

@@ -9,8 +9,8 @@ import { sha256 } from "../../workspace/ledger.ts";
 import { looksBinary } from "../../workspace/walker.ts";
 import { type ActionContext, defineAction, ToolFailure } from "../action.ts";
 import { applyEdits, EditRefused, type EditSpec, inFileConventions } from "../edit-match.ts";
+import { MAX_LINE, numberedLine } from "../../core/text-fit.ts";
 
-const MAX_LINE = 2000;
 const DEFAULT_LIMIT = 2000;
 
 function existing(path: string, ctx: ActionContext, access: "read" | "write") {
@@ -37,9 +37,7 @@ function readExisting(path: string, ctx: ActionContext, access: "read" | "write"
 /** Lines numbered from `from + 1`, each cut at MAX_LINE characters, as read_file shows them. */
 function numbered(lines: readonly string[], from: number): string {
   const width = String(from + lines.length).length;
-  return lines
-    .map((l, k) => `${String(from + k + 1).padStart(width)}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : l}`)
-    .join("\n");
+  return lines.map((l, k) => numberedLine(from + k + 1, l, width)).join("\n");
 }
 
 /**
