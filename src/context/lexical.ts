@@ -136,6 +136,9 @@ export function countQuery(path: string, buf: Buffer, terms: readonly string[]):
   return { path, tf, len: Math.max(1, Math.round(buf.length / 6)) };
 }
 
+/** One term's part of a BM25 score (k1 1.2, b 0.75): its weight, saturated by its count `f` and normalised by length. Pure. */
+export const bm25Term = (weight: number, f: number, len: number, avgLen: number): number => (weight * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * len) / avgLen));
+
 /**
  * BM25 (k1 1.2, b 0.75) of each counted document for the query terms; documents without any query
  * term are left out. `total` counts documents screened out before counting, for the IDF. Pure.
@@ -155,7 +158,7 @@ export function bm25Counted(query: string[], docs: readonly Counted[], total = d
       if (!f) continue;
       const k = df.get(t) ?? 0;
       const idf = Math.log(1 + (n - k + 0.5) / (k + 0.5));
-      s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg));
+      s += bm25Term(idf, f, d.len, avg);
     }
     if (s > 0) out.push({ path: d.path, score: s });
   }

@@ -3,7 +3,7 @@
  * inlined: a model can act on the lines that matter in a 2,000-line file without its first 400
  * lines, or an outline that shows none of the code. Pure.
  */
-import { termsOf } from "./lexical.ts";
+import { bm25Term, termsOf } from "./lexical.ts";
 import { type Outline, outlineLine } from "./outline.ts";
 import { numberedLine } from "../core/text-fit.ts";
 
@@ -27,9 +27,6 @@ const WINDOW = { before: 5, size: 18 };
 const SHOWN_AGAIN = 0.2;
 /** Lines this long are data (minified code, a table), never scored. */
 const LONG_LINE = 400;
-/** BM25's saturation and length normalisation, over the units of one file. */
-const K1 = 1.2;
-const B = 0.75;
 
 /** A part of a file that is chosen whole or not at all: a symbol with no symbol inside it, or a window. */
 interface Unit {
@@ -71,9 +68,8 @@ export function rankedRegions(text: string, focus: Focus, maxLines: number, outl
   const avg = units.reduce((n, u) => n + u.end - u.start + 1, 0) / Math.max(1, units.length);
   const shown = new Set<string>();
   const score = (u: (typeof units)[number]): number => {
-    const norm = K1 * (1 - B + (B * (u.end - u.start + 1)) / avg);
     let s = 0;
-    for (const [t, n] of u.tf) s += ((weight.get(t)! * n * (K1 + 1)) / (n + norm)) * (shown.has(t) ? SHOWN_AGAIN : 1);
+    for (const [t, n] of u.tf) s += bm25Term(weight.get(t)!, n, u.end - u.start + 1, avg) * (shown.has(t) ? SHOWN_AGAIN : 1);
     return s;
   };
   const chosen: Region[] = [];
