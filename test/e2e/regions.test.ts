@@ -78,6 +78,20 @@ describe("a long file in the first request", () => {
     expect(after.length).toBe(lines.length);
   });
 
+  test("weir context names the lines the regions show", async () => {
+    const lines = project();
+    const at = lines.findIndex((l) => l.includes("REFUND-LINE-4242")) + 1;
+    const task = "a cancelled order is refunded twice in src/orders.js";
+    const r = await runWeir([...wire(), "context", task, "--budget", "4000"], { home: world.home, cwd: world.ws });
+    expect(r.code).toBe(0);
+    const shown = /shows lines ([\d\-, ]+)/.exec(r.stdout)?.[1]?.split(", ").map((x) => x.split("-").map(Number)) ?? [];
+    expect(shown.some(([start, end]) => start! <= at && at <= end!)).toBe(true);
+    expect(shown.some(([start]) => start === 1)).toBe(false);
+    const json = await runWeir([...wire(), "context", task, "--budget", "4000", "--json"], { home: world.home, cwd: world.ws });
+    const entry = (JSON.parse(json.stdout).entries as { source: string; shows: { start: number; end: number }[] | null }[]).find((e) => e.source === "src/orders.js")!;
+    expect(entry.shows!.map((x) => [x.start, x.end])).toEqual(shown);
+  });
+
   test("is shown by its head where the task's words are not in it", async () => {
     const lines = project();
     const sent = await firstRequest("tidy up src/orders.js");

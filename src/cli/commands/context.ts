@@ -66,6 +66,8 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
             relevance: e.chunk.relevance,
             precision: e.chunk.precision,
             revision: e.chunk.revision,
+            // The lines a long file's regions show at the full level; null where it shows one range or none.
+            shows: e.level === "full" ? (e.chunk.shows ?? null) : null,
             why: e.why,
           })),
           text: ws.text,
@@ -86,7 +88,8 @@ export async function contextCommand(args: ParsedArgs, workspace: string, resolv
     const sha = e.chunk.revision.sha ? ` @${e.chunk.revision.sha.slice(0, 12)}` : "";
     const findings = e.findings.map((f) => `${f.rule} (lines ${f.startLine}-${f.endLine})`).join(", ");
     out(`${e.level.padEnd(9)}  ${String(e.cost).padStart(6)}  ${e.verdict.padEnd(16)}  ${e.chunk.kind} ${e.chunk.source}${sha}\n`);
-    out(`${" ".repeat(19)}${e.why}${findings ? `; ${findings}` : ""}\n`);
+    const shows = e.level === "full" && e.chunk.shows ? `; shows lines ${e.chunk.shows.map((r) => `${r.start}-${r.end}`).join(", ")}` : "";
+    out(`${" ".repeat(19)}${e.why}${shows}${findings ? `; ${findings}` : ""}\n`);
   }
   if (args.config.verbose) out(`\n--- the first request (wire body) ---\n${JSON.stringify(request, null, 2)}\n`);
   return 0;
