@@ -1,7 +1,9 @@
 /**
- * The model router's cost: 54 scripted tasks (written before the router was tuned: a third
- * questions, a third one-file fixes, a third changes across modules; six of the questions asked as
- * follow-ups in the session of the change before them), each run through the compiled binary twice
+ * The model router's cost on two scripted mixes: dev, 54 tasks (written before the router was tuned:
+ * a third questions, a third one-file fixes, a third changes across modules; six of the questions
+ * asked as follow-ups in the session of the change before them), and test, 27 tasks of the same
+ * kinds in another repository's layout and words, written before any change its figures could
+ * steer and never tuned on. Each task runs through the compiled binary twice
  * against two mock vendors that simulate prompt caching per vendor: once with `--router off` (every
  * request on main), once routed. Priced with the published list (policies/prices.json): main is
  * claude-sonnet-4-5 on the Messages wire; fast is gpt-5-mini on the Chat wire, and then
@@ -10,7 +12,7 @@
  * Prints: total cost routed against all-on-main (goal ≤ 0.5x), the switches off a warm main and
  * whether each paid for itself (measured afterwards from the usage the vendors reported), whether
  * every task ended with the same files and answer both ways, and the router's decision time.
- *   bun run bench models
+ *   bun run bench models [--split dev|test]
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,9 +27,6 @@ import { hostBinary, median, sized } from "./lib/measure.ts";
 const ROOT = join(import.meta.dir, "..");
 const bin = hostBinary(ROOT);
 const dir = mkdtempSync(join(tmpdir(), "weir-bench-models-"));
-const MODULES = ["billing", "orders", "users", "search", "mail", "reports"];
-const NAMES = ["total", "parse", "format", "limit", "merge", "score", "index", "queue", "cache"];
-
 interface Task {
   id: string;
   kind: "question" | "fix" | "change";
@@ -37,52 +36,25 @@ interface Task {
   followUp?: boolean;
 }
 
+/** A scripted mix: its tasks, and the repository they run in (a folder of modules, each with its tests). */
+interface Mix {
+  name: "dev" | "test";
+  /** The folder the modules are in, and where their tests are. */
+  src: string;
+  tests: (m: string, n: string) => string;
+  modules: string[];
+  tasks: () => Task[];
+  /** A module file: a function over a list, exported, with a bug to fix. */
+  source: (m: string, n: string) => string;
+  test: (m: string, n: string) => string;
+}
+
 let seq = 0;
 const call = (name: string, input: unknown, output: number): Turn => ({ toolCalls: [{ id: `c${++seq}`, name, input }], usage: { output } });
 const answer = (text: string, output: number): Turn => ({ text, usage: { output } });
-const file = (m: string, n: string) => `src/${m}/${n}.js`;
 
-/** The scripted mix: written out before any routing figure was read, and not tuned since. */
-function tasks(): Task[] {
-  const out: Task[] = [];
-  for (let i = 0; i < sized(18, 3); i++) {
-    const m = MODULES[i % 6]!;
-    const n = NAMES[i % 9]!;
-    const m2 = MODULES[(i + 1) % 6]!;
-    const n2 = NAMES[(i + 4) % 9]!;
-    out.push({
-      id: `change-${i}`,
-      kind: "change",
-      text: `rename ${n}Value to ${n}Amount in ${file(m, n)} and update its use in ${file(m2, n2)}`,
-      turns: [
-        call("read_file", { path: file(m, n) }, 60),
-        call("read_file", { path: file(m2, n2) }, 60),
-        call("edit_file", { path: file(m, n), old_string: `${n}Value`, new_string: `${n}Amount` }, 180),
-        call("edit_file", { path: file(m2, n2), old_string: "let sum = 0;", new_string: `let sum = 0; // counted as ${n}Amount counts` }, 180),
-        call("verify", { level: "quick" }, 40),
-        answer(`Renamed ${n}Value to ${n}Amount in both files; the tests pass.`, 220),
-      ],
-    });
-    out.push({
-      id: `fix-${i}`,
-      kind: "fix",
-      text: `fix the off-by-one in ${n}Value in ${file(m, n)}`,
-      turns: [
-        call("read_file", { path: file(m, n) }, 60),
-        call("edit_file", { path: file(m, n), old_string: "i <= items.length", new_string: "i < items.length" }, 150),
-        call("verify", { level: "quick" }, 40),
-        answer(`Fixed the loop bound in ${file(m, n)}; the tests pass.`, 200),
-      ],
-    });
-    out.push({
-      id: `question-${i}`,
-      kind: "question",
-      text: `what does ${n}Value in ${file(m, n)} return for an empty list?`,
-      followUp: i % 3 === 0,
-      turns: [call("read_file", { path: file(m, n) }, 60), answer(`${n}Value returns 0 for an empty list: the loop never runs and the sum starts at 0.`, 320)],
-    });
-  }
-  // A follow-up question comes right after the change it follows (the session the -c continues).
+/** A follow-up question comes right after the change it follows (the session the -c continues). */
+function inSessions(out: Task[]): Task[] {
   const ordered: Task[] = [];
   for (const t of out.filter((x) => !x.followUp)) {
     ordered.push(t);
@@ -94,23 +66,138 @@ function tasks(): Task[] {
   return ordered;
 }
 
-/** A repository of six modules, each with nine files and their tests. */
-function repository(ws: string): void {
-  for (const m of MODULES)
-    for (const n of NAMES) {
-      mkdirSync(join(ws, "src", m), { recursive: true });
-      mkdirSync(join(ws, "test", m), { recursive: true });
-      const body = Array.from({ length: 12 }, (_, k) => `  // step ${k}: the ${m} ${n} rule keeps its order and its bounds\n`).join("");
-      writeFileSync(join(ws, file(m, n)), `function ${n}Value(items) {\n  let sum = 0;\n  for (let i = 0; i <= items.length; i++) sum += items[i] ?? 0;\n${body}  return sum;\n}\nmodule.exports = { ${n}Value };\n`);
-      writeFileSync(join(ws, "test", m, `${n}.test.js`), `const { ${n}Value } = require("../../${file(m, n)}");\nif (${n}Value([]) !== 0) process.exit(1);\n`);
+const MODULES = ["billing", "orders", "users", "search", "mail", "reports"];
+const NAMES = ["total", "parse", "format", "limit", "merge", "score", "index", "queue", "cache"];
+const file = (m: string, n: string) => `src/${m}/${n}.js`;
+
+/** The dev mix: written out before any routing figure was read, and not tuned since. */
+const DEV: Mix = {
+  name: "dev",
+  src: "src",
+  tests: (m, n) => `test/${m}/${n}.test.js`,
+  modules: MODULES,
+  source: (m, n) => {
+    const body = Array.from({ length: 12 }, (_, k) => `  // step ${k}: the ${m} ${n} rule keeps its order and its bounds\n`).join("");
+    return `function ${n}Value(items) {\n  let sum = 0;\n  for (let i = 0; i <= items.length; i++) sum += items[i] ?? 0;\n${body}  return sum;\n}\nmodule.exports = { ${n}Value };\n`;
+  },
+  test: (m, n) => `const { ${n}Value } = require("../../${file(m, n)}");\nif (${n}Value([]) !== 0) process.exit(1);\n`,
+  tasks() {
+    const out: Task[] = [];
+    for (let i = 0; i < sized(18, 3); i++) {
+      const m = MODULES[i % 6]!;
+      const n = NAMES[i % 9]!;
+      const m2 = MODULES[(i + 1) % 6]!;
+      const n2 = NAMES[(i + 4) % 9]!;
+      out.push({
+        id: `change-${i}`,
+        kind: "change",
+        text: `rename ${n}Value to ${n}Amount in ${file(m, n)} and update its use in ${file(m2, n2)}`,
+        turns: [
+          call("read_file", { path: file(m, n) }, 60),
+          call("read_file", { path: file(m2, n2) }, 60),
+          call("edit_file", { path: file(m, n), old_string: `${n}Value`, new_string: `${n}Amount` }, 180),
+          call("edit_file", { path: file(m2, n2), old_string: "let sum = 0;", new_string: `let sum = 0; // counted as ${n}Amount counts` }, 180),
+          call("verify", { level: "quick" }, 40),
+          answer(`Renamed ${n}Value to ${n}Amount in both files; the tests pass.`, 220),
+        ],
+      });
+      out.push({
+        id: `fix-${i}`,
+        kind: "fix",
+        text: `fix the off-by-one in ${n}Value in ${file(m, n)}`,
+        turns: [
+          call("read_file", { path: file(m, n) }, 60),
+          call("edit_file", { path: file(m, n), old_string: "i <= items.length", new_string: "i < items.length" }, 150),
+          call("verify", { level: "quick" }, 40),
+          answer(`Fixed the loop bound in ${file(m, n)}; the tests pass.`, 200),
+        ],
+      });
+      out.push({
+        id: `question-${i}`,
+        kind: "question",
+        text: `what does ${n}Value in ${file(m, n)} return for an empty list?`,
+        followUp: i % 3 === 0,
+        turns: [call("read_file", { path: file(m, n) }, 60), answer(`${n}Value returns 0 for an empty list: the loop never runs and the sum starts at 0.`, 320)],
+      });
+    }
+    return inSessions(out);
+  },
+};
+
+const AREAS = ["inventory", "pricing", "shipping", "catalog", "export", "notify"];
+const VERBS = ["round", "clamp", "split", "lookup", "retry", "rank", "slug", "window", "tally"];
+const lib = (a: string, v: string) => `lib/${a}/${v}.js`;
+
+/** The test mix: another layout (lib/, spec/), other words and scripts; written before its first run, never tuned on. */
+const TEST: Mix = {
+  name: "test",
+  src: "lib",
+  tests: (a, v) => `spec/${a}/${v}.spec.js`,
+  modules: AREAS,
+  source: (a, v) => {
+    const notes = Array.from({ length: 9 }, (_, k) => `  // ${a} ${v}, case ${k}: values arrive in the order the caller keeps\n`).join("");
+    return `function ${v}Of(values) {\n  const kept = values.filter((x) => x !== null);\n${notes}  return kept.reduce((a, b) => a + b) / kept.length;\n}\nmodule.exports = { ${v}Of };\n`;
+  },
+  test: (a, v) => `const { ${v}Of } = require("../../${lib(a, v)}");\nif (${v}Of([2, 4]) !== 3) process.exit(1);\n`,
+  tasks() {
+    const out: Task[] = [];
+    for (let i = 0; i < sized(9, 3); i++) {
+      const a = AREAS[(i * 5) % 6]!;
+      const v = VERBS[(i * 2) % 9]!;
+      const a2 = AREAS[(i * 5 + 2) % 6]!;
+      const v2 = VERBS[(i * 2 + 5) % 9]!;
+      out.push({
+        id: `change-${i}`,
+        kind: "change",
+        text: `make ${v}Of in ${lib(a, v)} return 0 for an empty list, and have ${v2}Of in ${lib(a2, v2)} use it for its average`,
+        turns: [
+          call("read_file", { path: lib(a, v) }, 70),
+          call("read_file", { path: lib(a2, v2) }, 70),
+          call("edit_file", { path: lib(a, v), old_string: "  return kept.reduce", new_string: "  if (kept.length === 0) return 0;\n  return kept.reduce" }, 210),
+          call("edit_file", { path: lib(a2, v2), old_string: "x !== null);", new_string: `x !== null); // averaged as ${v}Of averages` }, 200),
+          call("verify", { level: "quick" }, 40),
+          answer(`${v}Of now returns 0 for an empty list and ${v2}Of follows it; the specs pass.`, 240),
+        ],
+      });
+      out.push({
+        id: `fix-${i}`,
+        kind: "fix",
+        text: `${v}Of in ${lib(a, v)} throws on an empty list; fix it`,
+        turns: [
+          call("read_file", { path: lib(a, v) }, 70),
+          call("edit_file", { path: lib(a, v), old_string: "kept.reduce((a, b) => a + b)", new_string: "kept.reduce((a, b) => a + b, 0)" }, 160),
+          call("verify", { level: "quick" }, 40),
+          answer(`Gave the reduce in ${lib(a, v)} a start of 0; the specs pass.`, 180),
+        ],
+      });
+      out.push({
+        id: `question-${i}`,
+        kind: "question",
+        text: `how does ${v}Of in ${lib(a, v)} treat null values?`,
+        followUp: i % 3 === 1,
+        turns: [call("read_file", { path: lib(a, v) }, 70), answer(`${v}Of drops null values before it averages the rest.`, 280)],
+      });
+    }
+    return inSessions(out);
+  },
+};
+
+/** The mix's repository: each module of each folder, with its test. */
+function repository(mix: Mix, ws: string): void {
+  const names = mix.name === "dev" ? NAMES : VERBS;
+  for (const m of mix.modules)
+    for (const n of names) {
+      for (const f of [join(mix.src, m, `${n}.js`), mix.tests(m, n)]) mkdirSync(join(ws, f, ".."), { recursive: true });
+      writeFileSync(join(ws, mix.src, m, `${n}.js`), mix.source(m, n));
+      writeFileSync(join(ws, mix.tests(m, n)), mix.test(m, n));
     }
   writeFileSync(join(ws, "package.json"), JSON.stringify({ name: "bench", scripts: { test: "node -e 0" } }));
 }
 
-/** What a run left: every file's hash under src/, and the answer. */
-function outcome(ws: string, text: string): string {
+/** What a run left: every module file's hash, and the answer. */
+function outcome(mix: Mix, ws: string, text: string): string {
   const h = createHash("sha256");
-  for (const m of MODULES) for (const f of readdirSync(join(ws, "src", m)).sort()) h.update(`${m}/${f}\0${readFileSync(join(ws, "src", m, f))}\0`);
+  for (const m of mix.modules) for (const f of readdirSync(join(ws, mix.src, m)).sort()) h.update(`${m}/${f}\0${readFileSync(join(ws, mix.src, m, f))}\0`);
   return `${h.digest("hex").slice(0, 16)} ${text}`;
 }
 
@@ -127,22 +214,22 @@ interface PolicyRun {
   outcomes: string[];
 }
 
-async function runAll(fast: string, routed: boolean): Promise<PolicyRun> {
+async function runAll(mix: Mix, fast: string, routed: boolean): Promise<PolicyRun> {
   const main = await new MockServer().start();
   const side = await new MockServer().start();
   main.simulateCache = side.simulateCache = true;
   side.shareScriptOf(main);
-  const home = join(dir, `home-${fast}-${routed}`);
-  const ws = join(dir, `ws-${fast}-${routed}`);
+  const home = join(dir, `home-${mix.name}-${fast}-${routed}`);
+  const ws = join(dir, `ws-${mix.name}-${fast}-${routed}`);
   mkdirSync(join(home, ".config", "weir"), { recursive: true });
-  repository(ws);
+  repository(mix, ws);
   const models = { fast: { provider: "openai-compatible", baseUrl: `${side.url}/v1`, model: fast } };
   const config = { provider: "anthropic-compatible", baseUrl: main.url, model: "claude-sonnet-4-5", models, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 } };
   writeFileSync(join(home, ".config", "weir", "config.json"), JSON.stringify(config));
   const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
   const run: PolicyRun = { usd: 0, turns: [], outcomes: [] };
   try {
-    for (const t of tasks()) {
+    for (const t of mix.tasks()) {
       main.script({ turns: t.turns.map((x) => structuredClone(x)) });
       const args = [bin, "--yes", "--verify-floor", "off", "--output-format", "events", "--router", routed ? "on" : "off", ...(t.followUp ? ["-c"] : []), t.text];
       // Not spawnSync: the mock vendors answer from this process's event loop.
@@ -162,7 +249,7 @@ async function runAll(fast: string, routed: boolean): Promise<PolicyRun> {
       }
       run.turns.push(seen);
       const end = events.find((e) => e.type === "run_end");
-      run.outcomes.push(outcome(ws, end?.text ?? ""));
+      run.outcomes.push(outcome(mix, ws, end?.text ?? ""));
     }
   } finally {
     await main.stop();
@@ -222,25 +309,30 @@ function decisionMicros(): number {
   return median(rounds);
 }
 
+const only = process.argv.includes("--split") ? process.argv[process.argv.indexOf("--split") + 1] : undefined;
+
 try {
-  const all = tasks();
-  console.log(`model router: ${all.length} scripted tasks (${all.filter((t) => t.kind === "question").length} questions, ${all.filter((t) => t.kind === "fix").length} one-file fixes, ${all.filter((t) => t.kind === "change").length} cross-module changes; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
-  for (const fast of sized(["gpt-5-mini", "claude-haiku-4-5"], ["gpt-5-mini"])) {
-    const off = await runAll(fast, false);
-    const on = await runAll(fast, true);
-    const same = on.outcomes.filter((o, i) => o === off.outcomes[i]).length;
-    const fastTurns = on.turns.flat().filter((t) => t.role === "fast").length;
-    const sw = switches(on);
-    console.log(`  fast ${fast}: routed $${on.usd.toFixed(4)} against all-on-main $${off.usd.toFixed(4)}: ${(on.usd / off.usd).toFixed(2)}x (goal ≤ 0.50x)`);
-    console.log(`    ${fastTurns} of ${on.turns.flat().length} turns on fast; switches off a warm main ${sw.count}, of which paid for themselves ${sw.paid}; same outcome ${same} of ${all.length}`);
-    for (const kind of ["question", "fix", "change"] as const) {
-      const idx = all.flatMap((t, i) => (t.kind === kind ? [i] : []));
-      const cost = (r: PolicyRun) => idx.reduce((sum, i) => sum + r.turns[i]!.reduce((a, t) => a + costOf(t.usage, priceOf(t.model)!), 0), 0);
-      const mainWhy = [...new Set(idx.flatMap((i) => on.turns[i]!.filter((t) => t.role === "main").map((t) => t.reason)))];
-      console.log(`    ${kind === "fix" ? "fixes" : `${kind}s`}: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
+  for (const mix of [DEV, TEST].filter((x) => !only || x.name === only)) {
+    const all = mix.tasks();
+    const count = (k: Task["kind"]) => all.filter((t) => t.kind === k).length;
+    console.log(`model router, ${mix.name}: ${all.length} scripted tasks (${count("question")} questions, ${count("fix")} one-file fixes, ${count("change")} cross-module changes; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
+    for (const fast of sized(["gpt-5-mini", "claude-haiku-4-5"], ["gpt-5-mini"])) {
+      const off = await runAll(mix, fast, false);
+      const on = await runAll(mix, fast, true);
+      const same = on.outcomes.filter((o, i) => o === off.outcomes[i]).length;
+      const fastTurns = on.turns.flat().filter((t) => t.role === "fast").length;
+      const sw = switches(on);
+      console.log(`  fast ${fast}: routed $${on.usd.toFixed(4)} against all-on-main $${off.usd.toFixed(4)}: ${(on.usd / off.usd).toFixed(2)}x (goal ≤ 0.50x)`);
+      console.log(`    ${fastTurns} of ${on.turns.flat().length} turns on fast; switches off a warm main ${sw.count}, of which paid for themselves ${sw.paid}; same outcome ${same} of ${all.length}`);
+      for (const kind of ["question", "fix", "change"] as const) {
+        const idx = all.flatMap((t, i) => (t.kind === kind ? [i] : []));
+        const cost = (r: PolicyRun) => idx.reduce((sum, i) => sum + r.turns[i]!.reduce((a, t) => a + costOf(t.usage, priceOf(t.model)!), 0), 0);
+        const mainWhy = [...new Set(idx.flatMap((i) => on.turns[i]!.filter((t) => t.role === "main").map((t) => t.reason)))];
+        console.log(`    ${kind === "fix" ? "fixes" : `${kind}s`}: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
+      }
+      const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
+      if (warmWhy) console.log(`    e.g. ${warmWhy}`);
     }
-    const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
-    if (warmWhy) console.log(`    e.g. ${warmWhy}`);
   }
   console.log(`  the router's decision: ${decisionMicros().toFixed(2)} µs a choice, median of 5 rounds of ${CHOICES} (goal < 1 ms)`);
 } finally {
