@@ -5,7 +5,7 @@ import type { VerificationLedger } from "../actions/verification.ts";
 import { reachableFromOtherFiles, resolveCallers } from "../context/callers.ts";
 import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
-import { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "../context/public-api.ts";
+import { documentedName, documentedValue, isDocumentation, isPublicApi, isSurfaceFile, namesLiteral } from "../context/public-api.ts";
 import { securityBindings, touchesSecurity } from "../context/security-surface.ts";
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
@@ -195,8 +195,6 @@ const LIMITS = {
   testsMapped: 20,
 };
 
-/** A file that is itself a package's surface: an index module, declarations, `lib.rs`, `__init__.py`, an `api/` or `public/` directory. Pure. */
-const entryFile = (p: string): boolean => /(?:^|\/)(?:index\.[jt]sx?|api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(p);
 
 /**
  * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
@@ -548,6 +546,12 @@ export class WorkState {
     return symbols.some((x) => documentedName(x.name, docs));
   }
 
+  /** Whether a planned file is itself its package's surface (`isSurfaceFile`). */
+  private isSurface(path: string): boolean {
+    const files = (this.fileSet ??= new Set(this.workspaceFiles()));
+    return isSurfaceFile(path, files, (rel) => textOf(this.root, rel, this.index));
+  }
+
   /**
    * Whether a planned change alters what a party outside the code reads: a symbol the entry points
    * reach or the docs name, a name the task quotes that a planned file holds as a string (a flag, a
@@ -734,7 +738,7 @@ export class WorkState {
       security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)) || securityCode,
       // A change that leaves behaviour as it is (a comment) changes no API its users depend on. A name the
       // task quotes that a planned file holds as a string (a flag, a field, a key) is one other programs read.
-      public_api: planned.some(entryFile) || (behaviour && this.externallyRead(task, planned, symbols)),
+      public_api: planned.some((p) => this.isSurface(p)) || (behaviour && this.externallyRead(task, planned, symbols)),
       behaviour_change: behaviour,
       persistence: planned.some((p) => /(?:migrations?|schema|\.sql$)/i.test(p)),
     };

@@ -9,7 +9,7 @@ export type { SlashCommand } from "./slash-commands.ts";
 export { conversationTokens, createContextStep } from "./context-step.ts";
 export type { ContextStep } from "./context-step.ts";
 export { hasResolver, reachableFromOtherFiles, resolveCallers } from "./callers.ts";
-export { documentedName, documentedValue, isDocumentation, isPublicApi, namesLiteral } from "./public-api.ts";
+export { documentedName, documentedValue, isDocumentation, isPublicApi, isSurfaceFile, namesLiteral } from "./public-api.ts";
 export { securityBindings, touchesSecurity } from "./security-surface.ts";
 export { codeWords, docsDrift } from "./docs-drift.ts";
 export type { CodeFacts, Drift } from "./docs-drift.ts";

@@ -73,6 +73,15 @@ function reExports(text: string): { spec: string; names: string[] }[] {
 }
 
 function jsPublic(path: string, name: string, files: ReadonlySet<string>, read: ReadText): boolean {
+  return jsReached(path, files, read, (names) => names.includes("*") || names.includes(name));
+}
+
+/**
+ * Whether a JS/TS file is reached from its package's entry points, passing on names `passes`
+ * accepts: the entries package.json declares, or where it declares none, the `index.js` beside it
+ * (Node's default), then what each re-exports, file to file. Pure given `read`.
+ */
+function jsReached(path: string, files: ReadonlySet<string>, read: ReadText, passes: (names: string[]) => boolean): boolean {
   const dir = above(path).find((d) => files.has(at(d, "package.json")));
   if (dir === undefined) return false;
   let pkg: Record<string, unknown>;
@@ -81,14 +90,15 @@ function jsPublic(path: string, name: string, files: ReadonlySet<string>, read: 
   } catch {
     return false;
   }
-  const entries = entryStrings(pkg).flatMap((e) => entrySources(dir, e, files));
+  const declared = entryStrings(pkg);
+  const entries = (declared.length ? declared : ["index.js"]).flatMap((e) => entrySources(dir, e, files));
   // Each file reached, with the names it is known to pass on (`*`: all it exports).
   const queue = entries.map((file) => ({ file, names: ["*"] }));
   const seen = new Set<string>();
   const all = files as Set<string>;
   while (queue.length > 0 && seen.size < MAX_FOLLOWED) {
     const { file, names } = queue.shift()!;
-    if (file === path && (names.includes("*") || names.includes(name))) return true;
+    if (file === path && passes(names)) return true;
     if (seen.has(`${file}\0${names.join(",")}`)) continue;
     seen.add(`${file}\0${names.join(",")}`);
     for (const r of reExports(read(file) ?? "")) {
@@ -98,6 +108,18 @@ function jsPublic(path: string, name: string, files: ReadonlySet<string>, read: 
     }
   }
   return false;
+}
+
+/**
+ * Whether a file is itself a package's surface, whatever part of it a change touches: a declaration
+ * file, a Rust crate's `lib.rs`, a Python package's `__init__.py`, a file under an `api/` or
+ * `public/` folder, or a JS/TS module its package's entry points reach (an `index.js` counts as
+ * its package's entry only where package.json or Node's default makes it one). Pure given `read`.
+ */
+export function isSurfaceFile(path: string, files: ReadonlySet<string>, read: ReadText): boolean {
+  if (/(?:^|\/)(?:api\/|public\/|[^/]+\.d\.ts$|lib\.rs$|__init__\.py$)/.test(path)) return true;
+  const lang = languageOf(path);
+  return (lang === "ts" || lang === "tsx" || lang === "js") && jsReached(path, files, read, () => true);
 }
 
 function pythonPublic(path: string, name: string, files: ReadonlySet<string>, read: ReadText): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { documentedName, documentedValue, isPublicApi, namesLiteral, givenNames } from "../../src/context/public-api.ts";
+import { documentedName, documentedValue, isPublicApi, isSurfaceFile, namesLiteral, givenNames } from "../../src/context/public-api.ts";
 
 /** A package of files held in memory. */
 const pkg = (files: Record<string, string>) => ({ files: new Set(Object.keys(files)), read: (p: string) => files[p] });
@@ -86,3 +86,30 @@ describe("a value the task names that the code holds and the docs state", () => 
   });
 });
 
+describe("a file that is itself its package's surface", () => {
+  test("an index module counts as its package's entry only where package.json or Node's default makes it one", () => {
+    const app = pkg({ "package.json": '{"name":"shop","scripts":{"test":"node -e 0"}}', "src/orders/index.js": "module.exports = {};\n", "src/orders/total.js": "" });
+    expect(isSurfaceFile("src/orders/index.js", app.files, app.read)).toBe(false);
+    // Node's default entry: index.js beside a package.json that declares none.
+    const bare = pkg({ "package.json": '{"name":"shop"}', "index.js": "module.exports = {};\n" });
+    expect(isSurfaceFile("index.js", bare.files, bare.read)).toBe(true);
+    // A declared entry, mapped back to its source, and a module it re-exports, by path or by folder.
+    const lib = pkg({
+      "package.json": '{"name":"keys","main":"dist/index.js"}',
+      "src/index.ts": 'export * from "./codec";\n',
+      "src/codec/index.ts": 'export { encodeKey } from "./keys.ts";\n',
+      "src/codec/keys.ts": "export function encodeKey() {}\n",
+      "src/util/index.ts": "export const x = 1;\n",
+    });
+    expect(isSurfaceFile("src/index.ts", lib.files, lib.read)).toBe(true);
+    expect(isSurfaceFile("src/codec/index.ts", lib.files, lib.read)).toBe(true);
+    expect(isSurfaceFile("src/codec/keys.ts", lib.files, lib.read)).toBe(true);
+    expect(isSurfaceFile("src/util/index.ts", lib.files, lib.read)).toBe(false);
+  });
+
+  test("declarations, a crate's lib.rs, a package's __init__.py and api/ or public/ files are surfaces by what they are", () => {
+    const none = pkg({});
+    for (const f of ["types/shop.d.ts", "crates/kv/src/lib.rs", "shop/__init__.py", "api/orders.js", "public/app.js"]) expect(isSurfaceFile(f, none.files, none.read)).toBe(true);
+    for (const f of ["src/orders.rs", "shop/pricing.py", "src/orders.js"]) expect(isSurfaceFile(f, none.files, none.read)).toBe(false);
+  });
+});

@@ -240,6 +240,11 @@ describe("reachability and risk before the first edit", () => {
       "Change encodeKey in src/keys.ts to take an options object",
     ],
     [
+      "an index.ts the package's main entry re-exports, by its folder",
+      { "package.json": '{"name":"keys","main":"dist/index.js"}', "src/index.ts": 'export * from "./codec";\n', "src/codec/index.ts": "export const SEPARATOR = ':';\n" },
+      "Change the separator in src/codec/index.ts to a slash",
+    ],
+    [
       "a default the README documents",
       { "src/config.ts": "export const DEFAULT_PAGE_SIZE = 50;\n", "README.md": "# lists\n\nEach page shows `DEFAULT_PAGE_SIZE` items (50).\n" },
       "Change DEFAULT_PAGE_SIZE in src/config.ts to 100",
@@ -263,6 +268,11 @@ describe("reachability and risk before the first edit", () => {
     ["a Python function __init__.py does not import", { "shop/__init__.py": "", "shop/pricing.py": "def total(items, tax):\n    return sum(items) * tax\n" }, "Change total in shop/pricing.py to take tax as a keyword argument"],
     ["a default no documentation names", { "src/config.ts": "export const DEFAULT_PAGE_SIZE = 50;\n", "README.md": "# lists\n\nThe total is shown on each page.\n" }, "Change DEFAULT_PAGE_SIZE in src/config.ts to 100"],
     ["a Go function under internal/", { "go.mod": "module example.com/kv\n", "internal/kv/encode.go": "package kv\n\nfunc Encode(k string) string {\n\treturn k\n}\n" }, "Change Encode in internal/kv/encode.go to take a byte slice"],
+    [
+      "an index.js no entry of its package reaches",
+      { "package.json": '{"name":"shop","scripts":{"test":"node -e 0"}}', "src/orders/index.js": "function indexValue(items) {\n  return items.length;\n}\nmodule.exports = { indexValue };\n" },
+      "fix the off-by-one in indexValue in src/orders/index.js",
+    ],
   ])("not public API: %s", async (_, files, task) => {
     await repository(files);
     await run(task, []);
