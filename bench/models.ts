@@ -43,6 +43,8 @@ interface Mix {
   src: string;
   tests: (m: string, n: string) => string;
   modules: string[];
+  /** The files of each module, by name. */
+  names: string[];
   tasks: () => Task[];
   /** A module file: a function over a list, exported, with a bug to fix. */
   source: (m: string, n: string) => string;
@@ -76,6 +78,7 @@ const DEV: Mix = {
   src: "src",
   tests: (m, n) => `test/${m}/${n}.test.js`,
   modules: MODULES,
+  names: NAMES,
   source: (m, n) => {
     const body = Array.from({ length: 12 }, (_, k) => `  // step ${k}: the ${m} ${n} rule keeps its order and its bounds\n`).join("");
     return `function ${n}Value(items) {\n  let sum = 0;\n  for (let i = 0; i <= items.length; i++) sum += items[i] ?? 0;\n${body}  return sum;\n}\nmodule.exports = { ${n}Value };\n`;
@@ -134,6 +137,7 @@ const TEST: Mix = {
   src: "lib",
   tests: (a, v) => `spec/${a}/${v}.spec.js`,
   modules: AREAS,
+  names: VERBS,
   source: (a, v) => {
     const notes = Array.from({ length: 9 }, (_, k) => `  // ${a} ${v}, case ${k}: values arrive in the order the caller keeps\n`).join("");
     return `function ${v}Of(values) {\n  const kept = values.filter((x) => x !== null);\n${notes}  return kept.reduce((a, b) => a + b) / kept.length;\n}\nmodule.exports = { ${v}Of };\n`;
@@ -184,9 +188,8 @@ const TEST: Mix = {
 
 /** The mix's repository: each module of each folder, with its test. */
 function repository(mix: Mix, ws: string): void {
-  const names = mix.name === "dev" ? NAMES : VERBS;
   for (const m of mix.modules)
-    for (const n of names) {
+    for (const n of mix.names) {
       for (const f of [join(mix.src, m, `${n}.js`), mix.tests(m, n)]) mkdirSync(join(ws, f, ".."), { recursive: true });
       writeFileSync(join(ws, mix.src, m, `${n}.js`), mix.source(m, n));
       writeFileSync(join(ws, mix.tests(m, n)), mix.test(m, n));
