@@ -8,7 +8,8 @@
  *     the task names the files, how many reads a pointer answers), raw
  *     prefix reuse between consecutive requests in cache order (tools, system, messages; cache
  *     markers removed) — median >= 99%, minimum >= 97% — and on the Messages wire the share of each
- *     later request's input that lies inside the previous request's last cache breakpoint (>= 90%);
+ *     later request's input that lies inside the previous request's last cache breakpoint (>= 90%),
+ *     and of all input after the first request, beside its bound (what a turn adds is new to any cache);
  *  4. a 200-turn session with --context-size 60000: every request within the window, the floor
  *     (AGENTS.md sentinel, the named file) in every request, no model call spent on compaction.
  *   bun run bench request
@@ -98,6 +99,13 @@ try {
       const inside = reqs.slice(1).map((b, i) => Math.min(cachedPrefix(reqs[i]), common(material(w, reqs[i]), material(w, b))) / cacheBytes(b));
       const own = reqs.slice(1).map((b) => cachedPrefix(b) / cacheBytes(b));
       line += `; covered by the request's own breakpoints median ${pct(median(own))}, min ${pct(Math.min(...own))}; readable from the previous request's cache write median ${pct(median(inside))}, min ${pct(Math.min(...inside))}`;
+      // The issue's measure: of all input after the first request, the share a cache read serves.
+      const sizes = reqs.slice(1).map(cacheBytes);
+      const read = inside.reduce((n, share, i) => n + share * sizes[i]!, 0);
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      // Its bound: every byte a request carries that the one before it did not is new to any cache.
+      const bound = sum(reqs.slice(0, -1).map(cacheBytes)) / sum(sizes);
+      line += `; of all input after the first request ${pct(read / sum(sizes))} (bound by what each turn adds: ${pct(bound)})`;
     }
     console.log(line);
   }
