@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextChunk, FloorReason } from "../core/chunk.ts";
 import { tokensOf } from "../core/chunk.ts";
+import { cutLine } from "../core/text-fit.ts";
 import { headText, holdsKeyMaterial, INSTRUCTION_FILES, PathRefused, resolveInWorkspace } from "../workspace/containment.ts";
 import { hashWithHead } from "../workspace/ledger.ts";
 import { gitOutput, repositoryPrefix } from "../workspace/git.ts";
@@ -459,17 +460,18 @@ function fileChunk(
   const inRegions = (rs: Region[]) =>
     `${hasOutline ? "outline of " : ""}${f.rel} (${f.lines} lines), with the lines the task points at:\n${regionView(f.text, rs, f.outline)}`;
   const unshown = lines.length - wide.reduce((n, r) => n + r.end - r.start + 1, 0);
+  const opening = (n: number) => lines.slice(0, n).map(cutLine).join("\n");
   const full =
     lines.length <= WHOLE_LINES
       ? f.text
       : wide.length
         ? `${inRegions(wide)}\n[... ${unshown} more lines; read_file ${f.rel} for the rest]`
-        : `${lines.slice(0, WHOLE_LINES).join("\n")}\n[... ${lines.length - WHOLE_LINES} more lines; read_file ${f.rel} with offset ${WHOLE_LINES + 1}]`;
+        : `${opening(WHOLE_LINES)}\n[... ${lines.length - WHOLE_LINES} more lines; read_file ${f.rel} with offset ${WHOLE_LINES + 1}]`;
   const summary = near.length
     ? inRegions(near)
     : hasOutline
       ? `outline of ${f.rel} (${f.lines} lines):\n${outlineText(f.outline!)}`
-      : `${lines.slice(0, 12).join("\n")}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
+      : `${opening(12)}\n[... ${Math.max(0, lines.length - 12)} more lines]`;
   return chunk({
     id: `file:${f.rel}`,
     kind,

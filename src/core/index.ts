@@ -16,4 +16,4 @@ export { TurnAccumulator } from "./stream.ts";
 export type { StopReason, StreamEvent } from "./stream.ts";
 export { addUsage, cacheHitRate, costOf, emptyUsage, promptTokens } from "./usage.ts";
 export type { Price, Usage } from "./usage.ts";
-export { counted, MAX_LINE, middleCut, numberedLine, taskRoom } from "./text-fit.ts";
+export { counted, cutLine, MAX_LINE, middleCut, numberedLine, taskRoom } from "./text-fit.ts";

@@ -14,7 +14,7 @@ export function middleCut(text: string, maxChars: number): { text: string; cut: 
   return { text: `${head}[... ${cut.toLocaleString("en")} characters cut from the middle ...]\n${tail}`, cut };
 }
 
-/** The most characters of a line shown with a number: a longer one (minified code, data) is cut. */
+/** The most characters of a line shown in part of a file: a longer one (minified code, data) is cut. */
 export const MAX_LINE = 2000;
 
 /**
@@ -23,9 +23,11 @@ export const MAX_LINE = 2000;
  * a quote of such lines. Pure.
  */
 export function numberedLine(n: number, line: string, width: number): string {
-  const shown = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : line;
-  return `${String(n).padStart(width)}\t${shown}`;
+  return `${String(n).padStart(width)}\t${cutLine(line)}`;
 }
+
+/** A line kept to MAX_LINE characters, with a note where it was cut. Pure. */
+export const cutLine = (line: string): string => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]` : line);
 
 /** Characters a task (with whatever was piped beside it) may take: a quarter of the window, four to a token. Pure. */
 export const taskRoom = (contextSize: number): number => contextSize;

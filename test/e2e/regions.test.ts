@@ -99,4 +99,16 @@ describe("a long file in the first request", () => {
     expect(sent).not.toContain("REFUND-LINE-4242");
     expect(sent).toContain(`[... ${lines.length - 400} more lines; read_file src/orders.js with offset 401]`);
   });
+
+  test("a line of data in a head cut is cut at 2,000 characters, so a named file cannot send it whole", async () => {
+    const rows = Array.from({ length: 500 }, (_, i) => `${i},plain,row`);
+    rows[2] = `2,${"x".repeat(100_000)},blob`;
+    mkdirSync(join(world.ws, "data"), { recursive: true });
+    writeFileSync(join(world.ws, "data/table.csv"), rows.join("\n"));
+    const sent = await firstRequest("tidy up data/table.csv");
+    expect(sent).toContain(`2,${"x".repeat(1_998)}… [line cut at 2000 chars]`);
+    expect(sent).not.toContain("x".repeat(2_001));
+    expect(sent).toContain("399,plain,row");
+    expect(sent).toContain("read_file data/table.csv with offset 401");
+  });
 });
