@@ -88,19 +88,20 @@ try {
       const weirAt = (budget: number) => {
         const { compiled, tokens } = fitWorkingSet(g.candidates, budget);
         if (tokens > budget) compiled.overBudget ? floorOver++ : unstatedOver++;
-        return levels.map((ls) => {
+        const recalls = levels.map((ls) => {
           const seen = new Set(compiled.entries.filter((e) => ls.includes(e.level)).map((e) => e.chunk.source));
           return recall((f) => seen.has(f));
         });
+        return { recalls, entries: compiled.entries.filter((e) => e.level !== "omit") };
       };
-      const renderedAt = (budget: number) =>
-        new Map(fitWorkingSet(g.candidates, budget).compiled.entries.filter((e) => e.level !== "omit").map((e) => [e.chunk.source, e.rendered]));
       const b8 = bm25Fill(readable, texts, c.task, 8_000);
       const b32 = bm25Fill(readable, texts, c.task, 32_000);
-      const [w8, summary8, whole8] = weirAt(8_000) as [number, number, number];
-      const w32 = weirAt(32_000)[0]!;
+      const at8 = weirAt(8_000);
+      const [w8, summary8, whole8] = at8.recalls as [number, number, number];
+      const w32 = weirAt(32_000).recalls[0]!;
       const hunks = c.gold.flatMap((f) => (texts.has(f) ? goldHunks(work, c, f, texts.get(f)!) : []));
-      const regions8 = hunks.length ? hunks.filter((h) => shows(renderedAt(8_000).get(h.path), h.lines)).length / hunks.length : 1;
+      const shown8 = new Map(at8.entries.map((e) => [e.chunk.source, linesShown(e.rendered)]));
+      const regions8 = hunks.length ? hunks.filter((h) => h.lines.every((l) => shown8.get(h.path)?.has(l))).length / hunks.length : 1;
       rows.push({ c, w8, w32, b8: recall((f) => b8.has(f)), b32: recall((f) => b32.has(f)), summary8, whole8, regions8, floorOver, unstatedOver });
     }
   }
@@ -127,13 +128,11 @@ function goldHunks(work: string, c: Case, path: string, text: string): { path: s
 }
 
 /**
- * Whether an entry as the model reads it shows every line of a hunk: each line, trimmed, is a line
- * of the entry once a leading line number (an outline's or a region's) is taken off.
+ * The lines an entry shows as the model reads it, trimmed, each also with a leading line number (an
+ * outline's or a region's) taken off: a hunk is shown when every line of it is one of these.
  */
-function shows(rendered: string | undefined, lines: string[]): boolean {
-  if (!rendered) return false;
-  const seen = new Set(rendered.split("\n").flatMap((l) => [l.trim(), l.replace(/^\s*\d+:?\s/, "").trim()]));
-  return lines.every((l) => seen.has(l));
+function linesShown(rendered: string): Set<string> {
+  return new Set(rendered.split("\n").flatMap((l) => [l.trim(), l.replace(/^\s*\d+:?\s/, "").trim()]));
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);

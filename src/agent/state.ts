@@ -195,7 +195,6 @@ const LIMITS = {
   testsMapped: 20,
 };
 
-
 /**
  * The one work state of a run: targets (read, SHA, fresh, dirty, body complete), symbols in play,
  * tests mapped and read, failure locations, retrieval counters, rules in force and budget used. It

@@ -205,12 +205,11 @@ function merged(regions: Region[]): Region[] {
 }
 
 /**
- * A file as its outline with `regions` inlined, in line order: an outline entry reads
+ * A file (its lines) as its outline with `regions` inlined, in line order: an outline entry reads
  * `   40  def parse(...)`, a region's line `   41<tab>code` as read_file numbers it (so a quote of
  * it is one edit_file reads); without an outline, a gap between regions reads `    ⋮`. Pure.
  */
-export function regionView(text: string, regions: readonly Region[], outline?: Outline): string {
-  const lines = text.split("\n");
+export function regionView(lines: readonly string[], regions: readonly Region[], outline?: Outline): string {
   const rows: { line: number; text: string }[] = [];
   const inRegion = (n: number) => regions.some((r) => r.start <= n && n <= r.end);
   for (const s of outline?.symbols ?? []) {

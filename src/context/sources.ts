@@ -458,7 +458,7 @@ function fileChunk(
   const [wide, near] = [firstLines(ranked, REGION_LINES.full), firstLines(ranked, REGION_LINES.summary)];
   const hasOutline = f.outline !== undefined && f.outline.symbols.length > 0;
   const inRegions = (rs: Region[]) =>
-    `${hasOutline ? "outline of " : ""}${f.rel} (${f.lines} lines), with the lines the task points at:\n${regionView(f.text, rs, f.outline)}`;
+    `${hasOutline ? "outline of " : ""}${f.rel} (${f.lines} lines), with the lines the task points at:\n${regionView(lines, rs, f.outline)}`;
   const unshown = lines.length - wide.reduce((n, r) => n + r.end - r.start + 1, 0);
   const opening = (n: number) => lines.slice(0, n).map(cutLine).join("\n");
   const full =

@@ -73,13 +73,13 @@ describe("regions a task points at", () => {
     const text = functions(60, 3, (i) => (i === 50 ? "refund" : "order"));
     const o = await outline("shop.ts", text);
     const rs = regionsOf(text, focus("refund"), 10, o);
-    const view = regionView(text, rs, o).split("\n");
+    const view = regionView(text.split("\n"), rs, o).split("\n");
     const lines = text.split("\n");
     for (const r of rs) for (let n = r.start; n <= r.end; n++) expect(view).toContain(`${String(n).padStart(5)}\t${lines[n - 1]}`);
     // An entry of the outline outside every region keeps its signature line.
     expect(view).toContain(`${String(1).padStart(5)}  function fn0(input) {`);
     // Without an outline, a gap between regions is marked.
-    const plain = regionView(text, [{ start: 3, end: 4 }, { start: 30, end: 31 }]);
+    const plain = regionView(text.split("\n"), [{ start: 3, end: 4 }, { start: 30, end: 31 }]);
     expect(plain.split("\n")).toEqual([`    3\t${lines[2]}`, `    4\t${lines[3]}`, "    ⋮", `   30\t${lines[29]}`, `   31\t${lines[30]}`]);
   });
 
@@ -90,7 +90,7 @@ describe("regions a task points at", () => {
     const text = lines.join("\n");
     const rs = regionsOf(text, focus("refund"), 30);
     expect(rs.some((r) => r.start <= 10 && 10 <= r.end)).toBe(true);
-    const view = regionView(text, rs).split("\n");
+    const view = regionView(text.split("\n"), rs).split("\n");
     const cut = view.find((l) => l.startsWith("   10\t"))!;
     expect(cut).toBe(`   10\t${lines[9]!.slice(0, MAX_LINE)}… [line cut at ${MAX_LINE} chars]`);
     expect(view).toContain("   12\trefund the order");
