@@ -3,6 +3,8 @@ import type { ToolCallBlock } from "../core/messages.ts";
 import { normaliseCommand, parseShell, type ShellParse } from "./shell-line.ts";
 import {
   autorunReason,
+  configReason,
+  dottedReason,
   dependencyEnvironment,
   gitDirectoryReason,
   installScripts,
@@ -94,9 +96,10 @@ export class PermissionGate {
 
   /**
    * The workspace file a write action targets when it runs code later or instructs agents
-   * (`AUTORUN_PATHS`, a dependency environment, a part of a git directory outside `.git`, what the
-   * repository's git config names, what the person's home links to, a directory on their PATH), or
-   * when the write changes a package.json's install scripts.
+   * (`AUTORUN_PATHS` at any depth, a dependency environment, a part of a git directory outside
+   * `.git`, what the repository's git config names, what the person's home links to, a directory on
+   * their PATH, a dotted name but an inert one), or when the write changes a package.json's install
+   * scripts. The same rules decide what of a command's change set is held (`classifyChange`).
    */
   private autorunTarget(action: Action, input: unknown): { rel: string; reason: string } | undefined {
     const path = action.risk === "write" && input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
@@ -109,13 +112,16 @@ export class PermissionGate {
         ? `${target.relative} is in ${env}, installed dependencies whose code runs at the next command and which git does not show`
         : undefined;
       const reason =
+        // The list's own words at the top, the same entry found a directory down after.
         autorunReason(target.relative) ??
+        configReason(target.relative) ??
         installed ??
         gitDirectoryReason(root, target.relative) ??
         gitConfigReason(root, target.relative, home) ??
         homeReadReason(root, target.relative, home) ??
         pathReason(root, target.relative) ??
-        this.installScriptsChange(action, input, target);
+        this.installScriptsChange(action, input, target) ??
+        (env ? undefined : dottedReason(target.relative));
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {
       return undefined; // refused paths are the action's to report

@@ -1,5 +1,5 @@
 import type { Change } from "./changeset.ts";
-import { autorunReason, ENVIRONMENT_NAMES } from "./containment.ts";
+import { configReason, dottedReason, ENVIRONMENT_NAMES } from "./containment.ts";
 
 /**
  * What is known of a changed path besides the change itself, gathered by the transaction's shell:
@@ -64,21 +64,13 @@ function gitReason(rel: string, parts: string[], f: ChangeFacts): string | undef
   return `${rel} is read or run by the person's own git`;
 }
 
-/** A configuration some tool or agent acts on later, at any depth (`packages/x/.npmrc` as `.npmrc`). */
-function configReason(parts: string[]): string | undefined {
-  for (let i = 0; i < parts.length; i++) {
-    const reason = autorunReason(parts.slice(i).join("/"));
-    if (reason) return `${parts.join("/")} is configuration a tool or agent acts on later (${parts.slice(i).join("/")})`;
-  }
-  return undefined;
-}
-
 /**
  * Whether one change of a command applies to the workspace or is held, decided from what the change
  * is: a change the person's review shows applies; one it cannot show, that can be loaded or run
  * later, is held (git's own files, nested repositories, links out, bytecode, new executable bits,
- * tool and agent configuration, install scripts, dependencies without an approved install, ignored
- * paths). Removals apply but inside git's own files. Pure.
+ * tool and agent configuration (`AUTORUN_PATHS` at any depth, and any dotted name but an inert one),
+ * install scripts, dependencies without an approved install, ignored paths). Removals apply but
+ * inside git's own files. Pure.
  */
 export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   const parts = c.rel.split("/");
@@ -88,7 +80,7 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   if (f.gitDirectory) return hold(`${f.gitDirectory} is a git directory: the person's git there reads its config and runs its hooks`);
   if (parts[0] === ".git") return { apply: true };
   if (c.kind === "deleted") return { apply: true };
-  const config = configReason(parts);
+  const config = configReason(c.rel);
   if (config) return hold(config);
   if (c.kind === "link") {
     // How far the link leads above the workspace's top: below zero, it leads out.
@@ -103,5 +95,8 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   if (c.kind === "file" && (c.mode & 0o111) !== 0 && ((f.modeBefore ?? 0) & 0o111) === 0 && !(environment && f.network)) return hold("made executable");
   if (f.installChanged) return hold("changes what the next install runs (install scripts or workspaces)");
   if (f.git === "ignored" && !(environment && f.network)) return hold(IGNORED);
+  // An installed dependency's own dotted files (`.yarn/`, a package's `.bin`) are the install's.
+  const dotted = environment ? undefined : dottedReason(c.rel);
+  if (dotted) return hold(dotted);
   return { apply: true };
 }

@@ -160,6 +160,9 @@ export const AUTORUN_PATHS = [
   ".mise",
   ".config/mise.toml",
   ".config/mise",
+  // rustup reads it at every cargo and rustc call; its `path` names the toolchain whose programs run.
+  "rust-toolchain",
+  "rust-toolchain.toml",
 ] as const;
 
 /** Other agents' instruction files, read from any directory (Gemini CLI's, as AGENTS.md is read). */
@@ -267,6 +270,43 @@ export function autorunReason(rel: string): string | undefined {
   if (INSTRUCTION_FILES.has(name) || OTHER_AGENTS_FILES.has(name)) return `${rel} instructs the next agent session`;
   const hit = AUTORUN_PATHS.find((p) => rel === p || rel.startsWith(`${p}/`));
   return hit ? `${rel} is read and acted on by other tools later (${hit})` : undefined;
+}
+
+/**
+ * Why `rel` is configuration some tool or agent acts on later, found from any directory down: a path
+ * of `AUTORUN_PATHS` or an instruction file below the root (`packages/x/.npmrc` as `.npmrc`,
+ * `tools/mise.toml` as `mise.toml`, since those tools read them where they are). Pure.
+ */
+export function configReason(rel: string): string | undefined {
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const tail = parts.slice(i).join("/");
+    if (autorunReason(tail)) return `${rel} is configuration a tool or agent acts on later (${tail})`;
+  }
+  return undefined;
+}
+
+/**
+ * Dotted names no tool loads code or programs from: ignore, attribute and editor settings files and
+ * the placeholders that keep a directory in git.
+ */
+const INERT_DOTFILES: ReadonlySet<string> = new Set([
+  ".gitignore", ".gitattributes", ".gitkeep", ".keep", ".editorconfig",
+  ".dockerignore", ".npmignore", ".prettierignore", ".eslintignore", ".ignore", ".rgignore",
+]);
+
+/**
+ * Why `rel` may be configuration a tool acts on later because of its name: tools keep theirs under
+ * dotted names (`.cargo/config.toml`, `.mvn/jvm.config`, `.bazelrc`, `.tool-versions`), so every
+ * dotted name at any depth counts but for an inert one. This is the rule by shape beside
+ * `AUTORUN_PATHS`, which then needs to name only what is not dotted. Pure.
+ */
+export function dottedReason(rel: string): string | undefined {
+  const parts = rel.split("/");
+  const last = parts.length - 1;
+  const at = parts.findIndex((p, i) => p.startsWith(".") && p !== "." && p !== ".." && !(i === last && INERT_DOTFILES.has(p)));
+  if (at === -1) return undefined;
+  return `${rel} is under a dotted name (${parts.slice(0, at + 1).join("/")}), where tools keep configuration they act on later`;
 }
 
 /**

@@ -11,6 +11,8 @@ export {
   NotAFile,
   PathRefused,
   autorunReason,
+  configReason,
+  dottedReason,
   dependencyEnvironment,
   gitDirectoryReason,
   holdsKeyMaterial,

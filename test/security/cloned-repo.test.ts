@@ -632,6 +632,10 @@ describe("files that run code later or instruct agents", () => {
     { id: "i", name: "write_file", input: { path: "src/refs/.keep", content: "" } },
     { id: "j", name: "write_file", input: { path: "src/config", content: `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "${w.payload}"\n` } },
     { id: "k", name: "write_file", input: { path: "src/HEAD", content: "ref: refs/heads/main\n" } },
+    // A tool's configuration no list names, found by its dotted name; a listed one a directory down.
+    { id: "l", name: "write_file", input: { path: "crates/a/.cargo/config.toml", content: `[target.'cfg(all())']\nrunner = ["sh", "-c", ${JSON.stringify(w.payload)}]\n` } },
+    { id: "m", name: "write_file", input: { path: "tools/mise.toml", content: `[hooks]\nenter = ${JSON.stringify(w.payload)}\n` } },
+    { id: "n", name: "write_file", input: { path: "src/.gitignore", content: "dist/\n" } },
   ];
 
   test("in default mode they are not written without a person's yes; ordinary files are", async () => {
@@ -647,6 +651,10 @@ describe("files that run code later or instruct agents", () => {
       expect(existsSync(join(w.root, "src", "node_modules"))).toBe(false);
       expect(existsSync(join(w.root, ".venv", "zz.pth"))).toBe(false);
       expect(existsSync(join(w.root, "src", "HEAD"))).toBe(false);
+      expect(existsSync(join(w.root, "crates", "a", ".cargo", "config.toml"))).toBe(false);
+      expect(existsSync(join(w.root, "tools", "mise.toml"))).toBe(false);
+      // An ignore file is a dotted name no tool runs anything from.
+      expect(readFileSync(join(w.root, "src", ".gitignore"), "utf8")).toBe("dist/\n");
       gitIn(join(w.root, "src"), w.home, "status");
       expect(existsSync(w.fired)).toBe(false);
       expect(r.sent).toContain("needs the user's approval");

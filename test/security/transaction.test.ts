@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { MockServer, type ScriptedToolCall } from "../support/mock-server.ts";
@@ -10,11 +11,11 @@ import { viewTools } from "../../src/workspace/view.ts";
 /**
  * A command is a transaction: it runs on a copy-on-write view and only what its change set may
  * apply reaches the workspace. Each scenario is an attack one step past a list or a sweep (times put
- * back, a config one directory down, a hard-linked dotfile, index flags, sourceless bytecode,
- * instructions below the root, a directory renamed into a dependency tree), played both ways: run
- * as it is on the host it fires, which shows the plant works; through weir with --yes it does not.
- * The oracle is the person's own later command, unsandboxed: node, npm, python, a shell sourcing
- * their rc file, their git status.
+ * back, a config one directory down, a tool's config no list names, a hard-linked dotfile, index
+ * flags, sourceless bytecode, instructions below the root, a directory renamed into a dependency
+ * tree), played both ways: run as it is on the host it fires, which shows the plant works; through
+ * weir with --yes it does not. The oracle is the person's own later command, unsandboxed: node,
+ * npm, cargo, python, a shell sourcing their rc file, their git status.
  */
 const scratch = tempDir("weir-tx-probe-");
 const viewed = detectSandbox().kind === "bwrap" && viewTools(scratch.path) !== null;
@@ -105,6 +106,25 @@ const SCENARIOS: Scenario[] = [
     plant: (w) => [`printf '%s' '${js(w)}' > packages/x/hook.cjs && printf 'node-options=--require ./hook.cjs\\n' > packages/x/.npmrc`],
     fired: (w) => {
       host(w, ["npm", "run", "--silent", "check"], join(w.root, "packages", "x"));
+      return existsSync(w.fired);
+    },
+  },
+  {
+    name: "a crate's own Cargo config one directory down naming a runner, which the person's next cargo run starts",
+    needs: "cargo",
+    setup: (w) => {
+      mkdirSync(join(w.root, "crates", "a", "src"), { recursive: true });
+      writeFileSync(join(w.root, "crates", "a", "Cargo.toml"), '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n');
+      writeFileSync(join(w.root, "crates", "a", "src", "main.rs"), "fn main() {}\n");
+      writeFileSync(join(w.root, ".gitignore"), "node_modules/\ntarget/\n");
+    },
+    // Dotted, and on no list: held by its name's shape.
+    plant: (w) => [
+      `printf '%s' '${js(w)}' > crates/a/hook.cjs && mkdir -p crates/a/.cargo && printf '[target.'"'"'cfg(all())'"'"']\nrunner = ["node", "hook.cjs"]\n' > crates/a/.cargo/config.toml`,
+    ],
+    fired: (w) => {
+      const toolchain = { RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"), CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo") };
+      Bun.spawnSync(["cargo", "run", "-q", "--offline"], { cwd: join(w.root, "crates", "a"), env: { ...hostEnv(w), ...toolchain }, stdout: "pipe", stderr: "pipe" });
       return existsSync(w.fired);
     },
   },

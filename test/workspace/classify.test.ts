@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { classifyChange, type ChangeFacts } from "../../src/workspace/classify.ts";
+import { dottedReason } from "../../src/workspace/containment.ts";
+
+/** A command's change set, one file at a time: what applies to the workspace and what is held. */
+const shown: ChangeFacts = { git: "shown", network: false, freshRepository: false };
+const file = (rel: string) => ({ rel, kind: "file" as const, mode: 0o644, size: 1 });
+const verdict = (rel: string, f: ChangeFacts = shown) => classifyChange(file(rel), f).apply;
+
+const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,7}$/);
+const dir = fc.array(name, { maxLength: 3 });
+
+describe("classifyChange: configuration by its name", () => {
+  test("any dotted name at any depth is held, whatever tool it belongs to", () => {
+    fc.assert(
+      fc.property(dir, name, dir, name, (above, dot, below, leaf) => {
+        const rel = [...above, `.${dot}`, ...below, leaf].join("/");
+        expect(verdict(rel)).toBe(false);
+        expect(dottedReason(rel)).toContain(`.${dot}`);
+      }),
+    );
+  });
+
+  test("plain names and the inert dotted ones apply", () => {
+    fc.assert(
+      fc.property(dir, name, fc.constantFrom(".gitignore", ".gitattributes", ".editorconfig", ".gitkeep", ".dockerignore"), (above, leaf, inert) => {
+        // Names the list holds wherever they are are left out of the plain case.
+        fc.pre(!["mise", "lefthook", "bunfig", "agents", "claude", "gemini", "rust-toolchain"].some((n) => [...above, leaf].join("/").toLowerCase().includes(n)));
+        expect(verdict([...above, `${leaf}.ts`].join("/"))).toBe(true);
+        expect(verdict([...above, inert].join("/"))).toBe(true);
+      }),
+    );
+  });
+
+  test("build tools' configurations one step past the list are held", () => {
+    for (const rel of [
+      "crates/a/.cargo/config.toml", // rustc-wrapper, runner
+      ".mvn/extensions.xml", // Maven loads the extensions' code
+      ".mvn/jvm.config",
+      ".bazelrc",
+      ".tool-versions", // asdf's path: versions run from a directory
+      "services/api/.python-version",
+      ".hg/hgrc", // Mercurial's hooks
+      "rust-toolchain.toml", // rustup's toolchain path, not dotted: on the list
+      "tools/rust-toolchain",
+      "tools/mise.toml",
+    ])
+      expect({ rel, apply: verdict(rel) }).toEqual({ rel, apply: false });
+  });
+
+  test("an installed dependency's dotted files follow the install's rule, not the name's", () => {
+    const installed: ChangeFacts = { ...shown, git: "ignored", network: true };
+    expect(verdict("node_modules/.bin/tsc", installed)).toBe(true);
+    expect(verdict(".yarn/cache/x.zip", installed)).toBe(true);
+    expect(verdict("node_modules/.bin/tsc", { ...installed, network: false })).toBe(false);
+  });
+
+  test("a removal applies, dotted or not", () => {
+    expect(classifyChange({ rel: ".cargo/config.toml", kind: "deleted" }, shown).apply).toBe(true);
+  });
+});
