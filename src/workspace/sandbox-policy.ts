@@ -104,8 +104,15 @@ export interface SandboxLimits {
   memoryBytes: number;
 }
 
-/** Read-only system directories; each is bound only where it exists. */
-export const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/run/current-system"];
+/**
+ * Read-only system directories; each is bound only where it exists. Of Nix, only the store and the
+ * profiles that name into it: `/nix/var` also holds the daemon's socket, through which a command
+ * would have builds made for it, with the network, outside the sandbox.
+ */
+export const SYSTEM = [
+  ...["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"],
+  ...["/nix/store", "/nix/var/nix/profiles", "/run/current-system"],
+];
 
 /** Whether a path lies in one of the system directories every sandboxed process sees. Pure. */
 export const systemPath = (p: string): boolean => SYSTEM.some((d) => inside(d, p));

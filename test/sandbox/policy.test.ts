@@ -160,4 +160,13 @@ describe("one policy, rendered by both sandboxes alike", () => {
       expect(bySeatbelt(profile, path)).toEqual(seen);
     }
   });
+
+  test("of Nix, the store and the profiles are readable, never the daemon's socket, which would build with the network outside", () => {
+    // Checked once against the kernel by hand: a listener on that socket was reached through the old binds and not through these.
+    const p: SandboxPolicy = { mode: "workspace-write", root: "/w", home: "/h", network: false, writable: [], readable: [], masked: [] };
+    const argv = bwrapArgv(p, ["true"], "/w");
+    expect(byBwrap(argv, "/nix/store/abc-node/bin/node")).toEqual(ACCESS["read-only"]);
+    expect(byBwrap(argv, "/nix/var/nix/profiles/default/bin/git")).toEqual(ACCESS["read-only"]);
+    expect(byBwrap(argv, "/nix/var/nix/daemon-socket/socket")?.read ?? false).toBe(false);
+  });
 });
