@@ -188,6 +188,8 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const own = [userConfigDir(opts.env), userDataDir(opts.env)];
   const undo = new UndoLog(undoDir(userDataDir(opts.env), workspace), workspace);
   const transactions = new Transactions(workspace, changesDir(userDataDir(opts.env), workspace), undo);
+  // A change set whose settle a killed run left part-way is finished before anything reads the workspace.
+  transactions.recover();
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs, transactions });
   // Commands get an allowlist of the environment; the secrets weir knows are removed from all the model reads.
   const env = commandEnv(opts.env, s.sandbox.env);

@@ -57,6 +57,11 @@ export const PROPERTIES: readonly Property[] = [
     platforms: VIEW,
     here: (f) => (f.view ? ["yes", "--yes applies nothing held"] : ["no", `${noView(f)}: nothing is held`]),
   },
+  {
+    name: "a change set lands whole, even if weir is killed",
+    platforms: VIEW,
+    here: (f) => (f.view ? ["yes", "each settle is journaled first; the next process finishes one a kill cut short"] : ["no", noView(f)]),
+  },
   { name: "commands get an allowlist of the environment", platforms: "all", here: () => ["yes", "commandEnv"] },
   { name: "secrets are removed by value", platforms: "all", here: () => ["yes", "known values, raw, base64 and URL-encoded"] },
   {

@@ -8,9 +8,26 @@ import { gitQuery } from "./git.ts";
 import { runsPrograms } from "./gitconfig.ts";
 import { folderRecords } from "./walker.ts";
 import { workspaceKey } from "./walks.ts";
-import type { UndoLog } from "./undo.ts";
+import { completeTurn, type UndoLog } from "./undo.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
+import { faultPoint } from "../core/fault-point.ts";
+import {
+  alive,
+  claimView,
+  endJournal,
+  type Journal,
+  Progress,
+  readJournal,
+  sameStamp,
+  type Stamp,
+  stampOf,
+  type Step,
+  stepsDone,
+  thisProcess,
+  viewOwner,
+  writeJournal,
+} from "./journal.ts";
 
 /** A change a command made that was not applied, and why. */
 export interface HeldChange {
@@ -41,6 +58,23 @@ export interface HeldLayer {
 /** The file beside a layer's `upper/` that says what it holds. */
 const MANIFEST = "held.json";
 
+/** Why a step of a settle finished after its process died was not applied. */
+const CHANGED_SINCE = "changed in the workspace after the command ran, so the command's version was not applied over it";
+
+/** A layer's id: its directory's name, less `tx-`. */
+const layerId = (dir: string): string => dir.split("/").pop()!.replace(/^tx-/, "");
+
+/**
+ * Whether what stands now is what the step itself makes (a step done again finds its own work). A
+ * file moved by rename is told by the layer instead (`finish`); one copied across file systems by its size. Pure.
+ */
+function madeBy(step: Step, now: Stamp, renames: boolean): boolean {
+  const c = step.change;
+  if (c.kind === "file") return !renames && now.kind === "file" && now.size === c.size;
+  if (c.kind === "deleted") return now.kind === "absent";
+  return now.kind === (c.kind === "dir" ? "dir" : c.kind === "link" ? "link" : "other");
+}
+
 /** Where the layers of the workspace `root` live under weir's data directory `dataDir`. Pure. */
 export function changesDir(dataDir: string, root: string): string {
   return join(dataDir, "changes", workspaceKey(root));
@@ -68,13 +102,25 @@ export class Transactions {
     private undo?: UndoLog,
   ) {}
 
+  private recovered = false;
+
   private get held(): string[] {
+    this.recover();
     return (this.layers ??= buildLayers(this.dir));
   }
 
-  /** A fresh view for one command. */
+  /** Finishes what a killed process left part-way in this workspace (`finishSettles`), once. */
+  recover(): void {
+    if (this.recovered) return;
+    this.recovered = true;
+    finishSettles(this.root, this.dir, this.undo);
+  }
+
+  /** A fresh view for one command, marked as this process's. */
   open(): View {
-    return openView(this.dir);
+    const view = openView(this.dir);
+    claimView(view.dir);
+    return view;
   }
 
   /** The upper layers this run holds, topmost first, for the next command's view. */
@@ -90,7 +136,8 @@ export class Transactions {
   /**
    * Settles the change set a finished command left in `view` (every process of it is gone):
    * applies what may apply, keeps the rest as a held layer. `network`: the command had it (an
-   * install the person approved). I/O.
+   * install the person approved). Recoverable at every step (`journal.ts`): what each write
+   * replaces goes to the undo log and the steps to the journal before the first write. I/O.
    */
   async settle(view: View, o: { network: boolean; command: string }): Promise<Settled> {
     removeWork(view.dir);
@@ -116,33 +163,34 @@ export class Transactions {
     // A new directory none of whose entries is held moves into place whole, in one rename (an install's tree).
     const partial = new Set(held.flatMap((h) => ancestors(h.rel)));
     const parents = new Set(set.changes.map((c) => ancestors(c.rel).at(-1) ?? ""));
-    const applied: string[] = [];
     const renames = statSync(view.upper).dev === statSync(this.root).dev;
-    inBatch(this.root, () => this.apply(set.changes, view.upper, { held: heldAt, partial, parents, renames }, applied));
+    const { steps, applied } = this.plan(set.changes, view.upper, { held: heldAt, partial, parents, renames });
+    for (const step of steps) this.recordBefore(step, view.upper);
     this.undo?.flush();
-    this.prune(view.upper, set.changes, heldAt, renames);
-    if (held.length === 0) {
-      removeLayer(view.dir);
-      return { applied, held };
-    }
-    const id = view.dir.split("/").pop()!.replace(/^tx-/, "");
-    const manifest = { id, command: o.command, at: new Date().toISOString(), held };
-    writeFileAtomic(join(view.dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
+    const undoTurn = this.undo?.turnId;
+    const at = new Date().toISOString();
+    const journal: Journal = { command: o.command, at, owner: thisProcess(), steps, held, renames, ...(undoTurn ? { undoTurn } : {}) };
+    writeJournal(view.dir, journal);
+    faultPoint("settle-journal");
+    const end = this.finish(view.dir, journal);
+    if (end.held.length === 0) return { applied, held };
     this.held.unshift(view.dir);
-    return { applied, held, id };
+    const kept = (rel: string) => end.kept.has(rel) || ancestors(rel).some((a) => end.kept.has(a));
+    return { applied: applied.filter((rel) => !kept(rel)), held: end.held, id: layerId(view.dir) };
   }
 
   /**
-   * Writes what applies of a change set into the workspace, in its order, adding each path to
-   * `applied`: a new directory none of whose entries is held moves into place whole (with `renames`,
-   * on one file system), one that only holds what applies is made by its entries.
+   * What applying a change set takes, in its order, and every path it writes: a new directory none
+   * of whose entries is held moves into place whole (with `renames`, on one file system), one that
+   * only holds what applies is made by its entries. Reads the workspace only to stamp what stands.
    */
-  private apply(
+  private plan(
     changes: Change[],
     upper: string,
     o: { held: Set<string>; partial: Set<string>; parents: Set<string>; renames: boolean },
-    applied: string[],
-  ): void {
+  ): { steps: Step[]; applied: string[] } {
+    const steps: Step[] = [];
+    const applied: string[] = [];
     let moved: string | undefined;
     for (const c of changes) {
       if (o.held.has(c.rel)) continue;
@@ -150,26 +198,90 @@ export class Transactions {
         applied.push(c.rel);
         continue;
       }
-      if (o.renames && c.kind === "dir" && !c.opaque && !o.partial.has(c.rel) && !existsSync(join(this.root, c.rel))) {
-        this.undo?.before(c.rel);
-        placeInside(this.root, c.rel, join(upper, c.rel), c.mode);
-        this.undo?.after(c.rel);
+      const was = stampOf(join(this.root, c.rel));
+      if (o.renames && c.kind === "dir" && !c.opaque && !o.partial.has(c.rel) && was.kind === "absent") {
+        steps.push({ change: c, move: true, was });
         moved = c.rel;
         applied.push(c.rel);
         continue;
       }
       // A directory is made where something applied lands in it, or when it is all the command made there.
       if (c.kind === "dir" && !c.opaque && o.parents.has(c.rel)) continue;
-      this.write(c, upper);
+      steps.push({ change: c, move: false, was });
       applied.push(c.rel);
     }
+    return { steps, applied };
+  }
+
+  /** Records in the undo log what a step will replace: a path, and what an opaque directory's step removes below it. */
+  private recordBefore(step: Step, upper: string): void {
+    if (!this.undo) return;
+    const c = step.change;
+    if (step.move) return this.undo.before(c.rel);
+    // What goes whole: a removed directory, or one a file or link replaces.
+    this.undo.before(c.rel, "link", c.kind !== "dir");
+    if (c.kind !== "dir" || !c.opaque || step.was.kind !== "dir") return;
+    const kept = new Set(readdirSync(join(upper, c.rel)));
+    for (const name of readdirSync(join(this.root, c.rel))) if (!kept.has(name)) this.undo.before(`${c.rel}/${name}`, "link", true);
+  }
+
+  /**
+   * Carries out a journal's steps not yet done, then leaves the layer as the journal says: what is
+   * held stays, with its manifest, or the layer goes. A step whose path someone changed since the
+   * journal was written (a settle finished after its process died, the person at work meanwhile)
+   * is not applied: it stays held, and so does what lies below it. Returns what is held in the end
+   * and the paths of the steps kept that way. I/O.
+   */
+  finish(dir: string, journal: Journal): { held: HeldChange[]; kept: Set<string> } {
+    const upper = join(dir, "upper");
+    const { done, kept: keptBefore } = stepsDone(dir);
+    const kept = new Set<string>();
+    const held = [...journal.held];
+    const keep = (c: Change) => {
+      const under = ancestors(c.rel).find((a) => kept.has(a));
+      kept.add(c.rel);
+      held.push({ rel: c.rel, kind: c.kind, reason: under ? insideHeld(under) : CHANGED_SINCE });
+    };
+    // What an earlier attempt kept held stays held.
+    for (const i of [...keptBefore].sort((a, b) => a - b)) keep(journal.steps[i]!.change);
+    const progress = new Progress(dir);
+    try {
+      inBatch(this.root, () =>
+        journal.steps.forEach((step, i) => {
+          if (done.has(i)) return;
+          faultPoint(`settle-step:${i}`);
+          const c = step.change;
+          const under = ancestors(c.rel).find((a) => kept.has(a));
+          const placed = !under && (step.move || (c.kind === "file" && journal.renames)) && !existsSync(join(upper, c.rel));
+          const now = stampOf(join(this.root, c.rel));
+          if (under || !(placed || sameStamp(now, step.was) || madeBy(step, now, journal.renames))) {
+            keep(c);
+            return progress.done(i, true);
+          }
+          if (!placed && step.move && c.kind === "dir") placeInside(this.root, c.rel, join(upper, c.rel), c.mode);
+          else if (!placed) this.write(c, upper);
+          progress.done(i);
+        }),
+      );
+    } finally {
+      progress.close();
+    }
+    faultPoint("settle-steps-done");
+    if (journal.undoTurn && journal.undoTurn === this.undo?.turnId) this.undo.completeAfters(kept);
+    else if (journal.undoTurn && this.undo) completeTurn(this.undo.dir, journal.undoTurn, this.root, kept);
+    this.prune(upper, journal.steps.map((s) => s.change), new Set(held.map((h) => h.rel)), journal.renames);
+    if (held.length > 0) {
+      const manifest = { id: layerId(dir), command: journal.command, at: journal.at, held };
+      writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
+    }
+    endJournal(dir);
+    if (held.length === 0) removeLayer(dir);
+    return { held, kept };
   }
 
   /** Writes one change of the layer `upper` into the workspace through the guarded writer. */
-  write(c: Change, upper: string): void {
+  private write(c: Change, upper: string): void {
     const from = join(upper, c.rel);
-    // What goes whole: a removed directory, or one a file or link replaces.
-    this.undo?.before(c.rel, "link", c.kind !== "dir");
     if (c.kind === "file") placeInside(this.root, c.rel, from, c.mode);
     else if (c.kind === "link") symlinkInside(this.root, c.rel, c.target);
     else if (c.kind === "deleted") removeInside(this.root, c.rel);
@@ -178,15 +290,9 @@ export class Transactions {
       // A directory that replaced one: what the old one held and the new one does not is gone.
       if (c.opaque) {
         const kept = new Set(readdirSync(from));
-        for (const name of readdirSync(join(this.root, c.rel)))
-          if (!kept.has(name)) {
-            this.undo?.before(`${c.rel}/${name}`, "link", true);
-            removeInside(this.root, `${c.rel}/${name}`);
-            this.undo?.after(`${c.rel}/${name}`);
-          }
+        for (const name of readdirSync(join(this.root, c.rel))) if (!kept.has(name)) removeInside(this.root, `${c.rel}/${name}`);
       }
     }
-    this.undo?.after(c.rel);
   }
 
   /**
@@ -376,18 +482,44 @@ export function heldLayers(dir: string): HeldLayer[] {
 
 /**
  * Applies a held layer whole (the person read it and said so: `weir changes apply ID`), through the
- * same guarded writer, and removes the layer. What it applied, workspace-relative. I/O.
+ * same guarded writer and journal as a settle, and removes the layer; a kill part-way is finished
+ * by the next run or `weir changes`. What it applied, workspace-relative. I/O.
  */
 export function applyHeld(root: string, layer: HeldLayer): string[] {
   const t = new Transactions(root, layer.dir);
   const upper = join(layer.dir, "upper");
-  const applied: string[] = [];
-  inBatch(root, () => {
-    for (const c of readChangeSet(upper).changes) {
-      t.write(c, upper);
-      applied.push(c.rel);
+  const steps = readChangeSet(upper).changes.map((change): Step => ({ change, move: false, was: stampOf(join(root, change.rel)) }));
+  const renames = statSync(upper).dev === statSync(root).dev;
+  const journal: Journal = { command: "weir changes apply", at: new Date().toISOString(), owner: thisProcess(), steps, held: [], renames };
+  writeJournal(layer.dir, readJournal(layer.dir) ?? journal);
+  const end = t.finish(layer.dir, readJournal(layer.dir)!);
+  return steps.map((s) => s.change.rel).filter((rel) => !end.kept.has(rel));
+}
+
+/**
+ * Finishes every settle under `dir` whose process died part-way (`journal.ts`), and removes every
+ * view whose process died before its command's change set was settled: that command never
+ * committed, so none of it reaches the workspace. I/O: one read of `dir`, a look into each layer.
+ */
+export function finishSettles(root: string, dir: string, undo?: UndoLog): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith("tx-"));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const at = join(dir, name);
+    const journal = readJournal(at);
+    if (journal) {
+      if (alive(journal.owner)) continue;
+      // Claimed before it is finished; of two processes claiming at once, the one whose claim stands goes on.
+      writeJournal(at, { ...journal, owner: thisProcess() });
+      const claimed = readJournal(at);
+      if (claimed && claimed.owner.pid === process.pid) new Transactions(root, dir, undo).finish(at, claimed);
+      continue;
     }
-  });
-  removeLayer(layer.dir);
-  return applied;
+    const owner = viewOwner(at);
+    if (owner && !alive(owner) && !existsSync(join(at, MANIFEST))) removeLayer(at);
+  }
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
@@ -118,6 +118,49 @@ export class UndoLog {
   flush(): void {
     if (this.turn?.entries.length) writeFileAtomic(join(this.dir, this.turn.id, "turn.json"), JSON.stringify(this.turn));
   }
+
+  /** The turn being recorded, if one is. */
+  get turnId(): string | undefined {
+    return this.turn?.id;
+  }
+
+  /**
+   * Records what weir left at every path recorded before a batch of writes and not since (a change
+   * set's settle records all its befores, then writes), and writes the turn's record.
+   */
+  completeAfters(kept: ReadonlySet<string> = new Set()): void {
+    if (!this.turn) return;
+    withAfters(this.turn, this.root, kept);
+    this.recorded = new Map(this.turn.entries.map((e) => [e.rel, e]));
+    this.flush();
+  }
+}
+
+/**
+ * Gives each entry of `turn` recorded without what weir left there what stands at its path now, and
+ * drops the entries of `kept` paths (and below them): weir did not write them after all. I/O.
+ */
+function withAfters(turn: Turn, root: string, kept: ReadonlySet<string>): void {
+  const mine = (rel: string) => !kept.has(rel) && ![...kept].some((k) => rel.startsWith(`${k}/`));
+  turn.entries = turn.entries.filter((e) => e.after !== undefined || mine(e.rel));
+  for (const e of turn.entries) e.after ??= snapshotOf(join(root, e.rel));
+}
+
+/**
+ * Completes the record of a turn of another process, killed between a change set's first write and
+ * its record's completion: once the settle is finished (`finishSettles`), what stands is what weir
+ * left. I/O.
+ */
+export function completeTurn(dir: string, id: string, root: string, kept: ReadonlySet<string> = new Set()): void {
+  const file = join(dir, id, "turn.json");
+  let turn: Turn;
+  try {
+    turn = JSON.parse(readFileSync(file, "utf8")) as Turn;
+  } catch {
+    return;
+  }
+  withAfters(turn, root, kept);
+  writeFileAtomic(file, JSON.stringify(turn));
 }
 
 /** The turns kept for the workspace, newest first; `session` keeps only that session's (an id prefix will do). I/O. */

@@ -22,10 +22,11 @@ describe("weir doctor", () => {
     expect(r.code).toBe(report.ok ? 0 : 1);
     // The properties docs/security.md states, each as it holds on this machine: the same facts as the checks above.
     const security = Object.fromEntries(report.security.map((p: { property: string; holds: string }) => [p.property, p.holds]));
-    expect(Object.keys(security)).toHaveLength(12);
+    expect(Object.keys(security)).toHaveLength(13);
     const viewed = by.transactions?.ok === true;
     expect(security["what your review shows applies"]).toBe(viewed ? "yes" : "no");
     expect(security["held is containment, not a question"]).toBe(viewed ? "yes" : "no");
+    expect(security["a change set lands whole, even if weir is killed"]).toBe(viewed ? "yes" : "no");
     expect(security["the process limit holds for root"]).toBe(by["process limit"]?.detail.includes("pids cgroup:") ? "yes" : process.getuid?.() === 0 ? "no" : "partly");
     const plain = await weir(["doctor", "--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "mock-b"]);
     expect(plain.stdout).toContain("security properties on this machine (docs/security.md):");

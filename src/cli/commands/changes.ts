@@ -4,7 +4,8 @@ import { userDataDir } from "../../config/paths.ts";
 import { usageError } from "../../core/errors.ts";
 import { reviewable } from "../../ui/visible.ts";
 import { wholeText } from "../../workspace/containment.ts";
-import { applyHeld, changesDir, type HeldLayer, heldLayers } from "../../workspace/transaction.ts";
+import { applyHeld, changesDir, finishSettles, type HeldLayer, heldLayers } from "../../workspace/transaction.ts";
+import { UndoLog, undoDir } from "../../workspace/undo.ts";
 import { removeLayer } from "../../workspace/view.ts";
 
 /**
@@ -16,7 +17,10 @@ export function changesCommand(words: string[], workspace: string, print: (s: st
   // Paths and contents are a command's: shown, never obeyed by the terminal.
   const out = (s: string) => print(json ? s : reviewable(s));
   const verb = words[1] ?? "list";
-  const layers = heldLayers(changesDir(userDataDir(), workspace));
+  const dir = changesDir(userDataDir(), workspace);
+  // A settle whose process died part-way is finished first, so what is listed is what is held.
+  finishSettles(workspace, dir, new UndoLog(undoDir(userDataDir(), workspace), workspace));
+  const layers = heldLayers(dir);
   if (verb === "list") {
     if (json) {
       out(`${JSON.stringify(layers.map(({ dir: _dir, ...l }) => l), null, 2)}\n`);

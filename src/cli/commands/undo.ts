@@ -1,7 +1,8 @@
 import { userDataDir } from "../../config/paths.ts";
 import { usageError } from "../../core/errors.ts";
 import { reviewable } from "../../ui/visible.ts";
-import { undoDir, undoTurns } from "../../workspace/undo.ts";
+import { changesDir, finishSettles } from "../../workspace/transaction.ts";
+import { UndoLog, undoDir, undoTurns } from "../../workspace/undo.ts";
 
 /**
  * `weir undo [N] [--session ID]` (and `/undo [N]`): the workspace put back as it was before the
@@ -12,7 +13,10 @@ export function undoLines(words: string[], workspace: string, session?: string):
   const raw = words[0] ?? "1";
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1) throw usageError(`weir undo ${raw}: give how many tasks to undo, a whole number from 1`);
-  const restored = undoTurns(undoDir(userDataDir(), workspace), workspace, n, session);
+  const dir = undoDir(userDataDir(), workspace);
+  // A settle whose process died part-way is finished first: its record is complete only then.
+  finishSettles(workspace, changesDir(userDataDir(), workspace), new UndoLog(dir, workspace));
+  const restored = undoTurns(dir, workspace, n, session);
   const tasks = n === 1 ? "task" : `${n} tasks`;
   const paths = restored.length === 1 ? "1 path" : `${restored.length} paths`;
   return [`undid the last ${tasks}: ${paths} as they were`, ...restored.map((l) => `  ${reviewable(l)}`)];

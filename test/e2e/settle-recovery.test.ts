@@ -1,0 +1,152 @@
+import { describe, expect, test } from "bun:test";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runWeir } from "../support/cli.ts";
+import { tempDir } from "../support/temp.ts";
+import { e2eWorld } from "../support/world.ts";
+import { detectSandbox } from "../../src/workspace/sandbox.ts";
+import { viewTools } from "../../src/workspace/view.ts";
+
+/**
+ * A command's change set is settled in several writes (a removal, a rewrite, a directory replaced,
+ * one moved in whole, a link, a config held). weir is killed at every step of that settle, in turn,
+ * through the binary (WEIR_FAULT_AT); the next process to open the workspace finishes it. The oracle
+ * is the disk: the workspace ends as a run that was never killed leaves it, the held config is listed
+ * once, nothing of the killed run is left behind, and `weir undo` puts back the workspace as it was.
+ */
+const world = e2eWorld();
+const probe = tempDir("weir-settle-probe-");
+const transactions = detectSandbox().kind === "bwrap" && viewTools(probe.path) !== null;
+probe.cleanup();
+
+const COMMAND = [
+  "rm keep.txt",
+  "echo two > run.sh",
+  "rm -rf src && mkdir src && echo b > src/b.txt",
+  "mkdir -p out/deep && echo x > out/deep/f.txt",
+  "ln -s notes.txt link.txt",
+  "echo more >> notes.txt",
+  "printf 'save-exact=true\\n' > .npmrc",
+].join(" && ");
+
+interface Place {
+  ws: string;
+  home: string;
+}
+
+function place(name: string): Place {
+  const p = { ws: join(world.tmp, name, "ws"), home: join(world.tmp, name, "home") };
+  mkdirSync(join(p.home, ".config", "weir"), { recursive: true });
+  mkdirSync(join(p.ws, "src"), { recursive: true });
+  writeFileSync(join(p.ws, "keep.txt"), "keep\n");
+  writeFileSync(join(p.ws, "run.sh"), "echo hi\n");
+  chmodSync(join(p.ws, "run.sh"), 0o644);
+  writeFileSync(join(p.ws, "notes.txt"), "n\n");
+  writeFileSync(join(p.ws, "src", "a.txt"), "a\n");
+  writeFileSync(join(p.ws, "src", "old.txt"), "old\n");
+  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: p.ws, env: { PATH: process.env.PATH ?? "", HOME: p.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "init");
+  return p;
+}
+
+/** Every path of the workspace but git's own, with what it is: a file's bytes and mode, a link's target. */
+function snapshot(root: string, rel = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(join(root, rel)).sort()) {
+    if (!rel && name === ".git") continue;
+    const r = rel ? `${rel}/${name}` : name;
+    const st = lstatSync(join(root, r));
+    if (st.isSymbolicLink()) out[r] = `link ${readlinkSync(join(root, r))}`;
+    else if (st.isDirectory()) Object.assign(out, { [r]: "dir" }, snapshot(root, r));
+    else out[r] = `file ${(st.mode & 0o777).toString(8)} ${readFileSync(join(root, r), "utf8")}`;
+  }
+  return out;
+}
+
+const MODEL = () => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--yes"];
+
+async function runCommand(p: Place, faultAt?: string) {
+  world.server.script({ turns: [{ toolCalls: [{ id: "c", name: "shell", input: { command: COMMAND } }] }, { text: "done" }] });
+  return runWeir([...MODEL(), "--cwd", p.ws, "tidy the project"], { home: p.home, ...(faultAt ? { env: { WEIR_FAULT_AT: faultAt } } : {}) });
+}
+
+const heldPaths = async (p: Place) => {
+  const r = await runWeir(["changes", "--json", "--cwd", p.ws], { home: p.home });
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { held: { rel: string }[] }[]).map((l) => l.held.map((h) => h.rel));
+};
+
+const layers = (p: Place) => {
+  const dir = join(p.home, ".local", "share", "weir", "changes");
+  return readdirSync(dir).flatMap((w) => readdirSync(join(dir, w)));
+};
+
+describe.skipIf(!transactions)("a settle killed at every step is finished by the next process", () => {
+  test("the workspace ends as an unkilled run leaves it, the held config is listed once, and undo puts it all back", async () => {
+    const clean = place("clean");
+    const before = snapshot(clean.ws);
+    expect((await runCommand(clean)).code).toBe(0);
+    const after = snapshot(clean.ws);
+    expect(after["out/deep/f.txt"]).toBe("file 644 x\n");
+    expect(after["src/old.txt"]).toBeUndefined();
+    expect(after[".npmrc"]).toBeUndefined();
+    expect(await heldPaths(clean)).toEqual([[".npmrc"]]);
+
+    const points = ["settle-journal", ...Array.from({ length: 30 }, (_, i) => `settle-step:${i}`), "settle-steps-done"];
+    let killedAt = 0;
+    for (const [i, point] of points.entries()) {
+      const p = place(`k${i}`);
+      const killed = await runCommand(p, point);
+      // A step past the last is never reached: the run ends as the clean one did.
+      if (killed.code === 0) {
+        expect(point).toStartWith("settle-step:");
+        expect(snapshot(p.ws)).toEqual(after);
+        continue;
+      }
+      killedAt++;
+      // The next process: every other time a run's start, else `weir changes`.
+      if (i % 2 === 1) {
+        world.server.script({ turns: [{ text: "hello" }] });
+        expect((await runWeir([...MODEL(), "--cwd", p.ws, "say hello"], { home: p.home })).code).toBe(0);
+      }
+      expect({ point, held: await heldPaths(p) }).toEqual({ point, held: [[".npmrc"]] });
+      expect({ point, ws: snapshot(p.ws) }).toEqual({ point, ws: after });
+      // Nothing of the killed run is left but the held layer.
+      expect({ point, layers: layers(p).length }).toEqual({ point, layers: 1 });
+      const undone = await runWeir(["undo", "--cwd", p.ws], { home: p.home });
+      expect({ point, code: undone.code, err: undone.stderr }).toEqual({ point, code: 0, err: "" });
+      expect({ point, ws: snapshot(p.ws) }).toEqual({ point, ws: before });
+    }
+    // The journal, each step, and the end: more than a handful of kills, each finished.
+    expect(killedAt).toBeGreaterThan(6);
+  }, 120_000);
+
+  test("a path the person changed before the settle was finished keeps the person's version: the command's is held, and undo leaves it", async () => {
+    const p = place("edited");
+    expect((await runCommand(p, "settle-step:0")).code).not.toBe(0);
+    writeFileSync(join(p.ws, "run.sh"), "echo mine\n");
+    expect((await heldPaths(p)).flat().sort()).toEqual([".npmrc", "run.sh"]);
+    expect(readFileSync(join(p.ws, "run.sh"), "utf8")).toBe("echo mine\n");
+    expect(readFileSync(join(p.ws, "out", "deep", "f.txt"), "utf8")).toBe("x\n");
+    const listed = await runWeir(["changes", "--cwd", p.ws], { home: p.home });
+    expect(listed.stdout).toContain("run.sh: changed in the workspace after the command ran");
+    expect((await runWeir(["undo", "--cwd", p.ws], { home: p.home })).code).toBe(0);
+    expect(readFileSync(join(p.ws, "run.sh"), "utf8")).toBe("echo mine\n");
+    expect(readFileSync(join(p.ws, "keep.txt"), "utf8")).toBe("keep\n");
+  }, 60_000);
+
+  test("`weir changes apply` killed part-way is finished by the next `weir changes`: every held file lands once, and the layer goes", async () => {
+    const p = place("apply");
+    world.server.script({ turns: [{ toolCalls: [{ id: "c", name: "shell", input: { command: "mkdir -p .cfg && echo 1 > .cfg/a && echo 2 > .cfg/b && echo 3 > .cfg/c" } }] }, { text: "done" }] });
+    expect((await runWeir([...MODEL(), "--cwd", p.ws, "configure"], { home: p.home })).code).toBe(0);
+    const list = await runWeir(["changes", "--json", "--cwd", p.ws], { home: p.home });
+    const id = (JSON.parse(list.stdout) as { id: string }[])[0]!.id;
+    const killed = await runWeir(["changes", "apply", id, "--cwd", p.ws], { home: p.home, env: { WEIR_FAULT_AT: "settle-step:2" } });
+    expect(killed.code).not.toBe(0);
+    expect((await heldPaths(p))).toEqual([]);
+    expect(["a", "b", "c"].map((n) => readFileSync(join(p.ws, ".cfg", n), "utf8"))).toEqual(["1\n", "2\n", "3\n"]);
+    expect(layers(p)).toEqual([]);
+  }, 60_000);
+});
