@@ -32,7 +32,7 @@ export { bwrapArgv, bwrapDisablesUserns, guardBinds } from "./bwrap.ts";
 export { systemPath } from "./sandbox-policy.ts";
 export { workspaceGuards } from "./sweep.ts";
 export { toolchainsShown } from "./toolchains.ts";
-export { applyHeld, changesDir, finishSettles, heldLayers, Transactions } from "./transaction.ts";
+export { applyHeld, changesDir, dropLayer, finishSettles, heldLayers, Transactions } from "./transaction.ts";
 export { removeLayer, viewTools } from "./view.ts";
 export { UndoLog, undoDir, undoTurns } from "./undo.ts";
 export { commandEnv, knownSecretValues } from "./environment.ts";

@@ -58,6 +58,16 @@ export interface HeldLayer {
 /** The file beside a layer's `upper/` that says what it holds. */
 const MANIFEST = "held.json";
 
+/**
+ * Removes a layer: its manifest first, in one unlink, so a kill part-way leaves no listed layer
+ * with part of its changes, only a folder the next `finishSettles` removes. I/O.
+ */
+export function dropLayer(dir: string): void {
+  rmSync(join(dir, MANIFEST), { force: true });
+  faultPoint("layer-drop");
+  removeLayer(dir);
+}
+
 /** Why a step of a settle finished after its process died was not applied. */
 const CHANGED_SINCE = "changed in the workspace after the command ran, so the command's version was not applied over it";
 
@@ -275,7 +285,7 @@ export class Transactions {
       writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
     }
     endJournal(dir);
-    if (held.length === 0) removeLayer(dir);
+    if (held.length === 0) dropLayer(dir);
     return { held, kept };
   }
 

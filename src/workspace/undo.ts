@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
+import { faultPoint } from "../core/fault-point.ts";
 import { mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { hashWithHead } from "./ledger.ts";
 import { folderRecords } from "./walker.ts";
@@ -177,7 +178,9 @@ function turnsIn(dir: string, session?: string): Turn[] {
  * one the person changed since weir left it refuses the whole undo in one line. Returns what was
  * restored, one line a path. I/O.
  */
-export function undoTurns(dir: string, root: string, n: number, session?: string): string[] {
+export function undoTurns(dir: string, root: string, n: number, session?: string): { restored: string[]; cutShort?: number } {
+  const cut = turnsIn(dir).filter((t) => existsSync(join(dir, t.id, UNDOING)));
+  if (cut.length > 0) return { restored: finishUndo(dir, root, cut), cutShort: cut.length };
   const turns = turnsIn(dir, session).slice(0, n);
   if (turns.length === 0) throw new UserError(`nothing to undo in this workspace${session ? ` for session ${session}` : ""}`, 2);
   // What each path would be once the newer turns are undone: the disk, then each turn's before.
@@ -191,10 +194,53 @@ export function undoTurns(dir: string, root: string, n: number, session?: string
     const kept = (e: Entry) => hashWithHead(join(dir, t.id, "blobs", e.blob!), 0).sha;
     for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: kept(e) } : e.before);
   }
+  // Marked before the first write: a kill part-way leaves turns the next `weir undo` finishes, whatever it is asked.
+  for (const t of turns) writeFileAtomic(join(dir, t.id, UNDOING), "");
+  return { restored: restoreTurns(dir, root, turns) };
+}
+
+/** The file in a turn's folder that says an undo of it began. */
+const UNDOING = "undoing";
+
+/**
+ * Finishes an undo a kill cut short: its turns, newest first, each path put back unless it already
+ * is (a file whose kept bytes have moved back into place), and a path the person changed since weir
+ * left it refuses the rest in one line, as an undo does. I/O.
+ */
+function finishUndo(dir: string, root: string, turns: Turn[]): string[] {
+  const state = new Map<string, Snapshot>();
+  const now = (rel: string) => state.get(rel) ?? snapshotOf(join(root, rel));
+  for (const t of turns) {
+    for (const e of t.entries) {
+      if (restoredAlready(dir, t, e, now(e.rel))) continue;
+      if (!same(now(e.rel), e.after ?? e.before))
+        throw new UserError(`${e.rel} changed since weir left it (task "${t.task}"); the undo a kill cut short was not finished`, 1);
+    }
+    for (const e of t.entries) state.set(e.rel, e.before.kind === "file" ? { ...e.before, sha: keptSha(dir, t, e, root) } : e.before);
+  }
+  return restoreTurns(dir, root, turns);
+}
+
+/** The SHA of a file entry's kept bytes: in the log, or in place once they moved back. */
+function keptSha(dir: string, t: Turn, e: Entry, root: string): string {
+  const blob = join(dir, t.id, "blobs", e.blob!);
+  return hashWithHead(existsSync(blob) ? blob : join(root, e.rel), 0).sha;
+}
+
+/** Whether an entry is back as it was: a file's kept bytes have left the log (moved into place); anything else stands (`at`) as before. */
+function restoredAlready(dir: string, t: Turn, e: Entry, at: Snapshot): boolean {
+  if (e.before.kind === "file") return !existsSync(join(dir, t.id, "blobs", e.blob!));
+  return same(at, e.before);
+}
+
+/** Puts each turn's paths back, newest turn first, and removes its record; one line a path. I/O. */
+function restoreTurns(dir: string, root: string, turns: Turn[]): string[] {
   const restored = new Map<string, string>();
+  let step = 0;
   for (const t of turns) {
     for (const e of [...t.entries].reverse()) {
-      restore(root, e, join(dir, t.id, "blobs"));
+      faultPoint(`undo-restore:${step++}`);
+      if (!restoredAlready(dir, t, e, snapshotOf(join(root, e.rel)))) restore(root, e, join(dir, t.id, "blobs"));
       restored.set(e.rel, describe(e.before));
     }
     rmSync(join(dir, t.id), { recursive: true, force: true });

@@ -4,9 +4,8 @@ import { userDataDir } from "../../config/paths.ts";
 import { usageError } from "../../core/errors.ts";
 import { reviewable } from "../../ui/visible.ts";
 import { wholeText } from "../../workspace/containment.ts";
-import { applyHeld, changesDir, finishSettles, type HeldLayer, heldLayers } from "../../workspace/transaction.ts";
+import { applyHeld, changesDir, dropLayer, finishSettles, type HeldLayer, heldLayers } from "../../workspace/transaction.ts";
 import { UndoLog, undoDir } from "../../workspace/undo.ts";
-import { removeLayer } from "../../workspace/view.ts";
 
 /**
  * `weir changes [list|show ID|apply ID|drop ID]`: the changes commands made that weir held from the
@@ -45,7 +44,7 @@ export function changesCommand(words: string[], workspace: string, print: (s: st
     return 0;
   }
   if (verb === "drop") {
-    removeLayer(layer.dir);
+    dropLayer(layer.dir);
     out(`dropped change set ${layer.id} (${count(layer.held.length)}); the workspace is as it was\n`);
     return 0;
   }

@@ -16,8 +16,11 @@ export function undoLines(words: string[], workspace: string, session?: string):
   const dir = undoDir(userDataDir(), workspace);
   // A settle whose process died part-way is finished first: its record is complete only then.
   finishSettles(workspace, changesDir(userDataDir(), workspace), new UndoLog(dir, workspace));
-  const restored = undoTurns(dir, workspace, n, session);
-  const tasks = n === 1 ? "task" : `${n} tasks`;
+  const { restored, cutShort } = undoTurns(dir, workspace, n, session);
   const paths = restored.length === 1 ? "1 path" : `${restored.length} paths`;
-  return [`undid the last ${tasks}: ${paths} as they were`, ...restored.map((l) => `  ${reviewable(l)}`)];
+  const head =
+    cutShort === undefined
+      ? `undid the last ${n === 1 ? "task" : `${n} tasks`}: ${paths} as they were`
+      : `finished an undo that was cut short (${cutShort === 1 ? "1 task" : `${cutShort} tasks`}): ${paths} as they were; nothing else was undone`;
+  return [head, ...restored.map((l) => `  ${reviewable(l)}`)];
 }

@@ -8,7 +8,8 @@ import { detectSandbox } from "../../src/workspace/sandbox.ts";
 import { viewTools } from "../../src/workspace/view.ts";
 
 /**
- * A command's change set is settled in several writes (a removal, a rewrite, a directory replaced,
+ * Multi-step writes, each killed at every step through the binary (WEIR_FAULT_AT), the next process
+ * finishing it. A command's change set is settled in several writes (a removal, a rewrite, a directory replaced,
  * one moved in whole, a link, a config held). weir is killed at every step of that settle, in turn,
  * through the binary (WEIR_FAULT_AT); the next process to open the workspace finishes it. The oracle
  * is the disk: the workspace ends as a run that was never killed leaves it, the held config is listed
@@ -83,7 +84,7 @@ const layers = (p: Place) => {
   return readdirSync(dir).flatMap((w) => readdirSync(join(dir, w)));
 };
 
-describe.skipIf(!transactions)("a settle killed at every step is finished by the next process", () => {
+describe.skipIf(!transactions)("a settle, an apply and a drop killed part-way are finished by the next process", () => {
   test("the workspace ends as an unkilled run leaves it, the held config is listed once, and undo puts it all back", async () => {
     const clean = place("clean");
     const before = snapshot(clean.ws);
@@ -149,4 +150,47 @@ describe.skipIf(!transactions)("a settle killed at every step is finished by the
     expect(["a", "b", "c"].map((n) => readFileSync(join(p.ws, ".cfg", n), "utf8"))).toEqual(["1\n", "2\n", "3\n"]);
     expect(layers(p)).toEqual([]);
   }, 60_000);
+
+  test("`weir changes drop` killed between its two steps leaves no listed layer, and nothing of it after the next process", async () => {
+    const p = place("drop");
+    world.server.script({ turns: [{ toolCalls: [{ id: "c", name: "shell", input: { command: "mkdir -p .cfg && echo 1 > .cfg/a" } }] }, { text: "done" }] });
+    expect((await runWeir([...MODEL(), "--cwd", p.ws, "configure"], { home: p.home })).code).toBe(0);
+    const id = (JSON.parse((await runWeir(["changes", "--json", "--cwd", p.ws], { home: p.home })).stdout) as { id: string }[])[0]!.id;
+    const killed = await runWeir(["changes", "drop", id, "--cwd", p.ws], { home: p.home, env: { WEIR_FAULT_AT: "layer-drop" } });
+    expect(killed.code).not.toBe(0);
+    expect(await heldPaths(p)).toEqual([]);
+    expect(layers(p)).toEqual([]);
+    expect(snapshot(p.ws)[".cfg"]).toBeUndefined();
+  }, 60_000);
+});
+
+describe.skipIf(!transactions)("an undo killed at every step is finished by the next weir undo", () => {
+  test("whatever it is asked, the next undo finishes the one cut short and only that: the workspace is as it was before the task", async () => {
+    const clean = place("undo-clean");
+    const before = snapshot(clean.ws);
+    let killedAt = 0;
+    for (let k = 0; k < 40; k++) {
+      const p = place(`undo-${k}`);
+      expect((await runCommand(p)).code).toBe(0);
+      // A second task, with a file action, that the cut-short undo must not reach past.
+      world.server.script({ turns: [{ toolCalls: [{ id: "w", name: "write_file", input: { path: "later.txt", content: "later\n" } }] }, { text: "done" }] });
+      expect((await runWeir([...MODEL(), "--cwd", p.ws, "write later.txt"], { home: p.home })).code).toBe(0);
+      const undo = (env?: Record<string, string>) => runWeir(["undo", "2", "--cwd", p.ws], { home: p.home, ...(env ? { env } : {}) });
+      const killed = await undo({ WEIR_FAULT_AT: `undo-restore:${k}` });
+      if (killed.code === 0) {
+        expect(snapshot(p.ws)).toEqual(before);
+        break;
+      }
+      killedAt++;
+      // Asked for one more task than the cut-short undo had left, it still finishes only that one.
+      const finished = await runWeir(["undo", "5", "--cwd", p.ws], { home: p.home });
+      expect({ k, code: finished.code, err: finished.stderr }).toEqual({ k, code: 0, err: "" });
+      // The newer task's record goes once it is put back: one task may be left of the two.
+      expect(finished.stdout).toMatch(/^finished an undo that was cut short \((1 task|2 tasks)\): \d+ paths as they were; nothing else was undone\n/);
+      expect({ k, ws: snapshot(p.ws) }).toEqual({ k, ws: before });
+      const again = await runWeir(["undo", "--cwd", p.ws], { home: p.home });
+      expect([again.code, again.stderr.trim()]).toEqual([2, "weir: nothing to undo in this workspace"]);
+    }
+    expect(killedAt).toBeGreaterThan(6);
+  }, 180_000);
 });
