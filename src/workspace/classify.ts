@@ -95,8 +95,10 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   if (c.kind === "file" && (c.mode & 0o111) !== 0 && ((f.modeBefore ?? 0) & 0o111) === 0 && !(environment && f.network)) return hold("made executable");
   if (f.installChanged) return hold("changes what the next install runs (install scripts or workspaces)");
   if (f.git === "ignored" && !(environment && f.network)) return hold(IGNORED);
-  // An installed dependency's own dotted files (`.yarn/`, a package's `.bin`) are the install's.
-  const dotted = environment ? undefined : dottedReason(c.rel);
+  // An installed dependency's own dotted files (`.yarn/`, a package's `.bin`) are the install's; a
+  // directory alone runs nothing, and what it holds is judged entry by entry (a `.pytest_cache/`
+  // whose own ignore file hides its entries stays a build's output, kept in view).
+  const dotted = environment || c.kind === "dir" ? undefined : dottedReason(c.rel);
   if (dotted) return hold(dotted);
   return { apply: true };
 }

@@ -334,7 +334,7 @@ export class Transactions {
   private async facts(changes: Change[], upper: string, network: boolean): Promise<Map<string, ChangeFacts>> {
     const freshRepository = !existsSync(join(this.root, ".git"));
     const outsideGit = changes.filter((c) => !c.rel.split("/").includes(".git"));
-    const git = await gitViews(this.root, outsideGit);
+    const git = await gitViews(this.root, outsideGit, upper);
     const hidesChanges = changes.some((c) => c.rel === ".git/index" && c.kind === "file") ? await indexHides(this.root, join(upper, ".git", "index")) : false;
     const out = new Map<string, ChangeFacts>();
     const gitDirectory = gitDirectories(this.root, upper);
@@ -437,7 +437,24 @@ function environments(root: string, upper: string): (rel: string) => { environme
  * How git's review sees each path before the command: tracked, ignored, or untracked and shown;
  * nothing when the workspace is in no repository. Two git queries for all paths at once.
  */
-async function gitViews(root: string, changes: Change[]): Promise<Map<string, ChangeFacts["git"]>> {
+/**
+ * The directories a change set gives an ignore file that ignores all they hold (`*` alone, as
+ * pytest, mypy and ruff write into their caches): git ignores their entries once the set is
+ * applied, though the workspace's git cannot see that file yet. Calling more paths ignored only
+ * ever holds more. I/O: reads each new ignore file of the layer `upper`.
+ */
+function ignoringAll(changes: Change[], upper: string): string[] {
+  const ignoreAll = (text: string | undefined) => {
+    const rules = (text ?? "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    return rules.length === 1 && rules[0] === "*";
+  };
+  return changes
+    .filter((c) => c.kind === "file" && c.rel.split("/").pop() === ".gitignore" && c.rel.includes("/"))
+    .filter((c) => ignoreAll(wholeText(join(upper, c.rel))))
+    .map((c) => c.rel.slice(0, c.rel.lastIndexOf("/")));
+}
+
+async function gitViews(root: string, changes: Change[], upper: string): Promise<Map<string, ChangeFacts["git"]>> {
   const views = new Map<string, ChangeFacts["git"]>();
   if (changes.length === 0) return views;
   const asked = changes.map((c) => (c.kind === "dir" ? `${c.rel}/` : c.rel));
@@ -450,7 +467,9 @@ async function gitViews(root: string, changes: Change[]): Promise<Map<string, Ch
   if (listed === undefined) return views;
   const tracked = new Set(listed.split("\0"));
   const ignored = new Set(ignoring?.split("\0") ?? []);
-  changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) ? "ignored" : "shown"));
+  const selfIgnored = ignoringAll(changes, upper);
+  const inSelfIgnored = (rel: string) => selfIgnored.some((d) => rel.startsWith(`${d}/`));
+  changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) || inSelfIgnored(c.rel) ? "ignored" : "shown"));
   return views;
 }
 

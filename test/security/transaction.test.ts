@@ -248,4 +248,21 @@ describe.skipIf(!viewed)("a build's outputs across runs", () => {
       w.cleanup();
     }
   });
+
+  test("a cache whose own ignore file ignores all it holds (as pytest's) is a build's output: held from the workspace, in view of the next run", async () => {
+    const w = world();
+    try {
+      const plant = "mkdir -p .tool_cache && printf '# made by the tool\\n*\\n' > .tool_cache/.gitignore && echo warm > .tool_cache/state";
+      const first = await session(w, [sh("a", plant)]);
+      expect(first.code).toBe(0);
+      expect(existsSync(join(w.root, ".tool_cache", "state"))).toBe(false);
+      const list = await runWeir(["changes", "--json"], { home: w.home, cwd: w.root });
+      const reasons = (JSON.parse(list.stdout) as { held: { reason: string }[] }[]).flatMap((l) => l.held.map((h) => h.reason));
+      expect(new Set(reasons)).toEqual(new Set(["ignored by git, so review would not show it"]));
+      const second = await session(w, [sh("b", "cat .tool_cache/state")]);
+      expect(second.sent).toContain("warm");
+    } finally {
+      w.cleanup();
+    }
+  });
 });

@@ -56,6 +56,13 @@ describe("classifyChange: configuration by its name", () => {
     expect(verdict("node_modules/.bin/tsc", { ...installed, network: false })).toBe(false);
   });
 
+  test("a dotted directory alone applies; what it holds is judged entry by entry", () => {
+    const dir = (rel: string) => classifyChange({ rel, kind: "dir", mode: 0o755, opaque: false }, shown).apply;
+    expect(dir(".pytest_cache")).toBe(true);
+    expect(dir("crates/a/.cargo")).toBe(true);
+    expect(verdict("crates/a/.cargo/config.toml")).toBe(false);
+  });
+
   test("a removal applies, dotted or not", () => {
     expect(classifyChange({ rel: ".cargo/config.toml", kind: "deleted" }, shown).apply).toBe(true);
   });
