@@ -42,6 +42,13 @@ const GIT_CONTENT: ReadonlySet<string> = new Set([
 /** Compiled code that runs in place of its source (Python, the JVM, Erlang, Emacs Lisp, Lua). */
 const BYTECODE = [".pyc", ".pyo", ".class", ".beam", ".elc", ".luac"];
 
+/**
+ * Native code a language's loader takes by its name: a Python extension module is imported before
+ * the `.py` beside it, a `.node` addon by `require`, a shared library by the dynamic loader, a jar
+ * from a classpath (the Gradle wrapper's at every `./gradlew`). Review shows none of it readably.
+ */
+const NATIVE = /\.(so(\.\d+)*|pyd|node|dylib|dll|jar)$/;
+
 const hold = (reason: string): Verdict => ({ apply: false, reason });
 
 /** Why an ignored path is held: the project's own ignore rules say it is made, not written (a build's output). */
@@ -95,6 +102,7 @@ export function classifyChange(c: Change, f: ChangeFacts): Verdict {
   if (c.kind === "file" && (c.mode & 0o111) !== 0 && ((f.modeBefore ?? 0) & 0o111) === 0 && !(environment && f.network)) return hold("made executable");
   if (f.installChanged) return hold("changes what the next install runs (install scripts or workspaces)");
   if (f.git === "ignored" && !(environment && f.network)) return hold(IGNORED);
+  if (c.kind === "file" && NATIVE.test(c.rel) && !environment) return hold("native code, which a loader runs in place of source (by its name)");
   // An installed dependency's own dotted files (`.yarn/`, a package's `.bin`) are the install's; a
   // directory alone runs nothing, and what it holds is judged entry by entry (a `.pytest_cache/`
   // whose own ignore file hides its entries stays a build's output, kept in view).

@@ -78,6 +78,9 @@ const ranNode = (file: string) => (w: World) => {
 /** The python the person runs, by its own path: a version manager's shim would look for its state under the test's home. */
 const PYTHON = Bun.which("python3") ? Bun.spawnSync(["python3", "-c", "import sys; print(sys.executable)"]).stdout.toString().trim() : "";
 
+/** The file name ending Python's import takes for an extension module (`.cpython-311-x86_64-linux-gnu.so`). */
+const EXT_SUFFIX = PYTHON ? Bun.spawnSync([PYTHON, "-c", "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))"]).stdout.toString().trim() : ".so";
+
 const SCENARIOS: Scenario[] = [
   {
     name: "a dependency tree made in a package with the package directory's times put back",
@@ -152,6 +155,25 @@ const SCENARIOS: Scenario[] = [
     name: "sourceless bytecode beside the code, which the person's next python imports",
     needs: "python3",
     plant: (w) => [`${PYTHON} -c 'import py_compile, os, sys; open("m_src.py", "w").write(sys.argv[1]); py_compile.compile("m_src.py", cfile="mod.pyc"); os.remove("m_src.py")' "open('${w.fired}', 'a').write('x')"`],
+    fired: (w) => {
+      host(w, [PYTHON, "-c", "import mod"]);
+      return existsSync(w.fired);
+    },
+  },
+  {
+    name: "a native extension beside the code, which the person's next python imports before the .py",
+    needs: "gcc",
+    setup: (w) => {
+      writeFileSync(join(w.root, "mod.py"), "x = 1\n");
+      writeFileSync(join(w.root, ".gitignore"), "node_modules/\nbuild/\n");
+      mkdirSync(join(w.root, "build"));
+      // The module's init marks the world; it returns no module, so the import then fails, after it ran.
+      const c = `#include <stdio.h>\nvoid *PyInit_mod(void) { FILE *f = fopen(${JSON.stringify(w.fired)}, "a"); if (f) { fputs("x", f); fclose(f); } return 0; }\n`;
+      writeFileSync(join(w.root, "build", "ext.c"), c);
+      Bun.spawnSync(["gcc", "-shared", "-fPIC", "-o", join(w.root, "build", "ext.so"), join(w.root, "build", "ext.c")]);
+    },
+    // A new file (not executable), whose name Python's import takes first.
+    plant: () => [`cat build/ext.so > mod${EXT_SUFFIX}`],
     fired: (w) => {
       host(w, [PYTHON, "-c", "import mod"]);
       return existsSync(w.fired);

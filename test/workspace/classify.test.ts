@@ -63,6 +63,15 @@ describe("classifyChange: configuration by its name", () => {
     expect(verdict("crates/a/.cargo/config.toml")).toBe(false);
   });
 
+  test("native code a loader takes by its name is held, but where an approved install put it or git ignores it", () => {
+    for (const rel of ["mod.cpython-311-x86_64-linux-gnu.so", "lib/libz.so.1", "addon.node", "gradle/wrapper/gradle-wrapper.jar", "x.pyd"])
+      expect({ rel, apply: verdict(rel) }).toEqual({ rel, apply: false });
+    expect(verdict("node_modules/re2/build/re2.node", { ...shown, network: true })).toBe(true);
+    const ignored = classifyChange(file("target/debug/deps/libm.so"), { ...shown, git: "ignored" });
+    expect(ignored).toEqual({ apply: false, reason: "ignored by git, so review would not show it" });
+    expect(verdict("docs/solver.md")).toBe(true);
+  });
+
   test("a removal applies, dotted or not", () => {
     expect(classifyChange({ rel: ".cargo/config.toml", kind: "deleted" }, shown).apply).toBe(true);
   });
