@@ -175,7 +175,8 @@ function turnsIn(dir: string, session?: string): Turn[] {
 /**
  * Puts the workspace back as it was before the last `n` turns (of `session`, when given): contents,
  * removals, links and modes, newest turn first. Every path is checked before anything is written:
- * one the person changed since weir left it refuses the whole undo in one line. Returns what was
+ * one the person changed since weir left it refuses the whole undo in one line. An undo a kill cut
+ * short is finished first, and alone (`cutShort`: how many tasks it had left). Returns what was
  * restored, one line a path. I/O.
  */
 export function undoTurns(dir: string, root: string, n: number, session?: string): { restored: string[]; cutShort?: number } {
@@ -243,6 +244,8 @@ function restoreTurns(dir: string, root: string, turns: Turn[]): string[] {
       if (!restoredAlready(dir, t, e, snapshotOf(join(root, e.rel)))) restore(root, e, join(dir, t.id, "blobs"));
       restored.set(e.rel, describe(e.before));
     }
+    // The record first: a kill while the rest goes leaves no turn whose paths are already back.
+    rmSync(join(dir, t.id, "turn.json"), { force: true });
     rmSync(join(dir, t.id), { recursive: true, force: true });
   }
   return [...restored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, what]) => `${rel}: ${what}`);
