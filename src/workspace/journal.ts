@@ -2,6 +2,7 @@ import { closeSync, existsSync, lstatSync, openSync, readFileSync, rmSync, write
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import type { Change } from "./changeset.ts";
+import type { HeldChange } from "./transaction.ts";
 
 /**
  * A layer's settling made recoverable. Before the first write into the workspace, the writer records
@@ -52,7 +53,7 @@ export interface Journal {
   owner: Owner;
   steps: Step[];
   /** What stays in the layer as held (none: the layer goes once the steps are done). */
-  held: { rel: string; kind: Change["kind"]; reason: string }[];
+  held: HeldChange[];
   /** Files left the layer by rename (one file system), so a file no longer in it was placed. */
   renames: boolean;
   /** The undo log's turn whose records the settle made before its first write, to complete. */

@@ -515,14 +515,19 @@ export function heldLayers(dir: string): HeldLayer[] {
  * by the next run or `weir changes`. What it applied, workspace-relative. I/O.
  */
 export function applyHeld(root: string, layer: HeldLayer): string[] {
-  const t = new Transactions(root, layer.dir);
-  const upper = join(layer.dir, "upper");
+  const journal = readJournal(layer.dir) ?? applyJournal(root, layer.dir);
+  const end = new Transactions(root, layer.dir).finish(layer.dir, journal);
+  return journal.steps.map((s) => s.change.rel).filter((rel) => !end.kept.has(rel));
+}
+
+/** The journal of applying a held layer whole, written before its first write. I/O. */
+function applyJournal(root: string, dir: string): Journal {
+  const upper = join(dir, "upper");
   const steps = readChangeSet(upper).changes.map((change): Step => ({ change, move: false, was: stampOf(join(root, change.rel)) }));
   const renames = statSync(upper).dev === statSync(root).dev;
   const journal: Journal = { command: "weir changes apply", at: new Date().toISOString(), owner: thisProcess(), steps, held: [], renames };
-  writeJournal(layer.dir, readJournal(layer.dir) ?? journal);
-  const end = t.finish(layer.dir, readJournal(layer.dir)!);
-  return steps.map((s) => s.change.rel).filter((rel) => !end.kept.has(rel));
+  writeJournal(dir, journal);
+  return journal;
 }
 
 /**

@@ -213,7 +213,7 @@ function finishUndo(dir: string, root: string, turns: Turn[]): string[] {
   const now = (rel: string) => state.get(rel) ?? snapshotOf(join(root, rel));
   for (const t of turns) {
     for (const e of t.entries) {
-      if (restoredAlready(dir, t, e, now(e.rel))) continue;
+      if (restoredAlready(dir, t, e, () => now(e.rel))) continue;
       if (!same(now(e.rel), e.after ?? e.before))
         throw new UserError(`${e.rel} changed since weir left it (task "${t.task}"); the undo a kill cut short was not finished`, 1);
     }
@@ -228,10 +228,13 @@ function keptSha(dir: string, t: Turn, e: Entry, root: string): string {
   return hashWithHead(existsSync(blob) ? blob : join(root, e.rel), 0).sha;
 }
 
-/** Whether an entry is back as it was: a file's kept bytes have left the log (moved into place); anything else stands (`at`) as before. */
-function restoredAlready(dir: string, t: Turn, e: Entry, at: Snapshot): boolean {
+/**
+ * Whether an entry is back as it was: a file's kept bytes have left the log (moved into place);
+ * anything else stands (`at`, asked only then) as before.
+ */
+function restoredAlready(dir: string, t: Turn, e: Entry, at: () => Snapshot): boolean {
   if (e.before.kind === "file") return !existsSync(join(dir, t.id, "blobs", e.blob!));
-  return same(at, e.before);
+  return same(at(), e.before);
 }
 
 /** Puts each turn's paths back, newest turn first, and removes its record; one line a path. I/O. */
@@ -241,7 +244,8 @@ function restoreTurns(dir: string, root: string, turns: Turn[]): string[] {
   for (const t of turns) {
     for (const e of [...t.entries].reverse()) {
       faultPoint(`undo-restore:${step++}`);
-      if (!restoredAlready(dir, t, e, snapshotOf(join(root, e.rel)))) restore(root, e, join(dir, t.id, "blobs"));
+      // Not a file before: what stands is compared by kind and link target, so its bytes need no hash.
+      if (!restoredAlready(dir, t, e, () => snapshotOf(join(root, e.rel), false))) restore(root, e, join(dir, t.id, "blobs"));
       restored.set(e.rel, describe(e.before));
     }
     // The record first: a kill while the rest goes leaves no turn whose paths are already back.
