@@ -1,9 +1,10 @@
 /**
- * The model router's cost on two scripted mixes: dev, 54 tasks (written before the router was tuned:
- * a third questions, a third one-file fixes, a third changes across modules; six of the questions
- * asked as follow-ups in the session of the change before them), and test, 27 tasks of the same
- * kinds in another repository's layout and words, written before any change its figures could
- * steer and never tuned on. Each task runs through the compiled binary twice
+ * The model router's cost on three scripted mixes: dev, 54 tasks (written before the router was tuned:
+ * a third questions, a third one-file fixes, a third changes to two files across modules; six of the
+ * questions asked as follow-ups in the session of the change before them); test, 27 tasks of the
+ * same kinds in another repository's layout and words, written before any change its figures could
+ * steer and never tuned on; and mined, 54 tasks whose two-file changes span one directory, one
+ * module or several in the shares real multi-file fixes do. Each task runs through the compiled binary twice
  * against two mock vendors that simulate prompt caching per vendor: once with `--router off` (every
  * request on main), once routed. Priced with the published list (policies/prices.json): main is
  * claude-sonnet-4-5 on the Messages wire; fast is gpt-5-mini on the Chat wire, and then
@@ -12,12 +13,12 @@
  * Prints: total cost routed against all-on-main (goal ≤ 0.5x), the switches off a warm main and
  * whether each paid for itself (measured afterwards from the usage the vendors reported), whether
  * every task ended with the same files and answer both ways, and the router's decision time.
- *   bun run bench models [--split dev|test]
+ *   bun run bench models [--split dev|test|mined]
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { chooseRoute, type RouteInput } from "../src/decision/router.ts";
 import { costOf, type Usage } from "../src/core/usage.ts";
 import { priceOf } from "../src/providers/prices.ts";
@@ -32,13 +33,15 @@ interface Task {
   kind: "question" | "fix" | "change";
   text: string;
   turns: Turn[];
+  /** A change's planned scope: one directory, one module, or across modules. */
+  scope?: "local" | "module" | "cross";
   /** Asked with -c in the session of the task before it. */
   followUp?: boolean;
 }
 
 /** A scripted mix: its tasks, and the repository they run in (a folder of modules, each with its tests). */
 interface Mix {
-  name: "dev" | "test";
+  name: "dev" | "test" | "mined";
   /** The folder the modules are in, and where their tests are. */
   src: string;
   tests: (m: string, n: string) => string;
@@ -49,6 +52,8 @@ interface Mix {
   /** A module file: a function over a list, exported, with a bug to fix. */
   source: (m: string, n: string) => string;
   test: (m: string, n: string) => string;
+  /** Files beside the modules' own (path to text). */
+  extra?: () => Record<string, string>;
 }
 
 let seq = 0;
@@ -94,6 +99,7 @@ const DEV: Mix = {
       out.push({
         id: `change-${i}`,
         kind: "change",
+        scope: "cross",
         text: `rename ${n}Value to ${n}Amount in ${file(m, n)} and update its use in ${file(m2, n2)}`,
         turns: [
           call("read_file", { path: file(m, n) }, 60),
@@ -153,6 +159,7 @@ const TEST: Mix = {
       out.push({
         id: `change-${i}`,
         kind: "change",
+        scope: "cross",
         text: `make ${v}Of in ${lib(a, v)} return 0 for an empty list, and have ${v2}Of in ${lib(a2, v2)} use it for its average`,
         turns: [
           call("read_file", { path: lib(a, v) }, 70),
@@ -186,6 +193,91 @@ const TEST: Mix = {
   },
 };
 
+/**
+ * Scopes of the multi-file fixes among the 168 mined bug-fix commits (eval/localisation/commits.jsonl,
+ * tests aside, scoped as the decision state scopes a plan): 15 of 27 in one directory, 8 in one
+ * module, 4 across modules. This mix's changes keep those shares: 10, 5 and 3 of 18.
+ */
+const MINED_SCOPES: NonNullable<Task["scope"]>[] = [...Array(10).fill("local"), ...Array(5).fill("module"), ...Array(3).fill("cross")];
+const DESKS = ["ledger", "checkout", "profile", "feed", "audit", "upload"];
+const PARTS = ["sum", "pick", "trim", "bucket", "dedupe", "page", "stamp", "weight", "mask"];
+const app = (d: string, p: string) => `app/${d}/${p}.js`;
+const helper = (d: string) => `app/${d}/helpers/guard.js`;
+
+/**
+ * The mined mix: 54 tasks whose changes span what real multi-file fixes span (above), in a third
+ * layout (app/, tests beside their sources, a helpers/ folder per module) with its own words and
+ * scripts. Written and committed before the router read a local change's scope, and never tuned on.
+ */
+const MINED: Mix = {
+  name: "mined",
+  src: "app",
+  tests: (d, p) => `app/${d}/${p}.test.js`,
+  modules: DESKS,
+  names: PARTS,
+  source: (d, p) => {
+    const notes = Array.from({ length: 10 }, (_, k) => `  // ${d} ${p}, row ${k}: each row is priced once, in the order it came\n`).join("");
+    return `function ${p}Total(rows) {\n  let acc = 0;\n  for (const r of rows) acc += r.qty * r.price;\n${notes}  return acc;\n}\nmodule.exports = { ${p}Total };\n`;
+  },
+  test: (d, p) => `const { ${p}Total } = require("./${p}.js");\nif (${p}Total([{ qty: 2, price: 3 }]) !== 6) process.exit(1);\n`,
+  extra: () =>
+    Object.fromEntries(
+      DESKS.flatMap((d) => [
+        [helper(d), `function keepRow(row) {\n  // a ${d} row counts when it has a quantity\n  return row.qty > 0;\n}\nmodule.exports = { keepRow };\n`],
+        [`app/${d}/helpers/guard.test.js`, `const { keepRow } = require("./guard.js");\nif (!keepRow({ qty: 1, price: 1 })) process.exit(1);\n`],
+      ]),
+    ),
+  tasks() {
+    const out: Task[] = [];
+    for (let i = 0; i < sized(18, 3); i++) {
+      const d = DESKS[(i * 7) % 6]!;
+      const p = PARTS[(i * 4) % 9]!;
+      const scope = sized(MINED_SCOPES, ["local", "module", "cross"] as const)[i]!;
+      const d2 = scope === "cross" ? DESKS[(i * 7 + 3) % 6]! : d;
+      const p2 = PARTS[(i * 4 + 2) % 9]!;
+      const second = scope === "module" ? helper(d) : app(d2, p2);
+      const secondEdit =
+        scope === "module"
+          ? call("edit_file", { path: second, old_string: "return row.qty > 0;", new_string: "return row.qty > 0 && row.price >= 0;" }, 170)
+          : call("edit_file", { path: second, old_string: "acc += r.qty * r.price;", new_string: "if (r.qty > 0) acc += r.qty * r.price;" }, 170);
+      const what = scope === "module" ? `keepRow in ${second} refuse negative prices` : `${p2}Total in ${second} skip rows with no quantity`;
+      out.push({
+        id: `change-${i}`,
+        kind: "change",
+        scope,
+        text: `have ${p}Total in ${app(d, p)} skip rows with no quantity, and ${what}`,
+        turns: [
+          call("read_file", { path: app(d, p) }, 65),
+          call("read_file", { path: second }, 65),
+          call("edit_file", { path: app(d, p), old_string: "acc += r.qty * r.price;", new_string: "if (r.qty > 0) acc += r.qty * r.price;" }, 190),
+          secondEdit,
+          call("verify", { level: "quick" }, 40),
+          answer(`${p}Total and ${second} now leave out the rows asked; the tests beside them pass.`, 230),
+        ],
+      });
+      out.push({
+        id: `fix-${i}`,
+        kind: "fix",
+        text: `${p}Total in ${app(d, p)} returns NaN when a row has no price; fix it`,
+        turns: [
+          call("read_file", { path: app(d, p) }, 65),
+          call("edit_file", { path: app(d, p), old_string: "r.qty * r.price;", new_string: "r.qty * (r.price ?? 0);" }, 150),
+          call("verify", { level: "quick" }, 40),
+          answer(`A row with no price now counts as 0 in ${app(d, p)}; the test beside it passes.`, 190),
+        ],
+      });
+      out.push({
+        id: `question-${i}`,
+        kind: "question",
+        text: `what does ${p}Total in ${app(d, p)} add up, and in what order?`,
+        followUp: i % 3 === 2,
+        turns: [call("read_file", { path: app(d, p) }, 65), answer(`${p}Total adds quantity times price over the rows, in the order they came.`, 300)],
+      });
+    }
+    return inSessions(out);
+  },
+};
+
 /** The mix's repository: each module of each folder, with its test. */
 function repository(mix: Mix, ws: string): void {
   for (const m of mix.modules)
@@ -194,13 +286,19 @@ function repository(mix: Mix, ws: string): void {
       writeFileSync(join(ws, mix.src, m, `${n}.js`), mix.source(m, n));
       writeFileSync(join(ws, mix.tests(m, n)), mix.test(m, n));
     }
+  for (const [f, text] of Object.entries(mix.extra?.() ?? {})) {
+    mkdirSync(join(ws, f, ".."), { recursive: true });
+    writeFileSync(join(ws, f), text);
+  }
   writeFileSync(join(ws, "package.json"), JSON.stringify({ name: "bench", scripts: { test: "node -e 0" } }));
 }
 
 /** What a run left: every module file's hash, and the answer. */
 function outcome(mix: Mix, ws: string, text: string): string {
   const h = createHash("sha256");
-  for (const m of mix.modules) for (const f of readdirSync(join(ws, mix.src, m)).sort()) h.update(`${m}/${f}\0${readFileSync(join(ws, mix.src, m, f))}\0`);
+  for (const m of mix.modules)
+    for (const f of readdirSync(join(ws, mix.src, m), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()))
+      h.update(`${relative(ws, join(f.parentPath, f.name))}\0${readFileSync(join(f.parentPath, f.name))}\0`);
   return `${h.digest("hex").slice(0, 16)} ${text}`;
 }
 
@@ -312,13 +410,21 @@ function decisionMicros(): number {
   return median(rounds);
 }
 
+const SCOPE_WORDS = { local: "in one directory", module: "in one module", cross: "across modules" } as const;
+const scopes = (all: Task[]) =>
+  (["local", "module", "cross"] as const)
+    .map((s) => [s, all.filter((t) => t.scope === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${SCOPE_WORDS[s]}`)
+    .join(", ");
+
 const only = process.argv.includes("--split") ? process.argv[process.argv.indexOf("--split") + 1] : undefined;
 
 try {
-  for (const mix of [DEV, TEST].filter((x) => !only || x.name === only)) {
+  for (const mix of [DEV, TEST, MINED].filter((x) => !only || x.name === only)) {
     const all = mix.tasks();
     const count = (k: Task["kind"]) => all.filter((t) => t.kind === k).length;
-    console.log(`model router, ${mix.name}: ${all.length} scripted tasks (${count("question")} questions, ${count("fix")} one-file fixes, ${count("change")} cross-module changes; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
+    console.log(`model router, ${mix.name}: ${all.length} scripted tasks (${count("question")} questions, ${count("fix")} one-file fixes, ${count("change")} two-file changes: ${scopes(all)}; ${all.filter((t) => t.followUp).length} questions as follow-ups), main claude-sonnet-4-5`);
     for (const fast of sized(["gpt-5-mini", "claude-haiku-4-5"], ["gpt-5-mini"])) {
       const off = await runAll(mix, fast, false);
       const on = await runAll(mix, fast, true);
@@ -327,11 +433,14 @@ try {
       const sw = switches(on);
       console.log(`  fast ${fast}: routed $${on.usd.toFixed(4)} against all-on-main $${off.usd.toFixed(4)}: ${(on.usd / off.usd).toFixed(2)}x (goal ≤ 0.50x)`);
       console.log(`    ${fastTurns} of ${on.turns.flat().length} turns on fast; switches off a warm main ${sw.count}, of which paid for themselves ${sw.paid}; same outcome ${same} of ${all.length}`);
-      for (const kind of ["question", "fix", "change"] as const) {
-        const idx = all.flatMap((t, i) => (t.kind === kind ? [i] : []));
+      const groups = [["questions", (t: Task) => t.kind === "question"], ["fixes", (t: Task) => t.kind === "fix"]] as [string, (t: Task) => boolean][];
+      for (const scope of ["local", "module", "cross"] as const)
+        if (all.some((t) => t.scope === scope)) groups.push([`changes ${SCOPE_WORDS[scope]}`, (t: Task) => t.kind === "change" && t.scope === scope]);
+      for (const [label, member] of groups) {
+        const idx = all.flatMap((t, i) => (member(t) ? [i] : []));
         const cost = (r: PolicyRun) => idx.reduce((sum, i) => sum + r.turns[i]!.reduce((a, t) => a + costOf(t.usage, priceOf(t.model)!), 0), 0);
         const mainWhy = [...new Set(idx.flatMap((i) => on.turns[i]!.filter((t) => t.role === "main").map((t) => t.reason)))];
-        console.log(`    ${kind === "fix" ? "fixes" : `${kind}s`}: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
+        console.log(`    ${label}: $${cost(on).toFixed(4)} routed, $${cost(off).toFixed(4)} on main; on main for: ${mainWhy.join(" | ") || "nothing"}`);
       }
       const warmWhy = on.turns.flat().find((t) => /warm main/.test(t.reason))?.reason;
       if (warmWhy) console.log(`    e.g. ${warmWhy}`);
