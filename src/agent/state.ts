@@ -10,6 +10,7 @@ import { securityBindings, touchesSecurity } from "../context/security-surface.t
 import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
+import { changeScope } from "../decision/index.ts";
 import { PathRefused, resolveInWorkspace, wholeText } from "../workspace/containment.ts";
 import { hashWithHead, type Ledger, sha256 } from "../workspace/ledger.ts";
 import { reviewHolds } from "../store/reviews.ts";
@@ -59,22 +60,6 @@ const SECURITY_PHRASES = ["sanitis", "sanitiz", "xss", "csrf", "sql injection", 
 export function securityTask(task: string): boolean {
   const text = task.toLowerCase();
   return securityPath(text) || SECURITY_PHRASES.some((p) => text.includes(p));
-}
-
-/** Directories that hold a project's sources or packages rather than being a module themselves. Data. */
-const SOURCE_ROOTS = ["src", "lib", "app", "internal", "pkg", "source"];
-const PACKAGE_ROOTS = ["packages", "crates", "apps", "modules"];
-
-/**
- * The module a path belongs to: its first directory below the source roots (`src/parser/lexer.ts`
- * is `src/parser`), a package of a monorepo (`packages/core/...`), or the root for a file at the top. Pure.
- */
-export function moduleOf(path: string): string {
-  const dirs = path.split("/").slice(0, -1);
-  const container = PACKAGE_ROOTS.includes(dirs[0] ?? "") ? 2 : 0;
-  let at = container;
-  while (at < dirs.length - 1 && SOURCE_ROOTS.includes(dirs[at]!)) at++;
-  return dirs.slice(0, Math.min(dirs.length, at + 1)).join("/");
 }
 
 /** Whether a task names a symbol, as a whole word. Pure. */
@@ -730,10 +715,8 @@ export class WorkState {
     symbols: DecisionRequest["symbols"],
     securityCode: boolean,
   ): DecisionRequest["change"] {
-    const tops = new Set(planned.map(moduleOf));
-    const dirs = new Set(planned.map((p) => p.split("/").slice(0, -1).join("/")));
     return {
-      planned_scope: planned.length === 0 ? "none" : tops.size > 1 ? "cross_module" : dirs.size > 1 || planned.length > 2 ? "module" : "local",
+      planned_scope: changeScope(planned),
       security_sensitive: planned.some(securityPath) || (planned.length > 0 && securityTask(task)) || securityCode,
       // A change that leaves behaviour as it is (a comment) changes no API its users depend on. A name the
       // task quotes that a planned file holds as a string (a flag, a field, a key) is one other programs read.

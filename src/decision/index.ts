@@ -18,4 +18,5 @@ export type { Answer, Answers } from "./questions.ts";
 export { DecisionRequest } from "./request.ts";
 export { REVIEW_PROMPT, reviewFile } from "./review.ts";
 export { chooseRoute, FAST_VIEW_LIMIT, ModelRouter, requestCost, routeFacts } from "./router.ts";
+export { changeScope, moduleOf } from "./scope.ts";
 export type { ModelSide, Route, RouteFacts, RouteRole, RouterMemory } from "./router.ts";

@@ -1,14 +1,15 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import type { Price, Usage } from "../core/usage.ts";
 import type { DecisionRequest } from "./request.ts";
+import { changeScope, widerScope } from "./scope.ts";
 
 /**
  * The model router: which model each request goes to, read from the request's compiled view and the
  * decision state, never from the task's words. Two roles take a run's turns: `main`, and `fast` for
- * small views whose work is to inspect, or to change one file whose tests are mapped. Anything wider,
- * riskier or already failed goes to `main`. A switch made only to save money happens when the turn
- * costs less on the other model counting the cache it would lose: a warm prefix is not thrown away
- * for a saving it does not pay for.
+ * small views whose work is to inspect, or to change one file, or two in one directory, whose tests
+ * are mapped. Anything wider, riskier or already failed goes to `main`. A switch made only to save
+ * money happens when the turn costs less on the other model counting the cache it would lose: a
+ * warm prefix is not thrown away for a saving it does not pay for.
  */
 export type RouteRole = "main" | "fast";
 
@@ -36,12 +37,17 @@ function editTargets(r: DecisionRequest): number {
   return (named.length ? named : code).length;
 }
 
-/** The router's facts, projected from a decision request. Pure. */
+/**
+ * The router's facts, projected from a decision request. Pure. The scope is at least that of the
+ * code files the person named: once a file is edited the decision state scopes what was edited,
+ * and a change named across modules is still one after its first file.
+ */
 export function routeFacts(r: DecisionRequest): RouteFacts {
+  const named = r.targets.filter((t) => t.named_by_user && !r.tests.mapped.includes(t.path)).map((t) => t.path);
   return {
     kind: r.task_kind,
     targets: editTargets(r),
-    scope: r.change.planned_scope,
+    scope: r.task_kind === "change" ? widerScope(r.change.planned_scope, changeScope(named)) : r.change.planned_scope,
     securitySensitive: r.change.security_sensitive,
     publicApi: r.change.public_api,
     testsMapped: r.tests.mapped.length,
@@ -118,7 +124,10 @@ function fitsFast(i: RouteInput): string | undefined {
   const f = i.facts;
   if (!f) return undefined;
   if (f.kind === "inspect") return `an inspect task in a ${i.view}-token view`;
-  if (f.targets <= 1 && f.testsMapped > 0) return `a one-file change with its tests mapped, in a ${i.view}-token view`;
+  if (f.testsMapped === 0) return undefined;
+  if (f.targets <= 1) return `a one-file change with its tests mapped, in a ${i.view}-token view`;
+  // Two files in one directory (the plan's "local" scope): most multi-file fixes are this narrow.
+  if (f.targets <= 2 && f.scope === "local") return `a change to ${f.targets} files in one directory with its tests mapped, in a ${i.view}-token view`;
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { moduleOf, runsGitDiff, securityTask, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
+import { runsGitDiff, securityTask, taskAmbiguous, taskKind, testOnlyTask } from "../../src/agent/state.ts";
+import { moduleOf } from "../../src/decision/scope.ts";
 
 describe("the task, read deterministically", () => {
   test.each([

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { chooseRoute, FAST_VIEW_LIMIT, ModelRouter, requestCost, type RouteFacts, type RouteInput } from "../../src/decision/router.ts";
+import { chooseRoute, FAST_VIEW_LIMIT, ModelRouter, requestCost, routeFacts, type RouteFacts, type RouteInput } from "../../src/decision/router.ts";
+import { changeScope } from "../../src/decision/scope.ts";
+import { request } from "../support/requests.ts";
 import type { Price } from "../../src/core/usage.ts";
 
 const SONNET: Price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
@@ -57,17 +59,34 @@ describe("the model router's choice", () => {
     );
   });
 
+  test("a change goes to fast by its facts only with tests mapped, to at most two files in one directory (or one file)", () => {
+    fc.assert(
+      fc.property(arbInput, (i) => {
+        const f = i.facts;
+        if (i.prefer !== "main" || f?.kind !== "change" || chooseRoute(i).role !== "fast") return;
+        expect(f.testsMapped).toBeGreaterThan(0);
+        expect(f.targets <= 1 || (f.targets === 2 && f.scope === "local")).toBe(true);
+      }),
+    );
+  });
+
   test("every choice says why in one line", () => {
     fc.assert(fc.property(arbInput, (i) => expect(chooseRoute(i).reason).toMatch(/^[^\n]{10,200}$/)));
   });
 
-  test("small inspect and one-file tasks with tests go to fast from a cold start; wider changes go to the preferred role", () => {
+  test("small inspect tasks, and changes to one file or two in one directory with tests, go to fast from a cold start; wider changes go to the preferred role", () => {
     const cold = { price: undefined, warm: 0, caches: true };
     const base = { view: 3000, output: 400, prefer: "main" as const, main: cold, fast: cold };
     expect(chooseRoute({ ...base, facts: inspect }).role).toBe("fast");
     expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", testsMapped: 1 } }).role).toBe("fast");
     expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", testsMapped: 0 } }).role).toBe("main");
-    expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", targets: 2, testsMapped: 2 } })).toEqual({ role: "main", reason: "a change planned to 2 files with 2 tests mapped" });
+    expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", targets: 2, testsMapped: 2 } })).toEqual({
+      role: "fast",
+      reason: "a change to 2 files in one directory with its tests mapped, in a 3000-token view",
+    });
+    expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", targets: 2, testsMapped: 0 } }).role).toBe("main");
+    expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", targets: 2, scope: "module", testsMapped: 2 } })).toEqual({ role: "main", reason: "a change planned to 2 files with 2 tests mapped" });
+    expect(chooseRoute({ ...base, facts: { ...inspect, kind: "change", targets: 3, testsMapped: 3 } }).role).toBe("main");
     expect(chooseRoute({ ...base, prefer: "fast", facts: { ...inspect, kind: "change", targets: 3, testsMapped: 0 } }).role).toBe("fast");
   });
 
@@ -75,6 +94,42 @@ describe("the model router's choice", () => {
     expect(requestCost({ price: SONNET, warm: 8000, caches: true }, 10_000, 500)).toBeCloseTo((8000 * 0.3 + 2000 * 3.75 + 500 * 15) / 1e6, 12);
     expect(requestCost({ price: SONNET, warm: 8000, caches: false }, 10_000, 500)).toBeCloseTo((10_000 * 3 + 500 * 15) / 1e6, 12);
     expect(requestCost({ price: undefined, warm: 0, caches: true }, 10_000, 500)).toBeUndefined();
+  });
+});
+
+describe("the facts the router reads", () => {
+  const target = (path: string) => ({ path, named_by_user: true, read: true, sha_fresh: true, dirty_in_worktree: false, body_complete: true });
+
+  test("a change across modules keeps its scope after its first file is edited (the state then scopes what was edited)", () => {
+    // After the edit of src/total.ts the decision state plans the edited file alone: local.
+    const r = request({ targets: [target("src/total.ts"), target("src/orders/ship.ts")], change: { ...request().change, planned_scope: "local" } });
+    expect(routeFacts(r)).toMatchObject({ targets: 2, scope: "cross_module" });
+    const cold = { price: undefined, warm: 0, caches: true };
+    expect(chooseRoute({ facts: routeFacts(r), view: 3000, output: 400, prefer: "main", main: cold, fast: cold })).toEqual({ role: "main", reason: "the change spans modules" });
+  });
+
+  test("the scope is never narrower than the decision state's, nor than the named files'", () => {
+    const paths = ["src/a.ts", "src/b.ts", "src/x/c.ts", "lib/d.ts", "packages/p/src/e.ts"];
+    const scopes = ["none", "local", "module", "cross_module"] as const;
+    fc.assert(
+      fc.property(fc.subarray(paths), fc.constantFrom(...scopes), (files, planned) => {
+        const r = request({ targets: files.map(target), change: { ...request().change, planned_scope: planned } });
+        const got = scopes.indexOf(routeFacts(r).scope);
+        expect(got).toBeGreaterThanOrEqual(scopes.indexOf(planned));
+        expect(got).toBeGreaterThanOrEqual(scopes.indexOf(changeScope(files)));
+        // Files read, not named, widen nothing: the state's own plan stands.
+        const read = request({ targets: files.map((p) => ({ ...target(p), named_by_user: false })), change: { ...request().change, planned_scope: planned } });
+        expect(routeFacts(read).scope).toBe(planned);
+      }),
+    );
+  });
+
+  test("a change's scope: two files in one directory are local; three, or two directories of a module, are the module; two modules are across", () => {
+    expect(changeScope([])).toBe("none");
+    expect(changeScope(["src/orders/a.ts", "src/orders/b.ts"])).toBe("local");
+    expect(changeScope(["src/orders/a.ts", "src/orders/b.ts", "src/orders/c.ts"])).toBe("module");
+    expect(changeScope(["src/orders/a.ts", "src/orders/util/b.ts"])).toBe("module");
+    expect(changeScope(["src/orders/a.ts", "src/billing/b.ts"])).toBe("cross_module");
   });
 });
 

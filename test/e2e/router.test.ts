@@ -43,6 +43,12 @@ function configure(over: Record<string, unknown> = {}) {
   writeFileSync(join(world.home, ".config", "weir", "config.json"), JSON.stringify(config));
 }
 
+/** A module of its own beside src/, so a change to it and to src/total.js spans modules. */
+function shipModule() {
+  mkdirSync(join(world.ws, "src", "orders"), { recursive: true });
+  writeFileSync(join(world.ws, "src", "orders", "ship.js"), "const { report } = require('../report');\nfunction ship(items) {\n  return report(items);\n}\nmodule.exports = { ship };\n");
+}
+
 function repository() {
   mkdirSync(join(world.ws, "src"), { recursive: true });
   mkdirSync(join(world.ws, "test"), { recursive: true });
@@ -73,15 +79,25 @@ describe("each request goes to the model its compiled view needs", () => {
     expect(JSON.stringify(fast.requests.at(-1)!.headers)).not.toContain(MAIN_KEY);
   });
 
-  test("a change to two files goes to main, with the reason; --router off sends the inspect task to main", async () => {
+  test("a change to two files in one directory with tests goes to fast; one across modules goes to main, with the reason; --router off sends the inspect task to main", async () => {
     repository();
+    shipModule();
     configure();
-    world.server.script({ turns: [{ text: "Planned." }] });
+    fast.script({ turns: [{ text: "Planned." }] });
     let s = start();
-    const r = await weir(["change computeTotal in src/total.js and report in src/report.js to use cents"]);
+    const local = await weir(["change computeTotal in src/total.js and report in src/report.js to use cents"]);
+    expect(local.code).toBe(0);
+    expect(since(s)).toEqual({ main: [], fast: ["fast-model"] });
+    expect(routes(local.stdout)[0]).toMatchObject({ role: "fast", reason: expect.stringContaining("a change to 2 files in one directory with its tests mapped") });
+    // Across modules: every turn on main, also after its first file is edited (when the decision state scopes the edited file alone).
+    const edit = { id: "e1", name: "edit_file", input: { path: "src/total.js", old_string: "a + b, 0", new_string: "a + b * 100, 0" } };
+    world.server.script({ turns: [{ toolCalls: [{ id: "r1", name: "read_file", input: { path: "src/total.js" } }] }, { toolCalls: [edit] }, { text: "Changed." }] });
+    s = start();
+    const r = await weir(["--yes", "change computeTotal in src/total.js and ship in src/orders/ship.js to use cents"]);
     expect(r.code).toBe(0);
-    expect(since(s)).toEqual({ main: ["main-model"], fast: [] });
-    expect(routes(r.stdout)[0]).toMatchObject({ role: "main", reason: "a change planned to 2 files with 1 test mapped" });
+    expect(readFileSync(join(world.ws, "src", "total.js"), "utf8")).toContain("a + b * 100, 0");
+    expect(since(s)).toEqual({ main: ["main-model", "main-model", "main-model"], fast: [] });
+    expect(routes(r.stdout).map((e) => e.reason)).toEqual(["the change spans modules", "the change spans modules", "the change spans modules"]);
     world.server.script({ turns: [{ text: "It adds the items up." }] });
     s = start();
     const off = await weir(["--router", "off", "what does computeTotal in src/total.js do?"]);
@@ -126,6 +142,7 @@ describe("each request goes to the model its compiled view needs", () => {
 describe("workers", () => {
   test("a worker's scoped task goes to fast; the main agent that spawned it stays on main", async () => {
     repository();
+    shipModule();
     configure();
     const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, input }] });
     world.server.script({
@@ -137,7 +154,7 @@ describe("workers", () => {
     });
     fast.route("GOAL-NOTE", [call("n1", "write_file", { path: "out/note.txt", content: "done\n" }), { text: "wrote it" }]);
     const s = start();
-    const r = await weir(["--yes", "change computeTotal in src/total.js and report in src/report.js, with a worker writing out/note.txt"]);
+    const r = await weir(["--yes", "change computeTotal in src/total.js and ship in src/orders/ship.js, with a worker writing out/note.txt"]);
     expect(r.code).toBe(0);
     expect(since(s)).toEqual({ main: ["main-model", "main-model", "main-model"], fast: ["fast-model", "fast-model"] });
     const worker = events(r.stdout).filter((e) => e.type === "agent" && e.event.type === "route").map((e) => e.event);
