@@ -7,7 +7,7 @@ import { locate, parseFailureLocations } from "../context/failures.ts";
 import { outline } from "../context/outline.ts";
 import { documentedName, documentedValue, isDocumentation, isPublicApi, isSurfaceFile, namesLiteral } from "../context/public-api.ts";
 import { securityBindings, touchesSecurity } from "../context/security-surface.ts";
-import { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "../context/sources.ts";
+import { diffShows, goalWords, isTestPath, namedTestsOf, pathsIn, textNaming, textOf } from "../context/sources.ts";
 import type { ContextIndex } from "../context/working-set.ts";
 import type { DecisionRequest } from "../decision/request.ts";
 import { changeScope } from "../decision/index.ts";
@@ -429,10 +429,7 @@ export class WorkState {
   private testsFor(paths: string[]): string[] {
     const files = this.workspaceFiles();
     const out = new Set<string>();
-    for (const p of paths) {
-      const re = testNamesFor(p);
-      for (const f of files) if (f !== p && re.test(f)) out.add(f);
-    }
+    for (const p of paths) for (const f of namedTestsOf(p, files)) out.add(f);
     return [...out].slice(0, 20);
   }
 

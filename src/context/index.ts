@@ -22,7 +22,7 @@ export { attachImages, imageMentions, takesNoImages } from "./images.ts";
 export { loadSkills, skillIndex } from "./skills.ts";
 export type { Skill } from "./skills.ts";
 export { aboutChecks, byCodePoint } from "./lexical.ts";
-export { diffShows, goalWords, isTestPath, pathsIn, testNamesFor, textNaming, textOf } from "./sources.ts";
+export { diffShows, goalWords, isTestPath, namedTestsOf, pathsIn, textNaming, textOf } from "./sources.ts";
 export { SOURCE, definedNames, freshness, indexedCallers, indexedDefiners, indexedImporters, indexedNamers, refreshSymbols } from "./definitions.ts";
 export type { Refresh } from "./definitions.ts";
 export { ContextIndex, compileWorkingSet, failureUpdate, floorCap, heldKey, workingSetBudget } from "./working-set.ts";

@@ -394,6 +394,39 @@ export function testNamesFor(path: string): { test(candidate: string): boolean }
   return { test: (candidate) => lower.test(candidate) || named.test(candidate) };
 }
 
+/** Directory names that say "tests live here" and nothing of what is tested. Data. */
+const TEST_DIRS = new Set(["test", "tests", "spec", "specs", "__tests__"]);
+
+/**
+ * How near a test file is to a source file: the directory names they end in alike once test
+ * directories are set aside (`src/test/java/a/b` against `src/main/java/a/b` ends in `java/a/b`),
+ * then how many directory names they share. Pure.
+ */
+function nearness(source: string, test: string): [number, number] {
+  const dirs = (p: string) => p.split("/").slice(0, -1).filter((d) => !TEST_DIRS.has(d.toLowerCase()));
+  const a = dirs(source);
+  const b = dirs(test);
+  let tail = 0;
+  while (tail < a.length && tail < b.length && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const inB = new Set(b);
+  return [tail, a.filter((d) => inB.has(d)).length];
+}
+
+/**
+ * The test files named for a source file (`testNamesFor`) nearest it: a repository with
+ * `sum.test.js` in six modules tests `app/ledger/sum.js` with the one in `app/ledger/`. Kept: every
+ * match as near as the nearest, and those in folders below a nearest one's (gson's
+ * `functional/JsonParserTest.java` beside `JsonParserTest.java`); a lone match whatever its distance. Pure.
+ */
+export function namedTestsOf(source: string, candidates: readonly string[]): string[] {
+  const re = testNamesFor(source);
+  const named = candidates.filter((c) => c !== source && re.test(c)).map((c) => ({ c, n: nearness(source, c) }));
+  const best = named.reduce<[number, number]>((m, x) => (x.n[0] > m[0] || (x.n[0] === m[0] && x.n[1] > m[1]) ? x.n : m), [-1, -1]);
+  const dir = (p: string) => p.slice(0, p.lastIndexOf("/") + 1);
+  const nearest = named.filter((x) => x.n[0] === best[0] && x.n[1] === best[1]).map((x) => dir(x.c));
+  return named.filter((x) => nearest.some((d) => dir(x.c).startsWith(d))).map((x) => x.c);
+}
+
 interface FileInfo {
   rel: string;
   text: string;
@@ -923,7 +956,7 @@ async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
 const IMPORT_SCAN = 400;
 
 /**
- * Tests mapped to the targets: by naming conventions, then test files that import a target. With
+ * Tests mapped to the targets: by naming conventions (the nearest so named), then test files that import a target. With
  * the symbol index, the test files read for imports are those its import graph says may import a
  * target (else, past IMPORT_SCAN, those whose word filter may name a target's file name), however
  * many tests there are; without it, the first IMPORT_SCAN.
@@ -939,10 +972,7 @@ async function mappedTests(
 ): Promise<Set<string>> {
   const isTarget = new Set(targetList);
   const mapped = new Set<string>();
-  for (const t of targetList) {
-    const re = testNamesFor(t);
-    for (const f of testLike) if (re.test(f) && !isTarget.has(f)) mapped.add(f);
-  }
+  for (const t of targetList) for (const f of namedTestsOf(t, testLike)) if (!isTarget.has(f)) mapped.add(f);
   const stems = targetList.map((t) => t.split("/").pop()!.replace(/\.[^.]+$/, ""));
   const byGraph = targetList.length ? importers?.(targetList, testLike) : undefined;
   const narrowed = byGraph ?? (namers && testLike.length > IMPORT_SCAN && targetList.length ? namers(stems, testLike) : undefined);

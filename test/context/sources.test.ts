@@ -1,8 +1,9 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileContext } from "../../src/context/compiler.ts";
-import { ContextIndex, diffShows, dottedName, gatherCandidates, isTestPath, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
+import { ContextIndex, diffShows, dottedName, gatherCandidates, isTestPath, namedTestsOf, pathsIn, statusEntries, testNamesFor } from "../../src/context/sources.ts";
 import { WalkCache } from "../../src/workspace/walker.ts";
 import { indexedNamers, refreshSymbols } from "../../src/context/definitions.ts";
 import { SymbolIndex } from "../../src/store/symbol-index.ts";
@@ -229,6 +230,55 @@ describe("tests by the conventions of each ecosystem", () => {
     expect(tests("Src/Json/JsonConvert.cs", ["Src/Json.Tests/JsonConvertTests.cs", "Src/Json.Tests/JsonConvertTest.cs", "Src/Json.Tests/jsonconverttests.cs"])).toEqual(["Src/Json.Tests/JsonConvertTests.cs", "Src/Json.Tests/JsonConvertTest.cs"]);
     expect(tests("lib/rack/utils.rb", ["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb", "test/test_utils.rb"])).toEqual(["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb", "test/test_utils.rb"]);
     expect(tests("src/calc.ts", ["test/calc.test.ts", "src/calc_test.go", "tests/calc.rs", "test/calculator.test.ts"])).toEqual(["test/calc.test.ts", "src/calc_test.go", "tests/calc.rs"]);
+  });
+});
+
+describe("a source file's tests are the nearest so named", () => {
+  test("one module's test, not its namesakes in other modules; the mirrored tree, the __tests__ folder, the package's test classes", () => {
+    const sums = ["ledger", "feed", "audit"].map((d) => `app/${d}/sum.test.js`);
+    expect(namedTestsOf("app/ledger/sum.js", sums)).toEqual(["app/ledger/sum.test.js"]);
+    expect(namedTestsOf("src/orders/index.ts", ["test/orders/index.test.ts", "test/users/index.test.ts", "src/users/__tests__/index.test.ts"])).toEqual(["test/orders/index.test.ts"]);
+    expect(namedTestsOf("src/orders/index.ts", ["src/orders/__tests__/index.test.ts", "src/users/__tests__/index.test.ts"])).toEqual(["src/orders/__tests__/index.test.ts"]);
+    const java = ["src/test/java/com/x/CalcTest.java", "src/test/java/com/y/CalcTest.java"];
+    expect(namedTestsOf("src/main/java/com/x/Calc.java", java)).toEqual(["src/test/java/com/x/CalcTest.java"]);
+    // Tests grouped by kind below the nearest folder are the same package's tests.
+    const gson = ["gson/src/test/java/com/google/gson/JsonParserTest.java", "gson/src/test/java/com/google/gson/functional/JsonParserTest.java"];
+    expect(namedTestsOf("gson/src/main/java/com/google/gson/JsonParser.java", gson)).toEqual(gson);
+    expect(namedTestsOf("pkg/sub/utils.py", ["tests/test_utils.py", "tests/sub/test_utils.py"])).toEqual(["tests/sub/test_utils.py"]);
+  });
+
+  test("a lone match is kept whatever its distance, and matches equally near are all kept", () => {
+    expect(namedTestsOf("lib/deep/x/parse.rb", ["spec/parse_spec.rb"])).toEqual(["spec/parse_spec.rb"]);
+    expect(namedTestsOf("lib/rack/utils.rb", ["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb"])).toEqual(["test/spec_utils.rb", "test/utils_test.rb", "spec/utils_spec.rb"]);
+    expect(namedTestsOf("src/calc.ts", ["src/calculator.test.ts", "src/calc.ts"])).toEqual([]);
+  });
+
+  const dir = fc.array(fc.constantFrom("src", "lib", "app", "test", "tests", "__tests__", "a", "b", "c"), { maxLength: 4 });
+  const name = fc.constantFrom("sum", "index", "calc");
+  const path = (d: string[], f: string) => [...d, f].join("/");
+
+  test("they are some of the name's matches, none only when nothing matches, and never depend on the candidates' order", () => {
+    fc.assert(
+      fc.property(dir, name, fc.array(fc.tuple(dir, name, fc.constantFrom(".test.ts", ".ts", ".spec.ts")), { maxLength: 8 }), (sd, n, cs) => {
+        const source = path(sd, `${n}.ts`);
+        const candidates = cs.map(([d, m, ext]) => path(d, `${m}${ext}`));
+        const matches = candidates.filter((c) => c !== source && testNamesFor(source).test(c));
+        const got = namedTestsOf(source, candidates);
+        for (const g of got) expect(matches).toContain(g);
+        expect(got.length === 0).toBe(matches.length === 0);
+        expect(new Set(namedTestsOf(source, [...candidates].reverse()))).toEqual(new Set(got));
+      }),
+    );
+  });
+
+  test("a test beside its source, or in a tests folder beside it, is always kept", () => {
+    fc.assert(
+      fc.property(dir, name, fc.constantFrom("", "__tests__/", "test/"), fc.array(fc.tuple(dir, name), { maxLength: 6 }), (sd, n, sub, others) => {
+        const source = path(sd, `${n}.ts`);
+        const own = `${sd.length ? `${sd.join("/")}/` : ""}${sub}${n}.test.ts`;
+        expect(namedTestsOf(source, [...others.map(([d, m]) => path(d, `${m}.test.ts`)), own])).toContain(own);
+      }),
+    );
   });
 });
 

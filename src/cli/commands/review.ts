@@ -1,7 +1,7 @@
 import { join, relative } from "node:path";
 import { isDocumentation } from "../../actions/verification.ts";
 import { type Resolved, roleProviderSettings, roleReachable } from "../../config/resolve.ts";
-import { isTestPath, testNamesFor } from "../../context/sources.ts";
+import { isTestPath, namedTestsOf } from "../../context/sources.ts";
 import { UserError, usageError } from "../../core/errors.ts";
 import { reviewFile } from "../../decision/review.ts";
 import { createProvider } from "../../providers/create.ts";
@@ -88,8 +88,7 @@ export async function reviewCommand(paths: readonly string[], workspace: string,
         err(`weir: ${path} is not reviewed: it is binary, key material or over ${MAX_BYTES / 1000} KB\n`);
         continue;
       }
-      const named = testNamesFor(path);
-      const testPaths = [...new Set([...store.testLinks.testsFor(workspace, [path]), ...tracked.filter((t) => t !== path && named.test(t))])];
+      const testPaths = [...new Set([...store.testLinks.testsFor(workspace, [path]), ...namedTestsOf(path, tracked)])];
       const tests = testPaths.flatMap((t) => readFile(workspace, t) ?? []).slice(0, TESTS_PER_FILE);
       let findings;
       try {
