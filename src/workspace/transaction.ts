@@ -9,6 +9,7 @@ import { runsPrograms } from "./gitconfig.ts";
 import { folderRecords } from "./walker.ts";
 import { workspaceKey } from "./walks.ts";
 import { completeTurn, type UndoLog } from "./undo.ts";
+import { awaitFold, foldInto, markFold, unmarkFold } from "./fold.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
 import { faultPoint } from "../core/fault-point.ts";
@@ -126,10 +127,11 @@ export class Transactions {
     finishSettles(this.root, this.dir, this.undo);
   }
 
-  /** A fresh view for one command, marked as this process's. */
+  /** A fresh view for one command, marked as this process's, opened once no fold is moving layers under it. */
   open(): View {
     const view = openView(this.dir);
     claimView(view.dir);
+    awaitFold(this.dir);
     return view;
   }
 
@@ -185,6 +187,7 @@ export class Transactions {
     const end = this.finish(view.dir, journal);
     if (end.held.length === 0) return { applied, held };
     this.held.unshift(view.dir);
+    foldBuildLayers(this.dir);
     const kept = (rel: string) => end.kept.has(rel) || ancestors(rel).some((a) => end.kept.has(a));
     return { applied: applied.filter((rel) => !kept(rel)), held: end.held, id: layerId(view.dir) };
   }
@@ -496,6 +499,46 @@ export function buildLayers(dir: string): string[] {
     .map((l) => l.dir);
 }
 
+/**
+ * Folds the newest held layer into the one below it when both hold only what git ignores (a
+ * build's outputs, a cache), so a workspace keeps one such layer, holding the latest of each path:
+ * its size is one build's outputs, not every build's, and all of it stays in view. Not while a view
+ * of any live process is open (its mount may stack either layer), nor past a layer of anything else
+ * (they are next to each other in time). Kill-safe (`fold.ts`); the manifest moves last. Whether it
+ * folded. I/O.
+ */
+export function foldBuildLayers(dir: string): boolean {
+  const [newer, older] = heldLayers(dir);
+  if (!newer || !older || !onlyIgnored(newer) || !onlyIgnored(older) || !markFold(dir)) return false;
+  try {
+    const [from, to] = [join(newer.dir, "upper"), join(older.dir, "upper")];
+    if (openViews(dir)) return false;
+    foldInto(from, to);
+    // What the folded layer holds, read from it: each ignored path either layer named, and what is inside it.
+    const tops = new Set([...older.held, ...newer.held].filter((h) => h.reason === IGNORED).map((h) => h.rel));
+    const held = readChangeSet(to).changes.flatMap((c): HeldChange[] => {
+      const top = tops.has(c.rel) ? undefined : ancestors(c.rel).find((a) => tops.has(a));
+      return tops.has(c.rel) ? [{ rel: c.rel, kind: c.kind, reason: IGNORED }] : top ? [{ rel: c.rel, kind: c.kind, reason: insideHeld(top) }] : [];
+    });
+    writeFileAtomic(join(older.dir, MANIFEST), `${JSON.stringify({ id: older.id, command: newer.command, at: newer.at, held }, null, 1)}\n`);
+    faultPoint("fold-manifest");
+    dropLayer(newer.dir);
+    return true;
+  } finally {
+    unmarkFold(dir);
+  }
+}
+
+/** Whether a live process has a view open in `dir`: a command running, or its change set not yet settled. I/O. */
+function openViews(dir: string): boolean {
+  return readdirSync(dir)
+    .filter((n) => n.startsWith("tx-") && !existsSync(join(dir, n, MANIFEST)))
+    .some((n) => {
+      const owner = viewOwner(join(dir, n));
+      return owner !== undefined && alive(owner);
+    });
+}
+
 /** Whether a layer holds only what git ignores: each path ignored, or inside an ignored one held whole. Pure. */
 function onlyIgnored(l: HeldLayer): boolean {
   const ignored = new Set(l.held.filter((h) => h.reason === IGNORED).map((h) => h.rel));
@@ -533,7 +576,8 @@ function applyJournal(root: string, dir: string): Journal {
 /**
  * Finishes every settle under `dir` whose process died part-way (`journal.ts`), and removes every
  * view whose process died before its command's change set was settled: that command never
- * committed, so none of it reaches the workspace. I/O: one read of `dir`, a look into each layer.
+ * committed, so none of it reaches the workspace. Then folds the newest build layers
+ * (`foldBuildLayers`). I/O: one read of `dir`, a look into each layer.
  */
 export function finishSettles(root: string, dir: string, undo?: UndoLog): void {
   let names: string[];
@@ -556,4 +600,6 @@ export function finishSettles(root: string, dir: string, undo?: UndoLog): void {
     const owner = viewOwner(at);
     if (owner && !alive(owner) && !existsSync(join(at, MANIFEST))) removeLayer(at);
   }
+  // A fold cut short goes on (and one never made is made) once no view is open.
+  foldBuildLayers(dir);
 }

@@ -1,13 +1,14 @@
 import type { Pointer } from "bun:ffi";
 
 /**
- * Extended attributes of a path, never followed through a link (Linux: libc's lgetxattr and
- * lremovexattr through bun:ffi; neither bun nor node has them). Loaded on first use: only a run that
+ * Extended attributes of a path, never followed through a link (Linux: libc's lgetxattr,
+ * lsetxattr and lremovexattr through bun:ffi; neither bun nor node has them). Loaded on first use: only a run that
  * reads a command's change set pays for it. Elsewhere every read is undefined.
  */
 type Libc = {
   lgetxattr: (path: Buffer, name: Buffer, value: Pointer, size: number) => number | bigint;
   lremovexattr: (path: Buffer, name: Buffer) => number;
+  lsetxattr: (path: Buffer, name: Buffer, value: Buffer, size: number, flags: number) => number;
 };
 
 let libc: Libc | null | undefined;
@@ -21,6 +22,7 @@ function load(): Libc | null {
     const lib = dlopen("libc.so.6", {
       lgetxattr: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
       lremovexattr: { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+      lsetxattr: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i32 },
     });
     libc = lib.symbols as unknown as Libc;
   } catch {
@@ -45,4 +47,11 @@ export function readXattr(path: string, name: string): string | undefined {
 export function removeXattr(path: string, name: string): boolean {
   const c = load();
   return !!c && c.lremovexattr(cstring(path), cstring(name)) === 0;
+}
+
+/** Sets the attribute to `value`; whether it is set. */
+export function setXattr(path: string, name: string, value: string): boolean {
+  const c = load();
+  const v = Buffer.from(value, "utf8");
+  return !!c && c.lsetxattr(cstring(path), cstring(name), v, v.length, 0) === 0;
 }

@@ -164,6 +164,44 @@ describe.skipIf(!transactions)("a settle, an apply and a drop killed part-way ar
   }, 60_000);
 });
 
+describe.skipIf(!transactions)("build layers folded into one, killed at every step of the fold", () => {
+  const git = (p: Place, ...args: string[]) =>
+    Bun.spawnSync(["git", ...args], { cwd: p.ws, env: { PATH: process.env.PATH ?? "", HOME: p.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  const build = async (p: Place, command: string, faultAt?: string) => {
+    world.server.script({ turns: [{ toolCalls: [{ id: "b", name: "shell", input: { command } }] }, { text: "built" }] });
+    return runWeir([...MODEL(), "--cwd", p.ws, "build it"], { home: p.home, ...(faultAt ? { env: { WEIR_FAULT_AT: faultAt } } : {}) });
+  };
+  const FIRST = "mkdir -p build/b && echo 1 > build/a && echo 1 > build/b/c && rm build/w.txt";
+  const SECOND = "echo 2 > build/a && rm -rf build/b && mkdir -p build/d && echo 2 > build/d/e";
+  const LOOK = "find build | sort | tr '\\n' ' ' && cat build/a build/d/e";
+
+  test("the next process finishes the fold: one layer, and later commands see what the two builds left", async () => {
+    const points = [...Array.from({ length: 6 }, (_, i) => `fold-step:${i}`), "fold-manifest"];
+    let killedAt = 0;
+    for (const [i, point] of points.entries()) {
+      const p = place(`fold-${i}`);
+      mkdirSync(join(p.ws, "build"));
+      writeFileSync(join(p.ws, "build", "w.txt"), "w\n");
+      writeFileSync(join(p.ws, ".gitignore"), "build/\n");
+      git(p, "add", ".gitignore");
+      git(p, "commit", "-qm", "ignore the build");
+      expect((await build(p, FIRST)).code).toBe(0);
+      const killed = await build(p, SECOND, point);
+      if (killed.code !== 0) killedAt++;
+      // The next process (`weir changes`) finishes the fold.
+      expect({ point, held: await heldPaths(p) }).toEqual({ point, held: [["build", "build/a", "build/b", "build/d", "build/d/e", "build/w.txt"]] });
+      expect({ point, layers: layers(p).length }).toEqual({ point, layers: 1 });
+      const seen = await build(p, LOOK);
+      expect(seen.code).toBe(0);
+      const result = JSON.stringify(world.server.requests.at(-1)!.body.messages);
+      expect({ point, seen: result.includes("build build/a build/d build/d/e 2\\n2") }).toEqual({ point, seen: true });
+      // None of it reached the workspace, whose own ignored file stays.
+      expect({ point, ws: readdirSync(join(p.ws, "build")) }).toEqual({ point, ws: ["w.txt"] });
+    }
+    expect(killedAt).toBeGreaterThanOrEqual(5);
+  }, 120_000);
+});
+
 describe.skipIf(!transactions)("an undo killed at every step is finished by the next weir undo", () => {
   test("whatever it is asked, the next undo finishes the one cut short and only that: the workspace is as it was before the task", async () => {
     const clean = place("undo-clean");

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import fc from "fast-check";
 import { join } from "node:path";
 import { createSandbox, detectSandbox } from "../../src/workspace/sandbox.ts";
-import { changesDir, Transactions } from "../../src/workspace/transaction.ts";
+import { changesDir, heldLayers, Transactions } from "../../src/workspace/transaction.ts";
 import { MAX_HELD_LAYERS, viewTools } from "../../src/workspace/view.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -51,15 +52,67 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
   });
 
   test(`held changes of ${MAX_HELD_LAYERS + 6} commands stack into the next views, past what one mount's options would name by full path`, async () => {
-    const w = setup({ ".gitignore": "cache/\n" });
+    const w = setup({ "a.txt": "a\n" });
     for (let i = 0; i < MAX_HELD_LAYERS + 6; i++) {
-      const r = await w.run(`mkdir -p cache && echo ${i} > cache/${i}`);
-      expect([r.exitCode, r.held?.held[0]?.rel]).toEqual([0, "cache"]);
+      // A tool's dotted configuration is held, and is no build output: each stays a layer of its own.
+      const r = await w.run(`echo ${i} > .tool${i}`);
+      expect([r.exitCode, r.held?.held[0]?.rel]).toEqual([0, `.tool${i}`]);
     }
-    const seen = await w.run("ls cache | wc -l");
+    const seen = await w.run("ls -A | grep -c '^[.]tool'");
     // The newest layers are in view; older ones stay held (weir changes), out of the view.
     expect(Number(seen.output.trim())).toBe(MAX_HELD_LAYERS);
+    expect(heldLayers(w.transactions.dir)).toHaveLength(MAX_HELD_LAYERS + 6);
+    expect(existsSync(join(w.root, ".tool0"))).toBe(false);
+  });
+
+  test(`a build's outputs of ${MAX_HELD_LAYERS + 6} commands fold into one layer: all in view, each path kept once`, async () => {
+    const w = setup({ ".gitignore": "cache/\n" });
+    for (let i = 0; i < MAX_HELD_LAYERS + 6; i++) {
+      const r = await w.run(`mkdir -p cache && echo ${i} > cache/${i} && echo ${i} > cache/last`);
+      expect([r.exitCode, r.held?.held[0]?.rel]).toEqual([0, "cache"]);
+    }
+    const seen = await w.run("ls cache | wc -l && cat cache/last");
+    expect(seen.output.trim().split("\n")).toEqual([String(MAX_HELD_LAYERS + 7), String(MAX_HELD_LAYERS + 5)]);
+    const layers = heldLayers(w.transactions.dir);
+    expect(layers).toHaveLength(1);
+    expect(readdirSync(join(layers[0]!.dir, "upper", "cache"))).toHaveLength(MAX_HELD_LAYERS + 7);
     expect(existsSync(join(w.root, "cache"))).toBe(false);
+  });
+
+  test("folded build layers show what the same commands leave in a plain directory (the kernel's own file system as the oracle)", async () => {
+    // c/d made a directory whatever it was: a file there is removed first.
+    const dir = "mkdir -p c && { [ -d c/d ] || rm -f c/d; } && mkdir -p c/d";
+    const ops = [
+      (n: number) => `${dir} && echo ${n} > c/d/f`,
+      (n: number) => `mkdir -p c && rm -rf c/f && echo ${n} > c/f`,
+      () => "rm -rf c/f c/w.txt",
+      () => "rm -rf c/d",
+      (n: number) => `mkdir -p c && rm -rf c/f && mkdir -p c/f && echo ${n} > c/f/g`,
+      (n: number) => `rm -rf c/d && mkdir -p c && echo ${n} > c/d`,
+      (n: number) => `rm -rf c && mkdir c && echo ${n} > c/n`,
+      () => `${dir} && ln -sfn ../w.txt c/d/l`,
+      () => `${dir} && mkdir -p c/d/e && chmod 700 c/d`,
+    ];
+    // Each path of c/ with what it is: a file's bytes, a link's target, a directory's mode.
+    const listing = "find c -mindepth 1 | sort | while read p; do if [ -L \"$p\" ]; then echo \"$p -> $(readlink \"$p\")\"; elif [ -d \"$p\" ]; then echo \"$p/ $(stat -c %a \"$p\")\"; else echo \"$p: $(cat \"$p\")\"; fi; done";
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat({ max: ops.length - 1 }), { minLength: 1, maxLength: 6 }), async (picks) => {
+        const w = setup({ ".gitignore": "c/\n", "c/w.txt": "w\n", "c/d/x": "x\n" });
+        const plain = join(w.root, "..", "plain");
+        cpSync(w.root, plain, { recursive: true });
+        for (const [i, k] of picks.entries()) {
+          const line = ops[k]!(i);
+          expect((await w.run(line)).exitCode).toBe(0);
+          expect(Bun.spawnSync(["sh", "-c", line], { cwd: plain }).exitCode).toBe(0);
+        }
+        const seen = await w.run(listing);
+        expect(seen.output).toBe(Bun.spawnSync(["sh", "-c", listing], { cwd: plain }).stdout.toString());
+        expect(heldLayers(w.transactions.dir).length).toBeLessThanOrEqual(1);
+        tmp?.cleanup();
+      }),
+      // The cases that once told this fold wrong: a directory over a removal, a mode changed, a file over a directory.
+      { numRuns: 15, examples: [[[3, 0]], [[0, 8]], [[5, 0]], [[4, 1]]] },
+    );
   });
 
   test("a workspace the overlay cannot take as its layer (a comma in its path ends the mount's option) runs its commands as before, writing directly", async () => {

@@ -1,0 +1,105 @@
+import { chmodSync, linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { faultPoint } from "../core/fault-point.ts";
+import { OPAQUE } from "./changeset.ts";
+import { alive, thisProcess, type Owner } from "./journal.ts";
+import { readXattr, setXattr } from "./xattr.ts";
+
+/**
+ * Folding one overlay upper layer into the one below it, so that the single layer left shows what
+ * the two stacked showed: each entry of the newer replaces the older's at its path (a file, a
+ * link, a removal, a directory that replaced one), and a directory the newer only added to is
+ * folded entry by entry. Moves are renames, and the newer layer stays on top until it is empty, so
+ * at every step the two stacked still show the same tree: a kill part-way loses nothing, and the
+ * next fold goes on from where it stopped.
+ */
+
+const lstat = (p: string): Stats | undefined => {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+};
+
+const opaque = (dir: string) => (readXattr(dir, OPAQUE) ?? "").toLowerCase() === "y";
+
+/** Moves what `newer` holds into `older`, entry by entry (see above); `newer` is left empty. I/O. */
+export function foldInto(newer: string, older: string): void {
+  let step = 0;
+  const fold = (from: string, to: string): void => {
+    for (const name of readdirSync(from).sort()) {
+      const a = join(from, name);
+      const b = join(to, name);
+      const st = lstatSync(a);
+      faultPoint(`fold-step:${step++}`);
+      const below = lstat(b);
+      if (st.isDirectory() && !opaque(a)) {
+        if (below?.isDirectory()) {
+          fold(a, b);
+          // The newer's mode of a directory is the one shown.
+          chmodSync(b, st.mode & 0o7777);
+          rmdirSync(a);
+          continue;
+        }
+        // Over the older's removal or file the directory replaces what the workspace has there:
+        // marked so before it moves, so the two stacked show the same at every step.
+        if (below && !setXattr(a, OPAQUE, "y")) throw new Error(`cannot mark ${a} as a directory that replaced one`);
+      }
+      // Replaces whatever the older holds there: a rename replaces a file, a link or a removal in one
+      // step; a directory (or a directory over a file) goes first, and the newer's entry still shows over it.
+      if (below && (below.isDirectory() || st.isDirectory())) rmSync(b, { recursive: true, force: true });
+      renameSync(a, b);
+    }
+  };
+  fold(newer, older);
+}
+
+/** The file that says a fold is under way in a workspace's changes folder, and whose. */
+const FOLDING = "folding.json";
+
+/**
+ * Takes the fold's mark for this process, or false when a live process holds it; a dead one's is
+ * taken over. The mark is linked into place whole, so whoever reads it reads its owner. I/O.
+ */
+export function markFold(dir: string): boolean {
+  const mine = join(dir, `${FOLDING}.${process.pid}`);
+  writeFileSync(mine, JSON.stringify(thisProcess()));
+  try {
+    for (let i = 0; i < 2; i++) {
+      try {
+        linkSync(mine, join(dir, FOLDING));
+        return true;
+      } catch {
+        const owner = foldOwner(dir);
+        if (owner && alive(owner)) return false;
+        rmSync(join(dir, FOLDING), { force: true });
+      }
+    }
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
+export const unmarkFold = (dir: string): void => rmSync(join(dir, FOLDING), { force: true });
+
+function foldOwner(dir: string): Owner | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, FOLDING), "utf8")) as Owner;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits while a live process folds layers in `dir`: a view is mounted only over layers no fold is
+ * moving. A fold is renames, so the wait is short; a mark whose process died is not waited for. I/O.
+ */
+export function awaitFold(dir: string): void {
+  for (;;) {
+    const owner = foldOwner(dir);
+    if (!owner || !alive(owner) || owner.pid === process.pid) return;
+    Bun.sleepSync(10);
+  }
+}
