@@ -956,10 +956,10 @@ async function diffChunk(tree: Worktree): Promise<ContextChunk[]> {
 const IMPORT_SCAN = 400;
 
 /**
- * Tests mapped to the targets: by naming conventions (the nearest so named), then test files that import a target. With
- * the symbol index, the test files read for imports are those its import graph says may import a
- * target (else, past IMPORT_SCAN, those whose word filter may name a target's file name), however
- * many tests there are; without it, the first IMPORT_SCAN.
+ * Tests mapped to the targets: by naming conventions (the nearest so named), then test files that
+ * import a target. With the symbol index, the test files read for imports are those its import
+ * graph says may import a target (else, past IMPORT_SCAN, those whose word filter may name a
+ * target's file name), however many tests there are; without it, the first IMPORT_SCAN.
  */
 async function mappedTests(
   root: string,

@@ -524,6 +524,10 @@ export function foldBuildLayers(dir: string): boolean {
     faultPoint("fold-manifest");
     dropLayer(newer.dir);
     return true;
+  } catch {
+    // A file system that takes no user xattrs, or a layer a person changed: the two stay as they
+    // are, stacked as before (the fold leaves them showing the same at every step).
+    return false;
   } finally {
     unmarkFold(dir);
   }

@@ -2,8 +2,8 @@ import type { Pointer } from "bun:ffi";
 
 /**
  * Extended attributes of a path, never followed through a link (Linux: libc's lgetxattr,
- * lsetxattr and lremovexattr through bun:ffi; neither bun nor node has them). Loaded on first use: only a run that
- * reads a command's change set pays for it. Elsewhere every read is undefined.
+ * lsetxattr and lremovexattr through bun:ffi; neither bun nor node has them). Loaded on first use:
+ * only a run that reads a command's change set pays for it. Elsewhere every read is undefined.
  */
 type Libc = {
   lgetxattr: (path: Buffer, name: Buffer, value: Pointer, size: number) => number | bigint;
