@@ -1,4 +1,4 @@
-import { chmodSync, linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { faultPoint } from "../core/fault-point.ts";
 import { OPAQUE } from "./changeset.ts";
@@ -24,19 +24,32 @@ const lstat = (p: string): Stats | undefined => {
 
 const opaque = (dir: string) => (readXattr(dir, OPAQUE) ?? "").toLowerCase() === "y";
 
-/** Moves what `newer` holds into `older`, entry by entry (see above); `newer` is left empty. I/O. */
-export function foldInto(newer: string, older: string): void {
+/**
+ * Moves what `newer` holds into `older`, entry by entry (see above); `newer` is left empty.
+ * `shows(rel)`: whether anything below `older` (the workspace, older layers) has a path there. A
+ * removal is kept only where something below would show through; elsewhere (nothing below, or
+ * under a directory that replaced one) it is dropped, as overlayfs itself writes none there, and a
+ * directory read from one layer alone would list it. I/O.
+ */
+export function foldInto(newer: string, older: string, shows: (rel: string) => boolean): void {
   let step = 0;
-  const fold = (from: string, to: string): void => {
+  const fold = (from: string, to: string, rel: string, hidden: boolean): void => {
     for (const name of readdirSync(from).sort()) {
       const a = join(from, name);
       const b = join(to, name);
+      const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
       faultPoint(`fold-step:${step++}`);
       const below = lstat(b);
+      if (st.isCharacterDevice() && st.rdev === 0 && (hidden || !shows(r))) {
+        // A removal of what only the older held: the older's entry goes, then the removal.
+        if (below) rmSync(b, { recursive: true, force: true });
+        unlinkSync(a);
+        continue;
+      }
       if (st.isDirectory() && !opaque(a)) {
         if (below?.isDirectory()) {
-          fold(a, b);
+          fold(a, b, r, hidden || opaque(b));
           // The newer's mode of a directory is the one shown.
           chmodSync(b, st.mode & 0o7777);
           rmdirSync(a);
@@ -52,7 +65,7 @@ export function foldInto(newer: string, older: string): void {
       renameSync(a, b);
     }
   };
-  fold(newer, older);
+  fold(newer, older, "", false);
 }
 
 /** The file that says a fold is under way in a workspace's changes folder, and whose. */
@@ -83,6 +96,12 @@ export function markFold(dir: string): boolean {
 }
 
 export const unmarkFold = (dir: string): void => rmSync(join(dir, FOLDING), { force: true });
+
+/** Whether a fold in `dir` was cut short: its mark is there, and its process is gone. I/O. */
+export function foldCutShort(dir: string): boolean {
+  const owner = foldOwner(dir);
+  return owner !== undefined && !alive(owner);
+}
 
 function foldOwner(dir: string): Owner | undefined {
   try {

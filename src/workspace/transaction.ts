@@ -9,7 +9,7 @@ import { runsPrograms } from "./gitconfig.ts";
 import { folderRecords } from "./walker.ts";
 import { workspaceKey } from "./walks.ts";
 import { completeTurn, type UndoLog } from "./undo.ts";
-import { awaitFold, foldInto, markFold, unmarkFold } from "./fold.ts";
+import { awaitFold, foldCutShort, foldInto, markFold, unmarkFold } from "./fold.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
 import { faultPoint } from "../core/fault-point.ts";
@@ -187,7 +187,7 @@ export class Transactions {
     const end = this.finish(view.dir, journal);
     if (end.held.length === 0) return { applied, held };
     this.held.unshift(view.dir);
-    foldBuildLayers(this.dir);
+    foldBuildLayers(this.root, this.dir);
     const kept = (rel: string) => end.kept.has(rel) || ancestors(rel).some((a) => end.kept.has(a));
     return { applied: applied.filter((rel) => !kept(rel)), held: end.held, id: layerId(view.dir) };
   }
@@ -500,29 +500,26 @@ export function buildLayers(dir: string): string[] {
 }
 
 /**
- * Folds the newest held layer into the one below it when both hold only what git ignores (a
+ * Folds the newest held layer into the one below it, again while both hold only what git ignores (a
  * build's outputs, a cache), so a workspace keeps one such layer, holding the latest of each path:
  * its size is one build's outputs, not every build's, and all of it stays in view. Not while a view
  * of any live process is open (its mount may stack either layer), nor past a layer of anything else
  * (they are next to each other in time). Kill-safe (`fold.ts`); the manifest moves last. Whether it
  * folded. I/O.
  */
-export function foldBuildLayers(dir: string): boolean {
-  const [newer, older] = heldLayers(dir);
-  if (!newer || !older || !onlyIgnored(newer) || !onlyIgnored(older) || !markFold(dir)) return false;
+export function foldBuildLayers(root: string, dir: string): boolean {
+  const pair = () => {
+    const [newer, older, ...rest] = heldLayers(dir);
+    return newer && older && onlyIgnored(newer) && onlyIgnored(older) ? { newer, older, rest } : undefined;
+  };
+  if (!pair() || !markFold(dir)) return false;
   try {
-    const [from, to] = [join(newer.dir, "upper"), join(older.dir, "upper")];
     if (openViews(dir)) return false;
-    foldInto(from, to);
-    // What the folded layer holds, read from it: each ignored path either layer named, and what is inside it.
-    const tops = new Set([...older.held, ...newer.held].filter((h) => h.reason === IGNORED).map((h) => h.rel));
-    const held = readChangeSet(to).changes.flatMap((c): HeldChange[] => {
-      const top = tops.has(c.rel) ? undefined : ancestors(c.rel).find((a) => tops.has(a));
-      return tops.has(c.rel) ? [{ rel: c.rel, kind: c.kind, reason: IGNORED }] : top ? [{ rel: c.rel, kind: c.kind, reason: insideHeld(top) }] : [];
-    });
-    writeFileAtomic(join(older.dir, MANIFEST), `${JSON.stringify({ id: older.id, command: newer.command, at: newer.at, held }, null, 1)}\n`);
-    faultPoint("fold-manifest");
-    dropLayer(newer.dir);
+    // Folded pair by pair, newest first, until the newest two are not both build layers.
+    for (let p = pair(); p; p = pair()) {
+      const below = [root, ...p.rest.map((l) => join(l.dir, "upper"))];
+      foldPair(p.newer, p.older, (rel) => below.some((d) => present(join(d, rel))));
+    }
     return true;
   } catch {
     // A file system that takes no user xattrs, or a layer a person changed: the two stay as they
@@ -531,6 +528,31 @@ export function foldBuildLayers(dir: string): boolean {
   } finally {
     unmarkFold(dir);
   }
+}
+
+/** Whether anything stands at `path`, a link that leads nowhere too. I/O. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Folds `newer` into `older` (`fold.ts`), then writes what the folded layer holds and drops `newer`. I/O. */
+function foldPair(newer: HeldLayer, older: HeldLayer, shows: (rel: string) => boolean): void {
+  const to = join(older.dir, "upper");
+  foldInto(join(newer.dir, "upper"), to, shows);
+  // What the folded layer holds, read from it: each ignored path either layer named, and what is inside it.
+  const tops = new Set([...older.held, ...newer.held].filter((h) => h.reason === IGNORED).map((h) => h.rel));
+  const held = readChangeSet(to).changes.flatMap((c): HeldChange[] => {
+    const top = tops.has(c.rel) ? undefined : ancestors(c.rel).find((a) => tops.has(a));
+    return tops.has(c.rel) ? [{ rel: c.rel, kind: c.kind, reason: IGNORED }] : top ? [{ rel: c.rel, kind: c.kind, reason: insideHeld(top) }] : [];
+  });
+  writeFileAtomic(join(older.dir, MANIFEST), `${JSON.stringify({ id: older.id, command: newer.command, at: newer.at, held }, null, 1)}\n`);
+  faultPoint("fold-manifest");
+  dropLayer(newer.dir);
 }
 
 /** Whether a live process has a view open in `dir`: a command running, or its change set not yet settled. I/O. */
@@ -580,8 +602,8 @@ function applyJournal(root: string, dir: string): Journal {
 /**
  * Finishes every settle under `dir` whose process died part-way (`journal.ts`), and removes every
  * view whose process died before its command's change set was settled: that command never
- * committed, so none of it reaches the workspace. Then folds the newest build layers
- * (`foldBuildLayers`). I/O: one read of `dir`, a look into each layer.
+ * committed, so none of it reaches the workspace. Then finishes a fold of build layers a kill cut
+ * short (`foldBuildLayers`). I/O: one read of `dir`, a look into each layer.
  */
 export function finishSettles(root: string, dir: string, undo?: UndoLog): void {
   let names: string[];
@@ -604,6 +626,6 @@ export function finishSettles(root: string, dir: string, undo?: UndoLog): void {
     const owner = viewOwner(at);
     if (owner && !alive(owner) && !existsSync(join(at, MANIFEST))) removeLayer(at);
   }
-  // A fold cut short goes on (and one never made is made) once no view is open.
-  foldBuildLayers(dir);
+  // A fold cut short goes on once no view is open (one held back by an open view waits for the next build).
+  if (foldCutShort(dir)) foldBuildLayers(root, dir);
 }

@@ -36,7 +36,13 @@ function setup(files: Record<string, string>, name = "ws") {
   const transactions = new Transactions(root, changesDir(join(base, "data"), root));
   const sandbox = createSandbox({ mode: "workspace-write", root, home, transactions });
   const run = (line: string) => sandbox.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
-  return { root, run, transactions };
+  // A second process's view of the same workspace: its own transactions over the same folder.
+  const other = () => {
+    const t = new Transactions(root, transactions.dir);
+    const sb = createSandbox({ mode: "workspace-write", root, home, transactions: t });
+    return (line: string) => sb.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
+  };
+  return { root, run, transactions, other };
 }
 
 describe.skipIf(!viewed)("a command's change set, applied", () => {
@@ -79,6 +85,21 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
     expect(existsSync(join(w.root, "cache"))).toBe(false);
   });
 
+  test("no fold moves a layer while a command's view is open over it; the next build folds them", async () => {
+    const w = setup({ ".gitignore": "cache/\n" });
+    expect((await w.run("mkdir -p cache && echo 1 > cache/x")).exitCode).toBe(0);
+    // A long command of another run holds its view open over the first layer.
+    const slow = w.other()("sleep 1.5 && cat cache/x");
+    await Bun.sleep(300);
+    expect((await w.run("echo 2 > cache/x && echo 2 > cache/y")).exitCode).toBe(0);
+    expect(heldLayers(w.transactions.dir)).toHaveLength(2);
+    const seen = await slow;
+    expect([seen.exitCode, seen.output.trim()]).toEqual([0, "1"]);
+    expect((await w.run("echo 3 > cache/z && cat cache/x cache/y")).output.trim()).toBe("2\n2");
+    expect(heldLayers(w.transactions.dir)).toHaveLength(1);
+    expect((await w.run("ls cache | tr '\\n' ' '")).output.trim()).toBe("x y z");
+  });
+
   test("folded build layers show what the same commands leave in a plain directory (the kernel's own file system as the oracle)", async () => {
     // c/d made a directory whatever it was: a file there is removed first.
     const dir = "mkdir -p c && { [ -d c/d ] || rm -f c/d; } && mkdir -p c/d";
@@ -92,6 +113,9 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
       (n: number) => `rm -rf c && mkdir c && echo ${n} > c/n`,
       () => `${dir} && ln -sfn ../w.txt c/d/l`,
       () => `${dir} && mkdir -p c/d/e && chmod 700 c/d`,
+      // A directory the workspace never had, and a removal inside it.
+      (n: number) => `mkdir -p c/new && echo ${n} > c/new/f && echo ${n} > c/new/g`,
+      () => "rm -f c/new/f",
     ];
     // Each path of c/ with what it is: a file's bytes, a link's target, a directory's mode.
     const listing = "find c -mindepth 1 | sort | while read p; do if [ -L \"$p\" ]; then echo \"$p -> $(readlink \"$p\")\"; elif [ -d \"$p\" ]; then echo \"$p/ $(stat -c %a \"$p\")\"; else echo \"$p: $(cat \"$p\")\"; fi; done";
@@ -110,8 +134,9 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
         expect(heldLayers(w.transactions.dir).length).toBeLessThanOrEqual(1);
         tmp?.cleanup();
       }),
-      // The cases that once told this fold wrong: a directory over a removal, a mode changed, a file over a directory.
-      { numRuns: 15, examples: [[[3, 0]], [[0, 8]], [[5, 0]], [[4, 1]]] },
+      // The cases that once told this fold wrong: a directory over a removal, a mode changed, a file over
+      // a directory, a removal under a directory that replaced one, a removal where the workspace has nothing.
+      { numRuns: 25, examples: [[[3, 0]], [[0, 8]], [[5, 0]], [[4, 1]], [[6, 0, 3]], [[9, 10]]] },
     );
   });
 
