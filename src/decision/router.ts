@@ -127,7 +127,8 @@ function fitsFast(i: RouteInput): string | undefined {
   if (f.testsMapped === 0) return undefined;
   if (f.targets <= 1) return `a one-file change with its tests mapped, in a ${i.view}-token view`;
   // Two files in one directory (the plan's "local" scope): most multi-file fixes are this narrow.
-  if (f.targets <= 2 && f.scope === "local") return `a change to ${f.targets} files in one directory with its tests mapped, in a ${i.view}-token view`;
+  if (f.targets <= 2 && f.scope === "local")
+    return `a change to ${f.targets} files in one directory with its tests mapped, in a ${i.view}-token view`;
   return undefined;
 }
 

@@ -547,8 +547,9 @@ function foldPair(newer: HeldLayer, older: HeldLayer, shows: (rel: string) => bo
   // What the folded layer holds, read from it: each ignored path either layer named, and what is inside it.
   const tops = new Set([...older.held, ...newer.held].filter((h) => h.reason === IGNORED).map((h) => h.rel));
   const held = readChangeSet(to).changes.flatMap((c): HeldChange[] => {
-    const top = tops.has(c.rel) ? undefined : ancestors(c.rel).find((a) => tops.has(a));
-    return tops.has(c.rel) ? [{ rel: c.rel, kind: c.kind, reason: IGNORED }] : top ? [{ rel: c.rel, kind: c.kind, reason: insideHeld(top) }] : [];
+    if (tops.has(c.rel)) return [{ rel: c.rel, kind: c.kind, reason: IGNORED }];
+    const top = ancestors(c.rel).find((a) => tops.has(a));
+    return top ? [{ rel: c.rel, kind: c.kind, reason: insideHeld(top) }] : [];
   });
   writeFileAtomic(join(older.dir, MANIFEST), `${JSON.stringify({ id: older.id, command: newer.command, at: newer.at, held }, null, 1)}\n`);
   faultPoint("fold-manifest");

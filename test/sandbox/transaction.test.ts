@@ -88,9 +88,11 @@ describe.skipIf(!viewed)("a command's change set, applied", () => {
   test("no fold moves a layer while a command's view is open over it; the next build folds them", async () => {
     const w = setup({ ".gitignore": "cache/\n" });
     expect((await w.run("mkdir -p cache && echo 1 > cache/x")).exitCode).toBe(0);
-    // A long command of another run holds its view open over the first layer.
-    const slow = w.other()("sleep 1.5 && cat cache/x");
-    await Bun.sleep(300);
+    // A long command of another run holds its view open over the first layer (its folder has an owner, no manifest yet).
+    const slow = w.other()("sleep 4 && cat cache/x");
+    const has = (n: string, file: string) => existsSync(join(w.transactions.dir, n, file));
+    const open = () => readdirSync(w.transactions.dir).some((n) => n.startsWith("tx-") && has(n, "owner.json") && !has(n, "held.json"));
+    while (!open()) await Bun.sleep(20);
     expect((await w.run("echo 2 > cache/x && echo 2 > cache/y")).exitCode).toBe(0);
     expect(heldLayers(w.transactions.dir)).toHaveLength(2);
     const seen = await slow;
