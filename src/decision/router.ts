@@ -27,14 +27,13 @@ export interface RouteFacts {
 }
 
 /**
- * How many files a change is planned to edit: the code files the person named, or where they named
- * none, every code target the compiler planned. Mapped tests, and callers read beside a named
- * file, are what the change is checked and read against, not what it edits. Pure.
+ * The code files a change is planned to edit: those the person named (`named`), and every code
+ * target the compiler planned (`all`). Mapped tests, and callers read beside a named file, are what
+ * the change is checked and read against, not what it edits. Pure.
  */
-function editTargets(r: DecisionRequest): number {
+function editTargets(r: DecisionRequest): { named: string[]; all: string[] } {
   const code = r.targets.filter((t) => !r.tests.mapped.includes(t.path));
-  const named = code.filter((t) => t.named_by_user);
-  return (named.length ? named : code).length;
+  return { named: code.filter((t) => t.named_by_user).map((t) => t.path), all: code.map((t) => t.path) };
 }
 
 /**
@@ -43,10 +42,11 @@ function editTargets(r: DecisionRequest): number {
  * and a change named across modules is still one after its first file.
  */
 export function routeFacts(r: DecisionRequest): RouteFacts {
-  const named = r.targets.filter((t) => t.named_by_user && !r.tests.mapped.includes(t.path)).map((t) => t.path);
+  const { named, all } = editTargets(r);
   return {
     kind: r.task_kind,
-    targets: editTargets(r),
+    // The files the person named, or where they named none, every code target the compiler planned.
+    targets: (named.length ? named : all).length,
     scope: r.task_kind === "change" ? widerScope(r.change.planned_scope, changeScope(named)) : r.change.planned_scope,
     securitySensitive: r.change.security_sensitive,
     publicApi: r.change.public_api,

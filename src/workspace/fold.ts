@@ -14,7 +14,8 @@ import { readXattr, setXattr } from "./xattr.ts";
  * next fold goes on from where it stopped.
  */
 
-const lstat = (p: string): Stats | undefined => {
+/** What stands at `p` (a link that leads nowhere too), without following it; undefined when nothing. I/O. */
+export const entryAt = (p: string): Stats | undefined => {
   try {
     return lstatSync(p);
   } catch {
@@ -40,7 +41,7 @@ export function foldInto(newer: string, older: string, shows: (rel: string) => b
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
       faultPoint(`fold-step:${step++}`);
-      const below = lstat(b);
+      const below = entryAt(b);
       if (st.isCharacterDevice() && st.rdev === 0 && (hidden || !shows(r))) {
         // A removal of what only the older held: the older's entry goes, then the removal.
         if (below) rmSync(b, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { runsPrograms } from "./gitconfig.ts";
 import { folderRecords } from "./walker.ts";
 import { workspaceKey } from "./walks.ts";
 import { completeTurn, type UndoLog } from "./undo.ts";
-import { awaitFold, foldCutShort, foldInto, markFold, unmarkFold } from "./fold.ts";
+import { awaitFold, entryAt, foldCutShort, foldInto, markFold, unmarkFold } from "./fold.ts";
 import { openView, removeLayer, removeWork, type View } from "./view.ts";
 import { removeXattr } from "./xattr.ts";
 import { faultPoint } from "../core/fault-point.ts";
@@ -187,7 +187,8 @@ export class Transactions {
     const end = this.finish(view.dir, journal);
     if (end.held.length === 0) return { applied, held };
     this.held.unshift(view.dir);
-    foldBuildLayers(this.root, this.dir);
+    // Only a new build layer can fold: other held layers cost no read of the rest.
+    if (onlyIgnored({ held: end.held })) foldBuildLayers(this.root, this.dir);
     const kept = (rel: string) => end.kept.has(rel) || ancestors(rel).some((a) => end.kept.has(a));
     return { applied: applied.filter((rel) => !kept(rel)), held: end.held, id: layerId(view.dir) };
   }
@@ -512,13 +513,14 @@ export function foldBuildLayers(root: string, dir: string): boolean {
     const [newer, older, ...rest] = heldLayers(dir);
     return newer && older && onlyIgnored(newer) && onlyIgnored(older) ? { newer, older, rest } : undefined;
   };
-  if (!pair() || !markFold(dir)) return false;
+  let p = pair();
+  if (!p || !markFold(dir)) return false;
   try {
     if (openViews(dir)) return false;
     // Folded pair by pair, newest first, until the newest two are not both build layers.
-    for (let p = pair(); p; p = pair()) {
+    for (; p; p = pair()) {
       const below = [root, ...p.rest.map((l) => join(l.dir, "upper"))];
-      foldPair(p.newer, p.older, (rel) => below.some((d) => present(join(d, rel))));
+      foldPair(p.newer, p.older, (rel) => below.some((d) => entryAt(join(d, rel)) !== undefined));
     }
     return true;
   } catch {
@@ -527,16 +529,6 @@ export function foldBuildLayers(root: string, dir: string): boolean {
     return false;
   } finally {
     unmarkFold(dir);
-  }
-}
-
-/** Whether anything stands at `path`, a link that leads nowhere too. I/O. */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -567,7 +559,7 @@ function openViews(dir: string): boolean {
 }
 
 /** Whether a layer holds only what git ignores: each path ignored, or inside an ignored one held whole. Pure. */
-function onlyIgnored(l: HeldLayer): boolean {
+function onlyIgnored(l: Pick<HeldLayer, "held">): boolean {
   const ignored = new Set(l.held.filter((h) => h.reason === IGNORED).map((h) => h.rel));
   return ignored.size > 0 && l.held.every((h) => ignored.has(h.rel) || ancestors(h.rel).some((a) => ignored.has(a) && h.reason === insideHeld(a)));
 }

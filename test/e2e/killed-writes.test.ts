@@ -45,12 +45,15 @@ function place(name: string): Place {
   writeFileSync(join(p.ws, "notes.txt"), "n\n");
   writeFileSync(join(p.ws, "src", "a.txt"), "a\n");
   writeFileSync(join(p.ws, "src", "old.txt"), "old\n");
-  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: p.ws, env: { PATH: process.env.PATH ?? "", HOME: p.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "init");
+  git(p, "init", "-q");
+  git(p, "add", "-A");
+  git(p, "commit", "-qm", "init");
   return p;
 }
+
+/** Git in a place's workspace, with its home and a committer. */
+const git = (p: Place, ...args: string[]) =>
+  Bun.spawnSync(["git", ...args], { cwd: p.ws, env: { PATH: process.env.PATH ?? "", HOME: p.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
 
 /** Every path of the workspace but git's own, with what it is: a file's bytes and mode, a link's target. */
 function snapshot(root: string, rel = ""): Record<string, string> {
@@ -165,8 +168,6 @@ describe.skipIf(!transactions)("a settle, an apply and a drop killed part-way ar
 });
 
 describe.skipIf(!transactions)("build layers folded into one, killed at every step of the fold", () => {
-  const git = (p: Place, ...args: string[]) =>
-    Bun.spawnSync(["git", ...args], { cwd: p.ws, env: { PATH: process.env.PATH ?? "", HOME: p.home, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
   const build = async (p: Place, command: string, faultAt?: string) => {
     world.server.script({ turns: [{ toolCalls: [{ id: "b", name: "shell", input: { command } }] }, { text: "built" }] });
     return runWeir([...MODEL(), "--cwd", p.ws, "build it"], { home: p.home, ...(faultAt ? { env: { WEIR_FAULT_AT: faultAt } } : {}) });

@@ -34,14 +34,13 @@ function setup(files: Record<string, string>, name = "ws") {
   git("add", "-A");
   git("commit", "-qm", "init");
   const transactions = new Transactions(root, changesDir(join(base, "data"), root));
-  const sandbox = createSandbox({ mode: "workspace-write", root, home, transactions });
-  const run = (line: string) => sandbox.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
-  // A second process's view of the same workspace: its own transactions over the same folder.
-  const other = () => {
-    const t = new Transactions(root, transactions.dir);
-    const sb = createSandbox({ mode: "workspace-write", root, home, transactions: t });
-    return (line: string) => sb.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
+  const runner = (t: Transactions) => {
+    const sandbox = createSandbox({ mode: "workspace-write", root, home, transactions: t });
+    return (line: string) => sandbox.run({ argv: ["sh", "-c", line], cwd: root, timeoutMs: 20_000, outputCap: 100_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
   };
+  const run = runner(transactions);
+  // A second process's view of the same workspace: its own transactions over the same folder.
+  const other = () => runner(new Transactions(root, transactions.dir));
   return { root, run, transactions, other };
 }
 
