@@ -10,6 +10,8 @@
  *     markers removed) — median >= 99%, minimum >= 97% — and on the Messages wire the share of each
  *     later request's input that lies inside the previous request's last cache breakpoint (>= 90%),
  *     and of all input after the first request, beside its bound (what a turn adds is new to any cache);
+ *     then the same share over a conversation of 13 turns (12 follow-ups with -c, each naming and
+ *     reading a 6 KB file), counted after the first turn as issue 57 counts it;
  *  4. a 200-turn session with --context-size 60000: every request within the window, the floor
  *     (AGENTS.md sentinel, the named file) in every request, no model call spent on compaction.
  *   bun run bench request
@@ -56,18 +58,43 @@ function common(a: string, b: string): number {
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+/** A Messages request's blocks in cache order: tools, system, then each message's content. */
+const blocks = (b: any): any[] => [...(b.tools ?? []), ...(b.system ?? []), ...b.messages.flatMap((m: any) => m.content)];
 /** Bytes of a Messages request in cache order up to and including its last breakpoint. */
 function cachedPrefix(b: any): number {
-  const order = [...(b.tools ?? []).map((t: any) => ["t", t]), ...(b.system ?? []).map((s: any) => ["s", s]), ...b.messages.flatMap((m: any) => m.content.map((c: any) => ["m", c]))];
   let upto = 0;
   let n = 0;
-  for (const [, part] of order) {
+  for (const part of blocks(b)) {
     n += Buffer.byteLength(unmark(part));
     if (part.cache_control) upto = n;
   }
   return upto;
 }
-const cacheBytes = (b: any) => [...(b.tools ?? []), ...(b.system ?? []), ...b.messages.flatMap((m: any) => m.content)].reduce((n: number, p: any) => n + Buffer.byteLength(unmark(p)), 0);
+const cacheBytes = (b: any) => blocks(b).reduce((n: number, p: any) => n + Buffer.byteLength(unmark(p)), 0);
+
+/**
+ * Of all input from request `from` on, the share a cache read serves: the blocks of the previous
+ * request up to its last breakpoint, when the request starts with them unchanged. Its bound: every
+ * byte a request carries beyond the one before it is new to any cache.
+ */
+function cacheShare(reqs: any[], from: number): { read: number; bound: number } {
+  let read = 0;
+  let fresh = 0;
+  let size = 0;
+  for (let i = from; i < reqs.length; i++) {
+    const [prev, next] = [blocks(reqs[i - 1]), blocks(reqs[i])];
+    let n = 0;
+    let hit = 0;
+    for (let k = 0; k < prev.length && unmark(prev[k]) === unmark(next[k]); k++) {
+      n += Buffer.byteLength(unmark(prev[k]));
+      if (prev[k].cache_control) hit = n;
+    }
+    read += hit;
+    fresh += Math.max(0, cacheBytes(reqs[i]) - cacheBytes(reqs[i - 1]));
+    size += cacheBytes(reqs[i]);
+  }
+  return { read: read / size, bound: 1 - fresh / size };
+}
 
 try {
   console.log("1. first request, \"summarise README.md\", 1 KB AGENTS.md (target <= 6 KB; pi 5.4 KB, Claude Code 75 KB)");
@@ -99,15 +126,26 @@ try {
       const inside = reqs.slice(1).map((b, i) => Math.min(cachedPrefix(reqs[i]), common(material(w, reqs[i]), material(w, b))) / cacheBytes(b));
       const own = reqs.slice(1).map((b) => cachedPrefix(b) / cacheBytes(b));
       line += `; covered by the request's own breakpoints median ${pct(median(own))}, min ${pct(Math.min(...own))}; readable from the previous request's cache write median ${pct(median(inside))}, min ${pct(Math.min(...inside))}`;
-      // The issue's measure: of all input after the first request, the share a cache read serves.
-      const sizes = reqs.slice(1).map(cacheBytes);
-      const read = inside.reduce((n, share, i) => n + share * sizes[i]!, 0);
-      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      // Its bound: every byte a request carries that the one before it did not is new to any cache.
-      const bound = sum(reqs.slice(0, -1).map(cacheBytes)) / sum(sizes);
-      line += `; of all input after the first request ${pct(read / sum(sizes))} (bound by what each turn adds: ${pct(bound)})`;
+      const { read, bound } = cacheShare(reqs, 1);
+      line += `; of all input after the first request ${pct(read)} (bound by what each turn adds: ${pct(bound)})`;
     }
     console.log(line);
+  }
+  {
+    // A conversation of 13 turns: a task and 12 follow-ups (`-c`), each naming a 6 KB file it then
+    // reads. The issue's measure counts the input after the first turn.
+    writeFileSync(join(ws, "f12.txt"), Array.from({ length: 100 }, (_, k) => `file 12 line ${k} `.padEnd(60, "x")).join("\n"));
+    const reqs: any[] = [];
+    let secondTurn = 0;
+    for (let t = 0; t < 13; t++) {
+      const turns: Turn[] = [{ toolCalls: [{ id: `c${t}`, name: "read_file", input: { path: `f${t}.txt` } }] }, { text: `f${t}.txt holds numbered lines.` }];
+      if (t === 1) secondTurn = reqs.length;
+      const task = `${t ? "now " : ""}read f${t}.txt and tell me what it holds`;
+      reqs.push(...(await run("messages", turns, task, t ? ["-c"] : [])));
+    }
+    const { read, bound } = cacheShare(reqs, secondTurn);
+    const total = kb(reqs.reduce((n, b) => n + bytes(b), 0));
+    console.log(`   messages, 13 turns (12 follow-ups with -c): ${reqs.length} requests, total ${total}; of all input after the first turn ${pct(read)} read from the cache (bound by what each turn adds: ${pct(bound)})`);
   }
   {
     // The same reads when the task names the twelve files: they open the working set whole, and a
