@@ -50,8 +50,8 @@ import { refreshInBackground, symbolIndexPath } from "./commands/index-command.t
 import { startStatusServer } from "../supervisor/status-server.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { Ledger } from "../workspace/ledger.ts";
-import { commandEnv, knownSecretValues } from "../workspace/environment.ts";
-import { useKnownSecrets } from "../core/credentials.ts";
+import { commandEnv, knownSecretValues, secretFileValues } from "../workspace/environment.ts";
+import { addKnownSecrets } from "../core/credentials.ts";
 import { borrowsObjects, type CommandSandbox, createSandbox } from "../workspace/sandbox.ts";
 import { changesDir, Transactions } from "../workspace/transaction.ts";
 import { UndoLog, undoDir } from "../workspace/undo.ts";
@@ -193,7 +193,7 @@ export async function buildActions(opts: RunOptions, workspace: string, resolved
   const sandbox = createSandbox({ mode: s.sandbox.mode, root: workspace, home, readable: s.sandbox.readable, own, writable: opts.addDirs, transactions });
   // Commands get an allowlist of the environment; the secrets weir knows are removed from all the model reads.
   const env = commandEnv(opts.env, s.sandbox.env);
-  useKnownSecrets(knownSecretValues(opts.env, workspace));
+  addKnownSecrets(knownSecretValues(opts.env, workspace));
   const notices: string[] = [];
   // Hooks run in the same sandbox as every command; a project's only once the user approved exactly them here.
   const hooks = new Hooks(mergeHooks(s.hooks, await approvedProjectHooks(store, workspace, s.projectHooks, o.approveHooks, notices)), {
@@ -310,6 +310,8 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
   const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
   const index = new ContextIndex(() => walks.load(workspace));
+  // What the secret files below the top hold is removed too, learnt at each compile's walk.
+  index.secretFiles = (files) => addKnownSecrets(secretFileValues(workspace, files));
   // The symbol index, where one was built for this workspace: the compiler's symbol search reads it first.
   const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
   if (symbols?.holds(workspace)) {

@@ -46,6 +46,12 @@ export class ContextIndex {
   walked: string[] | undefined;
 
   /**
+   * Told, at each compile's walk and before anything is rendered, the files whose names say they
+   * hold secrets at any depth (ignored ones too): the runtime learns their values to remove them.
+   */
+  secretFiles?: (files: readonly string[]) => void;
+
+  /**
    * The files the symbol index says define any of these names, unchanged since it read them
    * (context/definitions.ts); absent where no index was built. The symbol search reads them first.
    */
@@ -708,8 +714,10 @@ function askGit(root: string, goal: string, vouch: boolean): GitAsked {
 
 /** The workspace's files, and those that may be candidates: generated, vendored and agents' own files aside. */
 function candidateFiles(root: string, o: GatherOptions): { fileSet: Set<string>; files: string[] } {
-  const all = o.index ? walkFiles(root, o.index.walk) : Array.from(walk(root), (e) => e.path);
+  const secrets: string[] = [];
+  const all = o.index ? walkFiles(root, o.index.walk, secrets) : Array.from(walk(root), (e) => e.path);
   if (o.index) o.index.walked = all;
+  o.index?.secretFiles?.(secrets);
   const walked = o.allow ? all.filter(o.allow) : all;
   const fileSet = new Set(walked);
   // Generated, vendored and bundled files are never candidates unless the task names them.

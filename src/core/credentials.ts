@@ -68,15 +68,27 @@ function encodings(value: string): string[] {
   return [...new Set(forms)].filter((f) => f.length >= 8).sort((a, b) => b.length - a.length);
 }
 
+let knownValues = new Set<string>();
 let knownForms: string[] = [];
 
 /**
  * The secret values weir knows this run (`knownSecretValues` of workspace/environment.ts: the
- * person's secret-named variables, the workspace's `.env` values, key bodies): from then on each is
- * removed wherever it appears, whatever its shape. Set once by the runtime; empty in tests.
+ * person's secret-named variables, the passwords in their URLs, the workspace's `.env` values, key
+ * bodies): from then on each is removed wherever it appears, whatever its shape. Tests set and
+ * clear them; a run adds to them (`addKnownSecrets`).
  */
 export function useKnownSecrets(values: readonly string[]): void {
+  knownValues = new Set(values);
   knownForms = [...new Set(values.flatMap(encodings))].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * More secret values: the runtime's at its start, and what it learns as the run goes (the secret
+ * files a compile's walk finds below the top). A process never forgets one: its runs (a graph's
+ * nodes, a server's sessions) share what they remove.
+ */
+export function addKnownSecrets(values: readonly string[]): void {
+  if (values.some((v) => !knownValues.has(v))) useKnownSecrets([...knownValues, ...values]);
 }
 
 function redactKnown(text: string): string {

@@ -1,4 +1,5 @@
-import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, type Dirent, readdirSync, readFileSync } from "node:fs";
+import { openRegularFile } from "./containment.ts";
 import { join } from "node:path";
 
 /**
@@ -45,25 +46,26 @@ const SECRET_WORD = /PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|WEBH
 const SECRET_PART = /(^|_)(KEY|PWD|PASS|AUTH|DSN)(_|$)/i;
 const secretName = (name: string) => name !== "PWD" && name !== "OLDPWD" && (SECRET_WORD.test(name) || SECRET_PART.test(name));
 
-/** A dotenv line's value: `NAME=value`, `export NAME=value`, `NAME: value`. */
-const ASSIGNMENT = /^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.]*\s*[=:]\s*(.*)$/;
-
 /** The shortest value redacted by value: shorter ones would take ordinary words with them. */
 const MIN_SECRET = 8;
 
+/** A value the person's files or variables hold that says nothing when removed: a flag, a port, a mode. */
+const ORDINARY = /^(?:\d+|true|false|localhost|development|production)$/i;
+
 /**
- * The values weir knows to be secret (from the values of the person's secret-named environment
- * variables, every value in the workspace's `.env` files, and the body lines of the key files among
- * its protected files), to be removed wherever they appear in what reaches the model, whatever shape
- * they have. I/O: reads the `.env*` files and key files at the workspace's top.
+ * The values weir knows to be secret, to be removed wherever they appear in what reaches the model,
+ * whatever shape they have: the values of the person's secret-named environment variables, the
+ * password of every URL in it (a proxy's, which commands get), every value of the `.env` files at
+ * the workspace's top and the body lines of the key files there. Files below the top come from the
+ * walk (`secretFileValues`). I/O: reads the workspace's top.
  */
 export function knownSecretValues(env: Record<string, string | undefined>, root: string): string[] {
   const values = new Set<string>();
-  const add = (v: string | undefined) => {
-    const t = v?.trim().replace(/^(['"])(.*)\1$/, "$2");
-    if (t && t.length >= MIN_SECRET && !/^\d+$/.test(t) && !/^(true|false|localhost|development|production)$/i.test(t)) values.add(t);
-  };
-  for (const [k, v] of Object.entries(env)) if (secretName(k)) add(v);
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    if (secretName(k)) values.add(v);
+    for (const p of urlPasswords(v)) values.add(p);
+  }
   let entries: Dirent[] = [];
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -72,18 +74,113 @@ export function knownSecretValues(env: Record<string, string | undefined>, root:
   }
   for (const e of entries) {
     if (!e.isFile()) continue;
+    const dotenv = e.name === ".env" || e.name.startsWith(".env.");
     const text = readSmall(join(root, e.name));
-    if (text === undefined) continue;
-    if (e.name === ".env" || e.name.startsWith(".env.")) for (const line of text.split("\n")) add(ASSIGNMENT.exec(line)?.[1]);
-    else if (text.includes("PRIVATE KEY-----")) for (const line of text.split("\n")) if (!line.startsWith("-----") && line.trim().length >= 16) add(line);
+    if (text !== undefined) for (const v of dotenv ? valuesIn(text) : keyBody(text)) values.add(v);
   }
-  return [...values];
+  return secretValues(values);
 }
 
-/** A file's text when it is small enough to be a config or a key (64 KB), else undefined. */
+/**
+ * The values of files whose names say they hold secrets, at any depth (the walk's `secrets`: a
+ * `.env` in a package, a `credentials.json`, a key): each is protected from the model and from
+ * commands, and what it holds is removed wherever else it shows up (a copy in a config, history).
+ * Regular files of at most 64 KB. I/O.
+ */
+export function secretFileValues(root: string, files: readonly string[]): string[] {
+  const values = new Set<string>();
+  for (const f of files) {
+    const text = readSmall(join(root, f));
+    if (text !== undefined) for (const v of valuesIn(text)) values.add(v);
+  }
+  return secretValues(values);
+}
+
+/**
+ * What a secret file holds, never its keys: each line's value (`NAME=value`, `name: value`, a JSON
+ * member, an rc file's `//host/:_authToken=value`), every string of a JSON document, the password
+ * of every URL in it, and the body lines of a private key. Pure.
+ */
+export function valuesIn(text: string): string[] {
+  const out: string[] = [...urlPasswords(text)];
+  let json: string[] | undefined;
+  try {
+    json = jsonStrings(JSON.parse(text));
+  } catch {
+    // not JSON: its lines say what it holds
+  }
+  if (json) return [...out, ...json, ...json.flatMap(keyBody)];
+  const body = new Set(keyBody(text));
+  for (const line of text.split("\n")) if (!body.has(line) && !line.startsWith("-----")) out.push(...lineValues(line));
+  return [...out, ...body];
+}
+
+/** The body lines of the private keys in a text (between `-----BEGIN … PRIVATE KEY-----` and its end). Pure. */
+export function keyBody(text: string): string[] {
+  const out: string[] = [];
+  let key = false;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("-----")) key = line.includes("BEGIN") && line.includes("PRIVATE KEY");
+    else if (key) out.push(line);
+  }
+  return out;
+}
+
+/** A line's value: after its first `=` or `:`, whichever comes first, and an rc file's `key=value` inside that. Pure. */
+function lineValues(line: string): string[] {
+  const eq = line.indexOf("=");
+  const colon = line.indexOf(":");
+  const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+  // A key is one word, maybe quoted or exported: a comment or a sentence with a colon holds no value.
+  if (at < 0 || !/^\s*(?:export\s+)?(["']?)(?!#|;|\/\/\s|\/\*)\S+\1\s*$/.test(line.slice(0, at))) return [];
+  const value = unquoted(line.slice(at + 1));
+  // An rc file's key may hold a colon (`//host/:_authToken=value`): its value follows the `=`.
+  const inner = at === colon ? /^[A-Za-z_][\w.-]*=(.+)$/.exec(value)?.[1] : undefined;
+  return inner ? [value, unquoted(inner)] : [value];
+}
+
+/** A value without its quotes and the comma or semicolon that ends a JSON member or a statement. Pure. */
+const unquoted = (v: string): string => v.trim().replace(/[,;]$/, "").trim().replace(/^(['"])(.*)\1$/, "$2");
+
+/** Every string in a JSON value. Pure. */
+function jsonStrings(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  if (v === null || typeof v !== "object") return [];
+  return Object.values(v).flatMap(jsonStrings);
+}
+
+/** The passwords of the URLs in a text (`scheme://user:password@host`), decoded as given and as they are. Pure. */
+function urlPasswords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:([^\s@/]+)@/gi)) {
+    out.push(m[1]!);
+    try {
+      out.push(decodeURIComponent(m[1]!));
+    } catch {
+      // not percent-encoded as a URL would be: as it is
+    }
+  }
+  return out;
+}
+
+/** Of candidate values, those long and unusual enough to remove by value. Pure. */
+function secretValues(candidates: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const c of candidates) {
+    const t = c.trim().replace(/^(['"])(.*)\1$/, "$2");
+    if (t.length >= MIN_SECRET && !ORDINARY.test(t)) out.add(t);
+  }
+  return [...out];
+}
+/** A regular file's text when it is small enough to be a config or a key (64 KB), else undefined. I/O. */
 function readSmall(path: string): string | undefined {
   try {
-    return statSync(path).size <= 65_536 ? readFileSync(path, "utf8") : undefined;
+    const { fd, size } = openRegularFile(path);
+    try {
+      return size <= 65_536 ? readFileSync(fd, "utf8") : undefined;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }

@@ -35,7 +35,7 @@ export { toolchainsShown } from "./toolchains.ts";
 export { applyHeld, changesDir, dropLayer, finishSettles, heldLayers, Transactions } from "./transaction.ts";
 export { removeLayer, viewTools } from "./view.ts";
 export { UndoLog, undoDir, undoTurns } from "./undo.ts";
-export { commandEnv, knownSecretValues } from "./environment.ts";
+export { commandEnv, knownSecretValues, secretFileValues } from "./environment.ts";
 export { cgroupsAvailable } from "./limits.ts";
 export { PROPERTIES, propertiesHere } from "./properties.ts";
 export type { HeldLayer, Settled } from "./transaction.ts";

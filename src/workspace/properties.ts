@@ -63,7 +63,11 @@ export const PROPERTIES: readonly Property[] = [
     here: (f) => (f.view ? ["yes", "each settle is journaled first; the next process finishes one a kill cut short"] : ["no", noView(f)]),
   },
   { name: "commands get an allowlist of the environment", platforms: "all", here: () => ["yes", "commandEnv"] },
-  { name: "secrets are removed by value", platforms: "all", here: () => ["yes", "known values, raw, base64 and URL-encoded"] },
+  {
+    name: "secrets are removed by value",
+    platforms: "all",
+    here: () => ["yes", "secret files' values at any depth, secret variables, URL passwords; raw, base64 and URL-encoded"],
+  },
   {
     name: "the process limit holds for root",
     platforms: "Linux with a pids cgroup",

@@ -1,6 +1,6 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { homeDirectory, inside, readRegularFile } from "./containment.ts";
+import { homeDirectory, inside, readRegularFile, secretName } from "./containment.ts";
 import ignore, { type Ignore } from "ignore";
 
 /** Directories never walked whatever the ignore files say. */
@@ -168,6 +168,8 @@ interface DirEntry {
   sig: string;
   files: string[];
   subdirs: string[];
+  /** The directory's files whose names say they hold secrets (`secretName`), ignored or not. */
+  secrets: string[];
 }
 
 /**
@@ -218,14 +220,18 @@ export function restoreWalk(entries: unknown): WalkCache {
   const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
   for (const e of entries) {
     const [dir, d] = Array.isArray(e) ? (e as [unknown, Partial<DirEntry>]) : [];
-    if (typeof dir === "string" && d && typeof d.mtime === "number" && typeof d.sig === "string" && strings(d.files) && strings(d.subdirs))
-      cache.dirs.set(dir, d as DirEntry);
+    const lists = strings(d?.files) && strings(d?.subdirs) && strings(d?.secrets);
+    if (typeof dir === "string" && d && typeof d.mtime === "number" && typeof d.sig === "string" && lists) cache.dirs.set(dir, d as DirEntry);
   }
   return cache;
 }
 
-/** The same files `walk` yields, in the same order, reusing what `cache` remembers. */
-export function walkFiles(root: string, cache: WalkCache): string[] {
+/**
+ * The same files `walk` yields, in the same order, reusing what `cache` remembers. Into `secrets`,
+ * when given, go the files of every walked directory whose names say they hold secrets (a `.env`
+ * two levels down, a `credentials.json`), ignored or not: weir learns their values to remove them.
+ */
+export function walkFiles(root: string, cache: WalkCache, secrets?: string[]): string[] {
   const out: string[] = [];
   const above = rulesAbove(root, (dir, names) => cache.rulesAt(dir, names));
   const visit = (dir: string, rel: string, parent: Layer[], parentSig: string) => {
@@ -242,19 +248,24 @@ export function walkFiles(root: string, cache: WalkCache): string[] {
     if (!entry || entry.mtime !== mtime || entry.sig !== sig) {
       const files: string[] = [];
       const subdirs: string[] = [];
+      const secrets: string[] = [];
       const entries = sortedEntries(dir);
       if (!entries) return;
       for (const e of entries) {
         const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
         if (e.isDirectory()) {
           if (!ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, true)) subdirs.push(e.name);
-        } else if ((e.isFile() || e.isSymbolicLink()) && !ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, false)) files.push(childRel);
+        } else if (e.isFile() || e.isSymbolicLink()) {
+          if (!ALWAYS_SKIPPED.has(e.name) && !ignored(layers, childRel, false)) files.push(childRel);
+          if (secretName(e.name)) secrets.push(childRel);
+        }
       }
-      entry = { mtime, sig, files, subdirs };
+      entry = { mtime, sig, files, subdirs, secrets };
       cache.dirs.set(dir, entry);
       cache.changed = true;
     }
     out.push(...entry.files);
+    secrets?.push(...entry.secrets);
     for (const name of entry.subdirs) visit(join(dir, name), rel === "" ? name : `${rel}/${name}`, layers, sig);
   };
   visit(root, "", above.layers, above.sig);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWeir } from "../support/cli.ts";
 import { e2eWorld } from "../support/world.ts";
@@ -47,5 +47,43 @@ describe("secrets with no known shape never reach the model", () => {
     expect(sent).toContain("[redacted secret]");
     // The env ran: the allowlisted variables are there.
     expect(sent).toContain(`HOME=${world.home}`);
+  });
+});
+
+describe("secrets one step past the top", () => {
+  const NESTED = "Sg4nQ8rTz2Vw6Ky";
+  const CLIENT = "cl1Ent-Zx9Pq3Wm";
+  const PROXY = "Prx7Qw2Lm9Zt";
+  const proxyUrl = `http://corp:${PROXY}@proxy.invalid:3128`;
+  const printPassword = "import os, urllib.parse as u; print(u.urlsplit(os.environ['HTTPS_PROXY']).password)";
+
+  test("a secret file's values below the top, and the password of a proxy commands get, are removed wherever they show", async () => {
+    const api = join(world.ws, "services", "api");
+    mkdirSync(join(api, "config"), { recursive: true });
+    writeFileSync(join(world.ws, ".gitignore"), ".env\n");
+    writeFileSync(join(api, ".env"), `SIGNING=${NESTED}\n`);
+    writeFileSync(join(api, "config", "credentials.json"), JSON.stringify({ installed: { client_secret: CLIENT } }));
+    writeFileSync(join(api, "settings.js"), `export const signing = "${NESTED}";\nexport const client = "${CLIENT}";\n`);
+    world.server.script({
+      turns: [
+        { toolCalls: [{ id: "g", name: "run_command", input: { program: "grep", args: ["-rn", "signing", "services"] } }] },
+        { toolCalls: [{ id: "p", name: "run_command", input: { program: "python3", args: ["-c", printPassword] } }] },
+        { text: "done" },
+      ],
+    });
+    const first = world.server.requests.length;
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes"];
+    const r = await runWeir([...args, "explain services/api/settings.js"], { home: world.home, env: { HTTPS_PROXY: proxyUrl } });
+    expect(r.code).toBe(0);
+    const bodies = world.server.requests.slice(first).map((q) => q.body);
+    const sent = JSON.stringify(bodies);
+    // The plants are real: the file shown holds both values, and the command prints the password on the host.
+    expect(sent).toContain("services/api/settings.js");
+    const host = Bun.spawnSync(["python3", "-c", printPassword], { env: { PATH: process.env.PATH ?? "", HTTPS_PROXY: proxyUrl } });
+    expect(host.stdout.toString().trim()).toBe(PROXY);
+    expect([NESTED, CLIENT, PROXY].filter((value) => sent.includes(value))).toEqual([]);
+    // The command ran inside weir and what it printed reached the model removed.
+    const last = JSON.stringify(bodies.at(-1).messages.at(-1));
+    expect(last).toContain("[redacted secret]");
   });
 });

@@ -69,6 +69,28 @@ describe("walkFiles with a cache", () => {
     expect(walkFiles(root, cache)).toEqual(Array.from(walk(root), (e) => e.path).sort());
   });
 
+  test("names the secret files of every walked directory, ignored or not, cold and from the cache", () => {
+    const root = tree({
+      ".gitignore": ".env\nbuild/\n",
+      ".env": "",
+      "a.ts": "",
+      "services/api/.env": "",
+      "services/api/config/credentials.json": "",
+      "services/api/keys/server.pem": "",
+      "services/api/.env.example": "",
+      "build/.env": "",
+    });
+    const expected = [".env", "services/api/.env", "services/api/config/credentials.json", "services/api/keys/server.pem"];
+    const cache = new WalkCache();
+    for (let i = 0; i < 2; i++) {
+      const secrets: string[] = [];
+      const files = walkFiles(root, cache, secrets);
+      expect(secrets.sort()).toEqual(expected);
+      // Ignored ones are named, never walked; an ignored directory is not read (its .env neither).
+      expect(files).not.toContain("services/api/.env");
+    }
+  });
+
   test("property: after any edits to files and ignore files, the cached walk is the fresh walk", () => {
     const root = tree({ "a.ts": "", "src/b.ts": "", "src/deep/c.log": "", "src/deep/d.ts": "", "lib/e.log": "" });
     const cache = new WalkCache();
