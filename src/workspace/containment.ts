@@ -73,8 +73,15 @@ const SECRET_FILE = [
 const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
 const SECRET_DIRS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud"]);
 
+/**
+ * What every name SECRET_FILE takes begins or holds (a dot, `id_`, a credentials word, a key's
+ * extension), so the names of a large tree's sources are passed over with one test each.
+ */
+const MAYBE_SECRET = /^(?:\.|id_|credentials|secret|service-account)|\.(?:pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx)/i;
+
 /** Whether a file's name says it may hold secrets: dotenv files, keys, credentials, and their backups and copies. Pure. */
 export function secretName(name: string): boolean {
+  if (!MAYBE_SECRET.test(name)) return false;
   // Backups and copies of a secret file are secret too: .env.bak, id_rsa.old, server.key~, credentials.json.orig.
   const stem = name.replace(/(?:[.~_-](?:bak|backup|old|orig|save|swp|tmp|copy|\d+)|~)+$/i, "");
   return !SECRET_TEMPLATE.test(name) && SECRET_FILE.some((r) => r.test(name) || r.test(stem));
