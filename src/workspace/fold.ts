@@ -1,6 +1,7 @@
-import { chmodSync, linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { faultPoint } from "../core/fault-point.ts";
+import { writeFileAtomic } from "./atomic.ts";
 import { OPAQUE } from "./changeset.ts";
 import { alive, thisProcess, type Owner } from "./journal.ts";
 import { readXattr, setXattr } from "./xattr.ts";
@@ -69,47 +70,58 @@ export function foldInto(newer: string, older: string, shows: (rel: string) => b
   fold(newer, older, "", false);
 }
 
-/** The file that says a fold is under way in a workspace's changes folder, and whose. */
-const FOLDING = "folding.json";
-
 /**
- * Takes the fold's mark for this process, or false when a live process holds it; a dead one's is
- * taken over. The mark is linked into place whole, so whoever reads it reads its owner. I/O.
+ * A fold under way is marked by a file of its own process, `folding.<pid>-<start>.json`, naming it.
+ * Each process writes its mark before it looks for another's, so of two that start at once at
+ * least one sees the other and stands back: two never fold at the same time, and a mark whose
+ * process died (a fold cut short) is never mistaken for a live one nor taken by two.
  */
-export function markFold(dir: string): boolean {
-  const mine = join(dir, `${FOLDING}.${process.pid}`);
-  writeFileSync(mine, JSON.stringify(thisProcess()));
+const MARK = /^folding\..*\.json$/;
+
+function marks(dir: string): { path: string; owner: Owner | undefined }[] {
+  let names: string[] = [];
   try {
-    for (let i = 0; i < 2; i++) {
-      try {
-        linkSync(mine, join(dir, FOLDING));
-        return true;
-      } catch {
-        const owner = foldOwner(dir);
-        if (owner && alive(owner)) return false;
-        rmSync(join(dir, FOLDING), { force: true });
-      }
-    }
-    return false;
-  } finally {
-    rmSync(mine, { force: true });
+    names = readdirSync(dir);
+  } catch {
+    return [];
   }
+  return names.filter((n) => MARK.test(n)).map((n) => ({ path: join(dir, n), owner: ownerIn(join(dir, n)) }));
 }
 
-export const unmarkFold = (dir: string): void => rmSync(join(dir, FOLDING), { force: true });
-
-/** Whether a fold in `dir` was cut short: its mark is there, and its process is gone. I/O. */
-export function foldCutShort(dir: string): boolean {
-  const owner = foldOwner(dir);
-  return owner !== undefined && !alive(owner);
-}
-
-function foldOwner(dir: string): Owner | undefined {
+function ownerIn(path: string): Owner | undefined {
   try {
-    return JSON.parse(readFileSync(join(dir, FOLDING), "utf8")) as Owner;
+    return JSON.parse(readFileSync(path, "utf8")) as Owner;
   } catch {
     return undefined;
   }
+}
+
+const myMark = (dir: string): string => {
+  const me = thisProcess();
+  return join(dir, `folding.${me.pid}-${me.start}.json`);
+};
+const liveOther = (dir: string, mine: string): boolean => marks(dir).some((m) => m.path !== mine && m.owner !== undefined && alive(m.owner));
+
+/**
+ * Takes the fold for this process, or false when a live process folds: its mark is written whole,
+ * then the others are read. The marks of dead processes are removed: this fold goes on with theirs. I/O.
+ */
+export function markFold(dir: string): boolean {
+  const mine = myMark(dir);
+  writeFileAtomic(mine, JSON.stringify(thisProcess()));
+  if (liveOther(dir, mine)) {
+    rmSync(mine, { force: true });
+    return false;
+  }
+  for (const m of marks(dir)) if (m.path !== mine) rmSync(m.path, { force: true });
+  return true;
+}
+
+export const unmarkFold = (dir: string): void => rmSync(myMark(dir), { force: true });
+
+/** Whether a fold in `dir` was cut short: a mark is there whose process is gone. I/O. */
+export function foldCutShort(dir: string): boolean {
+  return marks(dir).some((m) => m.owner === undefined || !alive(m.owner));
 }
 
 /**
@@ -117,9 +129,6 @@ function foldOwner(dir: string): Owner | undefined {
  * moving. A fold is renames, so the wait is short; a mark whose process died is not waited for. I/O.
  */
 export function awaitFold(dir: string): void {
-  for (;;) {
-    const owner = foldOwner(dir);
-    if (!owner || !alive(owner) || owner.pid === process.pid) return;
-    Bun.sleepSync(10);
-  }
+  const mine = myMark(dir);
+  while (liveOther(dir, mine)) Bun.sleepSync(10);
 }

@@ -513,12 +513,12 @@ export function foldBuildLayers(root: string, dir: string): boolean {
     const [newer, older, ...rest] = heldLayers(dir);
     return newer && older && onlyIgnored(newer) && onlyIgnored(older) ? { newer, older, rest } : undefined;
   };
-  let p = pair();
-  if (!p || !markFold(dir)) return false;
+  if (!pair() || !markFold(dir)) return false;
   try {
     if (openViews(dir)) return false;
-    // Folded pair by pair, newest first, until the newest two are not both build layers.
-    for (; p; p = pair()) {
+    // Folded pair by pair, newest first, until the newest two are not both build layers; read again
+    // once the fold is this process's, since another may have folded them meanwhile.
+    for (let p = pair(); p; p = pair()) {
       const below = [root, ...p.rest.map((l) => join(l.dir, "upper"))];
       foldPair(p.newer, p.older, (rel) => below.some((d) => entryAt(join(d, rel)) !== undefined));
     }
