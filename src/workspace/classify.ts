@@ -20,7 +20,10 @@ export interface ChangeFacts {
   freshRepository: boolean;
   /** For a git config: the new text names a program git runs (`core.fsmonitor`, an alias with `!`). */
   runsPrograms?: boolean;
-  /** For `.git/index`: entries gained flags that hide their changes from `git status` and `git diff`. */
+  /**
+   * For `.git/index`: entries gained flags that hide their changes from `git status` and `git diff`.
+   * For `.git/packed-refs`: it gained a replace ref (see `REPLACES`).
+   */
   hidesChanges?: boolean;
   /** For a `package.json`: what the next install runs (its install scripts or workspaces) changed. */
   installChanged?: boolean;
@@ -51,6 +54,14 @@ const NATIVE = /\.(so(\.\d+)*|pyd|node|dylib|dll|jar)$/;
 
 const hold = (reason: string): Verdict => ({ apply: false, reason });
 
+/**
+ * Why a replace ref is held: git reads the object it names in place of another, everywhere, so a
+ * changed file with its blob (or HEAD's tree) replaced is clean to `git status`, `git diff` and
+ * `git log -p`. With the index's flags, the ways git's own files make git show one thing for
+ * another; the third, grafts, lives in `info/`, which is held whole.
+ */
+const REPLACES = "a replace ref: git would show other objects in place of these, so git status, git diff and git log hide the change";
+
 /** Why an ignored path is held: the project's own ignore rules say it is made, not written (a build's output). */
 export const IGNORED = "ignored by git, so review would not show it";
 
@@ -62,6 +73,7 @@ function gitReason(rel: string, parts: string[], f: ChangeFacts): string | undef
   const part = parts[1];
   if (part === undefined || GIT_CONTENT.has(part)) {
     if (part === "index" && f.hidesChanges) return "git's index flags entries so that git status and git diff no longer show their changes";
+    if ((part === "refs" && parts[2] === "replace") || (part === "packed-refs" && f.hidesChanges)) return `${rel} holds ${REPLACES}`;
     return undefined;
   }
   // A repository the command made is its own: its config applies when it names no program, a hook sample never runs.

@@ -340,6 +340,10 @@ export class Transactions {
     const outsideGit = changes.filter((c) => !c.rel.split("/").includes(".git"));
     const git = await gitViews(this.root, outsideGit, upper);
     const hidesChanges = changes.some((c) => c.rel === ".git/index" && c.kind === "file") ? await indexHides(this.root, join(upper, ".git", "index")) : false;
+    const packed = changes.some((c) => c.rel === ".git/packed-refs" && c.kind === "file");
+    const replacing = (dir: string) => (packed ? replaceRefs(join(dir, ".git", "packed-refs")) : []);
+    const replacedBefore = replacing(this.root);
+    const packedReplaces = replacing(upper).some((r) => !replacedBefore.includes(r));
     const out = new Map<string, ChangeFacts>();
     const gitDirectory = gitDirectories(this.root, upper);
     const environment = environments(this.root, upper);
@@ -357,6 +361,7 @@ export class Transactions {
         freshRepository,
         ...(c.kind === "file" && c.rel === ".git/config" ? { runsPrograms: runsPrograms(upperText() ?? "") } : {}),
         ...(c.rel === ".git/index" ? { hidesChanges } : {}),
+        ...(c.rel === ".git/packed-refs" ? { hidesChanges: packedReplaces } : {}),
         ...(c.kind === "file" && name === "package.json" ? { installChanged: installScripts(upperText()) !== installScripts(hostText()) } : {}),
       });
     }
@@ -487,6 +492,11 @@ async function indexHides(root: string, index: string): Promise<boolean> {
   const before = await flagged();
   const after = await flagged(index);
   return [...after].some((p) => !before.has(p));
+}
+
+/** The replace refs a packed-refs file names (`<sha> refs/replace/<sha>` lines). I/O. */
+function replaceRefs(packed: string): string[] {
+  return (wholeText(packed) ?? "").split("\n").filter((l) => l.includes(" refs/replace/"));
 }
 
 /**

@@ -12,7 +12,7 @@ import { viewTools } from "../../src/workspace/view.ts";
  * A command is a transaction: it runs on a copy-on-write view and only what its change set may
  * apply reaches the workspace. Each scenario is an attack one step past a list or a sweep (times put
  * back, a config one directory down, a tool's config no list names, a hard-linked dotfile, index
- * flags, sourceless bytecode, instructions below the root, a directory renamed into a dependency
+ * flags, replace refs, sourceless bytecode, instructions below the root, a directory renamed into a dependency
  * tree), played both ways: run as it is on the host it fires, which shows the plant works; through
  * weir with --yes it does not. The oracle is the person's own later command, unsandboxed: node,
  * npm, cargo, python, a shell sourcing their rc file, their git status.
@@ -150,6 +150,22 @@ const SCENARIOS: Scenario[] = [
     plant: () => ["echo 'export const y = 2;' >> app.js && git update-index --skip-worktree app.js"],
     // Fired: app.js differs from what git has, and the person's review shows nothing.
     fired: (w) => readFileSync(join(w.root, "app.js"), "utf8").includes("y = 2") && host(w, ["git", "status", "--porcelain"]).stdout.toString().trim() === "",
+  },
+  {
+    name: "a change to tracked code hidden from the person's git diff by a replace ref for its blob",
+    setup: (w) => writeFileSync(join(w.root, "app.js"), "export const x = 1;\n"),
+    plant: () => ["echo 'export const y = 2;' >> app.js && git replace -f $(git rev-parse HEAD:app.js) $(git hash-object -w app.js)"],
+    // Fired: app.js differs from what git has, and the person's diff shows nothing of it.
+    fired: (w) => readFileSync(join(w.root, "app.js"), "utf8").includes("y = 2") && host(w, ["git", "diff"]).stdout.toString().trim() === "",
+  },
+  {
+    name: "a staged change hidden from git status, git diff and git log by a packed replace ref for HEAD's tree",
+    setup: (w) => writeFileSync(join(w.root, "app.js"), "export const x = 1;\n"),
+    plant: () => [
+      "echo 'export const y = 2;' >> app.js && git add app.js && git replace -f $(git rev-parse 'HEAD^{tree}') $(git write-tree) && git pack-refs --all",
+    ],
+    // Fired: the person's git status is clean and the first commit's own diff now holds the change.
+    fired: (w) => host(w, ["git", "status", "--porcelain"]).stdout.toString().trim() === "" && host(w, ["git", "log", "-p"]).stdout.toString().includes("y = 2"),
   },
   {
     name: "sourceless bytecode beside the code, which the person's next python imports",

@@ -76,3 +76,20 @@ describe("classifyChange: configuration by its name", () => {
     expect(classifyChange({ rel: ".cargo/config.toml", kind: "deleted" }, shown).apply).toBe(true);
   });
 });
+
+describe("classifyChange: git's own files that would make git show one thing for another", () => {
+  const sha = "da81f129c7531d0aa378117c8b9d9bba989ab528";
+  test("a replace ref is held, loose or packed; the refs and objects of a commit apply", () => {
+    expect(verdict(`.git/objects/da/${sha.slice(2)}`)).toBe(true);
+    expect(verdict(".git/refs/heads/main")).toBe(true);
+    expect(verdict(".git/refs/tags/v1")).toBe(true);
+    const loose = classifyChange(file(`.git/refs/replace/${sha}`), shown);
+    expect(loose.apply).toBe(false);
+    expect(loose.apply ? "" : loose.reason).toContain("replace ref");
+    expect(verdict(".git/packed-refs")).toBe(true);
+    const packed = classifyChange(file(".git/packed-refs"), { ...shown, hidesChanges: true });
+    expect(packed.apply ? "" : packed.reason).toContain("replace ref");
+    // Grafts, the third way, live in info/, held whole.
+    expect(verdict(".git/info/grafts")).toBe(false);
+  });
+});
