@@ -294,11 +294,13 @@ export function configReason(rel: string): string | undefined {
 }
 
 /**
- * Dotted names no tool loads code or programs from: ignore, attribute and editor settings files and
- * the placeholders that keep a directory in git.
+ * Dotted names no tool loads code or programs from, and that do not change how git shows a change:
+ * ignore and editor settings files and the placeholders that keep a directory in git. Not attribute
+ * files: `-diff`, `binary`, a diff driver or a filter there make git show a changed file as "Binary
+ * files differ", or through a program, so the review would not show the change.
  */
 const INERT_DOTFILES: ReadonlySet<string> = new Set([
-  ".gitignore", ".gitattributes", ".gitkeep", ".keep", ".editorconfig",
+  ".gitignore", ".gitkeep", ".keep", ".editorconfig",
   ".dockerignore", ".npmignore", ".prettierignore", ".eslintignore", ".ignore", ".rgignore",
 ]);
 

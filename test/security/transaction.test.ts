@@ -168,6 +168,16 @@ const SCENARIOS: Scenario[] = [
     fired: (w) => host(w, ["git", "status", "--porcelain"]).stdout.toString().trim() === "" && host(w, ["git", "log", "-p"]).stdout.toString().includes("y = 2"),
   },
   {
+    name: "a change to tracked code shown to the person's git diff as binary by an attributes file one directory down",
+    setup: (w) => {
+      mkdirSync(join(w.root, "src"));
+      writeFileSync(join(w.root, "src", "app.js"), "export const x = 1;\n");
+    },
+    plant: () => ["echo 'export const y = 2;' >> src/app.js && echo '*.js -diff' > src/.gitattributes"],
+    // Fired: the change is in the file, and the person's diff of it shows none of it.
+    fired: (w) => readFileSync(join(w.root, "src", "app.js"), "utf8").includes("y = 2") && !host(w, ["git", "diff"]).stdout.toString().includes("y = 2"),
+  },
+  {
     name: "sourceless bytecode beside the code, which the person's next python imports",
     needs: "python3",
     plant: (w) => [`${PYTHON} -c 'import py_compile, os, sys; open("m_src.py", "w").write(sys.argv[1]); py_compile.compile("m_src.py", cfile="mod.pyc"); os.remove("m_src.py")' "open('${w.fired}', 'a').write('x')"`],

@@ -24,7 +24,7 @@ describe("classifyChange: configuration by its name", () => {
 
   test("plain names and the inert dotted ones apply", () => {
     fc.assert(
-      fc.property(dir, name, fc.constantFrom(".gitignore", ".gitattributes", ".editorconfig", ".gitkeep", ".dockerignore"), (above, leaf, inert) => {
+      fc.property(dir, name, fc.constantFrom(".gitignore", ".editorconfig", ".gitkeep", ".dockerignore"), (above, leaf, inert) => {
         // Names the list holds wherever they are are left out of the plain case.
         fc.pre(!["mise", "lefthook", "bunfig", "agents", "claude", "gemini", "rust-toolchain"].some((n) => [...above, leaf].join("/").toLowerCase().includes(n)));
         expect(verdict([...above, `${leaf}.ts`].join("/"))).toBe(true);
