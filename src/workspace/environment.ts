@@ -20,10 +20,25 @@ const ALLOWED = new Set([
   // How the person builds: options their toolchains read, not credentials.
   "MAVEN_OPTS", "GRADLE_OPTS", "JAVA_OPTS", "NODE_OPTIONS", "PYTHONPATH", "RUSTFLAGS", "CGO_ENABLED",
   "CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "PKG_CONFIG_PATH",
-  // Certificates a corporate network needs, and its proxies (a password in a proxy URL is redacted by value).
+  // Certificates a corporate network needs, and its proxies: only with the network (`offline`), and
+  // a password in a proxy's URL is removed by value (`knownSecretValues`).
   "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE",
   "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
 ]);
+
+/** The proxies: a command gets them only with the network, since their URLs may carry a password. */
+const PROXIES = ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"];
+
+/**
+ * A sandboxed command's environment for one call: without the network, no proxy, so what it has no
+ * use for it cannot print (a proxy's password, encoded in a way no redaction knows). Pure.
+ */
+export function offline(env: Record<string, string>, network: boolean): Record<string, string> {
+  if (network) return env;
+  const out = { ...env };
+  for (const k of PROXIES) delete out[k];
+  return out;
+}
 
 /** Names whose every variable is allowed: the locale's categories. */
 const ALLOWED_PREFIXES = ["LC_"];

@@ -3,6 +3,7 @@ import { tmpdir, totalmem } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { askBwrapVersion, bwrapArgv, bwrapDisablesUserns, bwrapOptions, limited } from "./bwrap.ts";
 import { inside, readRegularFile } from "./containment.ts";
+import { offline } from "./environment.ts";
 import { diskFloor, diskSpace, inodeFloor, type ProgramOptions, type ProgramRun, runProgram } from "./process.ts";
 import { guardedOutsideGit, hiddenPaths, type ProtectedScan, protectedFilesIn } from "./protected-scan.ts";
 import { hiddenProgram, sandboxBlock } from "./sandbox-explain.ts";
@@ -421,7 +422,8 @@ export function createSandbox(o: SandboxOptions): CommandSandbox {
       const started = Date.now();
       try {
         // Under either sandbox python writes no bytecode (what a command writes anyway is removed after it).
-        const env = { ...rest.env, PYTHONDONTWRITEBYTECODE: "1", ...spawn.env };
+        // Without the network it gets no proxy either (environment.ts `offline`).
+        const env = { ...offline(rest.env, widen?.network === true), PYTHONDONTWRITEBYTECODE: "1", ...spawn.env };
         const floor = floorAt(view?.upper ?? o.root, { bytes: o.diskFloorBytes, inodes: o.diskFloorInodes });
         result = await runProgram({ ...rest, env, program: spawn.program, args: spawn.args, ...(spawn.fds ? { fds: spawn.fds } : {}), ...floor });
       } finally {

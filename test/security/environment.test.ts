@@ -57,7 +57,7 @@ describe("secrets one step past the top", () => {
   const proxyUrl = `http://corp:${PROXY}@proxy.invalid:3128`;
   const printPassword = "import os, urllib.parse as u; print(u.urlsplit(os.environ['HTTPS_PROXY']).password)";
 
-  test("a secret file's values below the top, and the password of a proxy commands get, are removed wherever they show", async () => {
+  test("a secret file's values below the top, and the password of a proxy a command with the network gets, are removed wherever they show", async () => {
     const api = join(world.ws, "services", "api");
     mkdirSync(join(api, "config"), { recursive: true });
     writeFileSync(join(world.ws, ".gitignore"), ".env\n");
@@ -67,12 +67,13 @@ describe("secrets one step past the top", () => {
     world.server.script({
       turns: [
         { toolCalls: [{ id: "g", name: "run_command", input: { program: "grep", args: ["-rn", "signing", "services"] } }] },
-        { toolCalls: [{ id: "p", name: "run_command", input: { program: "python3", args: ["-c", printPassword] } }] },
+        { toolCalls: [{ id: "e", name: "run_command", input: { program: "env", args: [] } }] },
+        { toolCalls: [{ id: "p", name: "run_command", input: { program: "python3", args: ["-c", printPassword], widen: { network: true } } }] },
         { text: "done" },
       ],
     });
     const first = world.server.requests.length;
-    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes"];
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes", "--allow-network"];
     const r = await runWeir([...args, "explain services/api/settings.js"], { home: world.home, env: { HTTPS_PROXY: proxyUrl } });
     expect(r.code).toBe(0);
     const bodies = world.server.requests.slice(first).map((q) => q.body);
@@ -82,8 +83,10 @@ describe("secrets one step past the top", () => {
     const host = Bun.spawnSync(["python3", "-c", printPassword], { env: { PATH: process.env.PATH ?? "", HTTPS_PROXY: proxyUrl } });
     expect(host.stdout.toString().trim()).toBe(PROXY);
     expect([NESTED, CLIENT, PROXY].filter((value) => sent.includes(value))).toEqual([]);
-    // The command ran inside weir and what it printed reached the model removed.
-    const last = JSON.stringify(bodies.at(-1).messages.at(-1));
-    expect(last).toContain("[redacted secret]");
+    // Without the network a command gets no proxy; with it, what it printed of one reached the model removed.
+    const results = bodies.at(-1).messages.filter((m: { role: string }) => m.role === "tool").map((m: unknown) => JSON.stringify(m));
+    expect(results.find((m: string) => m.includes("$ env"))).toContain("HOME=");
+    expect(results.find((m: string) => m.includes("$ env"))).not.toContain("HTTPS_PROXY");
+    expect(results.at(-1)).toContain("[redacted secret]");
   });
 });

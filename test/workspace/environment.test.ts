@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redactCredentials, useKnownSecrets } from "../../src/core/credentials.ts";
-import { commandEnv, knownSecretValues, secretFileValues, valuesIn } from "../../src/workspace/environment.ts";
+import { commandEnv, knownSecretValues, offline, secretFileValues, valuesIn } from "../../src/workspace/environment.ts";
 import { tempDir } from "../support/temp.ts";
 
 afterEach(() => useKnownSecrets([]));
@@ -13,6 +13,14 @@ describe("what of the environment a command gets", () => {
     const env = { PATH: "/usr/bin", HOME: "/h", LC_ALL: "C", JAVA_HOME: "/jdk", PGPASSWORD: "pg-secret-1", MYSQL_PWD: "my-secret-2", RAILS_MASTER_KEY: "rails-3", SLACK_WEBHOOK_URL: "https://hooks", CI_JOB_JWT: "jwt", MY_THING: "x", GITHUB_TOKEN_FILE_LIKE: "y" };
     expect(commandEnv(env)).toEqual({ PATH: "/usr/bin", HOME: "/h", LC_ALL: "C", JAVA_HOME: "/jdk" });
     expect(commandEnv(env, ["MY_THING"])).toEqual({ PATH: "/usr/bin", HOME: "/h", LC_ALL: "C", JAVA_HOME: "/jdk", MY_THING: "x" });
+  });
+});
+
+describe("a command without the network", () => {
+  test("gets no proxy, and keeps the rest; with the network, the proxies too", () => {
+    const env = { PATH: "/usr/bin", HTTPS_PROXY: "http://u:p@proxy:3128", http_proxy: "http://proxy:3128", NO_PROXY: "localhost" };
+    expect(offline(env, false)).toEqual({ PATH: "/usr/bin", NO_PROXY: "localhost" });
+    expect(offline(env, true)).toEqual(env);
   });
 });
 
