@@ -140,20 +140,21 @@ export class PermissionGate {
   }
 
   /**
-   * What a write would change, as a unified diff's hunks (at most 40 lines, the rest counted), for the
-   * person asked to approve it: the content is what runs later. Undefined for other actions or when
-   * the change cannot be worked out (the action then reports why it fails).
+   * What a write would change, whole, for the person asked to approve it: the content is what runs
+   * later, so none of it is left out (the approver shows what does not fit the screen in a file, never
+   * in part). A unified diff's hunks; past 400 KB, where a diff could take long, the whole new text.
+   * Undefined for other actions or when the change cannot be worked out (the action then reports why).
    */
   private changePreview(action: Action, input: unknown, target: ResolvedPath | undefined): string | undefined {
     if (!target) return undefined;
     const rel = target.relative;
     const before = target.exists ? wholeText(target.absolute) : undefined;
     const after = textAfter({ name: action.id, input }, before);
-    // A change too large to read in a prompt is not diffed there (the log shows it once written).
-    if (after === undefined || (before?.length ?? 0) + after.length > 400_000) return undefined;
+    if (after === undefined) return undefined;
+    if ((before?.length ?? 0) + after.length > 400_000) return `the whole of ${rel} as it would be written:\n${after}`;
     const hunks = createPatch(rel, before ?? "", after, "", "", { context: 2 }).split("\n").slice(4).filter((l) => l !== "\\ No newline at end of file");
     while (hunks.at(-1) === "") hunks.pop();
-    return hunks.length > 40 ? [...hunks.slice(0, 40), `⟨${hunks.length - 40} more lines of the change⟩`].join("\n") : hunks.join("\n");
+    return hunks.join("\n");
   }
 
   /** Why a write to a package.json needs a yes: it changes the scripts (or the workspaces) the next install runs. */
