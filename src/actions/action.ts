@@ -48,7 +48,10 @@ export interface Action<I = any> {
   readOnly: boolean;
   /** The command this call would run, for permission rules and approval prompts. */
   command?(input: I): CommandRequest;
-  /** A one-line description of the call for approval prompts and logs. */
+  /**
+   * The call, whole, for approval prompts: every argument that decides what it does (a write's
+   * change is added beside it), never a part; refusals cut it to a line.
+   */
   summary(input: I): string;
   /** Text for the model, optionally with typed details for the program (the work state reads those). */
   run(input: I, ctx: ActionContext): Promise<string | ActionOutput>;

@@ -191,7 +191,9 @@ export class PermissionGate {
     if (autorun && verdict.decision === "allow") verdict = { decision: "ask", rule: autorun };
     const argProblem = this.argumentGuard(command?.argv);
     if (argProblem && verdict.decision === "allow") verdict = { decision: "ask", rule: argProblem };
-    const summary = action.summary(input);
+    // What an approval shows is the whole call; the refusals the model reads name it in a line.
+    const whole = action.summary(input);
+    const summary = whole.length > 300 ? `${whole.slice(0, 297)}...` : whole;
     if (this.opts.readOnly && action.risk === "write")
       return {
         rule: "sandbox",
@@ -232,7 +234,7 @@ export class PermissionGate {
         };
       this.opts.tracker?.awaiting(call.id, true);
       const answer = await this.opts
-        .approver({ action: action.id, summary: `${summary} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" })
+        .approver({ action: action.id, summary: `${whole} WITH NETWORK ACCESS`, risk: "network", rule: "sandbox widening: network" })
         .finally(() => this.opts.tracker?.awaiting(call.id, false));
       if (answer === "deny")
         return { rule: "user", message: `refused by the user: ${action.id} ${summary} may not use the network. Do not retry it with widen.network.` };
@@ -252,7 +254,7 @@ export class PermissionGate {
           };
         this.opts.tracker?.awaiting(call.id, true);
         const answer = await this.opts
-          .approver({ action: action.id, summary: `${summary} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" })
+          .approver({ action: action.id, summary: `${whole} WITH WRITE ACCESS TO ${dir}`, risk: "write", rule: "sandbox widening: directory" })
           .finally(() => this.opts.tracker?.awaiting(call.id, false));
         if (answer === "deny") return { rule: "user", message: `refused by the user: ${action.id} may not write ${dir}. Do not retry it with widen.dir.` };
         return undefined;
@@ -293,7 +295,7 @@ export class PermissionGate {
     }
     this.opts.tracker?.awaiting(call.id, true);
     const change = this.changePreview(action, input, target);
-    const asked = { action: action.id, summary: change ? `${summary}\n${change}` : summary, risk: action.risk, rule: verdict.rule };
+    const asked = { action: action.id, summary: change ? `${whole}\n${change}` : whole, risk: action.risk, rule: verdict.rule };
     const answer = await this.opts.approver(asked).finally(() => this.opts.tracker?.awaiting(call.id, false));
     if (answer === "deny") {
       return { rule: "user", message: `refused by the user: ${action.id} ${summary} was not approved. Do not retry it; ask or take another way.` };

@@ -122,10 +122,8 @@ export function mcpToolAction(
     risk: origin === "project" && riskOf(t.annotations) === "read" ? "write" : riskOf(t.annotations),
     source: `mcp:${server}`,
     readOnly: t.annotations?.readOnlyHint === true,
-    summary: (i) => {
-      const s = JSON.stringify(i) ?? "";
-      return s.length > 100 ? `${s.slice(0, 97)}...` : s;
-    },
+    // The whole input: an approval shows every argument, never the first hundred characters.
+    summary: (i) => JSON.stringify(i) ?? "",
     run: (i, ctx) => call(i as Record<string, unknown>, ctx.signal),
   };
 }
