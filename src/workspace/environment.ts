@@ -1,6 +1,6 @@
 import { closeSync, type Dirent, readdirSync, readFileSync } from "node:fs";
-import { openRegularFile } from "./containment.ts";
 import { join } from "node:path";
+import { openRegularFile } from "./containment.ts";
 
 /**
  * What of weir's environment a command (`run_command`, `shell`, `verify`, hooks) gets: an allowlist,
@@ -70,7 +70,7 @@ const ORDINARY = /^(?:\d+|true|false|localhost|development|production)$/i;
 /**
  * The values weir knows to be secret, to be removed wherever they appear in what reaches the model,
  * whatever shape they have: the values of the person's secret-named environment variables, the
- * password of every URL in it (a proxy's, which commands get), every value of the `.env` files at
+ * password of every URL in it (a proxy's, which a command with the network gets), every value of the `.env` files at
  * the workspace's top and the body lines of the key files there. Files below the top come from the
  * walk (`secretFileValues`). I/O: reads the workspace's top.
  */

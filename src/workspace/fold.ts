@@ -76,7 +76,7 @@ export function foldInto(newer: string, older: string, shows: (rel: string) => b
  * least one sees the other and stands back: two never fold at the same time, and a mark whose
  * process died (a fold cut short) is never mistaken for a live one nor taken by two.
  */
-const MARK = /^folding\..*\.json$/;
+const MARK = /^folding(\..+)?\.json$/; // also `folding.json`, the mark older builds of weir write
 
 function marks(dir: string): { path: string; owner: Owner | undefined }[] {
   let names: string[] = [];
