@@ -1,6 +1,7 @@
 import type { AgentEvent, Display, ModelUsage, RunStop } from "../core/events.ts";
 import type { AssistantMessage, ImageBlock, Message, ToolCallBlock, ToolResultBlock, ToolSpec, UserMessage } from "../core/messages.ts";
 import { textOf, toolCallsOf, userText } from "../core/messages.ts";
+import { redactCredentials } from "../core/credentials.ts";
 import { TurnAccumulator } from "../core/stream.ts";
 import { addUsage, emptyUsage, type Usage } from "../core/usage.ts";
 import { CancelledError, ContextOverflowError, ProviderError } from "../providers/errors.ts";
@@ -138,7 +139,8 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   const blocked = await seams.gate?.(input.task);
   // Said once, as the run's end: a notice as well printed it twice.
   if (blocked) {
-    const result: RunResult = { stop: "refusal", text: "", turns: 0, usage: emptyUsage(), added: [userText(input.task)], error: blocked, extra: {} };
+    const added = [userText(redactCredentials(input.task))];
+    const result: RunResult = { stop: "refusal", text: "", turns: 0, usage: emptyUsage(), added, error: blocked, extra: {} };
     emit({
       type: "run_end",
       stop: "refusal",
@@ -199,9 +201,12 @@ interface Run {
 
 /** The run's first message: the working set first, so the task reads last, next to the model's turn. */
 function openRun(input: RunInput, opening: string | undefined): Run {
+  // The task enters with what it carries (piped input, a pasted log, a command's output) redacted,
+  // after the opening's compile learnt the secrets below the workspace's top.
+  const task = redactCredentials(input.task);
   const first: UserMessage = {
     role: "user",
-    content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: input.task }, ...(input.images ?? [])],
+    content: [...(opening ? [{ type: "text" as const, text: opening }] : []), { type: "text", text: task }, ...(input.images ?? [])],
   };
   const messages: Message[] = [...input.history, first];
   // The newest user message stays open for what the seams append (guidance, updates).

@@ -1,7 +1,7 @@
 import { type RenderLevel, tokensOf } from "../core/chunk.ts";
 import type { Message, ToolCallBlock, ToolResultBlock } from "../core/messages.ts";
 import { classify, type FirewallResult } from "./firewall.ts";
-import { cleanBody, quoteData, spotlight } from "./render.ts";
+import { cleanBody, quoteCleaned, spotlight } from "./render.ts";
 import { sanitise } from "./sanitise.ts";
 
 /**
@@ -105,7 +105,7 @@ function render(s: Slot): string {
   // Whatever an action produced is sanitised and quoted as data at every level, flagged or not; weir's own words are not.
   if (fromWeir(s.call, s.result)) return `${head}\n${text}`;
   const body = cleanBody(text);
-  const shown = s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteData(body);
+  const shown = s.fw.verdict === "instruction_like" ? spotlight(body, s.fw.findings) : quoteCleaned(body);
   return `${head}\n${shown}`;
 }
 

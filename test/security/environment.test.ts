@@ -90,3 +90,24 @@ describe("secrets one step past the top", () => {
     expect(results.at(-1)).toContain("[redacted secret]");
   });
 });
+
+describe("secrets in what the person passes along", () => {
+  test("input piped to weir is redacted like a tool's output: known values at the top and below it, and secret assignments", async () => {
+    const TOP = "Tq3vN8kLx2Pw9Rz";
+    const DEEP = "Dp7mW2qZk9Xv4Ls";
+    mkdirSync(join(world.ws, "deploy"), { recursive: true });
+    writeFileSync(join(world.ws, ".env"), `SIGNING=${TOP}\n`);
+    writeFileSync(join(world.ws, "deploy", ".env"), `RELEASE_SIG=${DEEP}\n`);
+    world.server.script({ turns: [{ text: "Reviewed." }] });
+    const first = world.server.requests.length;
+    const diff = `diff --git a/config.txt b/config.txt\n+signing ${TOP}\n+release ${DEEP}\n+DB_PASSWORD=hunt3r-2-Pass\n`;
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws];
+    const r = await runWeir([...args, "review this diff"], { home: world.home, stdin: diff });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
+    // The input arrived, quoted, with what it said around the secrets.
+    expect(sent).toContain("input piped to weir");
+    expect(sent).toContain("+signing [redacted secret]");
+    expect([TOP, DEEP, "hunt3r-2-Pass"].filter((v) => sent.includes(v))).toEqual([]);
+  });
+});
