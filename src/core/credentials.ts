@@ -13,6 +13,12 @@ const SECRET_ASSIGNMENT = new RegExp(
 /** Where a secret word of SECRET_ASSIGNMENT may begin: a native scan for a few literals. */
 const SECRET_STARTS = /passw|secret|token|api|private|access/gi;
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+/**
+ * What may precede a secret word on a dotenv or shell line that is one assignment (`DB_PASSWORD=x`,
+ * `export API_TOKEN=x`, and a diff's `+` or `-` before either): there a bare word is the value itself,
+ * never a name of code's (code spaces its `=`, or ends the statement, or sits inside a call).
+ */
+const DOTENV_HEAD = /^[+-]?(?:export )?[A-Za-z0-9_]*$/;
 /** Tokens known by their shape: GitHub, OpenAI and Anthropic, AWS access keys, Slack, GitLab. */
 const TOKEN_SHAPES = new RegExp(
   String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}` +
@@ -40,7 +46,8 @@ export function redactCredentials(text: string): string {
  * Each secret-named assignment's literal value replaced, left to right as a global replace would:
  * SECRET_ASSIGNMENT is tried at each place a secret word may start (overlapping ones included,
  * "accessecret"), and a match's end is where the search goes on. A value with no letter (a number,
- * `maxTokens: 16_384`) or an unquoted identifier path (`token = getToken`) is left as it is.
+ * `maxTokens: 16_384`) or an unquoted identifier path (`token = getToken`) is left as it is, but on
+ * a line that is one dotenv or shell assignment (`DB_PASSWORD=hunter2`), where it is the value.
  */
 function secretAssignments(text: string): string {
   let out = "";
@@ -54,7 +61,10 @@ function secretAssignments(text: string): string {
       continue;
     }
     const [whole, lead, q, value] = m as unknown as [string, string, string, string];
-    const kept = !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value));
+    const end = m.index + whole.length;
+    const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+    const wholeLine = DOTENV_HEAD.test(text.slice(lineStart, m.index)) && /^[A-Za-z0-9_]*=$/.test(lead) && (end === text.length || text[end] === "\n");
+    const kept = !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value) && !wholeLine);
     out += text.slice(last, m.index) + (kept ? whole : `${lead}${q}[redacted]${q}`);
     last = SECRET_STARTS.lastIndex = m.index + whole.length;
   }

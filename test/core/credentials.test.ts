@@ -10,16 +10,22 @@ const NAME = String.raw`[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|
 const VALUE = String.raw`(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`;
 const ORACLE = new RegExp(String.raw`(?<![A-Za-z0-9_])(${NAME}\s*[=:]\s*)${VALUE}`, "gim");
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+/** A line that is one dotenv or shell assignment, a diff's + or - before it: there a bare word is the value. */
+const wholeLine = (text: string, at: number, m: string, value: string) => {
+  const end = at + m.length;
+  const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, end);
+  return /^[+-]?(?:export )?[A-Za-z0-9_]+=$/.test(line.slice(0, line.length - value.length)) && (end === text.length || text[end] === "\n");
+};
 const oracle = (text: string) =>
-  text.replace(ORACLE, (m, lead: string, q: string, value: string) =>
-    !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value)) ? m : `${lead}${q}[redacted]${q}`,
+  text.replace(ORACLE, (m, lead: string, q: string, value: string, at: number) =>
+    !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value) && !wholeLine(text, at, m, value)) ? m : `${lead}${q}[redacted]${q}`,
   );
 
 // Texts built from the pieces that decide a match: secret words in any case, overlapping ones,
 // name characters, operators, quotes, values and the characters that end them.
 const PIECES = [
   "password", "PASSWD", "Secret", "token", "api_key", "ApiKey", "private_key", "ACCESSKEY", "accessecret", "secretoken",
-  "DB_", "client_", ".", "-", "_", "x", "9", "=", ":", " ", "\n", "\t", ",", ";", '"', "'",
+  "DB_", "client_", ".", "-", "+", "export ", "_", "x", "9", "=", ":", " ", "\n", "\t", ",", ";", '"', "'",
   "hunter2abc", "zq8XvB4kLm2Pw9Rt", "16_384", "getToken", "process.env.X", "a.b.c", "+/=~!@#%^&*", "()", "é", "İ",
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 24 }).map((xs) => xs.join(""));
@@ -28,6 +34,26 @@ describe("redactCredentials: secret-named assignments", () => {
   test("equals the every-position scan on texts made of the deciding pieces", () => {
     fc.assert(
       fc.property(text, (t) => {
+        expect(redactCredentials(t)).toBe(oracle(t));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test("equals it on lines shaped as assignments: dotenv, shell, diff, code", () => {
+    const line = fc
+      .tuple(
+        fc.constantFrom("", "+", "-", " ", "\t"),
+        fc.constantFrom("", "export "),
+        fc.constantFrom("DB_PASSWORD", "api_key", "TOKEN", "x.secret", "my-token", "ACCESSKEY"),
+        fc.constantFrom("=", " = ", ":", "= ", ": "),
+        fc.constantFrom("hunter2abc", "getToken", "a.b.c", '"q1w2e3r4"', "16_384", "abc def", "zq8X-vB4k"),
+        fc.constantFrom("", ";", ",", " x", "()"),
+      )
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), (lines) => {
+        const t = lines.join("\n");
         expect(redactCredentials(t)).toBe(oracle(t));
       }),
       { numRuns: 3000 },
@@ -47,5 +73,11 @@ describe("redactCredentials: secret-named assignments", () => {
     expect(redactCredentials("accessecret = zq8X-vB4k/Pw9Rt")).toBe("accessecret = [redacted]");
     expect(redactCredentials("const token = getToken;")).toBe("const token = getToken;");
     expect(redactCredentials("maxTokens: 16_384,")).toBe("maxTokens: 16_384,");
+    // On a dotenv or shell line that is one assignment, a bare word is the value (git log -p of a removed .env).
+    expect(redactCredentials("+DB_PASSWORD=hunter2hunter2\n")).toBe("+DB_PASSWORD=[redacted]\n");
+    expect(redactCredentials("x\n-DB_PASSWORD=hunter2hunter2")).toBe("x\n-DB_PASSWORD=[redacted]");
+    expect(redactCredentials("export API_TOKEN=abcdefgh")).toBe("export API_TOKEN=[redacted]");
+    expect(redactCredentials("    password = user_password")).toBe("    password = user_password");
+    expect(redactCredentials("connect(password=pw_value)")).toBe("connect(password=pw_value)");
   });
 });

@@ -111,3 +111,26 @@ describe("secrets in what the person passes along", () => {
     expect([TOP, DEEP, "hunt3r-2-Pass"].filter((v) => sent.includes(v))).toEqual([]);
   });
 });
+
+describe("secrets in history", () => {
+  test("a removed .env's password that looks like a word, printed by git log -p, is removed", async () => {
+    const repo = join(world.ws, "history");
+    mkdirSync(repo, { recursive: true });
+    const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo, env: { PATH: process.env.PATH ?? "", HOME: world.home } });
+    git("init", "-q");
+    writeFileSync(join(repo, ".env.production"), "DB_PASSWORD=hunter2hunter2\nexport API_TOKEN=wordlikeToken\n");
+    git("add", "-f", ".env.production");
+    git("commit", "-qm", "oops");
+    git("rm", "-q", ".env.production");
+    git("commit", "-qm", "remove");
+    world.server.script({ turns: [{ toolCalls: [{ id: "l", name: "run_command", input: { program: "git", args: ["log", "-p"] } }] }, { text: "done" }] });
+    const first = world.server.requests.length;
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", repo, "--yes"];
+    const r = await runWeir([...args, "what changed in history?"], { home: world.home });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
+    // The log was shown: its lines are there, their values are not.
+    expect(sent).toContain("-DB_PASSWORD=[redacted]");
+    expect(["hunter2hunter2", "wordlikeToken"].filter((v) => sent.includes(v))).toEqual([]);
+  });
+});
