@@ -1,17 +1,39 @@
 /**
- * A secret-named variable (`DB_PASSWORD`, `apiKey`, `GITHUB_TOKEN`, `client_secret`) assigned (`=`
+ * What names a secret, one definition for a variable of the person's environment and a name in any
+ * text: a long word anywhere in the name (`PGPASSWORD`, `CI_JOB_JWT`, `client_secret`, `apiKey`),
+ * or a short one as a part of its own (`RAILS_MASTER_KEY`, `MYSQL_PWD`, `SMTP_PASS`, `SENTRY_DSN`;
+ * not `KEYBOARD`). In text a short part counts on a config line only, whose names are upper-case
+ * (`configLines`): in code, `cache_key` names no secret.
+ */
+const SECRET_WORDS = "PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|WEBHOOK|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CONNECTION_?STRING";
+const SECRET_WORD = new RegExp(SECRET_WORDS, "i");
+const SECRET_PART = /(^|_)(KEY|PWD|PASS|AUTH|DSN)(_|$)/i;
+
+/** Whether a variable's name says it holds a secret (`PWD` and `OLDPWD`, the shell's, do not). Pure. */
+export function secretVariable(name: string): boolean {
+  return name !== "PWD" && name !== "OLDPWD" && (SECRET_WORD.test(name) || SECRET_PART.test(name));
+}
+
+/**
+ * A name with a secret word (`DB_PASSWORD`, `apiKey`, `GITHUB_TOKEN`, `client_secret`) assigned (`=`
  * or `:`, quoted or not) to a literal: a value that is not an identifier or a member access. The
  * pattern starts at the name's secret word, since whatever precedes it in the name is kept as it
  * is; it is tried only where one of SECRET_STARTS begins (`secretAssignments`), which is what makes
- * it cheap on a file with no secrets.
+ * it cheap on a file with no secrets. A name with a short part only is a config line's (`configLines`).
  */
 const SECRET_ASSIGNMENT = new RegExp(
-  String.raw`((?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY)[A-Za-z0-9_]*\s*[=:]\s*)` +
-    String.raw`(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`,
+  String.raw`((?:${SECRET_WORDS})[A-Za-z0-9_]*\s*[=:]\s*)` + String.raw`(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`,
   "iym",
 );
 /** Where a secret word of SECRET_ASSIGNMENT may begin: a native scan for a few literals. */
-const SECRET_STARTS = /passw|secret|token|api|private|access/gi;
+const SECRET_STARTS = /pass|secret|token|api|private|access|credential|jwt|webhook|connection/gi;
+
+/**
+ * A line of configuration that is one upper-case name's assignment: dotenv and shell (`SMTP_PASS=x`,
+ * `export MYSQL_PWD=x`), YAML and Compose (`  SENTRY_DSN: x`, `- REDIS_PASS=x`), a diff's `+` or `-`
+ * before any of them. Its name's short secret part is enough (`secretVariable`).
+ */
+const CONFIG_LINE = /^([ \t]*(?:[+-][ \t]*)?(?:- )?(?:export )?)([A-Z][A-Z0-9_]*)([ \t]*[=:][ \t]*)(["']?)([^\s"'$]{6,})\4[ \t]*$/gm;
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 /**
  * What may precede a secret word on a dotenv or shell line that is one assignment (`DB_PASSWORD=x`,
@@ -39,7 +61,7 @@ export function redactCredentials(text: string): string {
   const known = redactKnown(text);
   // A native search first: a URL's password needs "://", and most texts have none.
   const unurled = known.includes("://") ? known.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@/]+@/gi, "$1[redacted]@") : known;
-  return secretAssignments(unurled.replace(TOKEN_SHAPES, "[redacted token]").replace(PRIVATE_KEY_BLOCK, "[redacted private key]"));
+  return configLines(secretAssignments(unurled.replace(TOKEN_SHAPES, "[redacted token]").replace(PRIVATE_KEY_BLOCK, "[redacted private key]")));
 }
 
 /**
@@ -69,6 +91,17 @@ function secretAssignments(text: string): string {
     last = SECRET_STARTS.lastIndex = m.index + whole.length;
   }
   return out + text.slice(last);
+}
+
+/**
+ * Each config line's literal value replaced where a short part of its name names a secret (a name
+ * with a secret word is `secretAssignments`'); a number or a `$` reference is kept. Pure.
+ */
+function configLines(text: string): string {
+  if (!/KEY|PWD|PASS|AUTH|DSN/.test(text)) return text;
+  return text.replace(CONFIG_LINE, (line, head: string, name: string, op: string, q: string, value: string) =>
+    SECRET_PART.test(name) && !SECRET_WORD.test(name) && /[A-Za-z]/.test(value) ? `${head}${name}${op}${q}[redacted]${q}` : line,
+  );
 }
 
 /** The forms a known secret value is removed in: as it is, base64 (padded or not, and URL-safe) and URL-encoded. */

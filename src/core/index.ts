@@ -5,7 +5,7 @@
  * (the MCP SDK, zod on the --version path) must stay lazy. See docs/architecture.md.
  */
 export { ContextChunk, FloorReason, RenderLevel, tokensOf } from "./chunk.ts";
-export { addKnownSecrets, redactCredentials, useKnownSecrets } from "./credentials.ts";
+export { addKnownSecrets, redactCredentials, secretVariable, useKnownSecrets } from "./credentials.ts";
 export { BudgetSpent, UserError, isUserError, machineRefusal, refusalReason, usageError } from "./errors.ts";
 export { faultPoint } from "./fault-point.ts";
 export type { AgentEvent, Display, ModelUsage, RunStop } from "./events.ts";

@@ -1,5 +1,6 @@
 import { closeSync, type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { secretVariable } from "../core/credentials.ts";
 import { openRegularFile } from "./containment.ts";
 
 /**
@@ -52,14 +53,6 @@ export function commandEnv(env: Record<string, string | undefined>, added: reado
   return out;
 }
 
-/**
- * A variable name that says it holds a secret: a long word anywhere in it (`PGPASSWORD`,
- * `CI_JOB_JWT`, `SLACK_WEBHOOK_URL`), a short one only as a part of its own (`RAILS_MASTER_KEY`,
- * `MYSQL_PWD`, not `KEYBOARD` or `PWD` itself).
- */
-const SECRET_WORD = /PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|WEBHOOK|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CONNECTION_?STRING/i;
-const SECRET_PART = /(^|_)(KEY|PWD|PASS|AUTH|DSN)(_|$)/i;
-const secretName = (name: string) => name !== "PWD" && name !== "OLDPWD" && (SECRET_WORD.test(name) || SECRET_PART.test(name));
 
 /** The shortest value redacted by value: shorter ones would take ordinary words with them. */
 const MIN_SECRET = 8;
@@ -78,7 +71,7 @@ export function knownSecretValues(env: Record<string, string | undefined>, root:
   const values = new Set<string>();
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
-    if (secretName(k)) values.add(v);
+    if (secretVariable(k)) values.add(v);
     for (const p of urlPasswords(v)) values.add(p);
   }
   let entries: Dirent[] = [];

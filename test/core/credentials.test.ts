@@ -6,7 +6,8 @@ import { redactCredentials } from "../../src/core/credentials.ts";
  * The oracle: secret-named assignments as one global pattern that scans every position (the
  * form redaction is specified by; too slow to run on every file a compile renders).
  */
-const NAME = String.raw`[A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY)[A-Za-z0-9_]*`;
+const WORDS = "PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|JWT|WEBHOOK|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CONNECTION_?STRING";
+const NAME = String.raw`[A-Za-z0-9_.-]*(?:${WORDS})[A-Za-z0-9_]*`;
 const VALUE = String.raw`(["']?)([A-Za-z0-9_\-+/=.~!@#%^&*]{6,})\2(?=\s|[,;]|$)`;
 const ORACLE = new RegExp(String.raw`(?<![A-Za-z0-9_])(${NAME}\s*[=:]\s*)${VALUE}`, "gim");
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -16,10 +17,23 @@ const wholeLine = (text: string, at: number, m: string, value: string) => {
   const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, end);
   return /^[+-]?(?:export )?[A-Za-z0-9_]+=$/.test(line.slice(0, line.length - value.length)) && (end === text.length || text[end] === "\n");
 };
+/** A config line: one upper-case name's assignment, whose own short part (and no secret word) names a secret. */
+const CONFIG = /^(\s*(?:[+-]\s*)?(?:- )?(?:export )?)([A-Z][A-Z0-9_]*)(\s*[=:]\s*)(["']?)([^\s"'$]{6,})\4\s*$/;
+const configLine = (line: string) => {
+  const m = CONFIG.exec(line);
+  if (!m) return line;
+  const [, head, name, op, q, value] = m as unknown as string[];
+  const part = !new RegExp(WORDS, "i").test(name!) && /(^|_)(KEY|PWD|PASS|AUTH|DSN)(_|$)/.test(name!);
+  return part && /[A-Za-z]/.test(value!) ? `${head}${name}${op}${q}[redacted]${q}` : line;
+};
 const oracle = (text: string) =>
-  text.replace(ORACLE, (m, lead: string, q: string, value: string, at: number) =>
-    !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value) && !wholeLine(text, at, m, value)) ? m : `${lead}${q}[redacted]${q}`,
-  );
+  text
+    .replace(ORACLE, (m, lead: string, q: string, value: string, at: number) =>
+      !/[A-Za-z]/.test(value) || (!q && IDENTIFIER_PATH.test(value) && !wholeLine(text, at, m, value)) ? m : `${lead}${q}[redacted]${q}`,
+    )
+    .split("\n")
+    .map(configLine)
+    .join("\n");
 
 // Texts built from the pieces that decide a match: secret words in any case, overlapping ones,
 // name characters, operators, quotes, values and the characters that end them.
@@ -43,11 +57,11 @@ describe("redactCredentials: secret-named assignments", () => {
   test("equals it on lines shaped as assignments: dotenv, shell, diff, code", () => {
     const line = fc
       .tuple(
-        fc.constantFrom("", "+", "-", " ", "\t"),
+        fc.constantFrom("", "+", "-", " ", "\t", "  - "),
         fc.constantFrom("", "export "),
-        fc.constantFrom("DB_PASSWORD", "api_key", "TOKEN", "x.secret", "my-token", "ACCESSKEY"),
+        fc.constantFrom("DB_PASSWORD", "api_key", "TOKEN", "x.secret", "my-token", "ACCESSKEY", "SMTP_PASS", "MYSQL_PWD", "cache_key", "KEYBOARD", "CI_JWT"),
         fc.constantFrom("=", " = ", ":", "= ", ": "),
-        fc.constantFrom("hunter2abc", "getToken", "a.b.c", '"q1w2e3r4"', "16_384", "abc def", "zq8X-vB4k"),
+        fc.constantFrom("hunter2abc", "getToken", "a.b.c", '"q1w2e3r4"', "16_384", "abc def", "zq8X-vB4k", "${DB_PASS}"),
         fc.constantFrom("", ";", ",", " x", "()"),
       )
       .map((parts) => parts.join(""));
@@ -79,5 +93,11 @@ describe("redactCredentials: secret-named assignments", () => {
     expect(redactCredentials("export API_TOKEN=abcdefgh")).toBe("export API_TOKEN=[redacted]");
     expect(redactCredentials("    password = user_password")).toBe("    password = user_password");
     expect(redactCredentials("connect(password=pw_value)")).toBe("connect(password=pw_value)");
+    // A short secret part counts in an upper-case name of a config line, never in code's names.
+    expect(redactCredentials("SMTP_PASS=hunter2hunter2")).toBe("SMTP_PASS=[redacted]");
+    expect(redactCredentials("  - MYSQL_PWD=s3cret-pw\n  SENTRY_DSN: https://k3y@o1.ingest.io/2")).toBe("  - MYSQL_PWD=[redacted]\n  SENTRY_DSN: [redacted]");
+    expect(redactCredentials("MYSQL_PWD=${DB_PASS}")).toBe("MYSQL_PWD=${DB_PASS}");
+    expect(redactCredentials('cache_key = "users_list"')).toBe('cache_key = "users_list"');
+    expect(redactCredentials("KEYBOARD=us-intl-alt")).toBe("KEYBOARD=us-intl-alt");
   });
 });

@@ -112,7 +112,7 @@ describe("secrets in what the person passes along", () => {
   });
 });
 
-describe("secrets in history", () => {
+describe("secrets in what commands print: history and configs", () => {
   test("a removed .env's password that looks like a word, printed by git log -p, is removed", async () => {
     const repo = join(world.ws, "history");
     mkdirSync(repo, { recursive: true });
@@ -132,5 +132,20 @@ describe("secrets in history", () => {
     // The log was shown: its lines are there, their values are not.
     expect(sent).toContain("-DB_PASSWORD=[redacted]");
     expect(["hunter2hunter2", "wordlikeToken"].filter((v) => sent.includes(v))).toEqual([]);
+  });
+
+  test("a config's upper-case names with a short secret part (SMTP_PASS, MYSQL_PWD, SENTRY_DSN) keep no value a command prints", async () => {
+    const compose = "services:\n  app:\n    environment:\n      - SMTP_PASS=smtpHunter2\n      - MYSQL_PWD=${DB_PWD}\n      SENTRY_DSN: https://k3yAbc@o1.ingest.io/2\n";
+    writeFileSync(join(world.ws, "compose.yaml"), compose);
+    world.server.script({ turns: [{ toolCalls: [{ id: "c", name: "run_command", input: { program: "cat", args: ["compose.yaml"] } }] }, { text: "done" }] });
+    const first = world.server.requests.length;
+    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes"];
+    const r = await runWeir([...args, "what does the app's environment hold?"], { home: world.home });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
+    expect(sent).toContain("SMTP_PASS=[redacted]");
+    // A reference to another variable is not a secret: it stays, so the model can follow it.
+    expect(sent).toContain("MYSQL_PWD=${DB_PWD}");
+    expect(["smtpHunter2", "k3yAbc"].filter((v) => sent.includes(v))).toEqual([]);
   });
 });
