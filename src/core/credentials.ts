@@ -31,7 +31,7 @@ const SECRET_STARTS = /pass|secret|token|api|private|access|credential|jwt|webho
 /**
  * A line of configuration that is one upper-case name's assignment: dotenv and shell (`SMTP_PASS=x`,
  * `export MYSQL_PWD=x`), YAML and Compose (`  SENTRY_DSN: x`, `- REDIS_PASS=x`), a diff's `+` or `-`
- * before any of them. Its name's short secret part is enough (`secretVariable`).
+ * before any of them. There a short part of the name is enough (`SECRET_PART`).
  */
 const CONFIG_LINE = /^([ \t]*(?:[+-][ \t]*)?(?:- )?(?:export )?)([A-Z][A-Z0-9_]*)([ \t]*[=:][ \t]*)(["']?)([^\s"'$]{6,})\4[ \t]*$/gm;
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
