@@ -6,9 +6,10 @@ import { e2eWorld } from "../support/world.ts";
 
 /**
  * Secrets with no known shape, through the binary with the request bodies as the oracle: the
- * person's variables a command never gets (an allowlist, not a list of bad names), and the values
- * weir knows (secret-named variables, the workspace's .env) removed wherever a command prints them,
- * base64-encoded too.
+ * person's variables a command never gets (an allowlist, not a list of bad names; no proxy without
+ * the network), and the values weir knows (secret-named variables, URL passwords, what secret files
+ * hold at any depth) removed wherever they show: printed by a command, base64-encoded, copied into
+ * code, piped to weir, in a removed .env's history, on a config line.
  */
 const world = e2eWorld();
 
@@ -21,6 +22,9 @@ const SECRETS = {
 };
 const DOTENV = "Qm9vb2sh7Yx1Wq";
 const UNLISTED = { BUILD_FLAVOUR: "ordinary-value-77" };
+
+/** The flags of a run against the test server in `cwd`. */
+const wire = (cwd = world.ws) => ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", cwd];
 
 describe("secrets with no known shape never reach the model", () => {
   test("a command's env has none of the person's other variables, and values printed from files are removed, base64 too", async () => {
@@ -35,7 +39,7 @@ describe("secrets with no known shape never reach the model", () => {
       ],
     });
     const first = world.server.requests.length;
-    const r = await runWeir(["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes", "show the settings"], {
+    const r = await runWeir([...wire(), "--yes", "show the settings"], {
       home: world.home,
       env: { ...SECRETS, ...UNLISTED },
     });
@@ -73,7 +77,7 @@ describe("secrets one step past the top", () => {
       ],
     });
     const first = world.server.requests.length;
-    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes", "--allow-network"];
+    const args = [...wire(), "--yes", "--allow-network"];
     const r = await runWeir([...args, "explain services/api/settings.js"], { home: world.home, env: { HTTPS_PROXY: proxyUrl } });
     expect(r.code).toBe(0);
     const bodies = world.server.requests.slice(first).map((q) => q.body);
@@ -101,7 +105,7 @@ describe("secrets in what the person passes along", () => {
     world.server.script({ turns: [{ text: "Reviewed." }] });
     const first = world.server.requests.length;
     const diff = `diff --git a/config.txt b/config.txt\n+signing ${TOP}\n+release ${DEEP}\n+DB_PASSWORD=hunt3r-2-Pass\n`;
-    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws];
+    const args = wire();
     const r = await runWeir([...args, "review this diff"], { home: world.home, stdin: diff });
     expect(r.code).toBe(0);
     const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
@@ -125,7 +129,7 @@ describe("secrets in what commands print: history and configs", () => {
     git("commit", "-qm", "remove");
     world.server.script({ turns: [{ toolCalls: [{ id: "l", name: "run_command", input: { program: "git", args: ["log", "-p"] } }] }, { text: "done" }] });
     const first = world.server.requests.length;
-    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", repo, "--yes"];
+    const args = [...wire(repo), "--yes"];
     const r = await runWeir([...args, "what changed in history?"], { home: world.home });
     expect(r.code).toBe(0);
     const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
@@ -139,7 +143,7 @@ describe("secrets in what commands print: history and configs", () => {
     writeFileSync(join(world.ws, "compose.yaml"), compose);
     world.server.script({ turns: [{ toolCalls: [{ id: "c", name: "run_command", input: { program: "cat", args: ["compose.yaml"] } }] }, { text: "done" }] });
     const first = world.server.requests.length;
-    const args = ["--provider", "openai-compatible", "--base-url", `${world.server.url}/v1`, "--model", "m", "--verify-floor", "off", "--cwd", world.ws, "--yes"];
+    const args = [...wire(), "--yes"];
     const r = await runWeir([...args, "what does the app's environment hold?"], { home: world.home });
     expect(r.code).toBe(0);
     const sent = JSON.stringify(world.server.requests.slice(first).map((q) => q.body));
