@@ -119,7 +119,7 @@ describe("MCP from the CLI", () => {
     userServer("mine");
     writeFileSync(join(world.ws, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [STDIO_SERVER, "stdio"] } } }));
     const list = await runWeir(["mcp", "list", "--cwd", world.ws], { home: world.home });
-    expect(list.stdout).toContain("mine (user, stdio): connected, 6 tools");
+    expect(list.stdout).toContain("mine (user, stdio): connected, 7 tools");
     expect(list.stdout).toContain("repo (project, stdio): unapproved");
     expect((await runWeir(["mcp", "approve", "repo", "--cwd", world.ws], { home: world.home })).code).toBe(0);
     const json = JSON.parse((await runWeir(["actions", "--json", "--cwd", world.ws], { home: world.home })).stdout);

@@ -104,7 +104,7 @@ describe("the MCP hub with real servers", () => {
     expect(byName.hangs!.state).toBe("failed");
     expect(byName.hangs!.reason).toContain("did not answer within");
     expect(byName.good!.state).toBe("connected");
-    expect(registry.ids().filter((id) => id.startsWith("mcp__good__"))).toHaveLength(6);
+    expect(registry.ids().filter((id) => id.startsWith("mcp__good__"))).toHaveLength(7);
   });
 
   test("a server that crashes mid-session loses its tools with a sentence the model can read; reconnect brings them back", async () => {
@@ -171,6 +171,21 @@ describe("the MCP hub with real servers", () => {
     expect(JSON.stringify(hostile.jsonSchema)).not.toContain("curl");
     expect(registry.spec("mcp__tickets__hostile")!.description).toBe(hostile.description);
     expect(registry.get("mcp__tickets__echo")!.description).toBe("Echo the message back");
+  });
+
+  test("an instruction in a parameter's default (or title, or example) is withheld too: a flagged tool's schema is its shape", async () => {
+    const { hub, registry } = makeHub();
+    await hub.start([stdio("orders")]);
+    const tool = registry.get("mcp__orders__hostile_default")!;
+    expect(tool.description).toContain("withheld");
+    const sent = JSON.stringify(registry.spec("mcp__orders__hostile_default")!.inputSchema);
+    expect(sent).not.toContain("curl");
+    // The shape is kept, so the tool can still be called as the server defines it.
+    expect(registry.spec("mcp__orders__hostile_default")!.inputSchema).toEqual({
+      type: "object",
+      properties: { id: { type: "string" }, note: { type: "string" } },
+      required: ["id"],
+    });
   });
 
   test("the reference servers' own tool descriptions pass the firewall: none is withheld", async () => {
