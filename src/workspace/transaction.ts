@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import ignore from "ignore";
 import { inBatch, mkdirInside, placeInside, removeInside, symlinkInside, writeFileAtomic } from "./atomic.ts";
 import { type Change, OPAQUE, readChangeSet } from "./changeset.ts";
 import { type ChangeFacts, classifyChange, IGNORED } from "./classify.ts";
@@ -447,20 +448,27 @@ function environments(root: string, upper: string): (rel: string) => { environme
  * nothing when the workspace is in no repository. Two git queries for all paths at once.
  */
 /**
- * The directories a change set gives an ignore file that ignores all they hold (`*` alone, as
- * pytest, mypy and ruff write into their caches): git ignores their entries once the set is
- * applied, though the workspace's git cannot see that file yet. Calling more paths ignored only
- * ever holds more. I/O: reads each new ignore file of the layer `upper`.
+ * Whether an ignore file the change set writes (a `.gitignore`, new or changed, at any level)
+ * ignores a path: git ignores it once the set is applied, though the workspace's git cannot see
+ * that file yet (pytest's cache ignoring itself with `*`; a line added to the tracked `.gitignore`
+ * hiding a new `conftest.py` from the person's `git status`). A path under an ignored directory is
+ * ignored too. Calling more paths ignored only ever holds more. I/O: reads each such file of `upper`.
  */
-function ignoringAll(changes: Change[], upper: string): string[] {
-  const ignoreAll = (text: string | undefined) => {
-    const rules = (text ?? "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-    return rules.length === 1 && rules[0] === "*";
-  };
-  return changes
-    .filter((c) => c.kind === "file" && c.rel.split("/").pop() === ".gitignore" && c.rel.includes("/"))
-    .filter((c) => ignoreAll(wholeText(join(upper, c.rel))))
-    .map((c) => c.rel.slice(0, c.rel.lastIndexOf("/")));
+function newlyIgnored(changes: Change[], upper: string): (rel: string, isDir: boolean) => boolean {
+  const files = changes
+    .filter((c) => c.kind === "file" && (c.rel === ".gitignore" || c.rel.endsWith("/.gitignore")))
+    .flatMap((c) => {
+      const text = wholeText(join(upper, c.rel));
+      return text === undefined ? [] : [{ base: c.rel.slice(0, Math.max(0, c.rel.lastIndexOf("/"))), rules: ignore().add(text) }];
+    });
+  if (files.length === 0) return () => false;
+  return (rel, isDir) =>
+    files.some(({ base, rules }) => {
+      if (base !== "" && !rel.startsWith(`${base}/`)) return false;
+      const parts = (base === "" ? rel : rel.slice(base.length + 1)).split("/");
+      // Each directory on the way, then the path itself: git does not look inside an ignored directory.
+      return parts.some((_, i) => rules.ignores(`${parts.slice(0, i + 1).join("/")}${i < parts.length - 1 || isDir ? "/" : ""}`));
+    });
 }
 
 async function gitViews(root: string, changes: Change[], upper: string): Promise<Map<string, ChangeFacts["git"]>> {
@@ -476,9 +484,11 @@ async function gitViews(root: string, changes: Change[], upper: string): Promise
   if (listed === undefined) return views;
   const tracked = new Set(listed.split("\0"));
   const ignored = new Set(ignoring?.split("\0") ?? []);
-  const selfIgnored = ignoringAll(changes, upper);
-  const inSelfIgnored = (rel: string) => selfIgnored.some((d) => rel.startsWith(`${d}/`));
-  changes.forEach((c, i) => views.set(c.rel, tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) || inSelfIgnored(c.rel) ? "ignored" : "shown"));
+  const ignoredOnce = newlyIgnored(changes, upper);
+  changes.forEach((c, i) => {
+    const view = tracked.has(c.rel) ? "tracked" : ignored.has(asked[i]!) || ignoredOnce(c.rel, c.kind === "dir") ? "ignored" : "shown";
+    views.set(c.rel, view);
+  });
   return views;
 }
 

@@ -178,6 +178,16 @@ const SCENARIOS: Scenario[] = [
     fired: (w) => readFileSync(join(w.root, "src", "app.js"), "utf8").includes("y = 2") && !host(w, ["git", "diff"]).stdout.toString().includes("y = 2"),
   },
   {
+    name: "a new conftest.py, which the person's next pytest loads, hidden from their git status by a line added to .gitignore",
+    setup: (w) => {
+      mkdirSync(join(w.root, "tests"));
+      writeFileSync(join(w.root, "tests", "test_app.py"), "def test_app():\n    assert True\n");
+    },
+    plant: (w) => [`printf 'open("%s", "a").write("x")\\n' '${w.fired}' > tests/conftest.py && echo conftest.py >> .gitignore`],
+    // Fired: the file pytest loads first is in the workspace, and the person's git status does not list it.
+    fired: (w) => existsSync(join(w.root, "tests", "conftest.py")) && !host(w, ["git", "status", "--porcelain"]).stdout.toString().includes("conftest"),
+  },
+  {
     name: "sourceless bytecode beside the code, which the person's next python imports",
     needs: "python3",
     plant: (w) => [`${PYTHON} -c 'import py_compile, os, sys; open("m_src.py", "w").write(sys.argv[1]); py_compile.compile("m_src.py", cfile="mod.pyc"); os.remove("m_src.py")' "open('${w.fired}', 'a').write('x')"`],
