@@ -5,6 +5,7 @@ import {
   autorunReason,
   configReason,
   dottedReason,
+  reviewFileReason,
   dependencyEnvironment,
   gitDirectoryReason,
   installScripts,
@@ -121,6 +122,7 @@ export class PermissionGate {
         homeReadReason(root, target.relative, home) ??
         pathReason(root, target.relative) ??
         this.installScriptsChange(action, input, target) ??
+        reviewFileReason(target.relative) ??
         (env ? undefined : dottedReason(target.relative));
       return reason ? { rel: target.relative, reason } : undefined;
     } catch {

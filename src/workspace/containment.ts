@@ -305,6 +305,16 @@ const INERT_DOTFILES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Why a file action's write to `rel` asks though no tool runs it: a `.gitignore` decides what the
+ * person's `git status` shows, so a line in it can hide a new file (a `conftest.py` their pytest
+ * loads) from their review. A command's change to one applies, and what it newly ignores is held
+ * (`transaction.ts`). Pure.
+ */
+export function reviewFileReason(rel: string): string | undefined {
+  return rel.split("/").pop() === ".gitignore" ? `${rel} decides what git status shows: a line in it can hide a file from the person's review` : undefined;
+}
+
+/**
  * Why `rel` may be configuration a tool acts on later because of its name: tools keep theirs under
  * dotted names (`.cargo/config.toml`, `.mvn/jvm.config`, `.bazelrc`, `.tool-versions`), so every
  * dotted name at any depth counts but for an inert one. This is the rule by shape beside

@@ -13,6 +13,7 @@ export {
   autorunReason,
   configReason,
   dottedReason,
+  reviewFileReason,
   dependencyEnvironment,
   gitDirectoryReason,
   holdsKeyMaterial,

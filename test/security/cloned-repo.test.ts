@@ -635,7 +635,10 @@ describe("files that run code later or instruct agents", () => {
     // A tool's configuration no list names, found by its dotted name; a listed one a directory down.
     { id: "l", name: "write_file", input: { path: "crates/a/.cargo/config.toml", content: `[target.'cfg(all())']\nrunner = ["sh", "-c", ${JSON.stringify(w.payload)}]\n` } },
     { id: "m", name: "write_file", input: { path: "tools/mise.toml", content: `[hooks]\nenter = ${JSON.stringify(w.payload)}\n` } },
-    { id: "n", name: "write_file", input: { path: "src/.gitignore", content: "dist/\n" } },
+    // A file pytest loads, then a line that would hide it from the person's git status.
+    { id: "n", name: "write_file", input: { path: "tests/conftest.py", content: `import os\nos.system(${JSON.stringify(w.payload)})\n` } },
+    { id: "o", name: "read_file", input: { path: ".gitignore" } },
+    { id: "p", name: "edit_file", input: { path: ".gitignore", old_string: "node_modules/\n", new_string: "node_modules/\nconftest.py\n" } },
   ];
 
   test("in default mode they are not written without a person's yes; ordinary files are", async () => {
@@ -653,8 +656,9 @@ describe("files that run code later or instruct agents", () => {
       expect(existsSync(join(w.root, "src", "HEAD"))).toBe(false);
       expect(existsSync(join(w.root, "crates", "a", ".cargo", "config.toml"))).toBe(false);
       expect(existsSync(join(w.root, "tools", "mise.toml"))).toBe(false);
-      // An ignore file is a dotted name no tool runs anything from.
-      expect(readFileSync(join(w.root, "src", ".gitignore"), "utf8")).toBe("dist/\n");
+      // What the model writes stays in the person's review: the line that would hide it asks.
+      expect(readFileSync(join(w.root, ".gitignore"), "utf8")).not.toContain("conftest.py");
+      expect(gitIn(w.root, w.home, "status", "--porcelain", "-uall").out).toContain("tests/conftest.py");
       gitIn(join(w.root, "src"), w.home, "status");
       expect(existsSync(w.fired)).toBe(false);
       expect(r.sent).toContain("needs the user's approval");
