@@ -310,8 +310,19 @@ export async function buildRuntime(opts: RunOptions, workspace: string, resolved
   // The walk of the last run in this workspace: a warm walk stats directories instead of reading them.
   const walks = new WalkStore(join(userDataDir(opts.env), "walks"));
   const index = new ContextIndex(() => walks.load(workspace));
-  // What the secret files below the top hold is removed too, learnt at each compile's walk.
-  index.secretFiles = (files) => addKnownSecrets(secretFileValues(workspace, files));
+  // What the secret files below the top hold is removed too, learnt at each compile's walk: a
+  // file is read again only when its size or mtime moved, not at every request.
+  const secretStamps = new Map<string, string>();
+  index.secretFiles = (files) => {
+    const moved = files.filter((f) => {
+      const st = statSync(join(workspace, f), { throwIfNoEntry: false });
+      const stamp = st ? `${st.mtimeMs}:${st.size}` : "";
+      if (secretStamps.get(f) === stamp) return false;
+      secretStamps.set(f, stamp);
+      return true;
+    });
+    if (moved.length) addKnownSecrets(secretFileValues(workspace, moved));
+  };
   // The symbol index, where one was built for this workspace: the compiler's symbol search reads it first.
   const symbols = existsSync(symbolIndexPath(opts.env)) ? SymbolIndex.open(symbolIndexPath(opts.env), (l) => notices.push(l)) : undefined;
   if (symbols?.holds(workspace)) {
